@@ -1,0 +1,1 @@
+"""The pure match layer: actions, events, state, the reducer, validation, views and diffs."""

@@ -1,0 +1,148 @@
+"""Player actions: the client -> server vocabulary of play, shared by every edition.
+
+Each action is a frozen msgspec struct with an explicit, stable tag. An edition implements the
+subset of actions its rules know and rejects the others with ``unsupported_action``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from .state import Point
+
+MoveKind = Literal[
+    "normal",  # every edition's ordinary move
+    "advance",  # 40k11 Advance move
+    "rush",  # hh3 Rush (Fast/Rapid vehicles only)
+    "flat_out",  # 40k7 Flat Out, made in the Shooting phase instead of firing
+    "fall_back",  # 40k11 Fall Back
+    "run",  # 40k7 infantry Run, made in the Shooting phase
+    "tank_shock",  # 40k7 Tank Shock
+    "ram",  # 40k7 Ram
+]
+
+
+class Move(msgspec.Struct, frozen=True, tag="move", tag_field="type", omit_defaults=True):
+    """Move a unit along waypoints. Every model is moved by the same displacement as the unit's
+    first model, whose centre follows ``path`` (waypoints after its start position);
+    ``heading`` is the final heading of vehicle hulls (degrees, counter-clockwise, 0 = +x).
+    ``positions`` may instead give each model's end position explicitly (model id -> point).
+    """
+
+    unit: str
+    path: tuple[Point, ...] = ()
+    heading: float | None = None
+    kind: MoveKind = "normal"
+    positions: dict[str, Point] = {}
+    target: str | None = None
+    advance_roll: int | None = None
+
+
+class Pivot(msgspec.Struct, frozen=True, tag="pivot", tag_field="type"):
+    """Pivot a vehicle about the centre of its hull without moving it."""
+
+    unit: str
+    heading: float
+
+
+class Fire(msgspec.Struct, frozen=True, omit_defaults=True):
+    """One weapon firing at one target unit; ``snap`` asks for Snap Shots."""
+
+    weapon: str
+    target: str
+    snap: bool = False
+
+
+class Shoot(msgspec.Struct, frozen=True, tag="shoot", tag_field="type", omit_defaults=True):
+    """Fire a unit's weapons. 40k7 requires a single target; hh3 allows split fire."""
+
+    unit: str
+    fire: tuple[Fire, ...]
+    nonce: str = ""
+
+
+class Charge(msgspec.Struct, frozen=True, tag="charge", tag_field="type", omit_defaults=True):
+    unit: str
+    target: str
+    nonce: str = ""
+
+
+class Fight(msgspec.Struct, frozen=True, tag="fight", tag_field="type", omit_defaults=True):
+    """Make close combat attacks against a unit in base contact / engagement range."""
+
+    unit: str
+    target: str
+    weapon: str | None = None
+    nonce: str = ""
+
+
+class Embark(msgspec.Struct, frozen=True, tag="embark", tag_field="type"):
+    unit: str
+    transport: str
+
+
+class Disembark(msgspec.Struct, frozen=True, tag="disembark", tag_field="type"):
+    """Place an embarked unit's models (model id -> position) next to its transport."""
+
+    unit: str
+    positions: dict[str, Point]
+
+
+class Abandon(msgspec.Struct, frozen=True, tag="abandon", tag_field="type"):
+    """40k7 squadrons: leave an Immobilised member behind as a unit of its own."""
+
+    unit: str
+    model: str
+
+
+class EndPhase(msgspec.Struct, frozen=True, tag="end_phase", tag_field="type", omit_defaults=True):
+    """Finish the current phase (the last phase also ends the player turn)."""
+
+    nonce: str = ""
+
+
+class Decide(msgspec.Struct, frozen=True, tag="decide", tag_field="type", omit_defaults=True):
+    """Answer the pending decision ``decision`` with one of its options."""
+
+    decision: str
+    choice: str
+    nonce: str = ""
+
+
+class Undo(msgspec.Struct, frozen=True, tag="undo", tag_field="type"):
+    """Take back your own last action (free only while it revealed no dice and the opponent has
+    not acted since)."""
+
+
+class TakebackRequest(msgspec.Struct, frozen=True, tag="takeback_request", tag_field="type"):
+    """Ask the opponent to let the match go back to the state as of ``to_seq``."""
+
+    to_seq: int
+
+
+class TakebackAnswer(msgspec.Struct, frozen=True, tag="takeback_answer", tag_field="type"):
+    grant: bool
+
+
+class Concede(msgspec.Struct, frozen=True, tag="concede", tag_field="type"):
+    pass
+
+
+Action = (
+    Move
+    | Pivot
+    | Shoot
+    | Charge
+    | Fight
+    | Embark
+    | Disembark
+    | Abandon
+    | EndPhase
+    | Decide
+    | Undo
+    | TakebackRequest
+    | TakebackAnswer
+    | Concede
+)

@@ -1,0 +1,74 @@
+"""What the reducer hands an edition's rules while applying one event, and the edition interface.
+
+:class:`ApplyContext` gives the rules the event's dice (every die is recorded with its purpose,
+target and outcome) and collects the log lines the event produces.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from ..rules.dice import Dice
+from .actions import Action
+from .rejection import Rejection
+from .state import LogEntry, LogRoll, MatchState, Side
+
+
+class ApplyContext:
+    """Dice and log for one event being applied. Pure: it only records."""
+
+    def __init__(self, seq: int, dice: Dice, first_log_n: int) -> None:
+        self.seq = seq
+        self._dice = dice
+        self._next_n = first_log_n
+        self._pending_rolls: list[LogRoll] = []
+        self.entries: list[LogEntry] = []
+
+    def roll(self, purpose: str, target: str = "", judge: Callable[[int], str] | None = None) -> int:
+        """Roll one D6 for ``purpose`` (e.g. "armour penetration"), record it and return it.
+
+        ``target`` describes what the roll needs ("4+", "vs AV13"); ``judge`` turns the face
+        into an outcome word for the log.
+        """
+        value = self._dice.d6()
+        i = len(self._dice.rolls) - 1
+        outcome = judge(value) if judge is not None else ""
+        self._pending_rolls.append(LogRoll(i=i, value=value, purpose=purpose, target=target, outcome=outcome))
+        return value
+
+    def set_outcome(self, outcome: str) -> None:
+        """Set the outcome of the most recent roll (when it is known only after more rolls)."""
+        if self._pending_rolls:
+            last = self._pending_rolls[-1]
+            self._pending_rolls[-1] = LogRoll(
+                i=last.i, value=last.value, purpose=last.purpose, target=last.target, outcome=outcome
+            )
+
+    def log(self, text: str, rule: str = "") -> None:
+        """Add a log line; it carries every roll made since the previous line."""
+        self.entries.append(
+            LogEntry(n=self._next_n, seq=self.seq, text=text, rule=rule, rolls=tuple(self._pending_rolls))
+        )
+        self._next_n += 1
+        self._pending_rolls = []
+
+    def flush(self) -> None:
+        """Attach rolls not yet logged to a final line so no die goes unrecorded."""
+        if self._pending_rolls:
+            self.log("dice rolled")
+
+
+class EditionRules(Protocol):
+    """One edition's rules behind one interface (DESIGN.md section 2)."""
+
+    edition: str
+    phases: tuple[str, ...]
+
+    def validate(self, state: MatchState, side: Side, action: Action) -> Rejection | None:
+        """Check ``action`` against the state; ``None`` means legal. Never mutates."""
+        ...
+
+    def apply(self, state: MatchState, side: Side, action: Action, ctx: ApplyContext) -> MatchState:
+        """Apply a validated action. Total: must not raise for any action validate accepted."""
+        ...

@@ -1,0 +1,109 @@
+"""RFC 6902 JSON Patch between two states, walking only what changed (DESIGN.md section 6).
+
+State is immutable with structural sharing, so an unchanged sub-tree is the *same object* in
+both states: the walk skips it by identity and costs O(change), not O(state). Paths follow the
+JSON produced by ``msgspec.to_builtins`` for the same structs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+Op = dict[str, Any]
+
+
+def _escape(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _json(value: Any) -> Any:
+    return msgspec.to_builtins(value)
+
+
+def diff(old: Any, new: Any, path: str = "") -> list[Op]:
+    """The JSON Patch that turns ``to_builtins(old)`` into ``to_builtins(new)``."""
+    ops: list[Op] = []
+    _diff(old, new, path, ops)
+    return ops
+
+
+def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
+    if old is new:
+        return
+    if isinstance(old, msgspec.Struct) and type(old) is type(new):
+        array_like = old.__struct_config__.array_like
+        for index, field in enumerate(old.__struct_fields__):
+            a = getattr(old, field)
+            b = getattr(new, field)
+            if a is not b:
+                key = str(index) if array_like else _escape(field)
+                _diff(a, b, f"{path}/{key}", ops)
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        _diff_dict(old, new, path, ops)
+        return
+    if isinstance(old, tuple | list) and isinstance(new, tuple | list):
+        _diff_sequence(old, new, path, ops)
+        return
+    if old != new or type(old) is not type(new):
+        ops.append({"op": "replace", "path": path, "value": _json(new)})
+
+
+def _diff_dict(old: dict[Any, Any], new: dict[Any, Any], path: str, ops: list[Op]) -> None:
+    for key in old:
+        if key not in new:
+            ops.append({"op": "remove", "path": f"{path}/{_escape(str(key))}"})
+    for key, value in new.items():
+        sub = f"{path}/{_escape(str(key))}"
+        if key not in old:
+            ops.append({"op": "add", "path": sub, "value": _json(value)})
+        else:
+            before = old[key]
+            if before is not value:
+                _diff(before, value, sub, ops)
+
+
+def _diff_sequence(
+    old: tuple[Any, ...] | list[Any], new: tuple[Any, ...] | list[Any], path: str, ops: list[Op]
+) -> None:
+    """Sequences: a window that dropped items at the front and/or appended at the end (the
+    combat log) becomes removes of index 0 and appends; equal lengths diff item by item;
+    anything else is replaced whole."""
+    n_old, n_new = len(old), len(new)
+    if n_old == n_new and all(a is b or a == b for a, b in zip(old, new, strict=True)):
+        return
+    shift = _window_shift(old, new)
+    if shift is not None and (shift < n_old or n_old == 0):
+        for _ in range(shift):
+            ops.append({"op": "remove", "path": f"{path}/0"})
+        for value in new[n_old - shift :]:
+            ops.append({"op": "add", "path": f"{path}/-", "value": _json(value)})
+        return
+    if n_old == n_new and n_old and _same_kind(old[0], new[0]):
+        for index, (a, b) in enumerate(zip(old, new, strict=True)):
+            if a is not b:
+                _diff(a, b, f"{path}/{index}", ops)
+        return
+    ops.append({"op": "replace", "path": path, "value": _json(new)})
+
+
+def _same_kind(a: Any, b: Any) -> bool:
+    return isinstance(a, msgspec.Struct | dict | list | tuple) and type(a) is type(b)
+
+
+def _window_shift(old: tuple[Any, ...] | list[Any], new: tuple[Any, ...] | list[Any]) -> int | None:
+    """How many items dropped from the front if ``new`` is ``old[k:]`` followed by new items."""
+    if not old:
+        return 0
+    if not new:
+        return None
+    first = new[0]
+    for k, item in enumerate(old):
+        if item is first or item == first:
+            kept = len(old) - k
+            if kept <= len(new) and all(a is b or a == b for a, b in zip(old[k:], new[:kept], strict=True)):
+                return k
+            return None
+    return None

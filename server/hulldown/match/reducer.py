@@ -1,0 +1,128 @@
+"""The reducer: ``evolve(state, event, dice) -> state``, pure and total (DESIGN.md section 1).
+
+The reducer never rejects: every event in a stream was validated before it was appended, and
+replaying history can never fail. Rules that need dice draw them from the event's dice source.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from typing import assert_never
+
+import msgspec
+from msgspec.structs import replace
+
+from ..rules.dice import Dice, NoDice
+from .actions import (
+    Abandon,
+    Charge,
+    Concede,
+    Decide,
+    Disembark,
+    Embark,
+    EndPhase,
+    Fight,
+    Move,
+    Pivot,
+    Shoot,
+    TakebackAnswer,
+    TakebackRequest,
+    Undo,
+)
+from .context import ApplyContext
+from .editions import rules_for
+from .events import Event, MatchCreated, MatchEnded, SeedRevealed
+from .state import LOG_WINDOW, LogEntry, MatchState, Side, other_side
+
+_hash_encoder = msgspec.json.Encoder(order="sorted")
+
+
+def initial_state(match_id: str, created: MatchCreated) -> MatchState:
+    """The state a MatchCreated event establishes (seq 1)."""
+    first_phase = rules_for(created.edition).phases[0]
+    return MatchState(
+        match_id=match_id,
+        edition=created.edition,
+        seq=1,
+        active=created.first,
+        phase=first_phase,
+        battlefield=created.battlefield,
+        terrain={t.id: t for t in created.terrain},
+        units={u.id: u for u in created.units},
+        options=created.options,
+        commitment=created.commitment,
+    )
+
+
+def evolve(state: MatchState, event: Event, dice: Dice) -> MatchState:
+    """Fold one event into the state. Total for every event a stream can hold."""
+    body = event.body
+    ctx = ApplyContext(event.seq, dice, state.log_count)
+    match body:
+        case MatchCreated():
+            return initial_state(state.match_id, body)
+        case SeedRevealed():
+            ctx.log("The dice seed is revealed: every roll can now be verified.", "DESIGN 4")
+            new = state
+        case MatchEnded():
+            ctx.log(f"Match over: {body.reason}.", "")
+            new = replace(state, ended=True, winner=body.winner, end_reason=body.reason, pending=None)
+        case Concede():
+            side: Side = "a" if event.by == "a" else "b"
+            ctx.log(f"Side {side} concedes.", "")
+            new = replace(state, ended=True, winner=other_side(side), end_reason="concession", pending=None)
+        case Undo() | TakebackRequest() | TakebackAnswer():
+            # Undo and takebacks need the earlier state; the history-aware fold handles them
+            # (match/history.py). Here they only record themselves.
+            ctx.log(f"{type(body).__name__} by side {event.by}.", "DESIGN 5")
+            new = state
+        case (
+            Move()
+            | Pivot()
+            | Shoot()
+            | Charge()
+            | Fight()
+            | Embark()
+            | Disembark()
+            | Abandon()
+            | EndPhase()
+            | Decide()
+        ):
+            actor: Side = "a" if event.by == "a" else "b"
+            new = rules_for(state.edition).apply(state, actor, body, ctx)
+        case _:
+            assert_never(body)
+    ctx.flush()
+    return _finish(new, event.seq, ctx.entries)
+
+
+def _finish(state: MatchState, seq: int, entries: list[LogEntry]) -> MatchState:
+    if not entries:
+        return replace(state, seq=seq)
+    log = (*state.log, *entries)
+    if len(log) > LOG_WINDOW:
+        log = log[-LOG_WINDOW:]
+    return replace(state, seq=seq, log=log, log_count=state.log_count + len(entries))
+
+
+DiceFor = Callable[[Event], Dice]
+
+
+def no_dice(_: Event) -> Dice:
+    return NoDice()
+
+
+def fold(
+    match_id: str, events: Iterable[Event], dice_for: DiceFor, start: MatchState | None = None
+) -> MatchState:
+    """Fold a log of events from ``start`` (or from nothing: the first event must create the match)."""
+    state = start if start is not None else MatchState(match_id=match_id, edition="40k7", seq=0)
+    for event in events:
+        state = evolve(state, event, dice_for(event))
+    return state
+
+
+def state_hash(state: MatchState) -> str:
+    """sha256 of the canonical encoding (sorted keys), to check any replay against the live run."""
+    return hashlib.sha256(_hash_encoder.encode(state)).hexdigest()

@@ -1,0 +1,231 @@
+"""Match state: immutable msgspec structs with structural sharing.
+
+Every collection a client follows is a map keyed by a stable id (``/units/rhino-1/hp``), never a
+positional list that shifts. State is never mutated: the reducer builds a new struct with
+``msgspec.structs.replace`` and reuses every unchanged sub-tree, so a diff can skip unchanged
+parts by identity.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+Side = Literal["a", "b"]
+Edition = Literal["40k7", "hh3", "40k11"]
+UnitKind = Literal["vehicle", "infantry", "monster", "paragon", "walker"]
+
+SIDES: tuple[Side, Side] = ("a", "b")
+
+
+def other_side(side: Side) -> Side:
+    return "b" if side == "a" else "a"
+
+
+class Point(msgspec.Struct, frozen=True, array_like=True):
+    """A battlefield position in inches: ``[x, y]`` on the wire."""
+
+    x: float
+    y: float
+
+
+class HullSize(msgspec.Struct, frozen=True):
+    """A baseless vehicle's hull: an oriented rectangle (length along the heading)."""
+
+    length: float
+    width: float
+
+
+class Armour(msgspec.Struct, frozen=True):
+    front: int
+    side: int
+    rear: int
+
+
+class Mount(msgspec.Struct, frozen=True):
+    """Where a weapon sits on its model and which way it can fire (RULES.md 1.9, 2.12)."""
+
+    kind: Literal["hull", "turret", "sponson", "pintle", "coaxial", "centreline", "none"] = "none"
+    arc: Literal["front", "rear", "left", "right", "side"] | None = None
+    side: Literal["left", "right"] | None = None
+    offset: Point = Point(0.0, 0.0)
+    swivel: float = 45.0
+    linked: str | None = None
+
+
+class Weapon(msgspec.Struct, frozen=True):
+    """A weapon profile. ``model`` is the id of the model that carries it."""
+
+    id: str
+    name: str
+    model: str
+    range: float
+    strength: int
+    ap: int | None = None
+    damage: int = 1
+    shots: int = 1
+    type: Literal[
+        "assault", "heavy", "rapid_fire", "ordnance", "salvo", "pistol", "melee", "primary", "none"
+    ] = "assault"
+    rules: tuple[str, ...] = ()
+    mount: Mount = Mount()
+    destroyed: bool = False
+
+
+class Profile(msgspec.Struct, frozen=True):
+    """Characteristics. Which ones matter depends on the edition and the unit kind.
+
+    ``bs``/``ws`` are characteristics (4 = hits on 3+) in 40k7 and hh3, target numbers (3 = 3+)
+    in 40k11. ``sv``/``inv`` are target numbers (3 = 3+).
+    """
+
+    m: float = 0.0
+    ws: int = 0
+    bs: int = 0
+    s: int = 0
+    t: int = 0
+    w: int = 1
+    i: int = 0
+    a: int = 1
+    ld: int = 7
+    cool: int = 7
+    sv: int | None = None
+    inv: int | None = None
+    armour: Armour | None = None
+    hp: int = 0
+    capacity: int = 0
+    access: tuple[Literal["front", "rear", "left", "right"], ...] = ()
+
+
+class Model(msgspec.Struct, frozen=True):
+    """One model on the table: a vehicle hull or a model on a round base."""
+
+    id: str
+    pos: Point
+    heading: float = 0.0
+    hull: HullSize | None = None
+    base_mm: float | None = None
+    wounds: int = 1
+    bulky: int = 1
+    alive: bool = True
+
+
+class Unit(msgspec.Struct, frozen=True):
+    """A unit: its fixed profile and its changing condition.
+
+    ``keywords`` holds vehicle types (40k7: tank, fast, skimmer...), sub-types (hh3) and keywords
+    (40k11: VEHICLE, MONSTER, INFANTRY, FRAME), lower-cased. ``statuses`` maps a status name to the
+    player-turn index at whose end it expires (0: until removed).
+    """
+
+    id: str
+    side: Side
+    name: str
+    kind: UnitKind
+    profile: Profile
+    models: dict[str, Model]
+    weapons: dict[str, Weapon] = {}
+    keywords: tuple[str, ...] = ()
+    faction: str = ""
+    squadron: str | None = None
+    hp: int = 0
+    statuses: dict[str, int] = {}
+    embarked_in: str | None = None
+    passengers: tuple[str, ...] = ()
+    destroyed: bool = False
+    wreck: bool = False
+    moved: float = 0.0
+    turn_flags: tuple[str, ...] = ()
+
+    def has(self, keyword: str) -> bool:
+        return keyword in self.keywords
+
+    def flag(self, name: str) -> bool:
+        return name in self.turn_flags
+
+
+class Terrain(msgspec.Struct, frozen=True):
+    """A terrain piece: a polygon with kinds (difficult, dangerous, impassable, blocks_los, cover)."""
+
+    id: str
+    points: tuple[Point, ...]
+    kinds: tuple[str, ...] = ()
+    cover_save: int | None = None
+    level: int = 0
+    name: str = ""
+
+
+class Battlefield(msgspec.Struct, frozen=True):
+    width: float = 72.0
+    height: float = 48.0
+
+
+class Decision(msgspec.Struct, frozen=True):
+    """A pending choice only one player may answer (RULES.md section 0)."""
+
+    id: str
+    side: Side
+    kind: str
+    options: tuple[str, ...]
+    prompt: str
+    rule: str
+    context: dict[str, str] = {}
+
+
+class LogRoll(msgspec.Struct, frozen=True):
+    """A die roll as the log shows it: which die of the event, face, purpose, target, outcome."""
+
+    i: int
+    value: int
+    purpose: str
+    target: str = ""
+    outcome: str = ""
+
+
+class LogEntry(msgspec.Struct, frozen=True):
+    """One line of the combat log."""
+
+    n: int
+    seq: int
+    text: str
+    rule: str = ""
+    rolls: tuple[LogRoll, ...] = ()
+
+
+class Options(msgspec.Struct, frozen=True):
+    """Match options agreed at creation."""
+
+    wrecks_remain: bool = False
+    turn_limit: int = 5
+    spectator_delay_events: int = 0
+    spectator_delay_seconds: float = 0.0
+    private_spectators: bool = False
+
+
+LOG_WINDOW = 50
+
+
+class MatchState(msgspec.Struct, frozen=True):
+    """The whole game state of one match at one seq. Contains no secret."""
+
+    match_id: str
+    edition: Edition
+    seq: int = 0
+    turn: int = 1
+    player_turn: int = 1
+    active: Side = "a"
+    phase: str = "movement"
+    battlefield: Battlefield = Battlefield()
+    terrain: dict[str, Terrain] = {}
+    units: dict[str, Unit] = {}
+    pending: Decision | None = None
+    log: tuple[LogEntry, ...] = ()
+    log_count: int = 0
+    options: Options = Options()
+    commitment: str = ""
+    ended: bool = False
+    winner: Side | None = None
+    end_reason: str = ""
+    takeback: dict[str, str] = {}
+    phase_flags: tuple[str, ...] = ()

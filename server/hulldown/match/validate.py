@@ -1,0 +1,82 @@
+"""Validation before append: the generic checks every edition shares, then the edition's own.
+
+Validation and application are separate (DESIGN.md section 10.2): ``validate`` only reads the
+state at version ``v`` and returns a :class:`Rejection` or ``None``.
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    Abandon,
+    Action,
+    Charge,
+    Concede,
+    Decide,
+    Disembark,
+    Embark,
+    Fight,
+    Move,
+    Pivot,
+    Shoot,
+    TakebackAnswer,
+    TakebackRequest,
+    Undo,
+)
+from .editions import rules_for
+from .rejection import Rejection, reject
+from .state import MatchState, Side
+
+_UNIT_ACTIONS = (Move, Pivot, Shoot, Charge, Fight, Embark, Disembark, Abandon)
+
+
+def validate(state: MatchState, side: Side, action: Action) -> Rejection | None:
+    """Is ``side`` allowed to take ``action`` in ``state``? ``None`` when legal."""
+    if state.ended:
+        return reject("match_ended", "DESIGN 5", f"the match is over ({state.end_reason})")
+    if isinstance(action, Concede):
+        return None
+    if isinstance(action, Undo | TakebackRequest | TakebackAnswer):
+        # Undo and takebacks are checked against the history (match/history.py).
+        return None
+    if state.pending is not None:
+        pending = state.pending
+        if not isinstance(action, Decide):
+            return reject(
+                "decision_pending",
+                pending.rule,
+                f"side {pending.side} must first answer decision {pending.id}: {pending.prompt}",
+                decision=pending.id,
+                side=pending.side,
+            )
+        if pending.side != side:
+            return reject(
+                "not_your_decision",
+                pending.rule,
+                f"decision {pending.id} belongs to side {pending.side}",
+                decision=pending.id,
+            )
+        if action.decision != pending.id:
+            return reject("unknown_decision", pending.rule, f"no pending decision {action.decision}")
+        if action.choice not in pending.options:
+            return reject(
+                "invalid_choice",
+                pending.rule,
+                f"{action.choice!r} is not one of {', '.join(pending.options)}",
+                choice=action.choice,
+            )
+        return rules_for(state.edition).validate(state, side, action)
+    if isinstance(action, Decide):
+        return reject("no_decision_pending", "DESIGN 5", "there is no pending decision to answer")
+    if side != state.active:
+        return reject(
+            "not_your_turn", "turn sequence", f"it is side {state.active}'s turn", active=state.active
+        )
+    if isinstance(action, _UNIT_ACTIONS):
+        unit = state.units.get(action.unit)
+        if unit is None:
+            return reject("unknown_unit", "scenario", f"no unit {action.unit!r}", unit=action.unit)
+        if unit.side != side:
+            return reject("not_your_unit", "turn sequence", f"unit {unit.id} belongs to side {unit.side}")
+        if unit.destroyed:
+            return reject("unit_destroyed", "casualties", f"unit {unit.id} has been destroyed")
+    return rules_for(state.edition).validate(state, side, action)

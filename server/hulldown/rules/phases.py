@@ -1,0 +1,26 @@
+"""Phase orders of each edition and the shared 'end phase' handling."""
+
+from __future__ import annotations
+
+from ..match.context import ApplyContext
+from ..match.state import MatchState
+from ..match.turns import next_phase
+
+# 40k7 rulebook, "The Turn": Movement, Psychic (not modelled), Shooting, Assault.
+PHASES_40K7: tuple[str, ...] = ("movement", "shooting", "assault")
+# hh3 core rules, "The Turn": Start, Movement, Shooting, Assault, End (with its Statuses sub-phase).
+PHASES_HH3: tuple[str, ...] = ("start", "movement", "shooting", "assault", "end")
+# 40k11 core rules, "The Battle Round": Command, Movement, Shooting, Charge, Fight.
+PHASES_40K11: tuple[str, ...] = ("command", "movement", "shooting", "charge", "fight")
+
+
+def end_phase(state: MatchState, phases: tuple[str, ...], ctx: ApplyContext) -> MatchState:
+    """Close the current phase; after the last phase the other side's player turn begins."""
+    new = next_phase(state, phases)
+    if new.active != state.active:
+        ctx.log(
+            f"Side {state.active} ends its turn; turn {new.turn}, side {new.active} to play.", "turn sequence"
+        )
+    else:
+        ctx.log(f"{state.phase.capitalize()} phase over; {new.phase} phase.", "turn sequence")
+    return new
