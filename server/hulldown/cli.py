@@ -1,0 +1,59 @@
+"""The command line: ``hulldown serve | replay | verify | simulate``."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .config import Settings
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hulldown", description="Live game-state server for tabletop wargames."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the server (embedded Redis unless REDIS_URL is set)")
+    serve.add_argument("--host", default=None, help="listen address (HULLDOWN_HOST, default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=None, help="listen port (HULLDOWN_PORT, default 8000)")
+    serve.add_argument(
+        "--data-dir", type=Path, default=None, help="embedded Redis data dir (HULLDOWN_DATA_DIR)"
+    )
+    serve.add_argument(
+        "--redis-url", default=None, help="use this Redis instead of the embedded one (REDIS_URL)"
+    )
+    serve.add_argument("--snapshot-every", type=int, default=None, help="snapshot every K events")
+    serve.add_argument("--log-level", default="info")
+    serve.set_defaults(handler=_serve)
+    return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    settings = Settings.from_env(
+        host=args.host,
+        port=args.port,
+        data_dir=args.data_dir,
+        redis_url=args.redis_url,
+        snapshot_every=args.snapshot_every,
+    )
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    return serve(settings, log_level=args.log_level)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = args.handler
+    result: int = handler(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

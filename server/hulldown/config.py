@@ -1,0 +1,57 @@
+"""Server configuration, from the command line and the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    return int(value) if value else default
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the server can be told. Environment names are in brackets.
+
+    - ``redis_url`` (REDIS_URL): a real Redis/Valkey; empty = start the embedded one.
+    - ``data_dir`` (HULLDOWN_DATA_DIR): where the embedded Redis keeps its AOF and socket.
+    - ``snapshot_every`` (HULLDOWN_SNAPSHOT_EVERY): snapshot the state every K events.
+    - ``send_queue`` (HULLDOWN_SEND_QUEUE): per-connection bounded send queue, in messages.
+    - ``max_frame`` (HULLDOWN_MAX_FRAME): largest websocket frame accepted, in bytes.
+    - ``rate`` (HULLDOWN_RATE): messages per second a connection may send (burst 2x).
+    - ``key_prefix`` (HULLDOWN_KEY_PREFIX): prefix of every Redis key.
+    - ``appendfsync`` (HULLDOWN_APPENDFSYNC): embedded Redis AOF fsync policy (everysec/always).
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    redis_url: str = ""
+    data_dir: Path = field(default_factory=lambda: Path("hulldown-data"))
+    snapshot_every: int = 100
+    send_queue: int = 512
+    max_frame: int = 65536
+    rate: int = 50
+    key_prefix: str = "hulldown"
+    appendfsync: str = "everysec"
+    public_url: str = ""
+
+    @classmethod
+    def from_env(cls, **overrides: object) -> Settings:
+        values: dict[str, object] = {
+            "host": os.environ.get("HULLDOWN_HOST", "127.0.0.1"),
+            "port": _env_int("HULLDOWN_PORT", 8000),
+            "redis_url": os.environ.get("REDIS_URL", ""),
+            "data_dir": Path(os.environ.get("HULLDOWN_DATA_DIR", "hulldown-data")),
+            "snapshot_every": _env_int("HULLDOWN_SNAPSHOT_EVERY", 100),
+            "send_queue": _env_int("HULLDOWN_SEND_QUEUE", 512),
+            "max_frame": _env_int("HULLDOWN_MAX_FRAME", 65536),
+            "rate": _env_int("HULLDOWN_RATE", 50),
+            "key_prefix": os.environ.get("HULLDOWN_KEY_PREFIX", "hulldown"),
+            "appendfsync": os.environ.get("HULLDOWN_APPENDFSYNC", "everysec"),
+            "public_url": os.environ.get("HULLDOWN_PUBLIC_URL", ""),
+        }
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)  # type: ignore[arg-type]

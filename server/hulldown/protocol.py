@@ -1,0 +1,122 @@
+"""The websocket wire protocol: every message in both directions, as msgspec tagged structs.
+
+Client -> server: ``hello``, ``act``, ``resume``, ``ping``.
+Server -> client: ``welcome``, ``patch``, ``ack``, ``rejected``, ``resync``, ``error``, ``pong``.
+The JSON Schemas in ``client-protocol/schemas`` are generated from these types.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from .match.actions import Action
+from .match.rejection import Value
+
+PROTOCOL_VERSION = 1
+
+Role = Literal["a", "b", "spectator"]
+
+
+# ---- client -> server -------------------------------------------------------------------
+
+
+class Hello(msgspec.Struct, frozen=True, tag="hello", tag_field="type", forbid_unknown_fields=True):
+    """First message on a connection: a side token, or a spectator (with the match's spectator
+    token when the match is private). ``resume_from`` asks for patches after that seq instead of a
+    full view when the client already holds the view as of that seq."""
+
+    token: str | None = None
+    spectator: bool = False
+    spectator_token: str | None = None
+    resume_from: int | None = None
+    protocol: int = PROTOCOL_VERSION
+
+
+class Act(msgspec.Struct, frozen=True, tag="act", tag_field="type", forbid_unknown_fields=True):
+    """Take an action. ``action_id`` is chosen by the client and makes retries safe; ``expect``
+    (optional) is the seq the client based the action on: if the match has moved on, the action is
+    rejected as ``stale`` instead of being applied to a state the player has not seen."""
+
+    action_id: str
+    action: Action
+    expect: int | None = None
+
+
+class Resume(msgspec.Struct, frozen=True, tag="resume", tag_field="type", forbid_unknown_fields=True):
+    """Ask for every patch after ``from_seq`` (after a gap or a reconnect)."""
+
+    from_seq: int
+
+
+class Ping(msgspec.Struct, frozen=True, tag="ping", tag_field="type", forbid_unknown_fields=True):
+    nonce: str = ""
+
+
+ClientMessage = Hello | Act | Resume | Ping
+
+
+# ---- server -> client -------------------------------------------------------------------
+
+
+class Welcome(msgspec.Struct, frozen=True, tag="welcome", tag_field="type"):
+    match_id: str
+    role: Role
+    seq: int
+    view: Any
+    protocol: int = PROTOCOL_VERSION
+    delay_events: int = 0
+
+
+class Patch(msgspec.Struct, frozen=True, tag="patch", tag_field="type"):
+    """RFC 6902 operations turning the view at ``seq - 1`` into the view at ``seq``."""
+
+    seq: int
+    ops: list[dict[str, Any]]
+
+
+class Ack(msgspec.Struct, frozen=True, tag="ack", tag_field="type"):
+    action_id: str
+    seq: int
+    duplicate: bool = False
+
+
+class Rejected(msgspec.Struct, frozen=True, tag="rejected", tag_field="type"):
+    action_id: str
+    code: str
+    rule: str
+    message: str
+    values: dict[str, Value] = {}
+
+
+class Resync(msgspec.Struct, frozen=True, tag="resync", tag_field="type"):
+    """A fresh full view, sent when a client is too far behind for patches."""
+
+    seq: int
+    view: Any
+    reason: str = ""
+
+
+class Error(msgspec.Struct, frozen=True, tag="error", tag_field="type"):
+    """A protocol error (malformed frame, unknown type, wrong role...). The connection stays open
+    unless ``fatal``."""
+
+    code: str
+    message: str
+    fatal: bool = False
+
+
+class Pong(msgspec.Struct, frozen=True, tag="pong", tag_field="type"):
+    nonce: str = ""
+
+
+ServerMessage = Welcome | Patch | Ack | Rejected | Resync | Error | Pong
+
+client_decoder = msgspec.json.Decoder(ClientMessage)
+server_decoder = msgspec.json.Decoder(ServerMessage)
+encoder = msgspec.json.Encoder()
+
+
+def encode(message: ServerMessage | ClientMessage) -> bytes:
+    return encoder.encode(message)

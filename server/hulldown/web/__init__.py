@@ -1,0 +1,1 @@
+"""The Starlette application: HTTP routes, the websocket endpoint and the static viewer."""

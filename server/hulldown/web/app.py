@@ -1,0 +1,38 @@
+"""Build the Starlette application around a store and the live service."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
+
+from ..config import Settings
+from ..live.service import LiveService
+from ..store.redis_store import RedisEventStore
+from .http_routes import routes as http_routes
+from .live_socket import live_socket
+
+
+def create_app(settings: Settings) -> Starlette:
+    """The ASGI app. ``settings.redis_url`` must point at a running Redis (the CLI starts the
+    embedded one first when none is configured)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = RedisEventStore.from_url(settings.redis_url, prefix=settings.key_prefix)
+        live = LiveService(
+            store, settings.redis_url, prefix=settings.key_prefix, snapshot_every=settings.snapshot_every
+        )
+        await live.start()
+        app.state.live = live
+        app.state.settings = settings
+        try:
+            yield
+        finally:
+            await live.stop()
+            await store.aclose()
+
+    routes = [*http_routes, WebSocketRoute("/matches/{match_id}/live", live_socket)]
+    return Starlette(routes=routes, lifespan=lifespan)

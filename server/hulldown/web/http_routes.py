@@ -1,0 +1,165 @@
+"""HTTP routes: create, list and inspect matches; state at any seq; the raw event log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ..live.service import LiveService
+from ..match.events import decode_event
+from ..match.reducer import state_hash
+from ..match.rejection import Rejection
+from ..match.scenario import CreateMatch
+from ..match.views import view_json
+from .responses import MsgspecJSON, error, rejection
+
+MAX_BODY = 1_000_000
+_create_decoder = msgspec.json.Decoder(CreateMatch)
+
+
+def _live(request: Request) -> LiveService:
+    live: LiveService = request.app.state.live
+    return live
+
+
+def _int_param(request: Request, name: str) -> int | Response | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        return error(400, "bad_parameter", f"{name} must be an integer, got {raw!r}")
+    if value < 0:
+        return error(400, "bad_parameter", f"{name} must be >= 0, got {value}")
+    return value
+
+
+def _base_url(request: Request) -> str:
+    public: str = request.app.state.settings.public_url
+    return public.rstrip("/") if public else str(request.base_url).rstrip("/")
+
+
+async def create_match(request: Request) -> Response:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        return error(413, "too_large", f"request body {len(body)} bytes > {MAX_BODY}")
+    try:
+        create = _create_decoder.decode(body)
+    except msgspec.DecodeError as exc:
+        return error(400, "bad_request", str(exc))
+    created = await _live(request).create(create)
+    if isinstance(created, Rejection):
+        return rejection(422, created)
+    base = _base_url(request)
+    ws_base = base.replace("http://", "ws://").replace("https://", "wss://")
+    match_id = created.match_id
+    return MsgspecJSON(
+        {
+            "match_id": match_id,
+            "tokens": created.tokens,
+            "spectator_token": created.spectator_token,
+            "spectator_url": f"{base}/matches/{match_id}/view",
+            "live_url": f"{ws_base}/matches/{match_id}/live",
+        },
+        status_code=201,
+    )
+
+
+async def list_matches(request: Request) -> Response:
+    live = _live(request)
+    limit = _int_param(request, "limit")
+    if isinstance(limit, Response):
+        return limit
+    ids = await live.store.list_matches(limit=limit or 100, offset=0)
+    summaries = []
+    for match_id in ids:
+        summary = await _summary(live, match_id)
+        if summary is not None:
+            summaries.append(summary)
+    return MsgspecJSON({"matches": summaries})
+
+
+async def _summary(live: LiveService, match_id: str) -> dict[str, Any] | None:
+    runtime = await live.get(match_id)
+    if runtime is None:
+        return None
+    state = runtime.state
+    return {
+        "match_id": match_id,
+        "edition": state.edition,
+        "seq": state.seq,
+        "turn": state.turn,
+        "active": state.active,
+        "phase": state.phase,
+        "ended": state.ended,
+        "winner": state.winner,
+        "commitment": state.commitment,
+        "spectators": runtime.hub.count("spectator") + runtime.hub.count("delayed"),
+        "players_connected": runtime.hub.count("a") + runtime.hub.count("b"),
+    }
+
+
+async def get_match(request: Request) -> Response:
+    summary = await _summary(_live(request), request.path_params["match_id"])
+    if summary is None:
+        return error(404, "unknown_match", "no such match")
+    return MsgspecJSON(summary)
+
+
+async def get_state(request: Request) -> Response:
+    live = _live(request)
+    match_id = request.path_params["match_id"]
+    at = _int_param(request, "at")
+    if isinstance(at, Response):
+        return at
+    runtime = await live.get(match_id)
+    if runtime is None:
+        return error(404, "unknown_match", "no such match")
+    if at is None or at == runtime.state.seq:
+        state = runtime.state
+    else:
+        if at > runtime.state.seq or at < 1:
+            return error(404, "unknown_seq", f"seq {at} is outside 1..{runtime.state.seq}")
+        found = await live.state_at(match_id, at)
+        if found is None:
+            return error(404, "unknown_seq", f"no state at seq {at}")
+        state = found
+    return MsgspecJSON({"seq": state.seq, "hash": state_hash(state), "view": view_json(state)})
+
+
+async def get_events(request: Request) -> Response:
+    live = _live(request)
+    match_id = request.path_params["match_id"]
+    start = _int_param(request, "from")
+    if isinstance(start, Response):
+        return start
+    limit = _int_param(request, "limit")
+    if isinstance(limit, Response):
+        return limit
+    if not await live.store.exists(match_id):
+        return error(404, "unknown_match", "no such match")
+    after = max(0, (start or 1) - 1)
+    entries = await live.store.read(match_id, after=after, count=min(limit or 1000, 5000))
+    events = [msgspec.to_builtins(decode_event(payload)) for _, payload in entries]
+    return MsgspecJSON({"events": events})
+
+
+async def healthz(request: Request) -> Response:
+    if await _live(request).store.ping():
+        return MsgspecJSON({"status": "ok"})
+    return MsgspecJSON({"status": "redis unavailable"}, status_code=503)
+
+
+routes = [
+    Route("/healthz", healthz, methods=["GET"]),
+    Route("/matches", create_match, methods=["POST"]),
+    Route("/matches", list_matches, methods=["GET"]),
+    Route("/matches/{match_id}", get_match, methods=["GET"]),
+    Route("/matches/{match_id}/state", get_state, methods=["GET"]),
+    Route("/matches/{match_id}/events", get_events, methods=["GET"]),
+]

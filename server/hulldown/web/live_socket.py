@@ -1,0 +1,186 @@
+"""The websocket endpoint ``/matches/{id}/live``: hello -> welcome -> patches, acts -> ack/rejected.
+
+Every frame is decoded strictly against the protocol types. Malformed JSON, unknown message
+types, oversize frames, spectators trying to act and floods each get a clear ``error`` while the
+connection and the match carry on; nothing is appended for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+
+import msgspec
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .. import protocol
+from ..live.hub import Audience, Connection
+from ..live.runtime import MatchRuntime
+from ..live.service import LiveService
+
+HELLO_TIMEOUT = 10.0
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages per second with a burst of twice that."""
+
+    def __init__(self, rate: int) -> None:
+        self.rate = float(rate)
+        self.capacity = float(rate * 2)
+        self.tokens = self.capacity
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+def _error(code: str, message: str, fatal: bool = False) -> str:
+    return protocol.encode(protocol.Error(code=code, message=message, fatal=fatal)).decode()
+
+
+async def live_socket(websocket: WebSocket) -> None:
+    live: LiveService = websocket.app.state.live
+    settings = websocket.app.state.settings
+    match_id = websocket.path_params["match_id"]
+    await websocket.accept()
+    try:
+        hello = await _read_hello(websocket, settings.max_frame)
+        if hello is None:
+            return
+        runtime = await live.get(match_id)
+        if runtime is None:
+            await websocket.send_text(_error("unknown_match", f"no match {match_id}", fatal=True))
+            await websocket.close(code=4404)
+            return
+        audience = await _authorise(live, match_id, hello)
+        if audience is None:
+            await websocket.send_text(_error("unauthorised", "bad token for this match", fatal=True))
+            await websocket.close(code=4401)
+            return
+        await _serve(
+            websocket, runtime, audience, hello, settings.send_queue, settings.max_frame, settings.rate
+        )
+    except WebSocketDisconnect:
+        return
+
+
+async def _read_hello(websocket: WebSocket, max_frame: int) -> protocol.Hello | None:
+    while True:
+        try:
+            text = await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT)
+        except TimeoutError:
+            await websocket.send_text(_error("hello_timeout", "send hello first", fatal=True))
+            await websocket.close(code=4408)
+            return None
+        if len(text) > max_frame:
+            await websocket.send_text(_error("too_large", f"frame of {len(text)} bytes > {max_frame}"))
+            continue
+        try:
+            message = protocol.client_decoder.decode(text)
+        except msgspec.DecodeError as exc:
+            await websocket.send_text(_error("bad_message", str(exc)))
+            continue
+        if not isinstance(message, protocol.Hello):
+            await websocket.send_text(
+                _error("hello_first", f"expected hello, got {type(message).__name__.lower()}")
+            )
+            continue
+        return message
+
+
+async def _authorise(live: LiveService, match_id: str, hello: protocol.Hello) -> Audience | None:
+    if hello.token is not None:
+        side = await live.authenticate(match_id, hello.token)
+        return side
+    if hello.spectator and await live.spectator_allowed(match_id, hello.spectator_token):
+        return "spectator"
+    return None
+
+
+async def _serve(
+    websocket: WebSocket,
+    runtime: MatchRuntime,
+    audience: Audience,
+    hello: protocol.Hello,
+    queue_size: int,
+    max_frame: int,
+    rate: int,
+) -> None:
+    connection = Connection(websocket.send_text, audience, queue_size)
+
+    async def resync_text() -> str:
+        seq, view = runtime.view_text()
+        return f'{{"type":"resync","seq":{seq},"view":{view},"reason":"too far behind"}}'
+
+    # Registering and queueing the welcome happen with no await between them, so no patch
+    # can fall between the welcome's seq and the first queued patch.
+    runtime.hub.add(connection)
+    role: protocol.Role = audience if audience in ("a", "b") else "spectator"
+    resumed = runtime.patches_after(hello.resume_from) if hello.resume_from is not None else None
+    if resumed is not None:
+        for text in resumed:
+            connection.push(text)
+    else:
+        seq, view = runtime.view_text()
+        connection.push(
+            f'{{"type":"welcome","match_id":"{runtime.match_id}","role":"{role}","seq":{seq},'
+            f'"view":{view},"protocol":{protocol.PROTOCOL_VERSION},"delay_events":0}}'
+        )
+    writer = asyncio.create_task(connection.run(resync_text))
+    limiter = RateLimit(rate)
+    try:
+        while True:
+            text = await websocket.receive_text()
+            if not limiter.allow():
+                connection.push(_error("rate_limited", f"more than {rate} messages per second"))
+                continue
+            if len(text) > max_frame:
+                connection.push(_error("too_large", f"frame of {len(text)} bytes > {max_frame}"))
+                continue
+            try:
+                message = protocol.client_decoder.decode(text)
+            except msgspec.DecodeError as exc:
+                connection.push(_error("bad_message", str(exc)))
+                continue
+            await _handle(message, runtime, connection, role)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        runtime.hub.remove(connection)
+        connection.close()
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await writer
+
+
+async def _handle(
+    message: protocol.ClientMessage, runtime: MatchRuntime, connection: Connection, role: protocol.Role
+) -> None:
+    match message:
+        case protocol.Act():
+            if role == "spectator":
+                connection.push(
+                    _error("spectators_cannot_act", "spectators watch; only a side's token may act")
+                )
+                return
+            result = await runtime.submit(role, message.action, message.action_id, message.expect)
+            connection.push(protocol.encode(result).decode())
+        case protocol.Resume():
+            patches = runtime.patches_after(message.from_seq)
+            if patches is None:
+                seq, view = runtime.view_text()
+                connection.push(f'{{"type":"resync","seq":{seq},"view":{view},"reason":"resume too old"}}')
+            else:
+                for text in patches:
+                    connection.push(text)
+        case protocol.Ping():
+            connection.push(protocol.encode(protocol.Pong(nonce=message.nonce)).decode())
+        case protocol.Hello():
+            connection.push(_error("already_hello", "hello was already received on this connection"))

@@ -1,0 +1,86 @@
+"""Shared pytest fixtures. One section per concern; add new sections at the end.
+
+Sections:
+    1. Redis: ``embedded_redis``, ``redis_url``, ``key_prefix``, ``store_url``, ``store``
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from hulldown.store import EmbeddedRedis, RedisEventStore
+
+from .server_process import ServerProcess
+
+# ---------------------------------------------------------------------------------------------
+# 1. Redis
+#
+# Tests never touch the machine's Redis (e.g. 127.0.0.1:6379) unless REDIS_URL says so:
+# without REDIS_URL they use a private embedded redis-server on a unix socket in a temp dir.
+# Every test gets its own key prefix, so tests can share one server.
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def embedded_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedRedis]:
+    """A private redis-server for the whole session (started on first use)."""
+    server = EmbeddedRedis(Path(tmp_path_factory.mktemp("redis")))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_url(request: pytest.FixtureRequest) -> str:
+    """``REDIS_URL`` when set, else the URL of the session's embedded server."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        return url
+    server: EmbeddedRedis = request.getfixturevalue("embedded_redis")
+    return server.url
+
+
+@pytest.fixture
+def key_prefix() -> str:
+    """A key prefix unique to this test."""
+    return f"hdtest-{uuid.uuid4().hex[:12]}"
+
+
+@pytest.fixture
+def store_url(redis_url: str) -> str:
+    """The Redis the ``store`` fixture uses; tests/store overrides it to run on every backend."""
+    return redis_url
+
+
+@pytest.fixture
+async def store(store_url: str, key_prefix: str) -> AsyncIterator[RedisEventStore]:
+    """A RedisEventStore under this test's key prefix; its keys are deleted afterwards."""
+    event_store = RedisEventStore.from_url(store_url, prefix=key_prefix)
+    try:
+        yield event_store
+    finally:
+        try:
+            stale = [key async for key in event_store.client.scan_iter(match=f"{key_prefix}:*", count=500)]
+            if stale:
+                await event_store.client.delete(*stale)
+        finally:
+            await event_store.aclose()
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. A real server: ``hulldown serve`` in a subprocess on a free port, using the test Redis.
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def server(redis_url: str, key_prefix: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    """A running ``hulldown serve`` on the test Redis, under this test's key prefix."""
+    process = ServerProcess(redis_url=redis_url, prefix=key_prefix, snapshot_every=5, log=tmp_path / "server.log")
+    process.start()
+    yield process
+    process.stop()

@@ -1,0 +1,164 @@
+"""End to end over a real uvicorn server with real websocket clients (issue: foundation).
+
+Two players and a spectator connect; players move and shoot; every client receives
+consecutive patches; applying them to the welcome view with the third-party ``jsonpatch``
+library equals ``GET /matches/{id}/state``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import msgspec
+
+from tests.scenarios import duel
+
+from ..server_process import ServerProcess
+from .wsclient import RawClient
+
+
+def create(server: ServerProcess) -> dict[str, Any]:
+    body = msgspec.json.encode(duel())
+    response = httpx.post(f"{server.http}/matches", content=body, timeout=10)
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+async def connect_all(
+    server: ServerProcess, created: dict[str, Any]
+) -> tuple[RawClient, RawClient, RawClient]:
+    url = f"{server.ws}/matches/{created['match_id']}/live"
+    a = await RawClient.connect(url, {"token": created["tokens"]["a"]})
+    b = await RawClient.connect(url, {"token": created["tokens"]["b"]})
+    spectator = await RawClient.connect(url, {"spectator": True})
+    return a, b, spectator
+
+
+MOVE = {"type": "move", "unit": "predator-1", "path": [[14.0, 24.0]], "heading": 0.0}
+END = {"type": "end_phase"}
+SHOOT = {"type": "shoot", "unit": "predator-1", "fire": [{"weapon": "lascannon", "target": "rhino-1"}]}
+
+
+async def test_two_players_and_a_spectator_follow_moves_and_a_shot(server: ServerProcess) -> None:
+    created = create(server)
+    a, b, spectator = await connect_all(server, created)
+    for client, role in ((a, "a"), (b, "b"), (spectator, "spectator")):
+        welcome = client.messages[0]
+        assert welcome["type"] == "welcome" and welcome["role"] == role and welcome["seq"] == 1
+
+    assert (await a.act(MOVE, "m1"))["type"] == "ack"
+    assert (await a.act(END, "e1"))["type"] == "ack"
+    ack = await a.act(SHOOT, "s1")
+    assert ack == {"type": "ack", "action_id": "s1", "seq": 4, "duplicate": False}
+    assert (await a.act(END, "e2"))["type"] == "ack"
+    assert (await a.act(END, "e3"))["type"] == "ack"  # assault over: side b's turn
+    reply = await b.act({"type": "move", "unit": "rhino-1", "path": [[36.0, 24.0]], "heading": 180.0}, "b1")
+    assert reply["type"] == "ack" and reply["seq"] == 7
+
+    state = httpx.get(f"{server.http}/matches/{created['match_id']}/state", timeout=10).json()
+    assert state["seq"] == 7
+    for client in (a, b, spectator):
+        await client.wait_seq(7)
+        assert client.patch_seqs == [2, 3, 4, 5, 6, 7]
+        assert client.view == state["view"]
+    view = state["view"]
+    assert view["units"]["predator-1"]["models"]["predator-1-m"]["pos"] == [14.0, 24.0]
+    assert view["units"]["rhino-1"]["models"]["rhino-1-m"]["pos"] == [36.0, 24.0]
+    shot_lines = [e for e in view["log"] if e["seq"] == 4]
+    assert shot_lines and shot_lines[0]["rolls"][0]["purpose"] == "to hit"
+    # The shot either missed or took Hull Points according to its logged dice.
+    rolls = [r for e in shot_lines for r in e["rolls"]]
+    if rolls[0]["outcome"] == "hit":
+        pen = rolls[1]["value"] + 9
+        expected_hp = 3 if pen < 11 else 2
+        assert view["units"]["rhino-1"]["hp"] == expected_hp
+    else:
+        assert view["units"]["rhino-1"]["hp"] == 3
+    for client in (a, b, spectator):
+        await client.close()
+
+
+async def test_retry_stale_and_bad_input_change_nothing(server: ServerProcess) -> None:
+    created = create(server)
+    a, b, spectator = await connect_all(server, created)
+    first = await a.act(MOVE, "same-id")
+    again = await a.act(MOVE, "same-id")
+    assert first == {"type": "ack", "action_id": "same-id", "seq": 2, "duplicate": False}
+    assert again == {"type": "ack", "action_id": "same-id", "seq": 2, "duplicate": True}
+
+    stale = await a.act(END, "stale-1", expect=1)
+    assert stale["type"] == "rejected" and stale["code"] == "stale"
+    assert stale["values"] == {"expect": 1, "current": 2}
+
+    wrong_side = await b.act(END, "b-early")
+    assert wrong_side["type"] == "rejected" and wrong_side["code"] == "not_your_turn"
+    not_yours = await a.act({"type": "pivot", "unit": "rhino-1", "heading": 90.0}, "steal")
+    assert (not_yours["type"] == "rejected" and not_yours["code"] == "not_your_turn") or not_yours[
+        "code"
+    ] == "not_your_unit"
+    too_far = await a.act({"type": "move", "unit": "predator-1", "path": [[40.0, 40.0]]}, "far")
+    assert too_far["type"] == "rejected"
+
+    seen = len(a.messages)
+    await a.send({"type": "act"})  # missing fields
+    bad = await a.wait_for(lambda m: m["type"] == "error", start=seen)
+    assert bad["code"] == "bad_message" and "action_id" in bad["message"]
+    seen = len(a.messages)
+    await a.ws.send("{not json")
+    assert (await a.wait_for(lambda m: m["type"] == "error", start=seen))["code"] == "bad_message"
+    seen = len(a.messages)
+    await a.send({"type": "teleport", "unit": "predator-1"})
+    assert (await a.wait_for(lambda m: m["type"] == "error", start=seen))["code"] == "bad_message"
+    seen = len(spectator.messages)
+    await spectator.send({"type": "act", "action_id": "x", "action": END})
+    assert (await spectator.wait_for(lambda m: m["type"] == "error", start=seen))[
+        "code"
+    ] == "spectators_cannot_act"
+
+    # Nothing above was appended, and the connection still works.
+    events = httpx.get(f"{server.http}/matches/{created['match_id']}/events", timeout=10).json()["events"]
+    assert [e["seq"] for e in events] == [1, 2]
+    assert (await a.act(END, "after-errors"))["type"] == "ack"
+    assert a.seq == 3 or (await a.wait_seq(3)) is None
+    for client in (a, b, spectator):
+        await client.close()
+
+
+async def test_state_at_any_seq_and_events(server: ServerProcess) -> None:
+    created = create(server)
+    a, b, spectator = await connect_all(server, created)
+    await a.act(MOVE, "m1")
+    for i in range(8):
+        player = a if i < 3 or i >= 6 else b  # 40k7: three phases per player turn
+        reply = await player.act(END, f"end-{i}")
+        assert reply["type"] == "ack", reply
+    match_id = created["match_id"]
+    latest = httpx.get(f"{server.http}/matches/{match_id}/state", timeout=10).json()
+    assert latest["seq"] == 10
+    at2 = httpx.get(f"{server.http}/matches/{match_id}/state", params={"at": 2}, timeout=10).json()
+    assert (
+        at2["seq"] == 2
+        and at2["view"]["phase"] == "movement"
+        and at2["view"]["units"]["predator-1"]["moved"] == 4.0
+    )
+    at7 = httpx.get(f"{server.http}/matches/{match_id}/state", params={"at": 7}, timeout=10).json()
+    assert at7["seq"] == 7 and at7["view"]["active"] == "b" and at7["view"]["phase"] == "assault"
+    assert (
+        httpx.get(f"{server.http}/matches/{match_id}/state", params={"at": 99}, timeout=10).status_code == 404
+    )
+    assert (
+        httpx.get(f"{server.http}/matches/{match_id}/state", params={"at": "x"}, timeout=10).status_code
+        == 400
+    )
+    events = httpx.get(f"{server.http}/matches/{match_id}/events", params={"from": 9}, timeout=10).json()[
+        "events"
+    ]
+    assert [e["seq"] for e in events] == [9, 10]
+    summary = httpx.get(f"{server.http}/matches/{match_id}", timeout=10).json()
+    assert summary["seq"] == 10 and summary["spectators"] == 1 and summary["players_connected"] == 2
+    assert json.loads(json.dumps(summary))["edition"] == "40k7"
+    for client in (a, b, spectator):
+        await client.close()
