@@ -17,7 +17,7 @@ async def test_sigkill_and_restart_loses_nothing(tmp_path: Path) -> None:
     first.start()
     try:
         created = create(first)
-        a, b, spectator = await connect_all(first, created)
+        a, b, _spectator = await connect_all(first, created)
         acked: list[int] = []
         acked.append((await a.act(MOVE, "m1"))["seq"])
         for i in range(3):
