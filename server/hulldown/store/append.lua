@@ -1,0 +1,68 @@
+-- hulldown: append one event to a match stream, with version check and dedupe.
+--
+-- KEYS[1]  <prefix>:{match}:events   stream; entry id 0-<seq> is the version
+-- KEYS[2]  <prefix>:{match}:dedupe   hash action_id -> seq
+-- ARGV[1]  expected current version (integer >= 0)
+-- ARGV[2]  payload (bytes), stored in field "e"
+-- ARGV[3]  "1" when an action id is given, else "0"
+-- ARGV[4]  action id (ignored unless ARGV[3] == "1")
+--
+-- Returns {status, seq}:
+--   {"appended",  new seq}
+--   {"duplicate", seq the action id was first appended at}
+--   {"conflict",  current version}
+-- All checks happen before the first write, so a rejected call writes nothing.
+
+local events = KEYS[1]
+local dedupe = KEYS[2]
+local expect = tonumber(ARGV[1])
+local payload = ARGV[2]
+local has_action = ARGV[3] == "1"
+local action_id = ARGV[4]
+
+if expect == nil or expect < 0 then
+  return redis.error_reply("ERR hulldown append: bad expected version")
+end
+
+-- The current version is the stream's last-generated id (0-<seq>); it survives XDEL,
+-- unlike XREVRANGE, and costs O(1).
+local function current_version()
+  if redis.call("EXISTS", events) == 0 then
+    return 0
+  end
+  local info = redis.call("XINFO", "STREAM", events)
+  for i = 1, #info, 2 do
+    if info[i] == "last-generated-id" then
+      local id = info[i + 1]
+      local dash = string.find(id, "-", 1, true)
+      if dash == nil or string.sub(id, 1, dash - 1) ~= "0" then
+        return nil
+      end
+      return tonumber(string.sub(id, dash + 1))
+    end
+  end
+  return nil
+end
+
+if has_action then
+  local seen = redis.call("HGET", dedupe, action_id)
+  if seen then
+    return {"duplicate", tonumber(seen)}
+  end
+end
+
+local current = current_version()
+if current == nil then
+  return redis.error_reply("ERR hulldown append: " .. events .. " is not a hulldown event stream")
+end
+if expect ~= current then
+  return {"conflict", current}
+end
+
+local seq = current + 1
+local seq_text = string.format("%d", seq)
+redis.call("XADD", events, "0-" .. seq_text, "e", payload)
+if has_action then
+  redis.call("HSET", dedupe, action_id, seq_text)
+end
+return {"appended", seq}

@@ -1,0 +1,71 @@
+"""Building redis-py asyncio clients with explicit, sane settings.
+
+redis-py's defaults are easy to trip on: no socket timeout at all on the asyncio client,
+a non-blocking pool that raises "Too many connections" when exhausted. Here every client gets
+an explicit socket timeout, a health check, a *blocking* pool (callers wait for a free
+connection instead of failing) and retries with jittered exponential backoff on connection
+errors and timeouts.
+
+Retrying an append is safe: the Lua script checks the expected version (a blind retry of an
+append that did land gets a ``conflict``) and the action id (a retry gets ``duplicate`` with
+the original seq), so a retry can never write an event twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+SUPPORTED_SCHEMES = ("redis", "rediss", "unix")
+
+DEFAULT_SOCKET_TIMEOUT = 5.0
+DEFAULT_CONNECT_TIMEOUT = 5.0
+DEFAULT_HEALTH_CHECK_INTERVAL = 30
+DEFAULT_MAX_CONNECTIONS = 64
+DEFAULT_POOL_TIMEOUT = 10.0
+DEFAULT_RETRIES = 3
+
+
+def make_client(
+    url: str,
+    *,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    socket_timeout: float | None = DEFAULT_SOCKET_TIMEOUT,
+    socket_connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+    health_check_interval: int = DEFAULT_HEALTH_CHECK_INTERVAL,
+    pool_timeout: float = DEFAULT_POOL_TIMEOUT,
+    retries: int = DEFAULT_RETRIES,
+    client_name: str | None = None,
+    decode_responses: bool = False,
+) -> Redis:
+    """A ``redis.asyncio.Redis`` for ``redis://``, ``rediss://`` or ``unix://`` URLs.
+
+    ``decode_responses`` defaults to False: the store keeps bytes payloads.
+    ``retries=0`` disables retrying (the stream tailer handles reconnects itself).
+    """
+    scheme = urlsplit(url).scheme
+    if scheme not in SUPPORTED_SCHEMES:
+        raise ValueError(f"unsupported Redis URL scheme {scheme!r}: use redis://, rediss:// or unix://")
+    if max_connections < 1:
+        raise ValueError("max_connections must be >= 1")
+    retry = Retry(ExponentialWithJitterBackoff(cap=1.0, base=0.05), max(retries, 0))
+    kwargs: dict[str, Any] = {
+        "max_connections": max_connections,
+        "timeout": pool_timeout,
+        "socket_timeout": socket_timeout,
+        "socket_connect_timeout": socket_connect_timeout,
+        "health_check_interval": health_check_interval,
+        "retry": retry,
+        "retry_on_error": [RedisConnectionError, RedisTimeoutError, ConnectionError, TimeoutError],
+        "decode_responses": decode_responses,
+    }
+    if client_name is not None:
+        kwargs["client_name"] = client_name
+    pool = BlockingConnectionPool.from_url(url, **kwargs)
+    return Redis.from_pool(pool)

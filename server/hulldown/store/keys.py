@@ -1,0 +1,72 @@
+"""Key scheme of the event store.
+
+Every key of one match shares the hash tag ``{<match_id>}`` so that a Redis Cluster keeps them
+in one slot (the append script and snapshot transactions touch several of them at once)::
+
+    <prefix>:{<match_id>}:events    stream, entry id 0-<seq>, field "e" = encoded event
+    <prefix>:{<match_id>}:dedupe    hash   action_id -> seq
+    <prefix>:{<match_id>}:meta      hash   str -> str
+    <prefix>:{<match_id>}:snaps     hash   seq -> encoded snapshot
+    <prefix>:{<match_id>}:snapidx   zset   member seq, score seq
+    <prefix>:matches                zset   member match_id, score creation time (ms)
+    <prefix>:tail-wake:<token>      stream (ephemeral) used to wake a blocked tailer
+
+The prefix defaults to ``hulldown``; tests use a unique prefix per test to isolate their keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_PREFIX = "hulldown"
+
+_FORBIDDEN = frozenset("{}")
+
+
+def validate_match_id(match_id: str) -> str:
+    """Return ``match_id`` if it can be used inside a key, else raise ``ValueError``.
+
+    Braces would break the hash tag, whitespace and control characters make keys unreadable.
+    """
+    if not match_id:
+        raise ValueError("match id must not be empty")
+    if len(match_id) > 200:
+        raise ValueError("match id must be at most 200 characters")
+    if any(ch in _FORBIDDEN or ch.isspace() or not ch.isprintable() for ch in match_id):
+        raise ValueError(f"match id {match_id!r} contains braces, whitespace or control characters")
+    return match_id
+
+
+@dataclass(frozen=True, slots=True)
+class Keys:
+    """Builds the Redis keys of the store under one prefix."""
+
+    prefix: str = DEFAULT_PREFIX
+
+    def __post_init__(self) -> None:
+        if not self.prefix or any(ch in _FORBIDDEN or ch.isspace() for ch in self.prefix):
+            raise ValueError(f"invalid key prefix {self.prefix!r}")
+
+    def _match(self, match_id: str, kind: str) -> str:
+        return f"{self.prefix}:{{{validate_match_id(match_id)}}}:{kind}"
+
+    def events(self, match_id: str) -> str:
+        return self._match(match_id, "events")
+
+    def dedupe(self, match_id: str) -> str:
+        return self._match(match_id, "dedupe")
+
+    def meta(self, match_id: str) -> str:
+        return self._match(match_id, "meta")
+
+    def snaps(self, match_id: str) -> str:
+        return self._match(match_id, "snaps")
+
+    def snapidx(self, match_id: str) -> str:
+        return self._match(match_id, "snapidx")
+
+    def matches(self) -> str:
+        return f"{self.prefix}:matches"
+
+    def tail_wake(self, token: str) -> str:
+        return f"{self.prefix}:tail-wake:{token}"

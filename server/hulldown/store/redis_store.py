@@ -1,0 +1,177 @@
+"""The event store: one Redis stream per match, the entry id ``0-<seq>`` is the version."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from types import TracebackType
+from typing import Any, Self
+
+from redis.asyncio import Redis
+from redis.exceptions import RedisError
+from redis.typing import EncodableT, FieldT
+
+from .connect import make_client
+from .decode import as_bytes, as_int, as_str, stream_entries
+from .keys import DEFAULT_PREFIX, Keys
+from .results import AppendResult, AppendStatus
+from .scripts import Scripts
+
+_STATUSES: dict[str, AppendStatus] = {
+    "appended": "appended",
+    "duplicate": "duplicate",
+    "conflict": "conflict",
+}
+
+
+class RedisEventStore:
+    """Event store on Redis Streams.
+
+    The client must talk bytes (``decode_responses=False``); replies are decoded defensively
+    anyway. A store built with :meth:`from_url` owns its client and closes it in
+    :meth:`aclose`; a store given a client leaves it open.
+    """
+
+    def __init__(self, client: Redis, *, prefix: str = DEFAULT_PREFIX, owns_client: bool = False) -> None:
+        self.client = client
+        self.keys = Keys(prefix)
+        self._owns_client = owns_client
+        self._scripts = Scripts.register(client)
+
+    @classmethod
+    def from_url(cls, url: str, *, prefix: str = DEFAULT_PREFIX, **client_options: Any) -> RedisEventStore:
+        """A store with its own client built by :func:`make_client` (options passed through)."""
+        return cls(make_client(url, **client_options), prefix=prefix, owns_client=True)
+
+    async def aclose(self) -> None:
+        if self._owns_client:
+            await self.client.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    # -- health ---------------------------------------------------------------------------
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self.client.ping())
+        except (RedisError, OSError):
+            return False
+
+    # -- events ---------------------------------------------------------------------------
+
+    async def append(
+        self, match_id: str, payload: bytes, expect: int, action_id: str | None = None
+    ) -> AppendResult:
+        """Append ``payload`` as event ``expect + 1`` if the stream is at version ``expect``.
+
+        One Lua call: dedupe check (a known ``action_id`` returns its original seq as
+        ``duplicate``, whatever ``expect`` says), then version check (``conflict`` with the
+        current version), then XADD ``0-<expect+1>``. Nothing is written unless appended.
+        """
+        if expect < 0:
+            raise ValueError("expect must be >= 0")
+        keys = [self.keys.events(match_id), self.keys.dedupe(match_id)]
+        args: list[bytes | str | int] = [
+            expect,
+            payload,
+            "0" if action_id is None else "1",
+            "" if action_id is None else action_id,
+        ]
+        reply = await self._scripts.append(keys=keys, args=args)
+        status = _STATUSES[as_str(reply[0])]
+        return AppendResult(status=status, seq=as_int(reply[1]))
+
+    async def version(self, match_id: str) -> int:
+        """The seq of the last event appended (0 for an empty or unknown match)."""
+        return as_int(await self._scripts.version(keys=[self.keys.events(match_id)]))
+
+    async def read(
+        self, match_id: str, after: int = 0, until: int | None = None, count: int | None = None
+    ) -> list[tuple[int, bytes]]:
+        """Events with ``after < seq <= until`` (``until=None``: to the end), oldest first."""
+        if after < 0:
+            raise ValueError("after must be >= 0")
+        if count is not None and count <= 0:
+            return []
+        if until is not None and until <= after:
+            return []
+        end = "+" if until is None else f"0-{until}"
+        entries = await self.client.xrange(self.keys.events(match_id), f"(0-{after}", end, count=count)
+        return stream_entries(entries)
+
+    # -- matches --------------------------------------------------------------------------
+
+    async def create_match(self, match_id: str, meta: Mapping[str, str]) -> bool:
+        """Create the match with its meta; False (and nothing written) if it already exists.
+
+        The meta hash is created atomically (Lua). The match is then added to the global
+        match index; that key lives in another cluster slot, so it is a second command
+        (repeated, idempotently, when the match already exists).
+        """
+        if not meta:
+            raise ValueError("meta must have at least one field")
+        args: list[str] = []
+        for name, value in meta.items():
+            args += [name, value]
+        created = as_int(await self._scripts.create(keys=[self.keys.meta(match_id)], args=args))
+        await self.client.zadd(self.keys.matches(), {match_id: time.time() * 1000.0}, nx=True)
+        return created == 1
+
+    async def exists(self, match_id: str) -> bool:
+        """True if the match was created or has events."""
+        found = await self.client.exists(self.keys.meta(match_id), self.keys.events(match_id))
+        return as_int(found) > 0
+
+    async def get_meta(self, match_id: str) -> dict[str, str] | None:
+        raw = await self.client.hgetall(self.keys.meta(match_id))
+        if not raw:
+            return None
+        return {as_str(k): as_str(v) for k, v in raw.items()}
+
+    async def set_meta(self, match_id: str, fields: Mapping[str, str]) -> None:
+        if fields:
+            mapping: dict[FieldT, EncodableT] = {name: value for name, value in fields.items()}
+            await self.client.hset(self.keys.meta(match_id), mapping=mapping)
+
+    async def list_matches(
+        self, limit: int = 100, offset: int = 0, *, newest_first: bool = False
+    ) -> list[str]:
+        """Match ids in creation order (oldest first unless ``newest_first``)."""
+        if limit <= 0:
+            return []
+        if offset < 0:
+            raise ValueError("offset must be >= 0")
+        ids = await self.client.zrange(self.keys.matches(), offset, offset + limit - 1, desc=newest_first)
+        return [as_str(i) for i in ids]
+
+    # -- snapshots ------------------------------------------------------------------------
+
+    async def save_snapshot(self, match_id: str, seq: int, payload: bytes) -> None:
+        """Store the encoded state as of ``seq`` (overwrites a snapshot at the same seq)."""
+        if seq <= 0:
+            raise ValueError("snapshot seq must be >= 1")
+        async with self.client.pipeline(transaction=True) as pipe:
+            pipe.hset(self.keys.snaps(match_id), str(seq), payload)
+            pipe.zadd(self.keys.snapidx(match_id), {str(seq): seq})
+            await pipe.execute()
+
+    async def load_snapshot(self, match_id: str, at_or_before: int | None = None) -> tuple[int, bytes] | None:
+        """The latest snapshot with ``seq <= at_or_before`` (any seq if None), or None."""
+        top: str | int = "+inf" if at_or_before is None else at_or_before
+        found = await self.client.zrevrangebyscore(self.keys.snapidx(match_id), top, "-inf", start=0, num=1)
+        if not found:
+            return None
+        seq = as_int(found[0])
+        payload = await self.client.hget(self.keys.snaps(match_id), str(seq))
+        if payload is None:
+            return None
+        return seq, as_bytes(payload)
