@@ -1,0 +1,337 @@
+"""Action -> patch round trip at every client, beside floors measured in the same run.
+
+Starts a real ``hulldown serve`` (embedded Redis unless --redis-url), creates a match, connects two
+players and N spectators (in ``--spectator-procs`` worker processes, counting frames without
+decoding them: "thin" spectators, like the peers harness), then the active player sends
+``end_phase`` actions one at a time. For each action it records the time until the mover's
+patch, the opponent's patch, and the first and last spectator's patch. Timestamps come from
+``time.monotonic_ns()`` (CLOCK_MONOTONIC, comparable across processes).
+
+Floors in the same run: a bare Redis XADD round trip and a bare websocket echo round trip.
+Prints one JSON object. Not a test: timings are never asserted.
+
+    python bench/latency.py --spectators 100 --moves 1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.scenarios import duel  # noqa: E402
+from tests.server_process import ServerProcess  # noqa: E402
+
+from hulldown.match.scenario import CreateMatch  # noqa: E402
+from hulldown.match.state import Options  # noqa: E402
+from hulldown.store.connect import make_client  # noqa: E402
+
+SEQ_RE = re.compile(rb'"seq":(\d+)')
+
+
+def percentiles(samples_ns: list[int]) -> dict[str, float]:
+    if not samples_ns:
+        return {}
+    ordered = sorted(samples_ns)
+
+    def pick(q: float) -> float:
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] / 1e6
+
+    return {
+        "p50": round(pick(0.50), 3),
+        "p90": round(pick(0.90), 3),
+        "p99": round(pick(0.99), 3),
+        "max": round(ordered[-1] / 1e6, 3),
+        "mean": round(statistics.fmean(ordered) / 1e6, 3),
+    }
+
+
+# ---- spectator workers (separate processes) ---------------------------------------------
+
+
+def spectator_worker(url: str, count: int, ready: Any, out: Any, stop: Any) -> None:
+    asyncio.run(_spectators(url, count, ready, out, stop))
+
+
+async def _spectators(url: str, count: int, ready: Any, out: Any, stop: Any) -> None:
+    # first[seq] and last[seq]: earliest and latest arrival of each seq over this worker's sockets
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    sockets = []
+    for _ in range(count):
+        ws = await websockets.connect(url, max_size=2**24, ping_interval=None)
+        await ws.send('{"type":"hello","spectator":true}')
+        await ws.recv()  # welcome
+        sockets.append(ws)
+    sizes: list[int] = []
+
+    async def reader(ws: Any) -> None:
+        try:
+            async for frame in ws:
+                now = time.monotonic_ns()
+                data = frame.encode() if isinstance(frame, str) else frame
+                match = SEQ_RE.search(data[:64])
+                if match is None:
+                    continue
+                seq = int(match.group(1))
+                if seq not in first or now < first[seq]:
+                    first[seq] = now
+                if now > last.get(seq, 0):
+                    last[seq] = now
+                if len(sizes) < 2000:
+                    sizes.append(len(data))
+        except websockets.ConnectionClosed:
+            pass
+
+    tasks = [asyncio.create_task(reader(ws)) for ws in sockets]
+    ready.set()
+    while not stop.is_set():
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.2)
+    for ws in sockets:
+        await ws.close()
+    for task in tasks:
+        task.cancel()
+    out.put({"first": first, "last": last, "sizes": sizes})
+
+
+# ---- players -----------------------------------------------------------------------------
+
+
+class Player:
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.arrivals: dict[int, int] = {}
+        self.acks: dict[str, int] = {}
+        self.sizes: list[int] = []
+        self.task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        try:
+            async for frame in self.ws:
+                now = time.monotonic_ns()
+                message = json.loads(frame)
+                if message["type"] == "patch":
+                    self.arrivals[message["seq"]] = now
+                    self.sizes.append(len(frame))
+                elif message["type"] == "ack":
+                    self.acks[message["action_id"]] = message["seq"]
+        except websockets.ConnectionClosed:
+            pass
+
+
+async def wait_until(predicate: Any, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError("benchmark wait timed out")
+        await asyncio.sleep(0.0002)
+
+
+# ---- floors -------------------------------------------------------------------------------
+
+
+async def redis_floor(redis_url: str, n: int) -> dict[str, float]:
+    client = make_client(redis_url)
+    key = f"hulldown-bench:{os.getpid()}:floor"
+    samples = []
+    try:
+        for i in range(n):
+            t0 = time.monotonic_ns()
+            await client.xadd(key, {"e": b"x" * 120}, id=f"0-{i + 1}")
+            samples.append(time.monotonic_ns() - t0)
+    finally:
+        await client.delete(key)
+        await client.aclose()
+    return percentiles(samples)
+
+
+async def websocket_floor(n: int) -> dict[str, float]:
+    async def echo(ws: Any) -> None:
+        async for message in ws:
+            await ws.send(message)
+
+    async with websockets.serve(echo, "127.0.0.1", 0) as server:
+        port = next(iter(server.sockets)).getsockname()[1]
+        async with websockets.connect(f"ws://127.0.0.1:{port}") as ws:
+            samples = []
+            for _ in range(n):
+                t0 = time.monotonic_ns()
+                await ws.send('{"type":"end_phase"}')
+                await ws.recv()
+                samples.append(time.monotonic_ns() - t0)
+    return percentiles(samples)
+
+
+# ---- the run ------------------------------------------------------------------------------
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    data_dir = Path(tempfile.mkdtemp(prefix="hulldown-bench-"))
+    server = ServerProcess(
+        redis_url=args.redis_url or "",
+        data_dir=None if args.redis_url else data_dir,
+        prefix=f"bench{os.getpid()}",
+        snapshot_every=args.snapshot_every,
+    )
+    server.start()
+    redis_url = args.redis_url or f"unix://{_embedded_socket(data_dir)}"
+    try:
+        scenario = duel()
+        body = CreateMatch(
+            edition=scenario.edition, scenario=scenario.scenario, options=Options(turn_limit=1_000_000)
+        )
+        created = httpx.post(f"{server.http}/matches", content=msgspec.json.encode(body), timeout=10).json()
+        url = f"{server.ws}/matches/{created['match_id']}/live"
+        players = []
+        for side in ("a", "b"):
+            ws = await websockets.connect(url, max_size=2**24, ping_interval=None)
+            await ws.send(json.dumps({"type": "hello", "token": created["tokens"][side]}))
+            welcome = json.loads(await ws.recv())
+            players.append(Player(ws))
+        full_view_bytes = len(json.dumps(welcome["view"]))
+        seq = welcome["seq"]
+        active = welcome["view"]["active"]
+        phases = 3
+
+        ctx = mp.get_context("spawn")
+        out = ctx.Queue()
+        stop = ctx.Event()
+        workers = []
+        per = (
+            [
+                args.spectators // args.spectator_procs
+                + (1 if i < args.spectators % args.spectator_procs else 0)
+                for i in range(args.spectator_procs)
+            ]
+            if args.spectators
+            else []
+        )
+        readies = []
+        for count in per:
+            if count == 0:
+                continue
+            ready = ctx.Event()
+            proc = ctx.Process(target=spectator_worker, args=(url, count, ready, out, stop), daemon=True)
+            proc.start()
+            workers.append(proc)
+            readies.append(ready)
+        for ready in readies:
+            await asyncio.get_running_loop().run_in_executor(None, ready.wait, 120)
+
+        rng = random.Random(7)
+        sent: dict[int, int] = {}
+        mover_of: dict[int, int] = {}
+        phase_in_turn = 0
+        for i in range(args.warmup + args.moves):
+            if args.think_ms:
+                await asyncio.sleep(rng.random() * args.think_ms / 1000)
+            mover = 0 if active == "a" else 1
+            action_id = f"bench-{i}"
+            t0 = time.monotonic_ns()
+            await players[mover].ws.send(
+                json.dumps({"type": "act", "action_id": action_id, "action": {"type": "end_phase"}})
+            )
+            seq += 1
+            sent[seq] = t0
+            mover_of[seq] = mover
+            await wait_until(lambda s=seq: s in players[0].arrivals and s in players[1].arrivals)
+            phase_in_turn += 1
+            if phase_in_turn == phases:
+                phase_in_turn = 0
+                active = "b" if active == "a" else "a"
+        await asyncio.sleep(0.5)
+        stop.set()
+        spectator_first: dict[int, int] = {}
+        spectator_last: dict[int, int] = {}
+        spectator_sizes: list[int] = []
+        for _ in workers:
+            result = await asyncio.get_running_loop().run_in_executor(None, out.get, True, 120)
+            for s, t in result["first"].items():
+                spectator_first[s] = min(t, spectator_first.get(s, t))
+            for s, t in result["last"].items():
+                spectator_last[s] = max(t, spectator_last.get(s, 0))
+            spectator_sizes += result["sizes"]
+        for proc in workers:
+            proc.join(10)
+
+        measured = sorted(sent)[args.warmup :]
+        mover_ns = [players[mover_of[s]].arrivals[s] - sent[s] for s in measured]
+        opponent_ns = [players[1 - mover_of[s]].arrivals[s] - sent[s] for s in measured]
+        first_ns = [spectator_first[s] - sent[s] for s in measured if s in spectator_first]
+        last_ns = [spectator_last[s] - sent[s] for s in measured if s in spectator_last]
+        patch_sizes = players[0].sizes
+        floors = {
+            "redis_xadd": await redis_floor(redis_url, 1000),
+            "websocket_echo": await websocket_floor(1000),
+        }
+        latency = {
+            "mover": percentiles(mover_ns),
+            "opponent": percentiles(opponent_ns),
+            "first_spectator": percentiles(first_ns),
+            "last_spectator": percentiles(last_ns),
+        }
+        floor_total = floors["redis_xadd"]["p50"] + floors["websocket_echo"]["p50"]
+        return {
+            "bench": "latency",
+            "spectators": args.spectators,
+            "moves": args.moves,
+            "latency_ms": latency,
+            "floor_ms": floors,
+            "mover_p50_over_floor": round(latency["mover"]["p50"] / floor_total, 2) if floor_total else None,
+            "patch_bytes": {
+                "median": statistics.median(patch_sizes) if patch_sizes else None,
+                "full_view": full_view_bytes,
+                "median_ratio_to_full_view": round(statistics.median(patch_sizes) / full_view_bytes, 4)
+                if patch_sizes
+                else None,
+                "spectator_median": statistics.median(spectator_sizes) if spectator_sizes else None,
+            },
+            "spectators_missing_updates": len(measured) - len(last_ns) if args.spectators else 0,
+        }
+    finally:
+        server.stop()
+
+
+def _embedded_socket(data_dir: Path) -> Path:
+    from hulldown.store.embedded import socket_path_for
+
+    return socket_path_for(data_dir)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--spectators", type=int, default=0)
+    parser.add_argument("--spectator-procs", type=int, default=1)
+    parser.add_argument("--moves", type=int, default=1000)
+    parser.add_argument("--warmup", type=int, default=100)
+    parser.add_argument(
+        "--think-ms", type=float, default=0.0, help="random think time in [0, think) per action"
+    )
+    parser.add_argument("--redis-url", default="", help="use this Redis instead of an embedded one")
+    parser.add_argument("--snapshot-every", type=int, default=100)
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(run(args))))
+
+
+if __name__ == "__main__":
+    main()
