@@ -1,0 +1,116 @@
+"""Movement geometry: path length, the area swept by a moving footprint, collisions, coherency.
+
+Approximation for vehicles (documented in docs/geometry.md): a vehicle pivots about its centre
+at each waypoint to face along the next leg, then drives straight along it; at the end it pivots
+to its final heading. A hull is symmetric under a half turn, so each pivot takes the smaller turn
+to face the leg either forwards or in reverse. Pivots are swept in steps of at most
+PIVOT_STEP_DEG (the convex hull of consecutive steps), straight legs exactly (the convex hull of
+the hull at both ends of the leg).
+
+# 40k7 Vehicles, "Vehicles and movement" (pivot about the centre); hh3 item 6; 40k11 17 FRAME.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+
+from shapely import LineString, unary_union
+from shapely.geometry.base import BaseGeometry
+
+from .shapes import AREA_EPS, BASE_QUAD_SEGS, Base, Footprint, Hull, Point, Shape, as_geometry, within
+
+PIVOT_STEP_DEG = 5.0
+
+
+def path_length(points: Sequence[Point]) -> float:
+    """Total length (inches) of the polyline through the points."""
+    return sum(
+        math.hypot(points[i + 1][0] - points[i][0], points[i + 1][1] - points[i][1])
+        for i in range(len(points) - 1)
+    )
+
+
+def _turn_mod_180(frm: float, to: float) -> float:
+    """Smallest signed turn (degrees, in (-90, 90]) that makes the hull lie along `to`."""
+    d = math.fmod(to - frm, 180.0)
+    if d <= -90.0:
+        d += 180.0
+    elif d > 90.0:
+        d -= 180.0
+    return d
+
+
+def _pivot_sweep(hull: Hull, turn: float) -> BaseGeometry:
+    steps = max(1, math.ceil(abs(turn) / PIVOT_STEP_DEG))
+    shapes = [hull.rotate(turn * k / steps) for k in range(steps + 1)]
+    pieces = [unary_union([a.polygon(), b.polygon()]).convex_hull for a, b in itertools.pairwise(shapes)]
+    return unary_union(pieces) if pieces else hull.polygon()
+
+
+def swept_area(footprint: Footprint, path: Sequence[Point], end_heading: float | None = None) -> BaseGeometry:
+    """The area covered by a footprint moving from where it is through the waypoints of `path`
+    (positions of its centre; a first waypoint equal to the start is allowed and ignored).
+
+    Bases: the exact sweep of the circle along the polyline (as a polygon). Hulls: see the module
+    docstring; `end_heading` (default: the heading after the last leg) is the final pivot.
+    """
+    if isinstance(footprint, Base):
+        pts = [footprint.centre, *path]
+        if len(pts) == 1 or path_length(pts) == 0.0:
+            return footprint.polygon()
+        return LineString(pts).buffer(footprint.radius, quad_segs=BASE_QUAD_SEGS)
+    pieces: list[BaseGeometry] = [footprint.polygon()]
+    current = footprint
+    for target in path:
+        dx, dy = target[0] - current.cx, target[1] - current.cy
+        if math.hypot(dx, dy) == 0.0:
+            continue
+        turn = _turn_mod_180(current.heading, math.degrees(math.atan2(dy, dx)))
+        if turn != 0.0:
+            pieces.append(_pivot_sweep(current, turn))
+            current = current.rotate(turn)
+        moved = Hull(target[0], target[1], current.length, current.width, current.heading)
+        pieces.append(unary_union([current.polygon(), moved.polygon()]).convex_hull)
+        current = moved
+    if end_heading is not None:
+        # The footprint only depends on the heading modulo 180 degrees.
+        turn = _turn_mod_180(current.heading, end_heading)
+        if turn != 0.0:
+            pieces.append(_pivot_sweep(current, turn))
+    return unary_union(pieces)
+
+
+def path_collisions(swept: BaseGeometry, obstacles: Mapping[str, Shape]) -> list[str]:
+    """Ids of the obstacles whose interior overlaps the swept area (touching does not count),
+    in the order of `obstacles`.
+
+    # 40k7 item 3 (not over friendly models); hh3 item 9 (never through vehicles or terrain);
+    # 40k11 item 1 (not through other MONSTER/VEHICLE models).
+    """
+    hits: list[str] = []
+    for oid, shape in obstacles.items():
+        if float(swept.intersection(as_geometry(shape)).area) > AREA_EPS:
+            hits.append(oid)
+    return hits
+
+
+def coherent(footprints: Sequence[Footprint], max_gap: float) -> bool:
+    """Unit coherency: every model within `max_gap` inches of another and the whole unit one
+    connected group (closest-point distances). One model (or none) is coherent.
+
+    # 40k7 item 21 (squadrons: 4"); used with 2" for infantry units (disembarking, hh3 item 21).
+    """
+    n = len(footprints)
+    if n <= 1:
+        return True
+    seen = {0}
+    todo = [0]
+    while todo:
+        i = todo.pop()
+        for j in range(n):
+            if j not in seen and within(footprints[i], footprints[j], max_gap):
+                seen.add(j)
+                todo.append(j)
+    return len(seen) == n
