@@ -21,6 +21,7 @@ MoveKind = Literal[
     "run",  # 40k7 infantry Run, made in the Shooting phase
     "tank_shock",  # 40k7 Tank Shock
     "ram",  # 40k7 Ram
+    "charge",  # 40k11 charge move, after a successful Charge roll
 ]
 
 

@@ -1,0 +1,95 @@
+"""Named constants and rule references of the 40k11 rules core.
+
+Every decided ambiguity is a constant here so it is easy to find and change; the reasoning is in
+docs/rules-notes.md, section "40k11". RULES.md section 3 restates the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+EDITION: Final = "40k11"
+
+# --- keywords (lower-case in Unit.keywords / Weapon.rules) -----------------------------------
+MONSTER: Final = "monster"
+VEHICLE: Final = "vehicle"
+INFANTRY: Final = "infantry"
+FRAME: Final = "frame"
+BLAST: Final = "blast"
+CLOSE_QUARTERS: Final = "close_quarters"
+
+# --- rule references (used in rejections and log lines) --------------------------------------
+R_CORE: Final = "40k11 core"
+R_PHASES: Final = "40k11 core, The Battle Round"
+R_MOVE: Final = "40k11 core, Movement phase"
+R_ADVANCE: Final = "40k11 core, Advance"
+R_FALL_BACK: Final = "40k11 core, Fall Back"
+R_ENGAGEMENT: Final = "40k11 core, Engagement Range"
+R_SHOOT: Final = "40k11 core, Shooting phase"
+R_HIT: Final = "40k11 core, Hit roll"
+R_WOUND: Final = "40k11 core, Wound roll"
+R_SAVE: Final = "40k11 core, Saving throw"
+R_DAMAGE: Final = "40k11 core, Inflict damage"
+R_CHARGE: Final = "40k11 core, Charge phase"
+R_FIGHT: Final = "40k11 core, Fight phase"
+R_CQ: Final = "40k11 core, Close-quarters shooting (RULES.md 3.6)"
+R_17_01: Final = "40k11 17.01 Moving Monsters and Vehicles"
+R_17_02: Final = "40k11 17.02 Frame"
+R_17_03: Final = "40k11 17.03 Shooting at engaged Monsters and Vehicles"
+R_17_03_01: Final = "40k11 17.03.01 Shooting while engaged with Monsters/Vehicles"
+
+# --- Engagement Range (RULES.md section 3, core) ---------------------------------------------
+ENGAGEMENT_RANGE_HORIZONTAL: Final = 2.0
+ENGAGEMENT_RANGE_VERTICAL: Final = 5.0
+# Every model stands at ground level in this core (no model heights or terrain floors yet), so
+# the vertical separation of two models is always this value [decided].
+GROUND_LEVEL_SEPARATION: Final = 0.0
+
+# --- hit rolls (RULES.md section 3, core) ----------------------------------------------------
+# The total hit-roll modifier is capped at +1 / -1.
+HIT_MODIFIER_CAP: Final = 1
+# An unmodified 1 always fails, an unmodified 6 always succeeds (hit and wound rolls) [ext];
+# an unmodified 1 always fails a saving throw [ext].
+AUTO_FAIL: Final = 1
+AUTO_SUCCESS: Final = 6
+
+# --- models ----------------------------------------------------------------------------------
+# A model with neither a base size nor a hull is measured as a 32 mm base [decided].
+DEFAULT_BASE_MM: Final = 32.0
+
+# --- movement --------------------------------------------------------------------------------
+# 17.01 grants MONSTER/VEHICLE models passage through models on these move kinds only.
+MOVE_THROUGH_KINDS: Final = ("normal", "advance")
+# Without 17.01, may a model move through friendly models? The seed grants it to MONSTER/VEHICLE
+# models explicitly, so the baseline is read as "no" [decided].
+OTHERS_MOVE_THROUGH_FRIENDLY: Final = False
+# Flags recording the Advance roll and the charge (Unit.turn_flags; reset as the owner's player
+# turn starts). The number follows the "=".
+ADVANCED: Final = "advanced"
+ADVANCE_ROLL: Final = "advance_roll"
+MOVED: Final = "moved"
+FELL_BACK: Final = "fell_back"
+SHOT: Final = "shot"
+CHARGE_DECLARED: Final = "charge_declared"
+CHARGE_ROLL: Final = "charge_roll"
+CHARGE_TARGET: Final = "charge_target"
+CHARGE_FAILED: Final = "charge_failed"
+CHARGED: Final = "charged"
+# State.phase_flags (reset when the phase changes): "fought:<unit>", "offered:<unit>".
+FOUGHT: Final = "fought"
+OFFERED: Final = "offered"
+
+# --- charge ----------------------------------------------------------------------------------
+# A charge may target an enemy unit within 12" [ext]; the charge roll is 2D6.
+CHARGE_DECLARE_RANGE: Final = 12.0
+CHARGE_DICE: Final = 2
+
+# --- attacks ---------------------------------------------------------------------------------
+# [BLAST]: +1 attack for every 5 models in the target unit [ext].
+BLAST_MODELS_PER_EXTRA_ATTACK: Final = 5
+# A model without a melee weapon fights with its profile: A attacks, S, AP 0, Damage 1 [decided].
+UNARMED_AP: Final = 0
+UNARMED_DAMAGE: Final = 1
+
+# Length tolerance (inches) for "within" comparisons.
+EPS: Final = 1e-9

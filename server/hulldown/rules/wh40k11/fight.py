@@ -1,0 +1,150 @@
+"""40k11 Fight phase (minimal core, RULES.md section 3).
+
+- ``Fight(unit, target, weapon?)``: a unit of the active side engaged with the target fights once
+  per phase. Its models within Engagement Range of the target fight [decided: no pile-in, no
+  consolidation, no fighting through a friendly model]; each uses the chosen melee weapon if it
+  carries it, else its first melee weapon, else its profile (A attacks, S, AP 0, Damage 1). Hit
+  rolls use WS as the target number.
+- Fight order [decided, simplified]: the active player fights with its units first, in any order;
+  when it ends the Fight phase, each engaged unit of the other side that has not fought is offered
+  a fight through a pending decision (options: the enemy units it is engaged with, or "decline").
+  The player turn ends after the last offer.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from ...match.actions import Decide, Fight
+from ...match.context import ApplyContext
+from ...match.rejection import Rejection, reject
+from ...match.state import Decision, MatchState, Model, Unit, Weapon, other_side
+from ..phases import PHASES_40K11, end_phase
+from .attacks import AttackProfile, ap_value, resolve
+from .constants import FOUGHT, OFFERED, R_FIGHT, UNARMED_AP, UNARMED_DAMAGE
+from .space import engaged_with, units_engaged, within_engagement
+from .units import add_phase_flag, live_models, on_table, phase_flag
+
+DECLINE = "decline"
+FIGHT_DECISION = "fight"
+
+
+def validate_fight(state: MatchState, action: Fight) -> Rejection | None:
+    unit = state.units[action.unit]
+    if state.phase != "fight":
+        return reject("wrong_phase", R_FIGHT, f"units fight in the Fight phase, not {state.phase}")
+    if not on_table(unit):
+        return reject("not_on_table", R_FIGHT, f"{unit.name} is not on the battlefield")
+    if phase_flag(state, FOUGHT, unit.id):
+        return reject("already_fought", R_FIGHT, f"{unit.name} has already fought this phase")
+    target = state.units.get(action.target)
+    if target is None or not on_table(target) or target.side == unit.side:
+        return reject("unknown_target", R_FIGHT, f"no enemy unit {action.target!r} on the battlefield")
+    if not units_engaged(unit, target):
+        return reject("not_engaged", R_FIGHT, f"{unit.name} is not engaged with {target.name}")
+    if action.weapon is not None:
+        weapon = unit.weapons.get(action.weapon)
+        if weapon is None or weapon.destroyed or weapon.type != "melee":
+            return reject("unknown_weapon", R_FIGHT, f"{unit.name} has no melee weapon {action.weapon!r}")
+    return None
+
+
+def _melee_weapon(unit: Unit, model: Model, chosen: str | None) -> Weapon | None:
+    carried = sorted(
+        (w for w in unit.weapons.values() if w.model == model.id and w.type == "melee" and not w.destroyed),
+        key=lambda w: w.id,
+    )
+    for w in carried:
+        if w.id == chosen:
+            return w
+    return carried[0] if carried else None
+
+
+def fight(
+    state: MatchState, unit_id: str, target_id: str, chosen: str | None, ctx: ApplyContext
+) -> MatchState:
+    """Resolve one unit's close combat attacks against one target (total)."""
+    unit = state.units[unit_id]
+    target = state.units[target_id]
+    fighters = [
+        m
+        for m in live_models(unit)
+        if any(within_engagement(unit, m, target, t) for t in live_models(target))
+    ]
+    ctx.log(f"{unit.name} fights {target.name} with {len(fighters)} model(s).", R_FIGHT)
+    for m in fighters:
+        w = _melee_weapon(unit, m, chosen)
+        if w is not None:
+            profile = AttackProfile(w.name, w.shots, unit.profile.ws, w.strength, ap_value(w.ap), w.damage)
+        else:
+            profile = AttackProfile(
+                f"{m.id} close combat",
+                unit.profile.a,
+                unit.profile.ws,
+                unit.profile.s,
+                UNARMED_AP,
+                UNARMED_DAMAGE,
+            )
+        state = resolve(state, unit, target_id, profile, ctx)
+    return add_phase_flag(state, FOUGHT, unit_id)
+
+
+def apply_fight(state: MatchState, action: Fight, ctx: ApplyContext) -> MatchState:
+    return fight(state, action.unit, action.target, action.weapon, ctx)
+
+
+def _next_offer(state: MatchState) -> Unit | None:
+    """The next unit of the side not playing that is engaged and has neither fought nor been asked."""
+    side = other_side(state.active)
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        if u.side != side or not on_table(u):
+            continue
+        if phase_flag(state, FOUGHT, uid) or phase_flag(state, OFFERED, uid):
+            continue
+        if engaged_with(state, u):
+            return u
+    return None
+
+
+def offer_or_end(state: MatchState, ctx: ApplyContext) -> MatchState:
+    """End of the active player's fights: offer the next defender a fight, or end the phase."""
+    unit = _next_offer(state)
+    if unit is None:
+        return end_phase(state, PHASES_40K11, ctx)
+    options = (*engaged_with(state, unit), DECLINE)
+    decision = Decision(
+        id=f"fight-{ctx.seq}-{unit.id}",
+        side=unit.side,
+        kind=FIGHT_DECISION,
+        options=options,
+        prompt=f"{unit.name} may fight: choose an enemy unit it is engaged with, or decline",
+        rule=R_FIGHT,
+        context={"unit": unit.id},
+    )
+    ctx.log(f"Side {unit.side}: {unit.name} may now fight.", R_FIGHT)
+    state = add_phase_flag(state, OFFERED, unit.id)
+    return replace(state, pending=decision)
+
+
+def validate_decide(state: MatchState, action: Decide) -> Rejection | None:
+    pending = state.pending
+    if pending is None or pending.kind != FIGHT_DECISION:
+        return reject("unknown_decision", R_FIGHT, "40k11 has no such decision")
+    return None
+
+
+def apply_decide(state: MatchState, action: Decide, ctx: ApplyContext) -> MatchState:
+    pending = state.pending
+    if pending is None or pending.kind != FIGHT_DECISION:
+        return state
+    unit_id = pending.context.get("unit", "")
+    state = replace(state, pending=None)
+    unit = state.units.get(unit_id)
+    target = state.units.get(action.choice)
+    if action.choice == DECLINE or unit is None or target is None or not units_engaged(unit, target):
+        ctx.log(f"{unit.name if unit else unit_id} does not fight.", R_FIGHT)
+        state = add_phase_flag(state, FOUGHT, unit_id)
+    else:
+        state = fight(state, unit_id, action.choice, None, ctx)
+    return offer_or_end(state, ctx)

@@ -1,0 +1,225 @@
+"""40k11 Shooting phase: normal and close-quarters shooting, 17.03 and 17.03.01.
+
+Who may shoot (RULES.md section 3):
+- normal shooting: the unit is not engaged and did not Advance (or Fall Back [ext]);
+- close-quarters shooting (RULES.md 3.6) [ext + decided]: an engaged unit that did not Advance,
+  if it is a MONSTER/VEHICLE unit or has a [CLOSE-QUARTERS] weapon. Other units: only
+  [CLOSE-QUARTERS] weapons, only at units they are engaged with. MONSTER/VEHICLE units: any
+  weapon at any eligible target, -1 to hit except [CLOSE-QUARTERS] weapons.
+Eligible targets: enemy units that are not engaged; engaged enemy MONSTER/VEHICLE units (17.03),
+never with [BLAST]; in close-quarters shooting also the units the shooter is engaged with [decided].
+Every target, its eligibility and its modifiers are fixed when the unit is selected to shoot,
+from the state at that moment [decided].
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ...match.actions import Fire, Shoot
+from ...match.context import ApplyContext
+from ...match.rejection import Rejection, reject
+from ...match.state import MatchState, Unit, Weapon
+from ...match.turns import replace_unit
+from ..geometry import distance, line_of_sight
+from .attacks import AttackProfile, ap_value, resolve
+from .constants import (
+    ADVANCED,
+    BLAST_MODELS_PER_EXTRA_ATTACK,
+    FELL_BACK,
+    R_17_03,
+    R_17_03_01,
+    R_CQ,
+    R_SHOOT,
+    SHOT,
+)
+from .space import engaged_with, footprint, sight_blockers
+from .units import (
+    is_blast,
+    is_close_quarters,
+    is_monster_vehicle,
+    live_count,
+    live_models,
+    on_table,
+    with_flags,
+)
+
+Mode = Literal["normal", "close_quarters"]
+
+
+@dataclass(frozen=True, slots=True)
+class FirePlan:
+    """One weapon's attacks as validated: target, hit modifier and why."""
+
+    weapon: Weapon
+    target: Unit
+    modifier: int
+    reasons: tuple[str, ...]
+
+
+def shooting_mode(state: MatchState, unit: Unit) -> Mode | Rejection:
+    """Is the unit eligible to shoot, and how (RULES.md section 3 core, item 5 and 6)?"""
+    if state.phase != "shooting":
+        return reject("wrong_phase", R_SHOOT, f"units shoot in the Shooting phase, not {state.phase}")
+    if unit.flag(SHOT):
+        return reject("already_shot", R_SHOOT, f"{unit.name} has already shot this phase")
+    if unit.flag(ADVANCED):
+        return reject("advanced", R_SHOOT, f"{unit.name} Advanced this turn and cannot shoot")
+    if unit.flag(FELL_BACK):
+        return reject("fell_back", R_SHOOT, f"{unit.name} Fell Back this turn and cannot shoot")
+    engaged = engaged_with(state, unit)
+    if not engaged:
+        return "normal"
+    if is_monster_vehicle(unit) or any(
+        is_close_quarters(w) for w in unit.weapons.values() if not w.destroyed
+    ):
+        return "close_quarters"
+    return reject(
+        "engaged_cannot_shoot",
+        R_17_03_01,
+        f"{unit.name} is engaged with {', '.join(engaged)} and has no [CLOSE-QUARTERS] weapon: "
+        "it is not eligible to shoot",
+        engaged_with=", ".join(engaged),
+    )
+
+
+def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan | Rejection:
+    """Check one weapon's target and work out its hit modifier (17.03, RULES.md 3.6)."""
+    weapon = unit.weapons.get(fire.weapon)
+    if weapon is None or weapon.destroyed:
+        return reject("unknown_weapon", R_SHOOT, f"{unit.name} has no working weapon {fire.weapon!r}")
+    if weapon.type == "melee":
+        return reject("melee_weapon", R_SHOOT, f"{weapon.name} is a melee weapon")
+    shooter = unit.models.get(weapon.model)
+    if shooter is None or not shooter.alive:
+        return reject("no_firer", R_SHOOT, f"the model carrying {weapon.name} is not on the battlefield")
+    target = state.units.get(fire.target)
+    if target is None or not on_table(target):
+        return reject("unknown_target", R_SHOOT, f"no target unit {fire.target!r} on the battlefield")
+    if target.side == unit.side:
+        return reject("friendly_target", R_SHOOT, "you cannot shoot at your own units")
+    own_engaged = engaged_with(state, unit)
+    target_engaged = engaged_with(state, target)
+    with_shooter = target.id in own_engaged
+    cq = is_close_quarters(weapon)
+    mv_target = is_monster_vehicle(target)
+    if mode == "close_quarters" and not is_monster_vehicle(unit):
+        # RULES.md 3.6 / 17.03.01: only [CLOSE-QUARTERS] weapons, only at units engaged with.
+        if not cq:
+            return reject(
+                "close_quarters_only",
+                R_17_03_01,
+                f"{unit.name} is engaged: it may only shoot [CLOSE-QUARTERS] weapons, not {weapon.name}",
+                weapon=weapon.id,
+            )
+        if not with_shooter:
+            return reject(
+                "close_quarters_target",
+                R_17_03_01,
+                f"{unit.name} is engaged: it may only shoot at units it is engaged with "
+                f"({', '.join(own_engaged)}), not {target.name}",
+                target=target.id,
+            )
+    if target_engaged:
+        if is_blast(weapon):
+            return reject(
+                "blast_at_engaged",
+                R_17_03,
+                f"{target.name} is engaged (with {', '.join(target_engaged)}): [BLAST] weapon "
+                f"{weapon.name} cannot target it",
+                weapon=weapon.id,
+                target=target.id,
+            )
+        if not mv_target and not (mode == "close_quarters" and with_shooter):
+            return reject(
+                "target_engaged",
+                R_SHOOT,
+                f"{target.name} is engaged (with {', '.join(target_engaged)}) and is not a "
+                "MONSTER/VEHICLE unit: it cannot be targeted",
+                target=target.id,
+            )
+    gap = min(
+        (distance(footprint(unit, shooter), footprint(target, m)) for m in live_models(target)),
+        default=float("inf"),
+    )
+    if gap > weapon.range + 1e-9:
+        return reject(
+            "out_of_range",
+            R_SHOOT,
+            f"{target.name} is {gap:.1f} in away, {weapon.name} range {weapon.range:g} in",
+            distance=gap,
+            range=weapon.range,
+        )
+    blockers = sight_blockers(state)
+    origin = (shooter.pos.x, shooter.pos.y)
+    if blockers and not any(
+        line_of_sight(origin, footprint(target, m), blockers) for m in live_models(target)
+    ):
+        return reject("no_line_of_sight", R_SHOOT, f"{shooter.id} cannot see any model of {target.name}")
+    modifier = 0
+    reasons: list[str] = []
+    if mv_target and target_engaged and not (cq and with_shooter):
+        # 17.03: -1 to hit an engaged MONSTER/VEHICLE, except [CLOSE-QUARTERS] weapons of models in
+        # a unit engaged with the target.
+        modifier -= 1
+        reasons.append("-1 engaged MONSTER/VEHICLE target (17.03)")
+    if mode == "close_quarters" and is_monster_vehicle(unit) and not cq:
+        # RULES.md 3.6 [decided]: MONSTER/VEHICLE close-quarters shooting, -1 except [CLOSE-QUARTERS].
+        modifier -= 1
+        reasons.append("-1 close-quarters shooting (RULES.md 3.6)")
+    return FirePlan(weapon=weapon, target=target, modifier=modifier, reasons=tuple(reasons))
+
+
+def plan_shoot(state: MatchState, action: Shoot) -> list[FirePlan] | Rejection:
+    unit = state.units[action.unit]
+    if not on_table(unit):
+        return reject("not_on_table", R_SHOOT, f"{unit.name} is not on the battlefield")
+    mode = shooting_mode(state, unit)
+    if isinstance(mode, Rejection):
+        return mode
+    if not action.fire:
+        return reject("no_weapons", R_SHOOT, "choose at least one weapon to fire")
+    seen: set[str] = set()
+    plans: list[FirePlan] = []
+    for fire in action.fire:
+        if fire.weapon in seen:
+            return reject("weapon_twice", R_SHOOT, f"weapon {fire.weapon!r} fires only once per phase")
+        seen.add(fire.weapon)
+        plan = plan_fire(state, unit, mode, fire)
+        if isinstance(plan, Rejection):
+            return plan
+        plans.append(plan)
+    return plans
+
+
+def validate_shoot(state: MatchState, action: Shoot) -> Rejection | None:
+    plans = plan_shoot(state, action)
+    return plans if isinstance(plans, Rejection) else None
+
+
+def apply_shoot(state: MatchState, action: Shoot, ctx: ApplyContext) -> MatchState:
+    """Resolve every weapon in order against the targets fixed at the start (total)."""
+    plans = plan_shoot(state, action)
+    unit = state.units[action.unit]
+    if isinstance(plans, Rejection):  # cannot happen for a validated action; stay total
+        ctx.log(f"{unit.name} cannot shoot: {plans.message}.", plans.rule)
+        return state
+    mode = shooting_mode(state, unit)
+    if mode == "close_quarters":
+        ctx.log(f"{unit.name} uses close-quarters shooting.", R_CQ)
+    for plan in plans:
+        w = plan.weapon
+        extra = live_count(state.units[plan.target.id]) // BLAST_MODELS_PER_EXTRA_ATTACK if is_blast(w) else 0
+        profile = AttackProfile(
+            label=w.name,
+            attacks=w.shots + extra,
+            skill=unit.profile.bs,
+            strength=w.strength,
+            ap=ap_value(w.ap),
+            damage=w.damage,
+            modifier=plan.modifier,
+            reasons=plan.reasons + ((f"+{extra} [BLAST]",) if extra else ()),
+        )
+        state = resolve(state, unit, plan.target.id, profile, ctx)
+    return replace_unit(state, with_flags(state.units[unit.id], SHOT))

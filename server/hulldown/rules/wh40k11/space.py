@@ -1,0 +1,122 @@
+"""Where 40k11 models are: footprints (17.02 FRAME), distances, Engagement Range, swept moves.
+
+An adapter from state models to the shared geometry package (rules/geometry); no geometry of its
+own beyond the choice of footprint and the translation sweep of a hull.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from shapely import unary_union
+from shapely.geometry.base import BaseGeometry
+
+from ...match.state import MatchState, Model, Terrain, Unit
+from ..geometry import Base, Footprint, Hull, Point, distance, los_blockers, swept_area
+from ..geometry import TerrainPiece as GeoTerrain
+from .constants import (
+    DEFAULT_BASE_MM,
+    ENGAGEMENT_RANGE_HORIZONTAL,
+    ENGAGEMENT_RANGE_VERTICAL,
+    EPS,
+    GROUND_LEVEL_SEPARATION,
+)
+from .units import enemies, is_frame, live_models, on_table
+
+
+def footprint(unit: Unit, model: Model, at: Point | None = None, heading: float | None = None) -> Footprint:
+    """The shape distances are measured to and from.
+
+    40k11 17.02: a FRAME model is measured to and from its closest point, so its hull when it has
+    one, even if it also has a base. A model with a base and no FRAME keyword is measured to its
+    base. A baseless model is its hull.
+    """
+    x, y = at if at is not None else (model.pos.x, model.pos.y)
+    h = model.heading if heading is None else heading
+    if model.hull is not None and (is_frame(unit) or model.base_mm is None):
+        return Hull(x, y, model.hull.length, model.hull.width, h)
+    return Base(x, y, model.base_mm or DEFAULT_BASE_MM)
+
+
+def model_distance(ua: Unit, ma: Model, ub: Unit, mb: Model) -> float:
+    """Closest-point distance between two models (17.02 for FRAME models)."""
+    return distance(footprint(ua, ma), footprint(ub, mb))
+
+
+def unit_distance(a: Unit, b: Unit) -> float:
+    """Closest distance between any live models of two units."""
+    return min(
+        (model_distance(a, ma, b, mb) for ma in live_models(a) for mb in live_models(b)),
+        default=float("inf"),
+    )
+
+
+def vertical_separation(_a: Model, _b: Model) -> float:
+    """Every model stands on the ground in this core [decided]."""
+    return GROUND_LEVEL_SEPARATION
+
+
+def within_engagement(ua: Unit, ma: Model, ub: Unit, mb: Model) -> bool:
+    """40k11 core, Engagement Range: within 2" horizontally and 5" vertically."""
+    if vertical_separation(ma, mb) > ENGAGEMENT_RANGE_VERTICAL + EPS:
+        return False
+    return model_distance(ua, ma, ub, mb) <= ENGAGEMENT_RANGE_HORIZONTAL + EPS
+
+
+def units_engaged(a: Unit, b: Unit) -> bool:
+    """Are two enemy units within Engagement Range of each other (any pair of models)?"""
+    if a.side == b.side or not on_table(a) or not on_table(b):
+        return False
+    return any(within_engagement(a, ma, b, mb) for ma in live_models(a) for mb in live_models(b))
+
+
+def engaged_with(state: MatchState, unit: Unit) -> tuple[str, ...]:
+    """Ids of the enemy units this unit is engaged with, sorted."""
+    if not on_table(unit):
+        return ()
+    return tuple(sorted(e.id for e in enemies(state, unit) if units_engaged(unit, e)))
+
+
+def is_engaged(state: MatchState, unit: Unit) -> bool:
+    """40k11 core: a unit is engaged while any of its models is within Engagement Range of an
+    enemy model."""
+    return bool(engaged_with(state, unit))
+
+
+def move_sweep(fp: Footprint, waypoints: Sequence[Point], end_heading: float | None) -> BaseGeometry:
+    """The area a model covers on its move.
+
+    Bases: the exact sweep of the circle. Hulls [decided]: 40k11 models need not face the way they
+    move, so a hull translates along the path keeping its heading (each leg is the convex hull of
+    its two end placements) and then rotates about its centre to the final heading (17.02).
+    """
+    if isinstance(fp, Base):
+        return swept_area(fp, waypoints)
+    placements = [fp, *(Hull(p[0], p[1], fp.length, fp.width, fp.heading) for p in waypoints)]
+    pieces: list[BaseGeometry] = [fp.polygon()]
+    pieces.extend(
+        unary_union([a.polygon(), b.polygon()]).convex_hull for a, b in itertools.pairwise(placements)
+    )
+    last = placements[-1]
+    if end_heading is not None:
+        pieces.append(swept_area(last, (), end_heading))
+    return unary_union(pieces)
+
+
+def geo_terrain(pieces: dict[str, Terrain]) -> list[GeoTerrain]:
+    return [
+        GeoTerrain(
+            id=t.id,
+            vertices=tuple((p.x, p.y) for p in t.points),
+            kinds=t.kinds,
+            cover_save=t.cover_save,
+            level=t.level,
+        )
+        for t in pieces.values()
+    ]
+
+
+def sight_blockers(state: MatchState) -> list[BaseGeometry]:
+    """Terrain that blocks line of sight ("blocks_los"); models never block it [decided]."""
+    return list(los_blockers(geo_terrain(state.terrain)))
