@@ -13,6 +13,7 @@ from ..live.service import LiveService
 from ..store.redis_store import RedisEventStore
 from .http_routes import routes as http_routes
 from .live_socket import live_socket
+from .viewer_routes import routes as viewer_routes
 
 
 def create_app(settings: Settings) -> Starlette:
@@ -34,5 +35,5 @@ def create_app(settings: Settings) -> Starlette:
             await live.stop()
             await store.aclose()
 
-    routes = [*http_routes, WebSocketRoute("/matches/{match_id}/live", live_socket)]
+    routes = [*http_routes, WebSocketRoute("/matches/{match_id}/live", live_socket), *viewer_routes]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -1,0 +1,191 @@
+"""JSON Schemas of the wire protocol, generated from the msgspec types.
+
+``python -m hulldown.schemas`` (or ``client-protocol/generate_schemas.py``) writes
+``client-protocol/schemas/*.json`` and ``client-protocol/openapi.json``; ``--check`` exits
+non-zero when the committed files differ from what the code generates. The tests run the same
+comparison, so a change to a protocol type without regenerating fails CI.
+
+Two things msgspec can not know are filled in here: the ``view`` of ``welcome``/``resync`` is a
+:class:`MatchState` (typed ``Any`` in the protocol to avoid re-encoding the cached view text),
+and ``patch.ops`` are RFC 6902 operations.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from . import protocol
+from .match.actions import Action
+from .match.events import Event
+from .match.scenario import CreateMatch
+from .match.state import MatchState
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+DEFS_TEMPLATE = "#/$defs/{name}"
+
+Schema = dict[str, Any]
+
+JSON_PATCH_OPERATION: Schema = {
+    "title": "JsonPatchOperation",
+    "description": (
+        "One RFC 6902 operation. Protocol version 1 servers emit only add, remove and replace; "
+        "paths are JSON Pointers (RFC 6901, '~0' = '~', '~1' = '/') into the view, and '-' as the "
+        "last token of an add path appends to an array."
+    ),
+    "type": "object",
+    "properties": {
+        "op": {"enum": ["add", "remove", "replace"]},
+        "path": {"type": "string"},
+        "value": {},
+    },
+    "required": ["op", "path"],
+}
+
+
+@dataclass(frozen=True)
+class Document:
+    """One schema file: its name, title, root type and description."""
+
+    filename: str
+    title: str
+    root: Any
+    description: str
+
+
+DOCUMENTS: tuple[Document, ...] = (
+    Document(
+        "client-message.json",
+        "ClientMessage",
+        protocol.ClientMessage,
+        "Every websocket frame a client may send to /matches/{id}/live (tagged by 'type').",
+    ),
+    Document(
+        "server-message.json",
+        "ServerMessage",
+        protocol.ServerMessage,
+        "Every websocket frame the server sends on /matches/{id}/live (tagged by 'type').",
+    ),
+    Document(
+        "action.json",
+        "Action",
+        Action,
+        "A player action: the 'action' of an 'act' message (tagged by 'type').",
+    ),
+    Document(
+        "create-match.json",
+        "CreateMatch",
+        CreateMatch,
+        "The body of POST /matches: an edition, a scenario and the match options.",
+    ),
+    Document(
+        "match-state.json",
+        "MatchState",
+        MatchState,
+        "The view: the match state every audience sees ('view' of welcome/resync, GET .../state).",
+    ),
+    Document(
+        "event.json",
+        "Event",
+        Event,
+        "One entry of a match's event stream, as GET /matches/{id}/events returns it.",
+    ),
+)
+
+
+def components(types: list[Any], ref_template: str) -> tuple[list[Schema], dict[str, Schema]]:
+    """Schemas for ``types`` and their shared components, with the protocol's ``Any`` fields
+    (``view``, ``ops``) given their real shapes."""
+    needs_state = any(t is protocol.ServerMessage for t in types) and MatchState not in types
+    all_types = [*types, MatchState] if needs_state else list(types)
+    roots, comps = msgspec.json.schema_components(all_types, ref_template=ref_template)
+    kept = list(roots[: len(types)])
+    ref: Callable[[str], Schema] = lambda name: {"$ref": ref_template.format(name=name)}  # noqa: E731
+    for name in ("Welcome", "Resync"):
+        if name in comps:
+            comps[name]["properties"]["view"] = {
+                **ref("MatchState"),
+                "description": "The full view (a MatchState) as of 'seq'.",
+            }
+    if "Patch" in comps:
+        comps["Patch"]["properties"]["ops"] = {"type": "array", "items": ref("JsonPatchOperation")}
+        comps["JsonPatchOperation"] = dict(JSON_PATCH_OPERATION)
+    return kept, dict(sorted(comps.items()))
+
+
+def build_document(doc: Document) -> Schema:
+    (root,), defs = components([doc.root], DEFS_TEMPLATE)
+    return {
+        "$schema": DIALECT,
+        "title": doc.title,
+        "description": doc.description,
+        "x-protocol-version": protocol.PROTOCOL_VERSION,
+        **root,
+        "$defs": defs,
+    }
+
+
+def render(document: Schema) -> str:
+    """Stable text: two-space indent, keys in generation order, a trailing newline."""
+    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def generated_files() -> dict[str, str]:
+    """Relative path (under client-protocol/) -> file text, for every generated file."""
+    from .web.openapi import openapi_document  # the web layer builds on these schemas
+
+    files = {f"schemas/{doc.filename}": render(build_document(doc)) for doc in DOCUMENTS}
+    files["openapi.json"] = render(openapi_document())
+    return files
+
+
+def default_directory() -> Path:
+    """``client-protocol/`` of the source checkout this module lives in."""
+    return Path(__file__).resolve().parents[2] / "client-protocol"
+
+
+def differences(directory: Path) -> list[str]:
+    """The generated files whose committed copy under ``directory`` is missing or different."""
+    stale = []
+    for relative, text in generated_files().items():
+        path = directory / relative
+        if not path.exists() or path.read_text() != text:
+            stale.append(relative)
+    return stale
+
+
+def write(directory: Path) -> list[Path]:
+    written = []
+    for relative, text in generated_files().items():
+        path = directory / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+            written.append(path)
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Generate the protocol's JSON Schemas and OpenAPI document.")
+    parser.add_argument("--out", type=Path, default=default_directory(), help="the client-protocol directory")
+    parser.add_argument("--check", action="store_true", help="only compare; exit 1 when stale")
+    args = parser.parse_args(argv)
+    if args.check:
+        stale = differences(args.out)
+        for relative in stale:
+            print(f"stale: {args.out / relative}", file=sys.stderr)
+        return 1 if stale else 0
+    for path in write(args.out):
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,277 @@
+"""The HTTP routes as an OpenAPI 3.1 document, served at ``GET /openapi.json``.
+
+The request/response bodies are described by msgspec structs (below, and the protocol's own
+types), turned into JSON Schemas by :mod:`hulldown.schemas`; the paths are assembled by hand.
+The websocket endpoint is listed too (as the GET that upgrades), with its message schemas under
+``x-websocket``; the full protocol is in ``client-protocol/SPEC.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Literal
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from .. import protocol
+from ..match.events import Event
+from ..match.rejection import Value
+from ..match.scenario import CreateMatch
+from ..match.state import Edition, MatchState, Side
+from ..schemas import components
+
+OPENAPI_VERSION = "3.1.0"
+REF = "#/components/schemas/{name}"
+
+Schema = dict[str, Any]
+
+
+class CreatedMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``POST /matches``: the secret side tokens (shown once, stored hashed) and the URLs."""
+
+    match_id: str
+    tokens: dict[str, str]
+    spectator_token: str | None
+    spectator_url: str
+    live_url: str
+
+
+class MatchSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Where a match stands, and who is watching it on this server process."""
+
+    match_id: str
+    edition: Edition
+    seq: int
+    turn: int
+    active: Side
+    phase: str
+    ended: bool
+    winner: Side | None
+    commitment: str
+    spectators: int
+    players_connected: int
+
+
+class MatchList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    matches: list[MatchSummary]
+
+
+class StateAt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The view as of ``seq`` and the state hash (sha256 of the canonical state encoding)."""
+
+    seq: int
+    hash: str
+    view: MatchState
+
+
+class EventPage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    events: list[Event]
+
+
+class ErrorBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``code`` is stable; rejections (422) also name the ``rule`` and the measured ``values``."""
+
+    code: str
+    message: str
+    rule: str | None = None
+    values: dict[str, Value] | None = None
+
+
+class ErrorResponse(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    error: ErrorBody
+
+
+class Health(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    status: Literal["ok", "redis unavailable"]
+
+
+BODY_TYPES: list[Any] = [
+    CreateMatch,
+    CreatedMatch,
+    MatchSummary,
+    MatchList,
+    StateAt,
+    EventPage,
+    ErrorResponse,
+    Health,
+    protocol.ClientMessage,
+    protocol.ServerMessage,
+]
+
+
+def _ref(name: str) -> Schema:
+    return {"$ref": REF.format(name=name)}
+
+
+def _json(name: str, description: str) -> Schema:
+    return {"description": description, "content": {"application/json": {"schema": _ref(name)}}}
+
+
+def _error(description: str) -> Schema:
+    return _json("ErrorResponse", description)
+
+
+MATCH_ID: Schema = {
+    "name": "match_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string"},
+    "description": "The match id returned by POST /matches.",
+}
+
+
+def _query_int(name: str, description: str) -> Schema:
+    return {
+        "name": name,
+        "in": "query",
+        "required": False,
+        "schema": {"type": "integer", "minimum": 0},
+        "description": description,
+    }
+
+
+def _html(description: str) -> Schema:
+    return {"description": description, "content": {"text/html": {"schema": {"type": "string"}}}}
+
+
+def _paths() -> dict[str, Schema]:
+    bad_int = _error("bad_parameter: a query parameter is not a non-negative integer.")
+    unknown = _error("unknown_match: no such match.")
+    return {
+        "/healthz": {
+            "get": {
+                "operationId": "healthz",
+                "summary": "Liveness: the server and its Redis answer.",
+                "responses": {"200": _json("Health", "ok"), "503": _json("Health", "redis unavailable")},
+            }
+        },
+        "/matches": {
+            "post": {
+                "operationId": "createMatch",
+                "summary": "Create a match from a scenario.",
+                "description": (
+                    "Returns one secret token per side (keep them: they are stored hashed and never "
+                    "shown again), the spectator token when the match is private, and the URLs of "
+                    "the viewer and of the websocket."
+                ),
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": _ref("CreateMatch")}},
+                },
+                "responses": {
+                    "201": _json("CreatedMatch", "The match exists at seq 1."),
+                    "400": _error("bad_request: the body does not decode as a CreateMatch."),
+                    "413": _error("too_large: the body exceeds 1,000,000 bytes."),
+                    "422": _error("bad_scenario: the scenario is incoherent (rule 'scenario')."),
+                },
+            },
+            "get": {
+                "operationId": "listMatches",
+                "summary": "The most recent matches, newest first.",
+                "parameters": [_query_int("limit", "At most this many (default 100).")],
+                "responses": {"200": _json("MatchList", "Match summaries."), "400": bad_int},
+            },
+        },
+        "/matches/{match_id}": {
+            "get": {
+                "operationId": "getMatch",
+                "summary": "One match's summary.",
+                "parameters": [MATCH_ID],
+                "responses": {"200": _json("MatchSummary", "The summary."), "404": unknown},
+            }
+        },
+        "/matches/{match_id}/state": {
+            "get": {
+                "operationId": "getState",
+                "summary": "The view at the latest seq, or at any earlier seq (replay).",
+                "parameters": [
+                    MATCH_ID,
+                    _query_int("at", "The seq to fold up to (1 .. current); default the latest."),
+                ],
+                "responses": {
+                    "200": _json("StateAt", "The view and the state hash."),
+                    "400": bad_int,
+                    "404": _error("unknown_match, or unknown_seq: 'at' is outside 1 .. current seq."),
+                },
+            }
+        },
+        "/matches/{match_id}/events": {
+            "get": {
+                "operationId": "getEvents",
+                "summary": "The raw event log, in seq order.",
+                "parameters": [
+                    MATCH_ID,
+                    _query_int("from", "The first seq to return (default 1)."),
+                    _query_int("limit", "At most this many (default 1000, capped at 5000)."),
+                ],
+                "responses": {"200": _json("EventPage", "Events."), "400": bad_int, "404": unknown},
+            }
+        },
+        "/matches/{match_id}/live": {
+            "get": {
+                "operationId": "liveSocket",
+                "summary": "The websocket: hello -> welcome -> patches; act -> ack | rejected.",
+                "description": "See client-protocol/SPEC.md. Frames are JSON text, tagged by 'type'.",
+                "parameters": [MATCH_ID],
+                "responses": {"101": {"description": "Switching to the websocket protocol."}},
+                "x-websocket": {
+                    "client-messages": _ref("ClientMessage"),
+                    "server-messages": _ref("ServerMessage"),
+                    "protocol-version": protocol.PROTOCOL_VERSION,
+                },
+            }
+        },
+        "/openapi.json": {
+            "get": {
+                "operationId": "openapi",
+                "summary": "This document.",
+                "responses": {"200": {"description": "OpenAPI 3.1", "content": {"application/json": {}}}},
+            }
+        },
+        "/": {
+            "get": {
+                "operationId": "viewerIndex",
+                "summary": "The browser viewer: the list of matches.",
+                "responses": {"200": _html("An HTML page.")},
+            }
+        },
+        "/matches/{match_id}/view": {
+            "get": {
+                "operationId": "viewerMatch",
+                "summary": "The browser viewer of one match: battlefield, log, replay scrubber.",
+                "parameters": [MATCH_ID],
+                "responses": {"200": _html("An HTML page (the match is loaded by its script).")},
+            }
+        },
+    }
+
+
+def openapi_document() -> Schema:
+    """The whole document (no ``servers``: it is relative to wherever it is served from)."""
+    roots, comps = components(BODY_TYPES, REF)
+    comps["ClientMessage"] = {"title": "ClientMessage", **roots[BODY_TYPES.index(protocol.ClientMessage)]}
+    comps["ServerMessage"] = {"title": "ServerMessage", **roots[BODY_TYPES.index(protocol.ServerMessage)]}
+    return {
+        "openapi": OPENAPI_VERSION,
+        "info": {
+            "title": "hulldown",
+            "version": f"protocol {protocol.PROTOCOL_VERSION}",
+            "description": (
+                "Live game-state server for tabletop wargames. Matches are created and inspected over "
+                "HTTP and played over the websocket /matches/{match_id}/live (client-protocol/SPEC.md)."
+            ),
+        },
+        "paths": _paths(),
+        "components": {"schemas": dict(sorted(comps.items()))},
+    }
+
+
+@functools.cache
+def _document_bytes() -> bytes:
+    return msgspec.json.encode(openapi_document())
+
+
+async def openapi_json(request: Request) -> Response:
+    return Response(_document_bytes(), media_type="application/json")
