@@ -24,6 +24,7 @@ class Settings:
     - ``rate`` (HULLDOWN_RATE): messages per second a connection may send (burst 2x).
     - ``key_prefix`` (HULLDOWN_KEY_PREFIX): prefix of every Redis key.
     - ``appendfsync`` (HULLDOWN_APPENDFSYNC): embedded Redis AOF fsync policy (everysec/always).
+    - ``ws_deflate`` (HULLDOWN_WS_DEFLATE): per-message deflate on websockets (off: patches are small).
     """
 
     host: str = "127.0.0.1"
@@ -37,6 +38,7 @@ class Settings:
     key_prefix: str = "hulldown"
     appendfsync: str = "everysec"
     public_url: str = ""
+    ws_deflate: bool = False
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
@@ -52,6 +54,7 @@ class Settings:
             "key_prefix": os.environ.get("HULLDOWN_KEY_PREFIX", "hulldown"),
             "appendfsync": os.environ.get("HULLDOWN_APPENDFSYNC", "everysec"),
             "public_url": os.environ.get("HULLDOWN_PUBLIC_URL", ""),
+            "ws_deflate": os.environ.get("HULLDOWN_WS_DEFLATE", "") in ("1", "true", "yes"),
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)  # type: ignore[arg-type]

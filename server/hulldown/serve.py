@@ -38,6 +38,8 @@ def serve(settings: Settings, log_level: str = "info") -> int:
             log_level=log_level,
             ws_max_size=settings.max_frame * 4,
             ws_ping_interval=20.0,
+            # Patches are small and latency-bound: compressing each one costs more than it saves.
+            ws_per_message_deflate=settings.ws_deflate,
             lifespan="on",
         )
         server = uvicorn.Server(config)
