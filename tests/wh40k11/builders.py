@@ -96,7 +96,12 @@ def vehicle(
 ) -> Unit:
     """A one-model MONSTER/VEHICLE unit; its model id is ``<uid>-m``."""
     model = Model(
-        id=f"{uid}-m", pos=Point(x, y), heading=heading, hull=HullSize(length, width), base_mm=base_mm, wounds=w
+        id=f"{uid}-m",
+        pos=Point(x, y),
+        heading=heading,
+        hull=HullSize(length, width),
+        base_mm=base_mm,
+        wounds=w,
     )
     return Unit(
         id=uid,

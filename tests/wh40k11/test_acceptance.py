@@ -86,7 +86,12 @@ def test_case1_vehicle_shoots_unengaged_a_close_quarters() -> None:
         Shoot(unit="vehicle", fire=(Fire(weapon="cannon", target="A"), Fire(weapon="flamer", target="A"))),
         [3, 3, 3, 1],
     )
-    assert rolls(after) == [("hit", 3, "miss"), ("hit", 3, "hit"), ("wound", 3, "wound"), ("save", 1, "failed")]
+    assert rolls(after) == [
+        ("hit", 3, "miss"),
+        ("hit", 3, "hit"),
+        ("wound", 3, "wound"),
+        ("save", 1, "failed"),
+    ]
     assert not after.units["A"].models["A-1"].alive
     assert any("close-quarters shooting" in e.text for e in after.log)
 
