@@ -25,7 +25,7 @@ MoveKind = Literal[
 ]
 
 
-class Move(msgspec.Struct, frozen=True, tag="move", tag_field="type", omit_defaults=True):
+class Move(msgspec.Struct, frozen=True, tag="move", tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
     """Move a unit along waypoints. Every model is moved by the same displacement as the unit's
     first model, whose centre follows ``path`` (waypoints after its start position);
     ``heading`` is the final heading of vehicle hulls (degrees, counter-clockwise, 0 = +x).
@@ -41,14 +41,14 @@ class Move(msgspec.Struct, frozen=True, tag="move", tag_field="type", omit_defau
     advance_roll: int | None = None
 
 
-class Pivot(msgspec.Struct, frozen=True, tag="pivot", tag_field="type"):
+class Pivot(msgspec.Struct, frozen=True, tag="pivot", tag_field="type", forbid_unknown_fields=True):
     """Pivot a vehicle about the centre of its hull without moving it."""
 
     unit: str
     heading: float
 
 
-class Fire(msgspec.Struct, frozen=True, omit_defaults=True):
+class Fire(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
     """One weapon firing at one target unit; ``snap`` asks for Snap Shots."""
 
     weapon: str
@@ -56,7 +56,7 @@ class Fire(msgspec.Struct, frozen=True, omit_defaults=True):
     snap: bool = False
 
 
-class Shoot(msgspec.Struct, frozen=True, tag="shoot", tag_field="type", omit_defaults=True):
+class Shoot(msgspec.Struct, frozen=True, tag="shoot", tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
     """Fire a unit's weapons. 40k7 requires a single target; hh3 allows split fire."""
 
     unit: str
@@ -64,13 +64,13 @@ class Shoot(msgspec.Struct, frozen=True, tag="shoot", tag_field="type", omit_def
     nonce: str = ""
 
 
-class Charge(msgspec.Struct, frozen=True, tag="charge", tag_field="type", omit_defaults=True):
+class Charge(msgspec.Struct, frozen=True, tag="charge", tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
     unit: str
     target: str
     nonce: str = ""
 
 
-class Fight(msgspec.Struct, frozen=True, tag="fight", tag_field="type", omit_defaults=True):
+class Fight(msgspec.Struct, frozen=True, tag="fight", tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
     """Make close combat attacks against a unit in base contact / engagement range."""
 
     unit: str
@@ -79,32 +79,32 @@ class Fight(msgspec.Struct, frozen=True, tag="fight", tag_field="type", omit_def
     nonce: str = ""
 
 
-class Embark(msgspec.Struct, frozen=True, tag="embark", tag_field="type"):
+class Embark(msgspec.Struct, frozen=True, tag="embark", tag_field="type", forbid_unknown_fields=True):
     unit: str
     transport: str
 
 
-class Disembark(msgspec.Struct, frozen=True, tag="disembark", tag_field="type"):
+class Disembark(msgspec.Struct, frozen=True, tag="disembark", tag_field="type", forbid_unknown_fields=True):
     """Place an embarked unit's models (model id -> position) next to its transport."""
 
     unit: str
     positions: dict[str, Point]
 
 
-class Abandon(msgspec.Struct, frozen=True, tag="abandon", tag_field="type"):
+class Abandon(msgspec.Struct, frozen=True, tag="abandon", tag_field="type", forbid_unknown_fields=True):
     """40k7 squadrons: leave an Immobilised member behind as a unit of its own."""
 
     unit: str
     model: str
 
 
-class EndPhase(msgspec.Struct, frozen=True, tag="end_phase", tag_field="type", omit_defaults=True):
+class EndPhase(msgspec.Struct, frozen=True, tag="end_phase", tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
     """Finish the current phase (the last phase also ends the player turn)."""
 
     nonce: str = ""
 
 
-class Decide(msgspec.Struct, frozen=True, tag="decide", tag_field="type", omit_defaults=True):
+class Decide(msgspec.Struct, frozen=True, tag="decide", tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
     """Answer the pending decision ``decision`` with one of its options."""
 
     decision: str
@@ -112,22 +112,22 @@ class Decide(msgspec.Struct, frozen=True, tag="decide", tag_field="type", omit_d
     nonce: str = ""
 
 
-class Undo(msgspec.Struct, frozen=True, tag="undo", tag_field="type"):
+class Undo(msgspec.Struct, frozen=True, tag="undo", tag_field="type", forbid_unknown_fields=True):
     """Take back your own last action (free only while it revealed no dice and the opponent has
     not acted since)."""
 
 
-class TakebackRequest(msgspec.Struct, frozen=True, tag="takeback_request", tag_field="type"):
+class TakebackRequest(msgspec.Struct, frozen=True, tag="takeback_request", tag_field="type", forbid_unknown_fields=True):
     """Ask the opponent to let the match go back to the state as of ``to_seq``."""
 
     to_seq: int
 
 
-class TakebackAnswer(msgspec.Struct, frozen=True, tag="takeback_answer", tag_field="type"):
+class TakebackAnswer(msgspec.Struct, frozen=True, tag="takeback_answer", tag_field="type", forbid_unknown_fields=True):
     grant: bool
 
 
-class Concede(msgspec.Struct, frozen=True, tag="concede", tag_field="type"):
+class Concede(msgspec.Struct, frozen=True, tag="concede", tag_field="type", forbid_unknown_fields=True):
     pass
 
 

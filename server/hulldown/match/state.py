@@ -23,27 +23,27 @@ def other_side(side: Side) -> Side:
     return "b" if side == "a" else "a"
 
 
-class Point(msgspec.Struct, frozen=True, array_like=True):
+class Point(msgspec.Struct, frozen=True, forbid_unknown_fields=True, array_like=True):
     """A battlefield position in inches: ``[x, y]`` on the wire."""
 
     x: float
     y: float
 
 
-class HullSize(msgspec.Struct, frozen=True):
+class HullSize(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A baseless vehicle's hull: an oriented rectangle (length along the heading)."""
 
     length: float
     width: float
 
 
-class Armour(msgspec.Struct, frozen=True):
+class Armour(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     front: int
     side: int
     rear: int
 
 
-class Mount(msgspec.Struct, frozen=True):
+class Mount(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Where a weapon sits on its model and which way it can fire (RULES.md 1.9, 2.12)."""
 
     kind: Literal["hull", "turret", "sponson", "pintle", "coaxial", "centreline", "none"] = "none"
@@ -54,7 +54,7 @@ class Mount(msgspec.Struct, frozen=True):
     linked: str | None = None
 
 
-class Weapon(msgspec.Struct, frozen=True):
+class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A weapon profile. ``model`` is the id of the model that carries it."""
 
     id: str
@@ -73,7 +73,7 @@ class Weapon(msgspec.Struct, frozen=True):
     destroyed: bool = False
 
 
-class Profile(msgspec.Struct, frozen=True):
+class Profile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Characteristics. Which ones matter depends on the edition and the unit kind.
 
     ``bs``/``ws`` are characteristics (4 = hits on 3+) in 40k7 and hh3, target numbers (3 = 3+)
@@ -98,7 +98,7 @@ class Profile(msgspec.Struct, frozen=True):
     access: tuple[Literal["front", "rear", "left", "right"], ...] = ()
 
 
-class Model(msgspec.Struct, frozen=True):
+class Model(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One model on the table: a vehicle hull or a model on a round base."""
 
     id: str
@@ -111,7 +111,7 @@ class Model(msgspec.Struct, frozen=True):
     alive: bool = True
 
 
-class Unit(msgspec.Struct, frozen=True):
+class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A unit: its fixed profile and its changing condition.
 
     ``keywords`` holds vehicle types (40k7: tank, fast, skimmer...), sub-types (hh3) and keywords
@@ -145,7 +145,7 @@ class Unit(msgspec.Struct, frozen=True):
         return name in self.turn_flags
 
 
-class Terrain(msgspec.Struct, frozen=True):
+class Terrain(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A terrain piece: a polygon with kinds (difficult, dangerous, impassable, blocks_los, cover)."""
 
     id: str
@@ -156,12 +156,12 @@ class Terrain(msgspec.Struct, frozen=True):
     name: str = ""
 
 
-class Battlefield(msgspec.Struct, frozen=True):
+class Battlefield(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     width: float = 72.0
     height: float = 48.0
 
 
-class Decision(msgspec.Struct, frozen=True):
+class Decision(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A pending choice only one player may answer (RULES.md section 0)."""
 
     id: str
@@ -173,7 +173,7 @@ class Decision(msgspec.Struct, frozen=True):
     context: dict[str, str] = {}
 
 
-class LogRoll(msgspec.Struct, frozen=True):
+class LogRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A die roll as the log shows it: which die of the event, face, purpose, target, outcome."""
 
     i: int
@@ -183,7 +183,7 @@ class LogRoll(msgspec.Struct, frozen=True):
     outcome: str = ""
 
 
-class LogEntry(msgspec.Struct, frozen=True):
+class LogEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One line of the combat log."""
 
     n: int
@@ -193,7 +193,7 @@ class LogEntry(msgspec.Struct, frozen=True):
     rolls: tuple[LogRoll, ...] = ()
 
 
-class Options(msgspec.Struct, frozen=True):
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Match options agreed at creation."""
 
     wrecks_remain: bool = False
@@ -206,7 +206,7 @@ class Options(msgspec.Struct, frozen=True):
 LOG_WINDOW = 50
 
 
-class MatchState(msgspec.Struct, frozen=True):
+class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The whole game state of one match at one seq. Contains no secret."""
 
     match_id: str
