@@ -75,9 +75,11 @@ def shooting_mode(state: MatchState, unit: Unit) -> Mode | Rejection:
         is_close_quarters(w) for w in unit.weapons.values() if not w.destroyed
     ):
         return "close_quarters"
+    # 17.03.01 when engaged with a MONSTER/VEHICLE unit; the core rule otherwise.
+    mv_foe = any(is_monster_vehicle(state.units[e]) for e in engaged)
     return reject(
         "engaged_cannot_shoot",
-        R_17_03_01,
+        R_17_03_01 if mv_foe else R_SHOOT,
         f"{unit.name} is engaged with {', '.join(engaged)} and has no [CLOSE-QUARTERS] weapon: "
         "it is not eligible to shoot",
         engaged_with=", ".join(engaged),
