@@ -1,0 +1,283 @@
+"""The Assault phase: charges, Volley Attacks and fights, with the vehicle combat rules.
+
+# RULES 2.19 [seed]: a vehicle cannot charge, attack, lock or be locked in combat. It can be
+# charged and makes its Volley Attacks at step 4 of the charge; it counts as WS1; every hit goes
+# against its rear armour with penetration rolls; it only Holds at the end of the combat; a unit
+# still in base contact in its own Assault phase may attack it again without counting as charging.
+#
+# Simplified [decided]: the charge is one action: Disordered check, the target's Volley Attacks,
+# the charge roll (2D6, the highest counts) against the closest distance, and on success every
+# model moves straight towards the nearest target model (up to the roll, stopping in base contact;
+# no set-up move, no charger volley, models may end touching each other). A fight resolves only
+# the active unit's attacks (no strike back between infantry, no combat resolution or morale).
+"""
+
+from __future__ import annotations
+
+import math
+
+from msgspec.structs import replace
+
+from ...match.actions import Charge, Fight
+from ...match.context import ApplyContext
+from ...match.rejection import Rejection, reject
+from ...match.state import MatchState, Model, Point, Unit, Weapon
+from ...match.turns import add_flag, replace_unit
+from .. import geometry as g
+from . import damage, geom, statuses
+from .core import (
+    CHARGE_RANGE,
+    CONTACT,
+    ENGAGE_SUPPORT,
+    F_CHARGE_OK,
+    F_CHARGED,
+    F_DISEMBARKED,
+    F_DISEMBARKED_ASSAULT,
+    F_DISORDERED,
+    F_FOUGHT,
+    F_RUSHED,
+    R_COMBAT,
+    R_CORE_CHARGE,
+    R_CORE_FIGHT,
+    R_CORE_HIT,
+    VEHICLE_WS,
+    alive_models,
+    at_least,
+    is_melee,
+    is_vehicle,
+    on_table,
+    working_weapons,
+)
+from .movement import locked
+from .shooting import NO_SNAP_RULES
+from .tables import melee_hit_target, ranged_hit_target
+
+# hh3 core: a successful charge without Disorder gives +1 Attack [ext]; a Disordered charge loses it.
+CHARGE_BONUS_ATTACKS = 1
+# Charging models stop this far short of touching, so touching never reads as overlapping.
+CONTACT_SLACK = 1e-6
+
+
+def disordered(unit: Unit) -> bool:
+    """RULES 2.4 / 2.21: a unit with any status, or one that disembarked this turn from a transport
+    without the Assault Vehicle rule, makes a Disordered charge."""
+    if unit.statuses:
+        return True
+    return unit.flag(F_DISEMBARKED) and not unit.flag(F_DISEMBARKED_ASSAULT)
+
+
+def validate_charge(state: MatchState, unit: Unit, action: Charge) -> Rejection | None:
+    if state.phase != "assault":
+        return reject("wrong_phase", R_CORE_CHARGE, f"charges happen in the Assault phase, not {state.phase}")
+    if is_vehicle(unit):
+        return reject("vehicle_cannot_charge", R_COMBAT, f"{unit.name} is a vehicle: vehicles cannot charge")
+    if unit.embarked_in is not None:
+        return reject("embarked", R_CORE_CHARGE, f"{unit.name} is embarked")
+    if statuses.is_pinned(unit):
+        return reject(
+            "pinned", "hh3 Statuses, Pinned (RULES 2.4)", f"{unit.name} is Pinned: it cannot charge"
+        )
+    if unit.flag(F_RUSHED):
+        return reject("rushed", R_CORE_CHARGE, f"{unit.name} Rushed this turn: it cannot charge")
+    if unit.flag(F_CHARGED):
+        return reject("already_charged", R_CORE_CHARGE, f"{unit.name} has already charged this turn")
+    if locked(state, unit):
+        return reject("locked_in_combat", R_CORE_CHARGE, f"{unit.name} is already locked in combat")
+    target = state.units.get(action.target)
+    if target is None or not on_table(target) or target.side == unit.side:
+        return reject("unknown_target", R_CORE_CHARGE, f"no enemy unit {action.target!r} on the table")
+    distance = geom.unit_distance(unit, target)
+    if distance > CHARGE_RANGE + g.EPS:
+        return reject(
+            "out_of_charge_range",
+            R_CORE_CHARGE,
+            f"{target.name} is {distance:.1f} in away, charges reach {CHARGE_RANGE:g} in",
+            distance=distance,
+            limit=CHARGE_RANGE,
+        )
+    if not any(geom.sees(state, (m.pos.x, m.pos.y), target) for m in alive_models(unit)):
+        return reject("no_line_of_sight", R_CORE_CHARGE, f"no model of {unit.name} can see {target.name}")
+    return None
+
+
+def apply_charge(state: MatchState, unit: Unit, action: Charge, ctx: ApplyContext) -> MatchState:
+    is_disordered = disordered(unit)
+    unit = add_flag(unit, F_CHARGED)
+    if is_disordered:
+        unit = add_flag(unit, F_DISORDERED)
+    state = replace_unit(state, unit)
+    target = state.units[action.target]
+    kind = "a Disordered charge" if is_disordered else "a charge"
+    ctx.log(f"{unit.name} declares {kind} against {target.name}.", R_CORE_CHARGE)
+    state = volley(state, target.id, unit.id, ctx)
+    unit = state.units[unit.id]
+    if unit.destroyed:
+        return state
+    first = ctx.roll("charge roll", "2D6, highest counts")
+    second = ctx.roll("charge roll", "2D6, highest counts")
+    roll = max(first, second)
+    needed = geom.unit_distance(unit, state.units[target.id])
+    if roll + g.EPS < needed:
+        ctx.set_outcome("failed")
+        ctx.log(
+            f"Charge roll {roll} in: {target.name} is {needed:.1f} in away, the charge fails.", R_CORE_CHARGE
+        )
+        return state
+    ctx.set_outcome("success")
+    models = dict(unit.models)
+    for model in alive_models(unit):
+        models[model.id] = replace(model, pos=_towards(model, state.units[target.id], roll))
+    unit = add_flag(replace(unit, models=models), F_CHARGE_OK)
+    ctx.log(f"Charge roll {roll} in: {unit.name} charges into {target.name}.", R_CORE_CHARGE)
+    return replace_unit(state, unit)
+
+
+def _towards(model: Model, target: Unit, reach: float) -> Point:
+    """Straight towards the nearest point of the nearest target model, up to ``reach`` inches,
+    stopping in base contact."""
+    fp = geom.footprint(model)
+    nearest = min(geom.unit_footprints(target), key=lambda other: g.distance(fp, other))
+    gap = g.distance(fp, nearest)
+    if gap <= CONTACT:
+        return model.pos
+    point = g.as_geometry(nearest).exterior.interpolate(
+        g.as_geometry(nearest).exterior.project(g.as_geometry((model.pos.x, model.pos.y)))
+    )
+    dx, dy = float(point.x) - model.pos.x, float(point.y) - model.pos.y
+    length = math.hypot(dx, dy)
+    step = min(reach, max(0.0, gap - CONTACT_SLACK))
+    if length == 0.0:
+        return model.pos
+    return Point(model.pos.x + dx / length * step, model.pos.y + dy / length * step)
+
+
+def volley(state: MatchState, uid: str, charger: str, ctx: ApplyContext) -> MatchState:
+    """The charged unit's Volley Attacks (RULES 2.19), all Snap Shots: a vehicle fires every
+    working weapon whose arc, range and line of sight reach the charger; other units one ranged
+    weapon per model. A Stunned unit makes no reactions, so no Volley Attacks (RULES 2.4)."""
+    unit = state.units[uid]
+    if not statuses.can_react(unit):
+        ctx.log(f"{unit.name} is Stunned: no Volley Attacks.", "hh3 Statuses, Stunned (RULES 2.4)")
+        return state
+    need = ranged_hit_target(unit.profile.bs, True)
+    if need is None:
+        return state
+    for weapon in _volley_weapons(state, unit, state.units[charger]):
+        target = state.units[charger]
+        if target.destroyed:
+            break
+        hits = 0
+        for _ in range(weapon.shots):
+            die = ctx.roll("volley hit test (Snap Shot)", f"{need}+", at_least(need, "hit", "miss"))
+            hits += die >= need
+        ctx.log(
+            f"{unit.name} makes Volley Attacks with {weapon.name}: {hits} of {weapon.shots} hit.", R_COMBAT
+        )
+        source = geom.firing_point(unit, weapon)
+        batch = [
+            damage.Hit(weapon.strength, weapon.ap, weapon.damage, weapon.name, source, weapon.rules)
+        ] * hits
+        state = damage.resolve_hits(state, charger, batch, ctx)
+    return state
+
+
+def _volley_weapons(state: MatchState, unit: Unit, charger: Unit) -> list[Weapon]:
+    chosen: list[Weapon] = []
+    used: set[str] = set()
+    for weapon in sorted(working_weapons(unit), key=lambda w: w.id):
+        if is_melee(weapon) or any(r in weapon.rules for r in NO_SNAP_RULES):
+            continue
+        if not is_vehicle(unit) and weapon.model in used:
+            continue
+        if geom.model_to_unit(unit.models[weapon.model], charger) > weapon.range + g.EPS:
+            continue
+        if not geom.in_arc(unit, weapon, charger):
+            continue
+        if not geom.sees(state, geom.firing_point(unit, weapon), charger):
+            continue
+        chosen.append(weapon)
+        used.add(weapon.model)
+    return chosen
+
+
+def engaged_models(unit: Unit, target: Unit) -> list[Model]:
+    """Models that fight: in base contact with the target, or within 2" of a friend who is."""
+    alive = alive_models(unit)
+    contact = [m for m in alive if geom.model_to_unit(m, target) <= CONTACT]
+    fps = [geom.footprint(m) for m in contact]
+    return [
+        m for m in alive if m in contact or any(g.within(geom.footprint(m), fp, ENGAGE_SUPPORT) for fp in fps)
+    ]
+
+
+def validate_fight(state: MatchState, unit: Unit, action: Fight) -> Rejection | None:
+    if state.phase != "assault":
+        return reject("wrong_phase", R_CORE_FIGHT, f"fights happen in the Assault phase, not {state.phase}")
+    if is_vehicle(unit):
+        return reject("vehicle_cannot_attack", R_COMBAT, f"{unit.name} is a vehicle: vehicles do not attack")
+    if unit.embarked_in is not None:
+        return reject("embarked", R_CORE_FIGHT, f"{unit.name} is embarked")
+    if unit.flag(F_FOUGHT):
+        return reject("already_fought", R_CORE_FIGHT, f"{unit.name} has already fought this phase")
+    target = state.units.get(action.target)
+    if target is None or not on_table(target) or target.side == unit.side:
+        return reject("unknown_target", R_CORE_FIGHT, f"no enemy unit {action.target!r} on the table")
+    gap = geom.unit_distance(unit, target)
+    if gap > CONTACT:
+        return reject(
+            "not_in_contact",
+            R_CORE_FIGHT,
+            f"{unit.name} is {gap:.2f} in from {target.name}: no base contact",
+            distance=gap,
+        )
+    if action.weapon is not None:
+        weapon = unit.weapons.get(action.weapon)
+        if weapon is None or not is_melee(weapon) or weapon.destroyed:
+            return reject(
+                "unknown_weapon", R_CORE_FIGHT, f"{unit.name} has no melee weapon {action.weapon!r}"
+            )
+    return None
+
+
+def _melee_weapon(unit: Unit, model: Model, preferred: str | None) -> Weapon | None:
+    carried = sorted(
+        (w for w in working_weapons(unit) if w.model == model.id and is_melee(w)), key=lambda w: w.id
+    )
+    for weapon in carried:
+        if weapon.id == preferred:
+            return weapon
+    return carried[0] if carried else None
+
+
+def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext) -> MatchState:
+    target = state.units[action.target]
+    bonus = CHARGE_BONUS_ATTACKS if unit.flag(F_CHARGE_OK) and not unit.flag(F_DISORDERED) else 0
+    defender_ws = VEHICLE_WS if is_vehicle(target) else target.profile.ws
+    need = melee_hit_target(unit.profile.ws, defender_ws)
+    ctx.log(
+        f"{unit.name} attacks {target.name} (WS{unit.profile.ws} vs WS{defender_ws}: hits on {need}+"
+        f"{', +1 Attack for the charge' if bonus else ''}).",
+        R_COMBAT if is_vehicle(target) else R_CORE_FIGHT,
+    )
+    for model in engaged_models(unit, target):
+        if state.units[target.id].destroyed or need is None:
+            break
+        weapon = _melee_weapon(unit, model, action.weapon)
+        strength = weapon.strength if weapon is not None and weapon.strength > 0 else unit.profile.s
+        ap = weapon.ap if weapon is not None else None
+        dmg = weapon.damage if weapon is not None else 1
+        label = f"{model.id} ({weapon.name if weapon else 'close combat'})"
+        hits = 0
+        for _ in range(unit.profile.a + bonus):
+            die = ctx.roll("melee hit test", f"{need}+", at_least(need, "hit", "miss"))
+            hits += die >= need
+        ctx.log(f"{label}: {hits} hits.", R_CORE_HIT)
+        source = (model.pos.x, model.pos.y)
+        # RULES 2.19: every hit on a vehicle is resolved against its rear armour.
+        facing: damage.ArmourFacing | None = "rear" if is_vehicle(target) else None
+        batch = [damage.Hit(strength, ap, dmg, label, source, (), facing, False, True)] * hits
+        state = damage.resolve_hits(state, target.id, batch, ctx)
+    target = state.units[target.id]
+    if is_vehicle(target) and not target.destroyed:
+        ctx.log(f"{target.name} does not attack back and Holds.", R_COMBAT)
+    return replace_unit(state, add_flag(state.units[unit.id], F_FOUGHT))

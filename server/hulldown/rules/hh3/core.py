@@ -1,0 +1,175 @@
+"""Horus Heresy 3rd edition: constants, rule references and unit queries shared by every module.
+
+Sub-types and special rules live in ``Unit.keywords`` (lower case); a variable special rule is a
+keyword ``name:X`` (``explodes:5``, ``mitigation:5``, ``auto_repair:4``). Weapon special rules
+live in ``Weapon.rules`` the same way (``heavy:s``, ``armourbane``, ``barrage``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+from ...match.state import MatchState, Model, Side, Unit, Weapon
+
+# --- Rule references (edition + section of RULES.md section 2 and the seed's headings) -------
+R_VEHICLE = "hh3 Vehicles (RULES 2.1-2.3)"
+R_STATUS = "hh3 Vehicles, Statuses (RULES 2.4)"
+R_REPAIR = "hh3 Vehicles, Repair Test (RULES 2.5)"
+R_MOVE = "hh3 Vehicles, Movement (RULES 2.6)"
+R_PIVOT = "hh3 Vehicles, Pivoting is not moving (RULES 2.6)"
+R_RUSH = "hh3 Vehicles, No rushing (RULES 2.6)"
+R_CLIMB = "hh3 Vehicles, No climbing (RULES 2.7)"
+R_DANGEROUS = "hh3 Vehicles, Dangerous terrain (RULES 2.8)"
+R_DRIVE = "hh3 Vehicles, Driving through other units (RULES 2.9)"
+R_SHOOT = "hh3 Vehicles, Shooting (RULES 2.10)"
+R_WEAPON_CLASS = "hh3 Vehicles, Defensive and Battle weapons (RULES 2.11)"
+R_ARCS = "hh3 Vehicles, Fire arcs and weapon mounts (RULES 2.12)"
+R_FACING = "hh3 Vehicles, Which facing is hit (RULES 2.13)"
+R_PEN = "hh3 Vehicles, Armour penetration (RULES 2.14)"
+R_PENETRATING = "hh3 Vehicles, Penetrating hits (RULES 2.15)"
+R_GLANCING = "hh3 Vehicles, Vehicle damage table (RULES 2.16)"
+R_WRECK = "hh3 Vehicles, Wrecks (RULES 2.17)"
+R_EXPLODES = "hh3 Armoury, Explodes (X) (RULES 2.18)"
+R_COMBAT = "hh3 Vehicles, Combat (RULES 2.19)"
+R_TRANSPORT = "hh3 Transport sub-type, Who can get in (RULES 2.20)"
+R_EMBARK = "hh3 Transport sub-type, Embarking / Disembarking (RULES 2.21)"
+R_EMERGENCY = "hh3 Transport sub-type, Emergency Disembarkation (RULES 2.22)"
+R_CORE_MOVE = "hh3 core, Movement Phase"
+R_CORE_SHOOT = "hh3 core, Shooting Attacks"
+R_CORE_HIT = "hh3 core, Hit Tests (Ranged and Melee Hit Tables)"
+R_CORE_WOUND = "hh3 core, Wound Tests (Wound Table)"
+R_CORE_SAVE = "hh3 core, Saving Throws and Damage Mitigation"
+R_CORE_CHARGE = "hh3 core, Charge Sub-Phase"
+R_CORE_FIGHT = "hh3 core, Fight Sub-Phase"
+R_CORE_COOL = "hh3 core, Cool Checks"
+R_TURN = "hh3 core, The Turn"
+
+# --- Distances (inches) -------------------------------------------------------------------------
+ENEMY_GAP = 1.0  # never end a move, pivot or disembark within 1" of an enemy (RULES 2.6, 2.9, 2.21)
+EMBARK_RANGE = 2.0  # embark: every model within 2" of a facing with an access point (RULES 2.21)
+COHERENCY = 2.0  # infantry unit coherency (hh3 core, Unit Coherency)
+CHARGE_RANGE = 12.0  # hh3 core, Charge Sub-Phase: a charge may be declared up to 12" away [ext]
+# Base contact: bases touching within this tolerance count as in contact [decided: 0.05"].
+CONTACT = 0.05
+# Models engaged in a fight: in base contact, or within 2" of a friendly model in base contact [ext].
+ENGAGE_SUPPORT = 2.0
+EXPLOSION_RANGE = 6.0  # Explodes (X): every unit within 6" (RULES 2.18)
+DEFAULT_BASE_MM = 32.0  # a model on a base without a size given: 32 mm [decided]
+
+# --- Numbers ----------------------------------------------------------------------------------
+VEHICLE_WS = 1  # a vehicle counts as WS1 in combat (RULES 2.19)
+REPAIR_TARGET = 6  # Repair Test: a 6 removes one status (RULES 2.5); Auto-repair (X) lowers it
+DRIVE_THROUGH_STRENGTH = 6  # D6 S6 AP- hits to each enemy unit driven through (RULES 2.9) [ext]
+EXPLOSION_STRENGTH = 8  # Explodes (X): S8 AP- D1 hits, as many as the starting HP (RULES 2.18)
+DEFENSIVE_MAX_STRENGTH = 6  # Strength 6 or less is a Defensive weapon (RULES 2.11) [ext]
+DANGEROUS_FAILS_ON = 1  # a dangerous terrain test fails on a 1 (RULES 2.8) [ext]
+
+# Sub-type keywords. The seed calls it Fast, the published rules Rapid: accept both (RULES 2.6).
+FAST_KEYWORDS = ("fast", "rapid")
+SUPER_HEAVY_KEYWORDS = ("super-heavy", "super_heavy", "superheavy")
+STABLE_KEYWORD = "stable"
+FLYER_KEYWORD = "flyer"
+TRANSPORT_KEYWORD = "transport"
+ASSAULT_VEHICLE_KEYWORD = "assault_vehicle"
+LIGHT_TRANSPORT_KEYWORD = "light_transport"
+# Unit kinds that may embark on a transport (RULES 2.20).
+EMBARK_KINDS = ("infantry", "paragon")
+
+# Turn flags (Unit.turn_flags, cleared when the owner's player turn starts).
+F_MOVE_DONE = "move_done"  # the unit used its Move sub-phase activation (moved, pivoted, rushed)
+F_MOVED = "moved"  # not Stationary this turn (moved, rushed or disembarked)
+F_RUSHED = "rushed"
+F_SHOT = "shot"
+F_CHARGED = "charged"  # declared a charge this turn
+F_CHARGE_OK = "charge_ok"  # the charge reached base contact
+F_DISORDERED = "disordered"
+F_FOUGHT = "fought"
+F_EMBARKED = "embarked"
+F_DISEMBARKED = "disembarked"
+F_DISEMBARKED_ASSAULT = "disembarked_assault"  # from an Assault Vehicle: charges not Disordered
+
+
+def is_vehicle(unit: Unit) -> bool:
+    return unit.kind == "vehicle"
+
+
+def any_keyword(unit: Unit, names: Iterable[str]) -> bool:
+    return any(unit.has(n) for n in names)
+
+
+def is_fast(unit: Unit) -> bool:
+    return any_keyword(unit, FAST_KEYWORDS)
+
+
+def is_super_heavy(unit: Unit) -> bool:
+    return any_keyword(unit, SUPER_HEAVY_KEYWORDS)
+
+
+def is_flyer(unit: Unit) -> bool:
+    return unit.has(FLYER_KEYWORD)
+
+
+def rule_value(rules: Iterable[str], name: str) -> int | None:
+    """The X of a variable special rule ``name:X`` (``explodes:5`` -> 5), or None."""
+    prefix = name + ":"
+    for rule in rules:
+        if rule.startswith(prefix):
+            text = rule[len(prefix) :].rstrip("+")
+            if text.isdigit():
+                return int(text)
+    return None
+
+
+def rule_text(rules: Iterable[str], name: str) -> str | None:
+    """The X of ``name:X`` as text (``heavy:ap`` -> "ap"), or None."""
+    prefix = name + ":"
+    for rule in rules:
+        if rule.startswith(prefix):
+            return rule[len(prefix) :]
+    return None
+
+
+def alive_models(unit: Unit) -> list[Model]:
+    return [m for m in unit.models.values() if m.alive]
+
+
+def vehicle_model(unit: Unit) -> Model:
+    """A vehicle is always a unit of a single model (RULES 2.1)."""
+    return next(iter(unit.models.values()))
+
+
+def on_table(unit: Unit) -> bool:
+    """A unit that can be seen, measured to and hit: not destroyed, not embarked."""
+    return not unit.destroyed and unit.embarked_in is None
+
+
+def enemies(state: MatchState, side: Side) -> Iterator[Unit]:
+    return (u for u in state.units.values() if u.side != side and on_table(u))
+
+
+def units_on_table(state: MatchState) -> Iterator[Unit]:
+    return (u for u in state.units.values() if on_table(u))
+
+
+def working_weapons(unit: Unit) -> list[Weapon]:
+    alive = {m.id for m in alive_models(unit)}
+    return [w for w in unit.weapons.values() if not w.destroyed and w.model in alive]
+
+
+def is_melee(weapon: Weapon) -> bool:
+    return weapon.type == "melee"
+
+
+def is_defensive(weapon: Weapon) -> bool:
+    """RULES 2.11 [ext]: Strength 6 or less, any Sponson and any Pintle weapon is Defensive;
+    everything else is a Battle weapon."""
+    return weapon.strength <= DEFENSIVE_MAX_STRENGTH or weapon.mount.kind in ("sponson", "pintle")
+
+
+def has_status(unit: Unit) -> bool:
+    return bool(unit.statuses)
+
+
+def at_least(target: int, yes: str, no: str) -> Callable[[int], str]:
+    """A judge for ctx.roll: ``yes`` when the die is ``target`` or more, else ``no``."""
+    return lambda value: yes if value >= target else no

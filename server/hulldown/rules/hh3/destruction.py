@@ -1,0 +1,98 @@
+"""A vehicle reduced to 0 Hull Points: emergency disembarkation, Explodes (X), removal and wrecks.
+
+Order [decided]: (1) a unit aboard makes its Emergency Disembarkation (RULES 2.22, "before the
+vehicle is removed"); (2) Explodes (X) is rolled (RULES 2.18, "before it is removed"); the unit
+that just disembarked is not hit by its own transport's explosion, since no damage of the attack
+that destroyed the transport carries over to it (RULES 2.22 item 2); (3) the vehicle is removed,
+leaving a wreck only if the match agreed to wrecks and it did not explode (RULES 2.17).
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from ...match.context import ApplyContext
+from ...match.state import MatchState, Point, Terrain
+from ...match.turns import replace_unit
+from . import geom
+from .core import (
+    EXPLOSION_RANGE,
+    EXPLOSION_STRENGTH,
+    R_EXPLODES,
+    R_VEHICLE,
+    R_WRECK,
+    at_least,
+    rule_value,
+    vehicle_model,
+)
+
+# RULES 2.17: a wreck is difficult and dangerous terrain granting a 6+ cover save.
+WRECK_KINDS = ("difficult", "dangerous", "cover")
+WRECK_COVER = 6
+
+
+def destroy_vehicle(state: MatchState, uid: str, ctx: ApplyContext) -> MatchState:
+    from .transports import emergency_disembark
+
+    unit = state.units[uid]
+    spared: tuple[str, ...] = ()
+    if unit.passengers:
+        spared = unit.passengers
+        state = emergency_disembark(state, uid, ctx)
+    state, exploded = explodes(state, uid, spared, ctx)
+    unit = state.units[uid]
+    model = vehicle_model(unit)
+    wreck = state.options.wrecks_remain and not exploded
+    unit = replace(
+        unit,
+        hp=0,
+        destroyed=True,
+        wreck=wreck,
+        passengers=(),
+        models={model.id: replace(model, alive=False)},
+    )
+    state = replace_unit(state, unit)
+    if wreck:
+        corners = geom.hull(model).corners()
+        piece = Terrain(
+            id=f"wreck-{uid}",
+            points=tuple(Point(x, y) for x, y in corners),
+            kinds=WRECK_KINDS,
+            cover_save=WRECK_COVER,
+            name=f"Wreck of {unit.name}",
+        )
+        state = replace(state, terrain={**state.terrain, piece.id: piece})
+        ctx.log(f"{unit.name} is destroyed; its wreck stays (difficult, dangerous, 6+ cover).", R_WRECK)
+    else:
+        ctx.log(f"{unit.name} is destroyed and removed as a casualty.", R_VEHICLE)
+    return state
+
+
+def explodes(
+    state: MatchState, uid: str, spared: tuple[str, ...], ctx: ApplyContext
+) -> tuple[MatchState, bool]:
+    """RULES 2.18 [ext]: roll a D6; on X or more every unit within 6" takes hits equal to the
+    vehicle's starting Hull Points, each S8 AP- D1."""
+    from .damage import Hit, resolve_hits
+
+    unit = state.units[uid]
+    x = rule_value(unit.keywords, "explodes")
+    if x is None:
+        return state, False
+    die = ctx.roll("Explodes", f"{x}+", at_least(x, "explodes", "no explosion"))
+    if die < x:
+        ctx.log(f"{unit.name} does not explode.", R_EXPLODES)
+        return state, False
+    hull = geom.hull(vehicle_model(unit))
+    count = unit.profile.hp
+    ctx.log(
+        f'{unit.name} explodes: {count} S{EXPLOSION_STRENGTH} AP- hits on every unit within 6".', R_EXPLODES
+    )
+    victims = geom.models_near(state, hull, EXPLOSION_RANGE, exclude=(uid, *spared))
+    for victim in victims:
+        hits = [
+            Hit(EXPLOSION_STRENGTH, None, 1, f"explosion of {unit.name}", hull.centre, shooting=False)
+            for _ in range(count)
+        ]
+        state = resolve_hits(state, victim.id, hits, ctx)
+    return state, True

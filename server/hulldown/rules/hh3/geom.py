@@ -1,0 +1,135 @@
+"""Adapter from match state (Models, Terrain, Mounts) to the shared geometry package.
+
+# RULES.md section 0: distances to and from a vehicle are measured to its hull, bases to the edge
+# of the base; hh3 items 12-13 (arcs and facings from the corner diagonals).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ...match.state import MatchState, Model, Point, Terrain, Unit, Weapon
+from .. import geometry as g
+from .core import DEFAULT_BASE_MM, alive_models, units_on_table
+
+
+def footprint(model: Model) -> g.Footprint:
+    """The model's hull (vehicles) or base (everything else)."""
+    if model.hull is not None:
+        return g.Hull(model.pos.x, model.pos.y, model.hull.length, model.hull.width, model.heading)
+    return g.Base(model.pos.x, model.pos.y, model.base_mm or DEFAULT_BASE_MM)
+
+
+def hull(model: Model) -> g.Hull:
+    shape = footprint(model)
+    assert isinstance(shape, g.Hull), f"model {model.id} has no hull"
+    return shape
+
+
+def at(model: Model, pos: Point, heading: float | None = None) -> g.Footprint:
+    """The model's footprint if it stood at ``pos`` (and turned to ``heading``)."""
+    if model.hull is not None:
+        h = model.heading if heading is None else heading
+        return g.Hull(pos.x, pos.y, model.hull.length, model.hull.width, h)
+    return g.Base(pos.x, pos.y, model.base_mm or DEFAULT_BASE_MM)
+
+
+def radius(model: Model) -> float:
+    shape = footprint(model)
+    return shape.radius if isinstance(shape, g.Base) else 0.0
+
+
+def unit_footprints(unit: Unit) -> list[g.Footprint]:
+    return [footprint(m) for m in alive_models(unit)]
+
+
+def unit_distance(a: Unit, b: Unit) -> float:
+    """Closest distance between any two alive models of the units."""
+    return min(
+        (g.distance(fa, fb) for fa in unit_footprints(a) for fb in unit_footprints(b)), default=float("inf")
+    )
+
+
+def model_to_unit(model: Model, unit: Unit) -> float:
+    fp = footprint(model)
+    return min((g.distance(fp, other) for other in unit_footprints(unit)), default=float("inf"))
+
+
+def terrain_piece(t: Terrain) -> g.TerrainPiece:
+    return g.TerrainPiece(
+        id=t.id,
+        vertices=tuple((p.x, p.y) for p in t.points),
+        kinds=t.kinds,
+        cover_save=t.cover_save,
+        level=t.level,
+    )
+
+
+def terrain_pieces(state: MatchState) -> list[g.TerrainPiece]:
+    return [terrain_piece(t) for t in state.terrain.values()]
+
+
+def blockers(state: MatchState) -> list[g.PolygonLike]:
+    """Line-of-sight blockers: terrain marked blocks_los (models never block here [decided])."""
+    return list(g.los_blockers(terrain_pieces(state)))
+
+
+def geometry_mount(weapon: Weapon, unit: Unit) -> tuple[g.Mount, g.Mount | None]:
+    """The weapon's mount in geometry terms, and for a co-axial weapon its linked weapon's mount."""
+    m = weapon.mount
+    kind = "turret" if m.kind == "none" else m.kind
+    mount = g.Mount(
+        kind=kind,
+        arc=m.arc,
+        side=m.side,
+        offset=(m.offset.x, m.offset.y),
+        swivel=m.swivel,
+        edition="hh3",
+    )
+    linked: g.Mount | None = None
+    if kind == "coaxial":
+        other = unit.weapons.get(m.linked or "")
+        if other is not None and other.mount.kind not in ("coaxial", "none"):
+            linked = geometry_mount(other, unit)[0]
+        else:
+            linked = g.Mount(kind="turret", edition="hh3")
+    return mount, linked
+
+
+def firing_point(unit: Unit, weapon: Weapon) -> g.Point:
+    """Where a weapon fires from: a vehicle weapon's mount point, else the model's base centre."""
+    model = unit.models[weapon.model]
+    if model.hull is not None:
+        return g.mount_position(hull(model), geometry_mount(weapon, unit)[0])
+    return (model.pos.x, model.pos.y)
+
+
+def in_arc(unit: Unit, weapon: Weapon, target: Unit) -> bool:
+    """RULES 2.12: some part of some target model inside the weapon's fire arc. Weapons of models
+    without a hull have no arc."""
+    model = unit.models[weapon.model]
+    if model.hull is None:
+        return True
+    mount, linked = geometry_mount(weapon, unit)
+    h = hull(model)
+    return any(g.in_arc(h, mount, fp, linked) for fp in unit_footprints(target))
+
+
+def sees(state: MatchState, origin: g.Point, target: Unit) -> bool:
+    """Line of sight from a point to any alive model of the target (to the hull, RULES 2.13)."""
+    blocks = blockers(state)
+    return any(g.line_of_sight(origin, fp, blocks) for fp in unit_footprints(target))
+
+
+def models_near(state: MatchState, shape: g.Shape, reach: float, exclude: Iterable[str] = ()) -> list[Unit]:
+    """Units on the table with a model within ``reach`` inches of the shape."""
+    skip = set(exclude)
+    return [
+        u
+        for u in units_on_table(state)
+        if u.id not in skip and any(g.within(shape, fp, reach) for fp in unit_footprints(u))
+    ]
+
+
+def inside_battlefield(state: MatchState, fp: g.Footprint) -> bool:
+    return g.inside_battlefield(fp, state.battlefield.width, state.battlefield.height)

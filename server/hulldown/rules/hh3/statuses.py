@@ -1,0 +1,88 @@
+"""Tactical statuses: what each forbids, gaining them, Cool checks and Repair Tests.
+
+# RULES 2.4 [seed + ext]: a vehicle can gain every status except Routed; it loses them only by a
+# Repair Test (or Battlesmith, not modelled). Any status: charges are Disordered, no Stationary
+# benefit, cannot hold objectives. Pinned: no move, Rush or charge. Suppressed: all shooting is
+# Snap Shots. Stunned: no reactions.
+#
+# [decided] Statuses in hh3 are not timed: they are stored with expiry 0 (until removed), so the
+# shared end-of-turn expiry never drops them. Vehicles lose them by Repair Tests; other units by a
+# Cool check in the Statuses sub-phase (see endphase.py).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from msgspec.structs import replace
+
+from ...match.context import ApplyContext
+from ...match.state import Unit
+from .core import REPAIR_TARGET, is_vehicle, rule_value
+
+Status = Literal["pinned", "suppressed", "stunned", "routed"]
+PINNED: Status = "pinned"
+SUPPRESSED: Status = "suppressed"
+STUNNED: Status = "stunned"
+ROUTED: Status = "routed"
+# [decided] expiry 0 = until removed (hh3 statuses are never timed).
+UNTIL_REMOVED = 0
+
+# RULES 2.16 [ext]: the vehicle damage table, one D6 per glancing hit.
+DAMAGE_TABLE: dict[int, Status] = {1: STUNNED, 2: STUNNED, 3: PINNED, 4: PINNED, 5: SUPPRESSED, 6: SUPPRESSED}
+
+
+def can_gain(unit: Unit, status: str) -> bool:
+    """RULES 2.4: a vehicle can gain every status except Routed (it has no Cool)."""
+    return not (is_vehicle(unit) and status == ROUTED)
+
+
+def gain(unit: Unit, status: str) -> Unit:
+    """The unit with the status added (unchanged if it already has it or cannot gain it)."""
+    if status in unit.statuses or not can_gain(unit, status):
+        return unit
+    return replace(unit, statuses={**unit.statuses, status: UNTIL_REMOVED})
+
+
+def remove(unit: Unit, status: str) -> Unit:
+    if status not in unit.statuses:
+        return unit
+    return replace(unit, statuses={k: v for k, v in unit.statuses.items() if k != status})
+
+
+def is_pinned(unit: Unit) -> bool:
+    """Pinned: the unit cannot move, Rush or charge (RULES 2.4)."""
+    return PINNED in unit.statuses
+
+
+def must_snap(unit: Unit) -> bool:
+    """Suppressed: all of the unit's shooting is Snap Shots (RULES 2.4)."""
+    return SUPPRESSED in unit.statuses
+
+
+def can_react(unit: Unit) -> bool:
+    """Stunned: the unit makes no reactions; its Volley Attacks when charged are the only
+    reaction modelled here (RULES 2.4, 2.19)."""
+    return STUNNED not in unit.statuses
+
+
+def stationary_benefit(unit: Unit, moved: bool) -> bool:
+    """RULES 2.4: a unit with any status gets no Stationary benefit."""
+    return not moved and not unit.statuses
+
+
+def repair_target(unit: Unit) -> int:
+    """RULES 2.5: a 6, or X for Auto-repair (X) (hh3 Armoury, Auto-repair)."""
+    auto = rule_value(unit.keywords, "auto_repair")
+    return min(REPAIR_TARGET, auto) if auto is not None else REPAIR_TARGET
+
+
+def cool_check(unit: Unit, ctx: ApplyContext, why: str) -> bool:
+    """hh3 core, Cool Checks: 2D6, passed when the total is equal to or less than Cool."""
+    cool = unit.profile.cool
+    first = ctx.roll(f"Cool check ({why})", f"2D6 <= {cool}")
+    second = ctx.roll(f"Cool check ({why})", f"2D6 <= {cool}")
+    total = first + second
+    passed = total <= cool
+    ctx.set_outcome(f"{total}: {'passed' if passed else 'failed'}")
+    return passed

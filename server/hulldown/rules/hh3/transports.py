@@ -1,0 +1,282 @@
+"""Transports: who can get in, embarking, disembarking and emergency disembarkation.
+
+# RULES 2.20-2.22 [seed]. Capacity counts Bulky (X) models as X (Model.bulky); only Infantry or
+# Paragon units (Unit.kind) of the transport's Faction (Unit.faction); one whole unit at a time.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+from shapely import LineString
+
+from ...match.actions import Disembark, Embark
+from ...match.context import ApplyContext
+from ...match.rejection import Rejection, reject
+from ...match.state import MatchState, Model, Point, Unit
+from ...match.turns import add_flag, replace_unit
+from .. import geometry as g
+from . import geom, statuses
+from .core import (
+    ASSAULT_VEHICLE_KEYWORD,
+    COHERENCY,
+    CONTACT,
+    EMBARK_KINDS,
+    EMBARK_RANGE,
+    ENEMY_GAP,
+    F_DISEMBARKED,
+    F_DISEMBARKED_ASSAULT,
+    F_EMBARKED,
+    F_MOVE_DONE,
+    F_MOVED,
+    LIGHT_TRANSPORT_KEYWORD,
+    R_EMBARK,
+    R_EMERGENCY,
+    R_TRANSPORT,
+    TRANSPORT_KEYWORD,
+    alive_models,
+    on_table,
+    units_on_table,
+    vehicle_model,
+)
+
+# Emergency disembarkation places bases this far off the hull (in contact within CONTACT) and
+# tries positions every PLACE_STEP inches around the hull [decided].
+PLACE_GAP = 0.01
+PLACE_STEP = 0.25
+
+
+def capacity_used(unit: Unit) -> int:
+    """RULES 2.20: one point per model, X for a Bulky (X) model."""
+    return sum(max(1, m.bulky) for m in alive_models(unit))
+
+
+def access_edges(transport: Unit) -> list[LineString]:
+    hull = geom.hull(vehicle_model(transport))
+    return [LineString(g.facing_edge(hull, f)) for f in transport.profile.access]
+
+
+def access_distance(transport: Unit, fp: g.Footprint) -> float:
+    """Distance from a footprint to the nearest facing with an access point."""
+    return min((g.distance(fp, edge) for edge in access_edges(transport)), default=float("inf"))
+
+
+def validate_embark(state: MatchState, unit: Unit, action: Embark) -> Rejection | None:
+    if state.phase != "movement":
+        return reject("wrong_phase", R_EMBARK, f"units embark in the Movement phase, not {state.phase}")
+    if unit.embarked_in is not None:
+        return reject("already_embarked", R_EMBARK, f"{unit.name} is already embarked")
+    if unit.kind not in EMBARK_KINDS:
+        return reject(
+            "cannot_embark", R_TRANSPORT, f"only Infantry or Paragon units embark, {unit.name} is {unit.kind}"
+        )
+    if unit.flag(F_DISEMBARKED):
+        return reject(
+            "embark_and_disembark", R_EMBARK, f"{unit.name} disembarked this turn: it cannot embark again"
+        )
+    if statuses.is_pinned(unit):
+        return reject("pinned", R_EMBARK, f"{unit.name} is Pinned: it cannot move, so it cannot embark")
+    transport = state.units.get(action.transport)
+    if transport is None or not on_table(transport) or transport.side != unit.side:
+        return reject(
+            "unknown_transport", R_EMBARK, f"no friendly transport {action.transport!r} on the table"
+        )
+    if not transport.has(TRANSPORT_KEYWORD):
+        return reject("not_a_transport", R_TRANSPORT, f"{transport.name} has no Transport sub-type")
+    if unit.faction != transport.faction:
+        return reject(
+            "wrong_faction",
+            R_TRANSPORT,
+            f"{unit.name} ({unit.faction or 'no faction'}) is not of {transport.name}'s Faction "
+            f"({transport.faction or 'no faction'})",
+            unit_faction=unit.faction,
+            transport_faction=transport.faction,
+        )
+    if transport.passengers:
+        return reject(
+            "transport_occupied",
+            R_TRANSPORT,
+            f"{transport.name} already carries {transport.passengers[0]}: one unit at a time",
+        )
+    if transport.has(LIGHT_TRANSPORT_KEYWORD) and any(m.bulky > 1 for m in alive_models(unit)):
+        return reject("light_transport", R_TRANSPORT, f"{transport.name} cannot carry Bulky models")
+    used, capacity = capacity_used(unit), transport.profile.capacity
+    if used > capacity:
+        return reject(
+            "over_capacity",
+            R_TRANSPORT,
+            f"{unit.name} needs {used} points of Transport Capacity, {transport.name} has {capacity}",
+            needed=used,
+            capacity=capacity,
+        )
+    if not transport.profile.access:
+        return reject("no_access_point", R_EMBARK, f"{transport.name} has no access point")
+    for model in alive_models(unit):
+        d = access_distance(transport, geom.footprint(model))
+        if d > EMBARK_RANGE + g.EPS:
+            return reject(
+                "too_far_from_access",
+                R_EMBARK,
+                f"{model.id} is {d:.2f} in from the nearest access point, it must be within 2 in",
+                model=model.id,
+                distance=d,
+                limit=EMBARK_RANGE,
+            )
+    return None
+
+
+def apply_embark(state: MatchState, unit: Unit, action: Embark, ctx: ApplyContext) -> MatchState:
+    transport = state.units[action.transport]
+    ctx.log(
+        f"{unit.name} embarks on {transport.name} ({capacity_used(unit)}/{transport.profile.capacity}).",
+        R_EMBARK,
+    )
+    state = replace_unit(state, add_flag(replace(unit, embarked_in=transport.id), F_EMBARKED))
+    return replace_unit(state, replace(transport, passengers=(unit.id,)))
+
+
+def _blocked(
+    state: MatchState, fp: g.Footprint, side: str, others: list[g.Footprint], ignore: set[str]
+) -> str | None:
+    """Why a base cannot stand here (None when it can): enemy within 1", a model under it, or
+    impassable terrain (RULES 2.21, 2.22)."""
+    for u in units_on_table(state):
+        if u.id in ignore:
+            continue
+        for other in geom.unit_footprints(u):
+            if g.overlaps(fp, other):
+                return "overlaps_model"
+            if u.side != side and g.within(fp, other, ENEMY_GAP):
+                return "too_close_to_enemy"
+    if any(g.overlaps(fp, o) for o in others):
+        return "overlaps_model"
+    for piece in geom.terrain_pieces(state):
+        if piece.has("impassable") and g.overlaps(fp, piece.polygon()):
+            return "impassable"
+    if not geom.inside_battlefield(state, fp):
+        return "off_table"
+    return None
+
+
+def validate_disembark(state: MatchState, unit: Unit, action: Disembark) -> Rejection | None:
+    if state.phase != "movement":
+        return reject("wrong_phase", R_EMBARK, f"units disembark in the Movement phase, not {state.phase}")
+    if unit.embarked_in is None:
+        return reject("not_embarked", R_EMBARK, f"{unit.name} is not embarked")
+    if unit.flag(F_EMBARKED):
+        return reject(
+            "embark_and_disembark",
+            R_EMBARK,
+            f"{unit.name} embarked this Movement phase: it cannot also disembark",
+        )
+    transport = state.units[unit.embarked_in]
+    alive = {m.id: m for m in alive_models(unit)}
+    if not action.positions:
+        return reject("nothing_placed", R_EMBARK, "place at least one model to disembark")
+    placed: list[g.Footprint] = []
+    for mid, pos in action.positions.items():
+        model = alive.get(mid)
+        if model is None:
+            return reject("unknown_model", R_EMBARK, f"{unit.name} has no model {mid!r} aboard")
+        fp = geom.at(model, pos)
+        d = access_distance(transport, fp)
+        if d > CONTACT or g.overlaps(fp, geom.hull(vehicle_model(transport))):
+            return reject(
+                "not_at_access_point",
+                R_EMBARK,
+                f"{mid} must be placed in contact with a facing with an access point ({d:.2f} in away)",
+                model=mid,
+                distance=d,
+            )
+        why = _blocked(state, fp, unit.side, placed, {unit.id})
+        if why is not None:
+            return reject(
+                why, R_EMBARK, f"{mid} cannot be placed at ({pos.x:g}, {pos.y:g}): {why}", model=mid
+            )
+        placed.append(fp)
+    if not g.coherent(placed, COHERENCY):
+        return reject(
+            "not_coherent", R_EMBARK, f"the disembarked models must be in coherency ({COHERENCY:g} in)"
+        )
+    return None
+
+
+def apply_disembark(state: MatchState, unit: Unit, action: Disembark, ctx: ApplyContext) -> MatchState:
+    transport = state.units[unit.embarked_in or ""]
+    models = dict(unit.models)
+    lost: list[str] = []
+    for mid, model in unit.models.items():
+        if not model.alive:
+            continue
+        pos = action.positions.get(mid)
+        if pos is None:
+            models[mid] = replace(model, alive=False)
+            lost.append(mid)
+        else:
+            models[mid] = replace(model, pos=pos)
+    unit = replace(unit, models=models, embarked_in=None)
+    for flag in (F_DISEMBARKED, F_MOVED, F_MOVE_DONE):
+        unit = add_flag(unit, flag)
+    if transport.has(ASSAULT_VEHICLE_KEYWORD):
+        unit = add_flag(unit, F_DISEMBARKED_ASSAULT)
+    ctx.log(f"{unit.name} disembarks from {transport.name}.", R_EMBARK)
+    if lost:
+        ctx.log(f"{', '.join(lost)} could not be placed and are removed as casualties.", R_EMBARK)
+    state = replace_unit(state, unit)
+    return replace_unit(state, replace(transport, passengers=()))
+
+
+def _candidates(transport: Unit, model: Model) -> list[Point]:
+    """Positions around the hull where a base touches it, every PLACE_STEP inches."""
+    ring = geom.hull(vehicle_model(transport)).polygon().buffer(geom.radius(model) + PLACE_GAP).exterior
+    steps = max(1, int(ring.length / PLACE_STEP))
+    points = (ring.interpolate(i * ring.length / steps) for i in range(steps))
+    return [Point(float(p.x), float(p.y)) for p in points]
+
+
+def emergency_disembark(state: MatchState, tid: str, ctx: ApplyContext) -> MatchState:
+    """RULES 2.22: each model is placed in contact with the hull, not within 1" of an enemy or in
+    impassable terrain, coherency not needed; unplaceable models are casualties; nothing of the
+    destroying attack carries over; then a Cool check, Pinned on a failure.
+
+    [decided] The server places the models (the owner cannot be asked mid-attack): in model id
+    order, each at the first free position going round the hull from the shapely ring start.
+    """
+    transport = state.units[tid]
+    for pid in transport.passengers:
+        unit = state.units[pid]
+        models = dict(unit.models)
+        placed: list[g.Footprint] = []
+        lost: list[str] = []
+        for mid in sorted(m.id for m in alive_models(unit)):
+            model = unit.models[mid]
+            spot = next(
+                (
+                    p
+                    for p in _candidates(transport, model)
+                    if _blocked(state, geom.at(model, p), unit.side, placed, {unit.id, tid}) is None
+                ),
+                None,
+            )
+            if spot is None:
+                models[mid] = replace(model, alive=False)
+                lost.append(mid)
+            else:
+                models[mid] = replace(model, pos=spot)
+                placed.append(geom.at(model, spot))
+        unit = add_flag(replace(unit, models=models, embarked_in=None), F_DISEMBARKED)
+        ctx.log(
+            f"{unit.name} makes an Emergency Disembarkation from {transport.name}: "
+            f"{len(placed)} placed, {len(lost)} lost{' (' + ', '.join(lost) + ')' if lost else ''}.",
+            R_EMERGENCY,
+        )
+        if not placed:
+            state = replace_unit(state, replace(unit, destroyed=True))
+            ctx.log(f"{unit.name} is destroyed: no model could be placed.", R_EMERGENCY)
+            continue
+        if not statuses.cool_check(unit, ctx, "Emergency Disembarkation"):
+            unit = statuses.gain(unit, statuses.PINNED)
+            ctx.log(f"{unit.name} fails its Cool check and is Pinned.", R_EMERGENCY)
+        else:
+            ctx.log(f"{unit.name} passes its Cool check.", R_EMERGENCY)
+        state = replace_unit(state, unit)
+    return replace_unit(state, replace(state.units[tid], passengers=()))
