@@ -105,7 +105,7 @@ def routes(unit: Unit, action: Move) -> list[Route] | Rejection:
     return out
 
 
-def allowance(unit: Unit, kind: str) -> float | Rejection:
+def allowance(unit: Unit, kind: str) -> float:
     """How far the unit may move with this kind of move."""
     if kind in ("normal", "fall_back"):
         return unit.profile.m
@@ -200,7 +200,6 @@ def check_routes(state: MatchState, unit: Unit, kind: str, planned: list[Route])
     """Distance, battlefield edge, models and terrain in the way, and where the models end."""
     rule = _rule(kind)
     limit = allowance(unit, kind)
-    assert not isinstance(limit, Rejection)
     longest = max((r.length for r in planned), default=0.0)
     if longest > limit + EPS:
         return reject(
@@ -214,10 +213,10 @@ def check_routes(state: MatchState, unit: Unit, kind: str, planned: list[Route])
     mover_mv = is_monster_vehicle(unit)
     others = [(u, m) for u in state.units.values() if u.id != unit.id and on_table(u) for m in live_models(u)]
     terrain = geo_terrain(state.terrain)
+    obstacles = {m.id: footprint(u, m) for u, m in others}
+    owners = {m.id: u for u, m in others}
     for r in planned:
         sweep = move_sweep(footprint(unit, r.model), r.waypoints, r.heading)
-        obstacles = {m.id: footprint(u, m) for u, m in others}
-        owners = {m.id: u for u, m in others}
         for hit in path_collisions(sweep, obstacles):
             problem = _through(unit, mover_mv, kind, r.model, owners[hit], hit)
             if problem is not None:
