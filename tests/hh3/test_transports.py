@@ -1,0 +1,201 @@
+"""hh3 transports (RULES 2.20-2.22): who can get in, embarking, disembarking, emergency
+disembarkation with unplaceable models."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from hulldown.match.actions import Charge, Disembark, Embark, Fire, Move, Shoot
+from hulldown.match.state import MatchState, Point, Unit
+from hulldown.rules import geometry as g
+from hulldown.rules.hh3 import geom
+from hulldown.rules.hh3.core import CONTACT
+
+from .builders import act, log_text, make, rejection, squad, tank, transport, wall, weapon
+
+# The transport at (30, 24) facing +x, 5 x 3: left side y = 25.5, right side y = 22.5,
+# rear x = 27.5, front x = 32.5. Access points left, right and rear.
+LEFT_SPOTS = [(27.6 + 1.3 * k, 26.6) for k in range(4)]
+
+
+def _rhino(**kw: object) -> Unit:
+    return transport("rhino", "a", 30, 24, 0, **kw)  # type: ignore[arg-type]
+
+
+def _embark(unit: Unit, carrier: Unit | None = None) -> MatchState:
+    return make([carrier or _rhino(), unit])
+
+
+def test_only_infantry_or_paragon_may_embark() -> None:
+    """hh3 RULES 2.20: only Infantry or Paragon units embark."""
+    assert (
+        rejection(_embark(squad("p", "a", LEFT_SPOTS[:1], kind="paragon")), "a", Embark("p", "rhino")) is None
+    )
+    for kind in ("monster", "walker"):
+        why = rejection(_embark(squad("x", "a", LEFT_SPOTS[:1], kind=kind)), "a", Embark("x", "rhino"))  # type: ignore[arg-type]
+        assert why is not None and why.code == "cannot_embark"
+    tank_unit = tank("t2", "a", 30, 30, 0)
+    why = rejection(_embark(tank_unit), "a", Embark("t2", "rhino"))
+    assert why is not None and why.code == "cannot_embark"
+
+
+def test_only_the_same_faction_may_embark() -> None:
+    """hh3 RULES 2.20: only models with the transport's Faction."""
+    why = rejection(_embark(squad("s", "a", LEFT_SPOTS[:2], faction="mechanicum")), "a", Embark("s", "rhino"))
+    assert why is not None and why.code == "wrong_faction"
+    assert why.values == {"unit_faction": "mechanicum", "transport_faction": "legiones-astartes"}
+
+
+def test_one_unit_at_a_time() -> None:
+    """hh3 RULES 2.20: a transport carries one unit at a time."""
+    aboard = squad("first", "a", [(30, 24)], embarked_in="rhino")
+    state = make([_rhino(passengers=("first",)), aboard, squad("s", "a", LEFT_SPOTS[:2])])
+    why = rejection(state, "a", Embark("s", "rhino"))
+    assert why is not None and why.code == "transport_occupied"
+
+
+def test_not_a_transport_and_light_transport_refuse() -> None:
+    """hh3 RULES 2.20: only the Transport sub-type carries units; a Light Transport takes no
+    Bulky models."""
+    plain = tank("rhino", "a", 30, 24, 0, access=("left",), capacity=10)
+    why = rejection(_embark(squad("s", "a", LEFT_SPOTS[:1]), plain), "a", Embark("s", "rhino"))
+    assert why is not None and why.code == "not_a_transport"
+    light = _rhino(keywords=("light_transport",))
+    why = rejection(_embark(squad("s", "a", LEFT_SPOTS[:1], bulky=2), light), "a", Embark("s", "rhino"))
+    assert why is not None and why.code == "light_transport"
+
+
+def test_bulky_capacity_limits() -> None:
+    """hh3 RULES 2.20: Bulky (X) counts X: 4 x Bulky(3) = 12 fits capacity 12, 3 x Bulky(4) too,
+    4 x Bulky(4) = 16 does not; 10 ordinary models fit capacity 10, 11 do not."""
+    spots = LEFT_SPOTS + [(x, 21.4) for x, _ in LEFT_SPOTS] + [(26.6, 23.0), (26.6, 24.6), (26.6, 26.2)]
+    cases = [(12, 4, 3, True), (12, 3, 4, True), (12, 4, 4, False), (10, 10, 1, True), (10, 11, 1, False)]
+    for capacity, count, bulky, fits in cases:
+        state = _embark(squad("s", "a", spots[:count], bulky=bulky), _rhino(capacity=capacity))
+        why = rejection(state, "a", Embark("s", "rhino"))
+        assert (why is None) == fits, (capacity, count, bulky, why)
+        if not fits:
+            assert why is not None and why.code == "over_capacity"
+
+
+def test_embark_needs_every_model_within_2in_of_an_access_facing() -> None:
+    """hh3 RULES 2.21: all models within 2 in of a facing with an access point; the front has
+    none, so standing next to it does not count."""
+    near_front = squad("s", "a", [(35, 24)])  # 1.87 in from the front, 2.29 in from the sides
+    why = rejection(_embark(near_front, _rhino(access=("left", "right"))), "a", Embark("s", "rhino"))
+    assert why is not None and why.code == "too_far_from_access"
+    far = squad("s", "a", [(28, 26.6), (28, 28.7)])  # the second model is 2.57 in away
+    why = rejection(_embark(far), "a", Embark("s", "rhino"))
+    assert why is not None and why.code == "too_far_from_access"
+    assert why.values["model"] == "s-2" and abs(float(why.values["distance"] or 0) - 2.57) < 0.01
+
+
+def _aboard(**kw: object) -> MatchState:
+    troops = squad("s", "a", [(30, 24)] * 4, embarked_in="rhino", gun=weapon("g", strength=4, ap=5, rng=24))
+    enemy = tank("e", "b", 45, 24, 180, armour=(14, 14, 14))
+    return make([_rhino(passengers=("s",), **kw), troops, enemy])
+
+
+def test_disembark_in_contact_with_an_access_facing_and_lost_models() -> None:
+    """hh3 RULES 2.21: place models in contact with a facing with an access point; a model that
+    cannot be placed (not given a position) is a casualty; the unit then counts as having moved."""
+    positions = {f"s-{k + 1}": Point(x, y + 0.04) for k, (x, y) in enumerate(LEFT_SPOTS[:3])}
+    positions = {k: Point(v.x, 26.14) for k, v in positions.items()}
+    state = act(_aboard(), "a", Disembark("s", positions))
+    unit = state.units["s"]
+    assert unit.embarked_in is None and state.units["rhino"].passengers == ()
+    assert [m.alive for m in unit.models.values()] == [True, True, True, False]
+    assert unit.flag("moved") and unit.flag("disembarked")
+    assert "s-4 could not be placed" in log_text(state)
+    why = rejection(state, "a", Move("s", (Point(30, 30),)))
+    assert why is not None and why.code == "already_moved"
+
+
+def test_disembark_rejections() -> None:
+    """hh3 RULES 2.21: not in contact with an access facing; within 1 in of an enemy; not in
+    coherency."""
+    state = _aboard()
+    front = Disembark("s", {"s-1": Point(33.14, 24)})
+    why = rejection(state, "a", front)
+    assert why is not None and why.code == "not_at_access_point"
+    enemy = squad("e2", "b", [(30, 28.2)])
+    close = make([*state.units.values(), enemy])
+    why = rejection(close, "a", Disembark("s", {"s-1": Point(30, 26.14)}))
+    assert why is not None and why.code == "too_close_to_enemy"
+    spread = Disembark("s", {"s-1": Point(28, 26.14), "s-2": Point(28, 21.86)})
+    why = rejection(state, "a", spread)
+    assert why is not None and why.code == "not_coherent"
+
+
+def test_never_embark_and_disembark_in_one_movement_phase() -> None:
+    """hh3 RULES 2.21: a unit cannot embark and disembark in the same Movement phase."""
+    state = act(_embark(squad("s", "a", LEFT_SPOTS[:2])), "a", Embark("s", "rhino"))
+    why = rejection(state, "a", Disembark("s", {"s-1": Point(28, 26.14)}))
+    assert why is not None and why.code == "embark_and_disembark"
+    out = act(_aboard(), "a", Disembark("s", {"s-1": Point(28, 26.14)}))
+    why = rejection(out, "a", Embark("s", "rhino"))
+    assert why is not None and why.code == "embark_and_disembark"
+
+
+def test_embarked_units_do_not_shoot_disembarked_units_do() -> None:
+    """hh3 RULES 2.20-2.21: aboard, the unit cannot shoot; after disembarking it may."""
+    state = replace(_aboard(), phase="shooting")
+    why = rejection(state, "a", Shoot("s", (Fire("s-1-gun", "e"),)))
+    assert why is not None and why.code == "embarked"
+    out = act(_aboard(), "a", Disembark("s", {"s-1": Point(28, 26.14), "s-2": Point(29.3, 26.14)}))
+    out = replace(out, phase="shooting")
+    assert rejection(out, "a", Shoot("s", (Fire("s-1-gun", "e"),))) is None
+
+
+def test_charge_after_disembarking_is_disordered_unless_assault_vehicle() -> None:
+    """hh3 RULES 2.21: after disembarking the unit may charge, Disordered unless the transport
+    has the Assault Vehicle rule."""
+    for keywords, disordered in (((), True), (("assault_vehicle",), False)):
+        out = act(_aboard(keywords=keywords), "a", Disembark("s", {"s-1": Point(28, 26.14)}))
+        target = squad("foe", "b", [(28, 32)])
+        state = replace(make([*out.units.values(), target]), phase="assault")
+        state = act(state, "a", Charge("s", "foe"), [6, 6])
+        assert state.units["s"].flag("disordered") == disordered
+
+
+def test_emergency_disembarkation_with_unplaceable_models() -> None:
+    """hh3 RULES 2.22: impassable terrain on three sides leaves room for only a few models in
+    contact with the hull; the others are casualties; coherency is not needed; then the Cool
+    check (2D6 = 7 vs Cool 8: passed, no Pinned)."""
+    rhino = transport("rhino", "b", 10, 10, 0, hp=1, passengers=("s",))
+    troops = squad("s", "b", [(10, 10)] * 10, embarked_in="rhino", cool=8)
+    walls = [
+        wall("south", 4, 4, 16, 8.49, "impassable"),
+        wall("east", 12.51, 8.49, 16, 14, "impassable"),
+        wall("west", 4, 8.49, 7.49, 14, "impassable"),
+    ]
+    shooter = tank("v", "a", 10, 30, 270, weapons=[weapon("las", strength=9, damage=1)])
+    state = make([shooter, rhino, troops], terrain=walls, phase="shooting")
+    # hit 6; penetration 6 (15 > side 11); Cool 3 + 4 = 7
+    state = act(state, "a", Shoot("v", (Fire("las", "rhino"),)), [6, 6, 3, 4])
+    unit = state.units["s"]
+    placed = [m for m in unit.models.values() if m.alive]
+    assert 0 < len(placed) < 10
+    assert unit.statuses == {}
+    hull = geom.hull(rhino.models["rhino-m"])
+    for m in placed:
+        fp = geom.footprint(m)
+        assert g.distance(fp, hull) <= CONTACT
+        assert not any(g.overlaps(fp, geom.terrain_piece(w).polygon()) for w in walls)
+    assert f"{len(placed)} placed, {10 - len(placed)} lost" in log_text(state)
+
+
+def test_emergency_disembarkation_none_placeable_destroys_the_unit() -> None:
+    """hh3 RULES 2.22: every model that cannot be placed is a casualty (no Cool check then)."""
+    rhino = transport("rhino", "b", 10, 10, 0, hp=1, passengers=("s",))
+    troops = squad("s", "b", [(10, 10)] * 5, embarked_in="rhino")
+    box = [
+        wall("south", 4, 4, 16, 8.49, "impassable"),
+        wall("north", 4, 11.51, 16, 16, "impassable"),
+        wall("east", 12.51, 8.49, 16, 11.51, "impassable"),
+        wall("west", 4, 8.49, 7.49, 11.51, "impassable"),
+    ]
+    shooter = tank("v", "a", 10, 30, 270, weapons=[weapon("las", strength=9, rules=("barrage",))])
+    state = make([shooter, rhino, troops], terrain=box, phase="shooting")
+    state = act(state, "a", Shoot("v", (Fire("las", "rhino"),)), [6, 6])
+    assert state.units["s"].destroyed and state.units["rhino"].destroyed
