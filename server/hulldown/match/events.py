@@ -55,6 +55,10 @@ class Event(msgspec.Struct, frozen=True):
     action_id: str
     body: EventBody
     v: int = SCHEMA_VERSION
+    # Written by the server when it appends (DESIGN.md 4): the faces of the dice this event
+    # revealed, in die order, and the hash of the state after it; ``hulldown verify`` checks both.
+    rolls: tuple[int, ...] = ()
+    state_hash: str = ""
 
 
 _encoder = msgspec.json.Encoder()

@@ -64,7 +64,7 @@ def evolve(state: MatchState, event: Event, dice: Dice) -> MatchState:
             return initial_state(state.match_id, body)
         case SeedRevealed():
             ctx.log("The dice seed is revealed: every roll can now be verified.", "DESIGN 4")
-            new = state
+            new = replace(state, seed=body.seed)
         case MatchEnded():
             ctx.log(f"Match over: {body.reason}.", "")
             new = replace(state, ended=True, winner=body.winner, end_reason=body.reason, pending=None)
@@ -116,7 +116,11 @@ def no_dice(_: Event) -> Dice:
 def fold(
     match_id: str, events: Iterable[Event], dice_for: DiceFor, start: MatchState | None = None
 ) -> MatchState:
-    """Fold a log of events from ``start`` (or from nothing: the first event must create the match)."""
+    """Fold a log of events from ``start`` (or from nothing: the first event must create the match).
+
+    Plain ``evolve`` only: undos, takebacks and victory checks need the history-aware fold,
+    ``match.timeline.fold_history`` (what the live server, replay and verify use).
+    """
     state = start if start is not None else MatchState(match_id=match_id, edition="40k7", seq=0)
     for event in events:
         state = evolve(state, event, dice_for(event))

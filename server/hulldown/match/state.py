@@ -206,6 +206,30 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 LOG_WINDOW = 50
 
 
+class LineStep(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The latest game action on the line of play: what an undo takes back (DESIGN.md 5).
+
+    ``parent`` is the seq of the state the action was applied to (an undo restores it);
+    ``dice`` counts the dice the action revealed (0: its actor may undo it freely).
+    """
+
+    seq: int
+    by: Side
+    action: str
+    dice: int = 0
+    parent: int = 0
+
+
+class UndoMark(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The latest undo or granted takeback: at ``seq`` the state as of ``to`` was restored, so
+    every action after ``to`` on the line before ``seq`` is an undone branch (still in the log)."""
+
+    seq: int
+    to: int
+    by: Side
+    kind: Literal["undo", "takeback"] = "undo"
+
+
 class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The whole game state of one match at one seq. Contains no secret."""
 
@@ -229,3 +253,10 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     end_reason: str = ""
     takeback: dict[str, str] = {}
     phase_flags: tuple[str, ...] = ()
+    # Undo and takebacks (match/history.py): ``line`` is restored by an undo; ``acted`` (seq of
+    # each side's latest event) and ``last_undo`` are stream bookkeeping an undo carries over,
+    # like ``seq`` and the log. ``seed``: the dice seed, empty until the match end reveals it.
+    line: LineStep | None = None
+    acted: dict[str, int] = {}
+    last_undo: UndoMark | None = None
+    seed: str = ""

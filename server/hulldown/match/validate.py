@@ -23,21 +23,29 @@ from .actions import (
     Undo,
 )
 from .editions import rules_for
+from .history import StateAt, check_history_action, check_pending_takeback
 from .rejection import Rejection, reject
 from .state import MatchState, Side
 
 _UNIT_ACTIONS = (Move, Pivot, Shoot, Charge, Fight, Embark, Disembark, Abandon)
 
 
-def validate(state: MatchState, side: Side, action: Action) -> Rejection | None:
-    """Is ``side`` allowed to take ``action`` in ``state``? ``None`` when legal."""
+def validate(
+    state: MatchState, side: Side, action: Action, state_at: StateAt | None = None
+) -> Rejection | None:
+    """Is ``side`` allowed to take ``action`` in ``state``? ``None`` when legal. ``state_at``
+    gives earlier states (the live runtime passes it so takeback targets are checked)."""
     if state.ended:
         return reject("match_ended", "DESIGN 5", f"the match is over ({state.end_reason})")
     if isinstance(action, Concede):
         return None
+    waiting = check_pending_takeback(state, side, action)
+    if waiting is not None:
+        return waiting
     if isinstance(action, Undo | TakebackRequest | TakebackAnswer):
-        # Undo and takebacks are checked against the history (match/history.py).
-        return None
+        # Undo and takebacks are checked against the line of play (match/history.py); a
+        # takeback's target is checked only when ``state_at`` can reach earlier states.
+        return check_history_action(state, side, action, state_at)
     if state.pending is not None:
         pending = state.pending
         if not isinstance(action, Decide):

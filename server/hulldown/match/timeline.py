@@ -1,0 +1,203 @@
+"""A match's whole history in memory: the history-aware fold, the state at any seq, undone
+branches and the turn/phase index (DESIGN.md section 5). Pure.
+
+:class:`Timeline` folds events one by one with ``history.evolve_with_history``. It keeps every
+event, a checkpoint state every ``checkpoint_every`` seqs and a small cache of recent states, so
+``state_at(seq)`` is a checkpoint plus a short refold - the in-memory twin of the store's
+snapshots. Undo targets are resolved through the same ``state_at``.
+
+While folding it records what replays and ``hulldown verify`` need: which actions were undone
+and by which event (``undone_by``), the seq where every turn, player turn and phase starts, and
+the dice every event drew.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+
+import msgspec
+
+from ..rules.dice import Dice, FixedDice
+from .events import Event
+from .history import StateAt, evolve_with_history
+from .state import LineStep, MatchState, Side
+
+DiceFor = Callable[[Event], Dice]
+
+
+def recorded_dice(event: Event) -> Dice:
+    """The dice an event recorded when it was appended (``Event.rolls``): replay without the seed."""
+    return FixedDice(event.rolls)
+
+
+class PhaseStart(msgspec.Struct, frozen=True):
+    """A phase of a player turn began at ``seq`` (the state as of ``seq`` is its first state)."""
+
+    seq: int
+    turn: int
+    player_turn: int
+    side: Side
+    phase: str
+    undone_by: int | None = None
+
+
+class UndoneAction(msgspec.Struct, frozen=True):
+    """A game action later taken back: ``undone_by`` is the undo or granted takeback."""
+
+    seq: int
+    by: Side
+    action: str
+    undone_by: int
+
+
+class Timeline:
+    """Every event of one match, folded; earlier states on demand."""
+
+    def __init__(
+        self,
+        match_id: str,
+        dice_for: DiceFor,
+        *,
+        start: MatchState | None = None,
+        before: StateAt | None = None,
+        checkpoint_every: int = 64,
+        recent: int = 256,
+    ) -> None:
+        self.match_id = match_id
+        self.dice_for = dice_for
+        self.state = start if start is not None else MatchState(match_id=match_id, edition="40k7", seq=0)
+        self.base = self.state.seq
+        self._before = before
+        self._every = max(1, checkpoint_every)
+        self._recent_size = max(1, recent)
+        self.events: list[Event] = []
+        self._checkpoints: dict[int, MatchState] = {self.base: self.state}
+        self._checkpoint_seqs: list[int] = [self.base]
+        self._recent: OrderedDict[int, MatchState] = OrderedDict()
+        self.line: list[LineStep] = []
+        self.undone_by: dict[int, int] = {}
+        self.undone: list[UndoneAction] = []
+        self.restores: dict[int, int] = {}
+        self.phases: list[PhaseStart] = []
+        self.drawn: dict[int, tuple[int, ...]] = {}
+
+    @property
+    def seq(self) -> int:
+        return self.state.seq
+
+    # ---- folding -------------------------------------------------------------------------
+
+    def push(self, event: Event) -> MatchState:
+        """Fold the next event (its seq must be ``seq + 1``)."""
+        if event.seq != self.state.seq + 1:
+            raise ValueError(f"event seq {event.seq} does not follow seq {self.state.seq}")
+        before = self.state
+        dice = self.dice_for(event)
+        after = evolve_with_history(before, event, dice, self.state_at)
+        self.events.append(event)
+        self.state = after
+        if dice.rolls:
+            self.drawn[event.seq] = tuple(r.value for r in dice.rolls)
+        self._remember(after)
+        if after.seq % self._every == 0:
+            self._checkpoints[after.seq] = after
+            self._checkpoint_seqs.append(after.seq)
+        self._record(before, after, event)
+        return after
+
+    def extend(self, events: Iterable[Event]) -> MatchState:
+        for event in events:
+            self.push(event)
+        return self.state
+
+    def _record(self, before: MatchState, after: MatchState, event: Event) -> None:
+        mark = after.last_undo
+        if mark is not None and mark is not before.last_undo and mark.seq == event.seq:
+            self.restores[event.seq] = mark.to
+            while self.line and self.line[-1].seq > mark.to:
+                step = self.line.pop()
+                self.undone_by[step.seq] = event.seq
+                self.undone.append(UndoneAction(step.seq, step.by, step.action, event.seq))
+            for k in range(len(self.phases) - 1, -1, -1):
+                entry = self.phases[k]
+                if entry.seq <= mark.to:
+                    break
+                if entry.undone_by is None:
+                    self.phases[k] = msgspec.structs.replace(entry, undone_by=event.seq)
+            return
+        if after.line is not None and after.line.seq == event.seq:
+            self.line.append(after.line)
+        if not self.phases or (after.turn, after.player_turn, after.phase, after.active) != (
+            before.turn,
+            before.player_turn,
+            before.phase,
+            before.active,
+        ):
+            self.phases.append(
+                PhaseStart(event.seq, after.turn, after.player_turn, after.active, after.phase)
+            )
+
+    # ---- earlier states ------------------------------------------------------------------
+
+    def _remember(self, state: MatchState) -> None:
+        self._recent[state.seq] = state
+        self._recent.move_to_end(state.seq)
+        while len(self._recent) > self._recent_size:
+            self._recent.popitem(last=False)
+
+    def state_at(self, seq: int) -> MatchState:
+        """The state as of ``seq`` (after the event at ``seq``)."""
+        if seq == self.state.seq:
+            return self.state
+        cached = self._recent.get(seq)
+        if cached is not None:
+            return cached
+        if seq < self.base:
+            if self._before is None:
+                raise KeyError(f"seq {seq} is before this timeline's start ({self.base})")
+            return self._before(seq)
+        if seq > self.state.seq:
+            raise KeyError(f"seq {seq} is beyond the last event ({self.state.seq})")
+        k = bisect.bisect_right(self._checkpoint_seqs, seq) - 1
+        state = self._checkpoints[self._checkpoint_seqs[k]]
+        for event in self.events[state.seq - self.base : seq - self.base]:
+            state = evolve_with_history(state, event, self.dice_for(event), self.state_at)
+        self._remember(state)
+        return state
+
+    # ---- the index -----------------------------------------------------------------------
+
+    def player_turns(self) -> list[PhaseStart]:
+        """The first phase of every player turn (undone ones keep their mark)."""
+        return self._starts(lambda p: p.player_turn)
+
+    def turns(self) -> list[PhaseStart]:
+        """The first phase of every game turn."""
+        return self._starts(lambda p: p.turn)
+
+    def _starts(self, key: Callable[[PhaseStart], int]) -> list[PhaseStart]:
+        """Entries whose ``key`` differs from the entry before them on their own branch: the
+        previous entry of the same undone branch, else the latest entry still on the line."""
+        found: list[PhaseStart] = []
+        last_on_line: PhaseStart | None = None
+        previous: PhaseStart | None = None
+        for entry in self.phases:
+            if entry.undone_by is not None and previous is not None and previous.undone_by == entry.undone_by:
+                before: PhaseStart | None = previous
+            else:
+                before = last_on_line
+            if before is None or key(before) != key(entry):
+                found.append(entry)
+            if entry.undone_by is None:
+                last_on_line = entry
+            previous = entry
+        return found
+
+
+def fold_history(
+    match_id: str, events: Iterable[Event], dice_for: DiceFor, start: MatchState | None = None
+) -> MatchState:
+    """The canonical fold of a match log: undos and takebacks restore earlier states exactly."""
+    return Timeline(match_id, dice_for, start=start).extend(events)

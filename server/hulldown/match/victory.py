@@ -1,0 +1,76 @@
+"""The simplest victory conditions (issue #6): one side has no units left, or the turn limit.
+Pure; evaluated after every game action by ``history.evolve_with_history``.
+
+Decided (named constants, documented in docs/architecture.md, "End of match"):
+- A unit is left while it is not destroyed (embarked units count). A side that never had a unit
+  cannot be annihilated (scenarios used for tests may field one side only).
+- Both sides wiped out by the same action: a draw.
+- Turn limit: when game turn ``turn_limit + 1`` would begin, the match ends; the side with more
+  units left wins, equal numbers are a draw. ``turn_limit <= 0`` means no limit.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from .state import LOG_WINDOW, SIDES, LogEntry, MatchState, Side
+
+ANNIHILATION = "annihilation"
+TURN_LIMIT = "turn_limit"
+CONCESSION = "concession"
+RULE = "issue #6, end of match"
+
+
+def units_left(state: MatchState) -> dict[Side, int]:
+    """Units not destroyed, per side."""
+    left: dict[Side, int] = {"a": 0, "b": 0}
+    for unit in state.units.values():
+        if not unit.destroyed:
+            left[unit.side] += 1
+    return left
+
+
+def fielded(state: MatchState) -> set[Side]:
+    return {unit.side for unit in state.units.values()}
+
+
+def victory(state: MatchState) -> tuple[Side | None, str, str] | None:
+    """(winner or None for a draw, reason, log text) when the match is over, else None."""
+    if state.ended:
+        return None
+    left = units_left(state)
+    wiped = [side for side in SIDES if side in fielded(state) and left[side] == 0]
+    if len(wiped) == 2:
+        return None, ANNIHILATION, "Neither side has a unit left: a draw."
+    if len(wiped) == 1:
+        loser = wiped[0]
+        winner: Side = "b" if loser == "a" else "a"
+        return winner, ANNIHILATION, f"Side {loser} has no unit left: side {winner} wins."
+    limit = state.options.turn_limit
+    if 0 < limit < state.turn:
+        score = f"{left['a']} units left to {left['b']}"
+        if left["a"] == left["b"]:
+            return None, TURN_LIMIT, f"Turn limit ({limit}) reached, {score}: a draw."
+        leader: Side = "a" if left["a"] > left["b"] else "b"
+        return leader, TURN_LIMIT, f"Turn limit ({limit}) reached, {score}: side {leader} wins."
+    return None
+
+
+def apply_victory(state: MatchState) -> MatchState:
+    """End the match when a victory condition holds, with a log line at the state's seq."""
+    result = victory(state)
+    if result is None:
+        return state
+    winner, reason, text = result
+    entry = LogEntry(n=state.log_count, seq=state.seq, text=text, rule=RULE)
+    log = (*state.log, entry)[-LOG_WINDOW:]
+    return replace(
+        state,
+        ended=True,
+        winner=winner,
+        end_reason=reason,
+        pending=None,
+        takeback={},
+        log=log,
+        log_count=state.log_count + 1,
+    )
