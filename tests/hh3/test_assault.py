@@ -1,0 +1,119 @@
+"""hh3 combat against vehicles (RULES 2.19): no charging, attacking or locking; Volley Attacks;
+WS1; rear armour; Hold; attacking again while still in contact."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from hulldown.match.actions import Charge, EndPhase, Fight, Move
+from hulldown.match.state import MatchState, Mount, Point, Unit
+from hulldown.rules.hh3 import geom
+from hulldown.rules.hh3.core import CONTACT
+
+from .builders import act, log_text, make, rejection, rolls, squad, tank, weapon
+
+FIST = weapon("fist", strength=4, ap=None, kind="melee", rng=0)
+
+
+def _state(target: Unit, troops: Unit | None = None) -> MatchState:
+    troops = troops or squad("s", "a", [(30, 24), (30, 25.5)], ws=4, a=1, melee=FIST)
+    return make([troops, target], phase="assault")
+
+
+def _armoured(**kw: object) -> Unit:
+    return tank("v", "b", 36, 24, 180, armour=(13, 12, 10), **kw)  # type: ignore[arg-type]
+
+
+def test_vehicles_cannot_charge_or_attack() -> None:
+    """hh3 RULES 2.19: a vehicle cannot charge and cannot attack."""
+    state = make([tank("v", "a", 20, 24), squad("e", "b", [(24, 24)])], phase="assault")
+    why = rejection(state, "a", Charge("v", "e"))
+    assert why is not None and why.code == "vehicle_cannot_charge"
+    why = rejection(state, "a", Fight("v", "e"))
+    assert why is not None and why.code == "vehicle_cannot_attack"
+
+
+def test_charge_a_vehicle_volley_then_charge_roll_into_base_contact() -> None:
+    """hh3 RULES 2.19: the vehicle makes Volley Attacks (Snap Shots) with the weapons whose arc
+    reaches the charger (the turret fires, the rear hull weapon does not); then the charge roll
+    (2D6, highest) of 4 beats the 2.87 in gap and the models end in base contact."""
+    turret = weapon("hb", strength=5, ap=4, rng=36)
+    rear = weapon("rear-gun", strength=5, ap=4, rng=36, mount=Mount(kind="hull", arc="rear"))
+    state = _state(_armoured(weapons=[turret, rear]))
+    # volley: 1 snap shot misses; charge roll 2 and 4
+    state = act(state, "a", Charge("s", "v"), [1, 2, 4])
+    assert [p for p, _ in rolls(state)] == ["volley hit test (Snap Shot)", "charge roll", "charge roll"]
+    unit = state.units["s"]
+    assert unit.flag("charge_ok") and not unit.flag("disordered")
+    for model in unit.models.values():
+        assert geom.model_to_unit(model, state.units["v"]) <= CONTACT
+
+
+def test_failed_charge_does_not_move() -> None:
+    """hh3 core Charge: a charge roll below the distance fails; nobody moves."""
+    state = _state(_armoured())
+    state = act(state, "a", Charge("s", "v"), [1, 2])
+    assert not state.units["s"].flag("charge_ok")
+    assert state.units["s"].models["s-1"].pos == Point(30, 24)
+
+
+def test_charge_range_is_12in() -> None:
+    """hh3 core Charge: no charge beyond 12 in."""
+    state = _state(tank("v", "b", 46, 24, 180))
+    why = rejection(state, "a", Charge("s", "v"))
+    assert why is not None and why.code == "out_of_charge_range"
+
+
+def _engaged() -> MatchState:
+    state = act(_state(_armoured()), "a", Charge("s", "v"), [6, 6])
+    assert state.units["s"].flag("charge_ok")
+    return state
+
+
+def test_vehicle_counts_as_ws1_and_is_hit_on_its_rear_armour() -> None:
+    """hh3 RULES 2.19: WS4 against WS1 hits on 2+; the hits (S4) go against the rear armour
+    (AV10) although the attackers stand at the front (AV13): 4 + 6 = 10 glances."""
+    state = _engaged()
+    # two models x (1 A + 1 charge bonus): s-1 rolls 2, 1 -> one hit: penetration 6, table 4;
+    # s-2 rolls 1, 1.
+    state = act(state, "a", Fight("s", "v"), [2, 1, 6, 4, 1, 1])
+    text = log_text(state)
+    assert "hits on 2+" in text and "rear armour 10, glancing" in text
+    assert state.units["v"].statuses == {"pinned": 0}
+    assert "does not attack back and Holds" in text
+
+
+def test_units_still_in_contact_attack_again_next_turn_without_charging() -> None:
+    """hh3 RULES 2.19: in its next Assault phase a unit still in base contact may attack the
+    vehicle again, without counting as charging (no bonus Attack)."""
+    state = act(_engaged(), "a", Fight("s", "v"), [1, 1, 1, 1])
+    why = rejection(state, "a", Fight("s", "v"))
+    assert why is not None and why.code == "already_fought"
+    # a: assault, end; b: start, movement, shooting, assault, end; a: start, movement, shooting
+    for _ in range(10):
+        state = act(state, state.active, EndPhase())
+    assert (state.active, state.phase) == ("a", "assault")
+    assert not state.units["s"].flag("charge_ok")
+    state = act(state, "a", Fight("s", "v"), [1, 1])
+    assert [p for p, _ in rolls(state)] == ["melee hit test", "melee hit test"]
+
+
+def test_fight_needs_base_contact() -> None:
+    """hh3 core Fight: only units in base contact fight."""
+    why = rejection(_state(_armoured()), "a", Fight("s", "v"))
+    assert why is not None and why.code == "not_in_contact"
+
+
+def test_the_vehicle_is_never_locked_and_may_drive_away() -> None:
+    """hh3 RULES 2.19: the vehicle does not lock and is never locked: next turn it moves
+    normally, and the unit in contact is free to move or shoot too."""
+    state = _engaged()
+    state = replace(state, active="b", phase="movement")
+    assert rejection(state, "b", Move("v", (Point(44, 24),))) is None
+    state = replace(
+        state,
+        active="a",
+        phase="movement",
+        units={**state.units, "s": replace(state.units["s"], turn_flags=())},
+    )
+    assert rejection(state, "a", Move("s", (Point(27, 24),))) is None
