@@ -1,0 +1,221 @@
+"""hh3 random playthrough (DESIGN.md 10.8): random legal actions are validated, encoded and
+decoded as events (match/events.py), evolved with SeededDice; folding the log from scratch gives
+the same state hash as the live run."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pytest
+
+from hulldown.match.actions import (
+    Action,
+    Charge,
+    Decide,
+    Disembark,
+    Embark,
+    EndPhase,
+    Fight,
+    Fire,
+    Move,
+    Pivot,
+    Shoot,
+)
+from hulldown.match.events import Event, MatchCreated, decode_event, encode_event
+from hulldown.match.reducer import evolve, fold, state_hash
+from hulldown.match.state import Battlefield, MatchState, Mount, Options, Point, Side, Unit
+from hulldown.match.validate import validate
+from hulldown.rules import geometry as g
+from hulldown.rules.dice import NoDice, SeededDice
+from hulldown.rules.hh3 import geom
+
+from .builders import squad, tank, transport, wall, weapon
+
+MATCH = "playthrough-hh3"
+
+
+def armies() -> tuple[Unit, ...]:
+    def guns(uid: str) -> list[object]:
+        return [
+            weapon(f"{uid}-cannon", strength=8, ap=3, damage=2, rng=36, mount=Mount(kind="turret")),
+            weapon(f"{uid}-hb", strength=5, ap=4, shots=3, rng=36, mount=Mount(kind="sponson", side="left")),
+            weapon(f"{uid}-las", strength=9, ap=2, rng=48, mount=Mount(kind="hull", arc="front")),
+            weapon(
+                f"{uid}-coax",
+                strength=4,
+                ap=5,
+                shots=2,
+                rng=24,
+                mount=Mount(kind="coaxial", linked=f"{uid}-cannon"),
+            ),
+        ]
+
+    rifle = weapon("rifle", strength=4, ap=5, rng=24, shots=2, kind="rapid_fire")
+    krak = weapon("krak", strength=8, ap=3, rng=8, kind="assault")
+    fist = weapon("fist", strength=8, ap=2, kind="melee", rng=0)
+    return (
+        tank("pred-a", "a", 20, 16, 0, weapons=guns("pred-a"), keywords=("explodes:5",)),  # type: ignore[arg-type]
+        transport("rhino-a", "a", 22, 30, 0, passengers=("tac-a",), keywords=("fast", "assault_vehicle")),
+        squad("tac-a", "a", [(22, 30)] * 6, embarked_in="rhino-a", gun=rifle),
+        squad("ass-a", "a", [(26 + 1.4 * k, 38) for k in range(4)], melee=fist, gun=krak, a=2),
+        tank("pred-b", "b", 50, 30, 180, weapons=guns("pred-b"), keywords=("stable",), inv=6),  # type: ignore[arg-type]
+        transport(
+            "rhino-b", "b", 48, 16, 180, passengers=("tac-b",), keywords=("explodes:6", "mitigation:6")
+        ),
+        squad("tac-b", "b", [(48, 16)] * 6, embarked_in="rhino-b", gun=rifle),
+        squad(
+            "ass-b", "b", [(44 + 1.4 * k, 40) for k in range(4)], melee=fist, gun=krak, a=2, kind="paragon"
+        ),
+    )
+
+
+def created() -> Event:
+    body = MatchCreated(
+        edition="hh3",
+        battlefield=Battlefield(),
+        terrain=(
+            wall("ruin", 34, 20, 38, 24, "blocks_los", "cover", cover=4),
+            wall("swamp", 30, 8, 36, 12, "dangerous", "difficult"),
+            wall("low-wall", 36, 30, 37, 34, "cover", cover=5),
+            wall("tower", 10, 40, 14, 44, "impassable", level=1),
+        ),
+        units=armies(),
+        options=Options(wrecks_remain=True),
+        commitment="test",
+    )
+    return Event(seq=1, at=0.0, by="system", action_id="create", body=body)
+
+
+def _lead(unit: Unit) -> tuple[float, float] | None:
+    for m in unit.models.values():
+        if m.alive:
+            return (m.pos.x, m.pos.y)
+    return None
+
+
+def _toward(s: MatchState, unit: Unit, target_id: str, stop: float) -> Point | None:
+    lead = _lead(unit)
+    target = s.units.get(target_id)
+    if lead is None or target is None:
+        return None
+    best = _lead(target)
+    if best is None:
+        return None
+    d = math.hypot(best[0] - lead[0], best[1] - lead[1])
+    if d <= stop:
+        return None
+    k = (d - stop) / d
+    return Point(lead[0] + (best[0] - lead[0]) * k, lead[1] + (best[1] - lead[1]) * k)
+
+
+def _disembark_spots(s: MatchState, unit: Unit, rng: random.Random) -> dict[str, Point]:
+    carrier = s.units[unit.embarked_in or ""]
+    hull = geom.hull(next(iter(carrier.models.values())))
+    facing = rng.choice(carrier.profile.access)
+    p, q = g.facing_edge(hull, facing)
+    ux, uy = q[0] - p[0], q[1] - p[1]
+    length = math.hypot(ux, uy)
+    nx, ny = uy / length, -ux / length  # clockwise corners: the outside is on the right of p->q
+    mx, my = (p[0] + q[0]) / 2 - hull.cx, (p[1] + q[1]) / 2 - hull.cy
+    if nx * mx + ny * my < 0:
+        nx, ny = -nx, -ny
+    alive = [m for m in unit.models.values() if m.alive]
+    count = rng.randint(1, len(alive))
+    start = rng.uniform(0.0, 0.3)
+    spots: dict[str, Point] = {}
+    for k, model in enumerate(alive[:count]):
+        t = start + k * 0.27
+        if t > 1.0:
+            break
+        r = geom.radius(model) + 0.01
+        spots[model.id] = Point(p[0] + ux * t + nx * r, p[1] + uy * t + ny * r)
+    return spots
+
+
+def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
+    if s.pending is not None:
+        return [(s.pending.side, Decide(decision=s.pending.id, choice=o)) for o in s.pending.options]
+    side = s.active
+    mine = [u for u in s.units.values() if u.side == side and not u.destroyed]
+    foes = [u.id for u in s.units.values() if u.side != side and not u.destroyed and u.embarked_in is None]
+    out: list[Action] = []
+    for u in mine:
+        if u.embarked_in is not None:
+            if s.phase == "movement":
+                out.extend(Disembark(unit=u.id, positions=_disembark_spots(s, u, rng)) for _ in range(3))
+            continue
+        lead = _lead(u)
+        if lead is None:
+            continue
+        if s.phase == "movement":
+            for kind in ("normal", "rush"):
+                a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.5, u.profile.m * 1.5)
+                end = Point(lead[0] + r * math.cos(a), lead[1] + r * math.sin(a))
+                out.append(Move(unit=u.id, kind=kind, path=(end,), heading=rng.uniform(0, 360)))  # type: ignore[arg-type]
+            if foes:
+                goal = _toward(s, u, rng.choice(foes), rng.uniform(3.0, 9.0))
+                if goal is not None:
+                    out.append(Move(unit=u.id, path=(goal,)))
+            out.append(Pivot(unit=u.id, heading=rng.uniform(0, 360)))
+            for carrier in s.units.values():
+                if carrier.side == side and carrier.has("transport") and not carrier.destroyed:
+                    out.append(Embark(unit=u.id, transport=carrier.id))
+        elif s.phase == "shooting" and foes:
+            ranged = [w for w in u.weapons.values() if w.type != "melee"]
+            if not ranged:
+                continue
+            picked = rng.sample(ranged, k=rng.randint(1, len(ranged)))
+            if u.kind == "vehicle":
+                fire = tuple(Fire(weapon=w.id, target=rng.choice(foes)) for w in picked)
+            else:
+                target = rng.choice(foes)
+                fire = tuple(Fire(weapon=w.id, target=target) for w in picked)
+            out.append(Shoot(unit=u.id, fire=fire))
+            target = rng.choice(foes)
+            out.append(Shoot(unit=u.id, fire=tuple(Fire(weapon=w.id, target=target) for w in ranged)))
+        elif s.phase == "assault" and foes:
+            out.append(Charge(unit=u.id, target=rng.choice(foes)))
+            for f in foes:
+                out.append(Fight(unit=u.id, target=f))
+    rng.shuffle(out)
+    if rng.random() < 0.1:
+        out.insert(0, EndPhase())
+    else:
+        out.append(EndPhase())
+    return [(side, a) for a in out]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_random_playthrough_fold_equals_live_state(seed: int) -> None:
+    """DESIGN.md 10.8 for hh3: fold(initial, log) == live state, by state_hash."""
+    rng = random.Random(seed)
+    dice_seed = f"hh3-seed-{seed}".encode()
+    first = created()
+    live = evolve(MatchState(match_id=MATCH, edition="hh3", seq=0), first, NoDice())
+    log: list[Event] = [first]
+    applied: Counter[str] = Counter()
+    refused: Counter[str] = Counter()
+    for _ in range(500):
+        for side, action in candidates(live, rng):
+            why = validate(live, side, action)
+            if why is not None:
+                refused[why.code] += 1
+                continue
+            event = Event(seq=live.seq + 1, at=0.0, by=side, action_id=f"act-{live.seq + 1}", body=action)
+            decoded = decode_event(encode_event(event))
+            assert decoded == event
+            live = evolve(live, decoded, SeededDice(dice_seed, MATCH, decoded.seq))
+            log.append(decoded)
+            applied[type(action).__name__ if not isinstance(action, Move) else f"Move:{action.kind}"] += 1
+            break
+    folded = fold(MATCH, log, lambda e: SeededDice(dice_seed, MATCH, e.seq))
+    assert state_hash(folded) == state_hash(live)
+    assert folded == live
+    # The run exercised the rules, not only EndPhase.
+    assert sum(refused.values()) > 0
+    assert applied["EndPhase"] > 10 and applied["Shoot"] > 3 and applied["Move:normal"] > 3
+    assert applied["Disembark"] >= 1
+    assert live.log_count > 100
+    assert sum(applied.values()) == len(log) - 1
