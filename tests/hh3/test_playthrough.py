@@ -153,7 +153,7 @@ def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
             for kind in ("normal", "rush"):
                 a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.5, u.profile.m * 1.5)
                 end = Point(lead[0] + r * math.cos(a), lead[1] + r * math.sin(a))
-                out.append(Move(unit=u.id, kind=kind, path=(end,), heading=rng.uniform(0, 360)))  # type: ignore[arg-type]
+                out.append(Move(unit=u.id, kind=kind, path=(end,), heading=rng.uniform(0, 360)))
             if foes:
                 goal = _toward(s, u, rng.choice(foes), rng.uniform(3.0, 9.0))
                 if goal is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from hulldown.match.actions import Charge, Decide, Embark, EndPhase, Fight, Fire, Move, Pivot, Shoot
-from hulldown.match.state import Point, Unit
+from hulldown.match.state import MatchState, Point, Unit
 from hulldown.match.turns import end_player_turn
 from hulldown.rules.hh3 import statuses
 from hulldown.rules.phases import PHASES_HH3
@@ -63,7 +63,7 @@ def test_suppressed_refuses_weapons_that_cannot_snap() -> None:
     assert why is not None and why.code == "cannot_snap"
 
 
-def _charge_state(target: Unit):  # type: ignore[no-untyped-def]
+def _charge_state(target: Unit) -> MatchState:
     troops = squad(
         "s", "a", [(30, 24), (30, 25.5)], melee=weapon("fist", strength=8, ap=2, kind="melee", rng=0)
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from hulldown.match.actions import Charge, Disembark, Embark, Fire, Move, Shoot
-from hulldown.match.state import MatchState, Point, Unit
+from hulldown.match.state import MatchState, Point, Unit, UnitKind
 from hulldown.rules import geometry as g
 from hulldown.rules.hh3 import geom
 from hulldown.rules.hh3.core import CONTACT
@@ -31,8 +31,9 @@ def test_only_infantry_or_paragon_may_embark() -> None:
     assert (
         rejection(_embark(squad("p", "a", LEFT_SPOTS[:1], kind="paragon")), "a", Embark("p", "rhino")) is None
     )
-    for kind in ("monster", "walker"):
-        why = rejection(_embark(squad("x", "a", LEFT_SPOTS[:1], kind=kind)), "a", Embark("x", "rhino"))  # type: ignore[arg-type]
+    kinds: tuple[UnitKind, ...] = ("monster", "walker")
+    for kind in kinds:
+        why = rejection(_embark(squad("x", "a", LEFT_SPOTS[:1], kind=kind)), "a", Embark("x", "rhino"))
         assert why is not None and why.code == "cannot_embark"
     tank_unit = tank("t2", "a", 30, 30, 0)
     why = rejection(_embark(tank_unit), "a", Embark("t2", "rhino"))

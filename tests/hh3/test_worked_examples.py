@@ -5,7 +5,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from hulldown.match.actions import Decide, Embark, EndPhase, Fire, Move, Pivot, Shoot
-from hulldown.match.state import Point
+from hulldown.match.state import MatchState, Point
 from hulldown.rules import geometry as g
 from hulldown.rules.hh3 import geom
 from hulldown.rules.hh3.core import CONTACT
@@ -13,7 +13,7 @@ from hulldown.rules.hh3.core import CONTACT
 from .builders import act, make, rejection, rolls, squad, tank, transport, weapon
 
 
-def _glance_setup():  # type: ignore[no-untyped-def]
+def _glance_setup() -> MatchState:
     gun = weapon("big-gun", strength=9, ap=2, shots=2)
     shooter = tank("shooter", "a", 20, 24, 0, weapons=[gun])
     target = tank("target", "b", 40, 24, 180, armour=(13, 12, 10), hp=3, inv=4, keywords=("fast",))
@@ -50,7 +50,7 @@ def test_example5_pinned_cannot_move_rush_or_pivot() -> None:
         assert why is not None and why.code == "pinned", why
 
 
-def _statused(*names: str):  # type: ignore[no-untyped-def]
+def _statused(*names: str) -> MatchState:
     vehicle = replace(tank("v", "a", 20, 24), statuses={n: 0 for n in names})
     return make([vehicle, tank("enemy", "b", 50, 24)], phase="end")
 
