@@ -117,3 +117,12 @@ def test_the_vehicle_is_never_locked_and_may_drive_away() -> None:
         units={**state.units, "s": replace(state.units["s"], turn_flags=())},
     )
     assert rejection(state, "a", Move("s", (Point(27, 24),))) is None
+
+
+def test_volley_coaxial_weapon_fires_only_with_its_linked_weapon() -> None:
+    """hh3 RULES 2.12 Co-axial (or not at all): the linked weapon cannot reach the charger
+    (range 2 in, the charger is 2.87 in away), so its co-axial weapon stays silent too."""
+    main = weapon("main", strength=8, rng=2)
+    coax = weapon("coax", strength=4, rng=24, mount=Mount(kind="coaxial", linked="main"))
+    state = act(_state(_armoured(weapons=[main, coax])), "a", Charge("s", "v"), [6, 6])
+    assert [p for p, _ in rolls(state)] == ["charge roll", "charge roll"]

@@ -197,7 +197,9 @@ def _volley_weapons(state: MatchState, unit: Unit, charger: Unit) -> list[Weapon
             continue
         chosen.append(weapon)
         used.add(weapon.model)
-    return chosen
+    # RULES 2.12 Co-axial: only together with its linked weapon.
+    ids = {w.id for w in chosen}
+    return [w for w in chosen if w.mount.kind != "coaxial" or w.mount.linked in ids]
 
 
 def engaged_models(unit: Unit, target: Unit) -> list[Model]:

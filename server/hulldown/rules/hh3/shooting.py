@@ -270,9 +270,9 @@ def resolve_shoot(
         reason = snap_reason(unit, weapon, fire, split)
         need = ranged_hit_target(unit.profile.bs, reason is not None)
         strength, ap, shots = heavy_profile(unit, weapon)
-        kind = "Defensive" if is_defensive(weapon) else "Battle"
+        kind = ("Defensive, " if is_defensive(weapon) else "Battle, ") if is_vehicle(unit) else ""
         how = f"Snap Shots ({reason})" if reason else "full BS"
-        ctx.log(f"{unit.name} fires {weapon.name} ({kind}, {shots} shots, {how}) at {target.name}.", R_SHOOT)
+        ctx.log(f"{unit.name} fires {weapon.name} ({kind}{shots} shots, {how}) at {target.name}.", R_SHOOT)
         hits = 0
         for _ in range(shots):
             if need is None:
