@@ -1,0 +1,607 @@
+"""The Assault phase: charges, Overwatch, close combat and assault results (RULES.md 1.18-1.20 and
+the minimal core [ext]).
+
+- Vehicles cannot charge (Walkers and Chariots can) and never fire Overwatch (Walkers may).
+  Zooming Flyers cannot be charged. A charge is 2D6" (3D6 drop the highest through difficult
+  terrain), at most 12"; a unit may only charge a unit it shot at this turn, not after Running,
+  moving Flat Out, firing Heavy / Rapid Fire / Salvo / Ordnance weapons (non-Relentless units) or
+  disembarking from a transport that is not an Assault Vehicle. The charged unit's owner decides
+  on Overwatch (Snap Shots; templates: Wall of Death, D3 automatic hits).
+- A successful charge moves each model straight towards the target, into base contact if it can
+  reach; a failed charge does not move [decided]. No pile-in or consolidation moves are made
+  [decided, simplification].
+- Close combat: models in base contact, or within 2" of a friend in base contact, strike in
+  Initiative order (simultaneous within a step). To hit: the WS chart; vehicles are WS1, an
+  Immobilised non-Walker WS0 (hit automatically); Walkers and Chariots use their WS. Hits on
+  vehicles roll armour penetration against the rear armour (Walkers: front, rear when
+  Immobilised; Chariots: front [decided]); glancing = 1 wound, penetrating = 2 for the result.
+- Assault result: the loser (not a vehicle) takes a Morale check at -difference; if it fails and
+  the winner can make a Sweeping Advance (not a non-Walker vehicle, not a Stunned or Immobilised
+  Walker), both roll D6 + I: the loser is destroyed if the winner's total is at least its own;
+  otherwise it Falls Back. Vehicles never Pile In, Consolidate or Sweep (RULES.md 1.20).
+- Vehicles (not Walkers) are never locked in combat; in the vehicle owner's Assault phase the
+  enemies still in base contact may attack it again: their owner decides (pending decision).
+"""
+
+from __future__ import annotations
+
+import math
+
+from msgspec.structs import replace
+from shapely import LineString
+from shapely.ops import nearest_points
+
+from ...match.actions import Charge, Fight, Fire, Shoot
+from ...match.context import ApplyContext
+from ...match.rejection import Rejection, reject
+from ...match.state import Decision, MatchState, Model, Point, Side, Unit
+from ...match.turns import replace_unit
+from .. import geometry as g
+from . import refs
+from .attacks import Hit, Tally
+from .core import ws_to_hit
+from .firing import locked_in_combat, plan_shooting
+from .geo import CONTACT_EPS, alive, all_terrain, footprint, on_table, unit_distance
+from .morale import morale_check
+from .penetration import PenProfile
+from .resolve import resolve_hits, squadron_members
+from .rolls import d3, judge
+from .shooting import execute_plan
+from .status import add_phase_flag, flag_unit, flags_with_prefix, has_phase_flag
+from .types import has_type, is_chariot, is_vehicle, is_walker, is_zooming
+
+MAX_CHARGE = 12.0
+ENGAGED_RANGE = 2.0
+CHARGE_BONUS_ATTACKS = 1
+HAMMER_OF_WRATH_INITIATIVE = 10
+CHARIOT_HAMMER_STRENGTH = 6
+
+
+def _can_fight(unit: Unit) -> bool:
+    """Units that make close combat attacks: everything except non-Walker, non-Chariot vehicles."""
+    return not is_vehicle(unit) or is_walker(unit) or is_chariot(unit)
+
+
+def validate_charge(state: MatchState, action: Charge) -> Rejection | None:
+    unit = state.units[action.unit]
+    if state.phase != "assault":
+        return reject(
+            "wrong_phase",
+            refs.CHARGE,
+            f"charges are declared in the Assault phase, not the {state.phase} phase",
+        )
+    if has_phase_flag(state, "fight_started"):
+        return reject(
+            "fight_started", refs.CHARGE, "the Fight sub-phase has begun: no more charges this phase"
+        )
+    if is_vehicle(unit) and not (is_walker(unit) or is_chariot(unit)):
+        return reject(
+            "vehicle_cannot_charge",
+            refs.CLOSE_COMBAT,
+            f"{unit.name} is a vehicle: vehicles cannot charge (Walkers and Chariots can)",
+        )
+    if not on_table(unit):
+        return reject("not_on_table", refs.CHARGE, f"{unit.name} is not on the battlefield")
+    for flag, why in (
+        ("charged", "has already charged"),
+        ("ran", "Ran"),
+        ("flat_out", "moved Flat Out"),
+        ("regrouped", "Regrouped"),
+        ("no_charge", "disembarked from a transport that is not an Assault Vehicle"),
+        ("emergency", "made an emergency disembarkation"),
+    ):
+        if unit.flag(flag):
+            return reject(
+                "cannot_charge", refs.CHARGE, f"{unit.name} {why} this turn: it cannot charge", reason=flag
+            )
+    if unit.flag("fired_heavy") and not (is_vehicle(unit) or has_type(unit, "relentless")):
+        return reject(
+            "cannot_charge",
+            refs.CHARGE,
+            f"{unit.name} fired Heavy, Rapid Fire, Salvo or Ordnance weapons: it cannot charge",
+            reason="fired_heavy",
+        )
+    for status in ("falling_back", "pinned", "stunned", "immobilised"):
+        if status in unit.statuses and (status not in ("stunned", "immobilised") or is_vehicle(unit)):
+            return reject(
+                "cannot_charge",
+                refs.CHARGE,
+                f"{unit.name} is {status.replace('_', ' ')}: it cannot charge",
+                reason=status,
+            )
+    if locked_in_combat(state, unit):
+        return reject("locked_in_combat", refs.CHARGE, f"{unit.name} is already locked in combat")
+    target = state.units.get(action.target)
+    if target is None or not on_table(target) or target.side == unit.side:
+        return reject("bad_target", refs.CHARGE, f"{action.target!r} is not an enemy unit on the battlefield")
+    if is_zooming(target):
+        return reject(
+            "cannot_charge_flyer", refs.FLYER, f"{target.name} is a Zooming Flyer: it cannot be charged"
+        )
+    shot_at = flags_with_prefix(unit, "shot_at:")
+    if (
+        shot_at
+        and target.id not in shot_at
+        and not any(state.units[t].squadron == target.squadron and target.squadron for t in shot_at)
+    ):
+        return reject(
+            "charge_other_target",
+            refs.CHARGE,
+            f"{unit.name} shot at {shot_at[0]}: it may only charge that unit",
+            shot_at=shot_at[0],
+        )
+    d = unit_distance(unit, target)
+    if d > MAX_CHARGE + 1e-9:
+        return reject(
+            "too_far_to_charge",
+            refs.CHARGE,
+            f"{target.name} is {d:.1f} in away: charges reach at most 12 in",
+            distance=d,
+            limit=MAX_CHARGE,
+        )
+    return None
+
+
+def _overwatch_weapons(state: MatchState, target: Unit, charger: Unit) -> list[Fire]:
+    """The weapons of the charged unit that could fire Overwatch (Snap Shots) at the charger."""
+    fires: list[Fire] = []
+    used_models: set[str] = set()
+    for w in target.weapons.values():
+        if w.destroyed or w.type == "melee" or w.range <= 0 or "blast" in w.rules or "large_blast" in w.rules:
+            continue
+        if not is_vehicle(target) and w.model in used_models:
+            continue
+        fire = Fire(w.id, charger.id, snap=True)
+        if "template" in w.rules:
+            # Wall of Death is resolved separately; it only needs the template in range.
+            model = target.models.get(w.model)
+            if model is not None and model.alive and unit_distance(target, charger) <= w.range:
+                fires.append(fire)
+                used_models.add(w.model)
+            continue
+        plan = plan_shooting(state, Shoot(target.id, (fire,)), overwatch=True)
+        if not isinstance(plan, Rejection):
+            fires.append(fire)
+            used_models.add(w.model)
+    return fires
+
+
+def _can_overwatch(state: MatchState, target: Unit, charger: Unit) -> bool:
+    if is_vehicle(target) and not is_walker(target):
+        return False  # RULES.md 1.18: vehicles do not fire Overwatch (Walkers may)
+    if target.flag("overwatched") or "falling_back" in target.statuses or locked_in_combat(state, target):
+        return False
+    return bool(_overwatch_weapons(state, target, charger))
+
+
+def apply_charge(state: MatchState, action: Charge, ctx: ApplyContext) -> MatchState:
+    unit = state.units[action.unit]
+    target = state.units[action.target]
+    ctx.log(
+        f"{unit.name} declares a charge against {target.name} ({unit_distance(unit, target):.1f} in away).",
+        refs.CHARGE,
+    )
+    if _can_overwatch(state, target, unit):
+        return replace(
+            state,
+            pending=Decision(
+                id=f"overwatch-{ctx.seq}",
+                side=target.side,
+                kind="overwatch",
+                options=("overwatch", "hold"),
+                prompt=f"{unit.name} charges {target.name}: fire Overwatch (Snap Shots)?",
+                rule=refs.OVERWATCH,
+                context={"unit": unit.id, "target": target.id},
+            ),
+        )
+    return _charge_roll(state, ctx, unit.id, target.id)
+
+
+def resume_overwatch(state: MatchState, decision: Decision, choice: str, ctx: ApplyContext) -> MatchState:
+    state = replace(state, pending=None)
+    uid, tid = decision.context["unit"], decision.context["target"]
+    if choice == "overwatch":
+        state = _overwatch(state, ctx, tid, uid)
+    else:
+        ctx.log(f"{state.units[tid].name} holds its fire.", refs.OVERWATCH)
+    unit = state.units[uid]
+    if unit.destroyed or "falling_back" in unit.statuses:
+        ctx.log(f"{unit.name}'s charge is stopped by the Overwatch fire.", refs.OVERWATCH)
+        return flag_unit(state, uid, "charged") if not unit.destroyed else state
+    return _charge_roll(state, ctx, uid, tid)
+
+
+def _overwatch(state: MatchState, ctx: ApplyContext, tid: str, uid: str) -> MatchState:
+    target = state.units[tid]
+    charger = state.units[uid]
+    fires = _overwatch_weapons(state, target, charger)
+    templates = [f for f in fires if "template" in target.weapons[f.weapon].rules]
+    normal = [f for f in fires if f not in templates]
+    ctx.log(f"{target.name} fires Overwatch at {charger.name}.", refs.OVERWATCH)
+    state = flag_unit(state, tid, "overwatched")
+    for f in templates:
+        w = target.weapons[f.weapon]
+        n = d3(ctx, f"Wall of Death ({w.name}) hits")
+        model = target.models[w.model]
+        hit = Hit(
+            PenProfile(w.strength),
+            w.ap,
+            (model.pos.x, model.pos.y),
+            f"{target.name}'s {w.name} (Wall of Death)",
+            group=tid,
+            rules=w.rules,
+        )
+        ctx.log(f"Wall of Death: {w.name} inflicts {n} automatic hit(s).", refs.OVERWATCH)
+        state, _ = resolve_hits(state, ctx, uid, [hit] * n, attacker=tid, kind="shooting", exclude=())
+    if normal and not state.units[uid].destroyed:
+        plan = plan_shooting(state, Shoot(tid, tuple(normal)), overwatch=True)
+        if not isinstance(plan, Rejection):
+            state = execute_plan(state, ctx, plan, overwatch=True)
+    return state
+
+
+def _difficult_between(state: MatchState, unit: Unit, target: Unit) -> bool:
+    """Does any charging model's straight line to the target cross difficult terrain?"""
+    pieces = [p.polygon() for p in all_terrain(state) if p.has("difficult")]
+    if not pieces:
+        return False
+    targets = [footprint(t) for t in alive(target)]
+    for m in alive(unit):
+        fp = footprint(m)
+        best = min(targets, key=lambda t: g.distance(fp, t))
+        _, b = nearest_points(g.as_geometry((m.pos.x, m.pos.y)), best.polygon())
+        line = LineString([(m.pos.x, m.pos.y), (float(b.x), float(b.y))])
+        if any(line.intersects(p) for p in pieces):
+            return True
+    return False
+
+
+def _charge_roll(state: MatchState, ctx: ApplyContext, uid: str, tid: str) -> MatchState:
+    unit = state.units[uid]
+    target = state.units[tid]
+    need = unit_distance(unit, target)
+    if _difficult_between(state, unit, target):
+        faces = sorted(
+            ctx.roll("charge range (difficult: 3D6 drop highest)", f">= {need:.1f}") for _ in range(3)
+        )
+        roll = faces[0] + faces[1]
+        how = "3D6 drop the highest"
+    else:
+        roll = ctx.roll("charge range", f">= {need:.1f}") + ctx.roll("charge range", f">= {need:.1f}")
+        how = "2D6"
+    state = flag_unit(state, uid, "charged")
+    if roll + 1e-9 < need:
+        ctx.log(f'{unit.name}\'s charge fails: {roll}" ({how}) < {need:.1f}" to {target.name}.', refs.CHARGE)
+        return state
+    models = dict(unit.models)
+    targets = [m for u in squadron_members(state, target) for m in alive(u)]
+    for m in alive(unit):
+        fp = footprint(m)
+        best = min(targets, key=lambda t: g.distance(fp, footprint(t)))
+        d = g.distance(fp, footprint(best))
+        step = min(float(roll), d)
+        if step <= 0:
+            continue
+        a, b = nearest_points(fp.polygon(), footprint(best).polygon())
+        dx, dy = float(b.x) - float(a.x), float(b.y) - float(a.y)
+        n = math.hypot(dx, dy) or 1.0
+        models[m.id] = replace(m, pos=Point(m.pos.x + dx / n * step, m.pos.y + dy / n * step))
+    state = replace_unit(state, replace(state.units[uid], models=models))
+    state = flag_unit(state, uid, f"charged_into:{tid}")
+    ctx.log(
+        f'{unit.name}\'s charge succeeds: {roll}" ({how}) >= {need:.1f}"; it moves into base contact with {target.name}.',
+        refs.CHARGE,
+    )
+    return state
+
+
+# --- Fight --------------------------------------------------------------------------------
+
+
+def combat_key(a: str, b: str) -> str:
+    return "fought:" + ":".join(sorted((a, b)))
+
+
+def validate_fight(state: MatchState, action: Fight) -> Rejection | None:
+    unit = state.units[action.unit]
+    if state.phase != "assault":
+        return reject(
+            "wrong_phase",
+            refs.FIGHT,
+            f"close combat is fought in the Assault phase, not the {state.phase} phase",
+        )
+    target = state.units.get(action.target)
+    if target is None or not on_table(target) or target.side == unit.side:
+        return reject("bad_target", refs.FIGHT, f"{action.target!r} is not an enemy unit on the battlefield")
+    if not on_table(unit):
+        return reject("not_on_table", refs.FIGHT, f"{unit.name} is not on the battlefield")
+    members = squadron_members(state, target)
+    d = min((unit_distance(unit, m) for m in members), default=math.inf)
+    if d > CONTACT_EPS:
+        return reject(
+            "not_in_contact",
+            refs.FIGHT,
+            f"{unit.name} is not in base contact with {target.name} ({d:.2f} in apart)",
+            distance=d,
+        )
+    if has_phase_flag(state, combat_key(unit.id, target.id)):
+        return reject(
+            "already_fought", refs.FIGHT, f"{unit.name} and {target.name} have already fought this phase"
+        )
+    if not (_can_fight(unit) or _can_fight(target)):
+        return reject("nobody_fights", refs.CLOSE_COMBAT, "neither unit can make close combat attacks")
+    return None
+
+
+def apply_fight(state: MatchState, action: Fight, ctx: ApplyContext) -> MatchState:
+    return resolve_combat(state, ctx, action.unit, action.target, action.weapon)
+
+
+def _engaged(state: MatchState, unit: Unit, enemy_ids: list[str]) -> list[Model]:
+    enemies = [m for eid in enemy_ids for m in alive(state.units[eid])]
+    contact = [
+        m for m in alive(unit) if any(g.distance(footprint(m), footprint(e)) <= CONTACT_EPS for e in enemies)
+    ]
+    engaged = list(contact)
+    for m in alive(unit):
+        if m in engaged:
+            continue
+        if any(g.distance(footprint(m), footprint(c)) <= ENGAGED_RANGE + 1e-9 for c in contact):
+            engaged.append(m)
+    return engaged
+
+
+def _defender_ws(unit: Unit) -> int:
+    """RULES.md 1.19: vehicles count as WS1; an Immobilised non-Walker WS0."""
+    if not is_vehicle(unit):
+        return unit.profile.ws
+    if is_walker(unit) or is_chariot(unit):
+        return unit.profile.ws
+    return 0 if "immobilised" in unit.statuses else 1
+
+
+def _cc_facing(unit: Unit) -> str:
+    """RULES.md 1.19: rear armour; Walkers front (rear when Immobilised); Chariots front [decided]."""
+    if is_walker(unit):
+        return "rear" if "immobilised" in unit.statuses else "front"
+    if is_chariot(unit):
+        return "front"
+    return "rear"
+
+
+def _strike(
+    state: MatchState,
+    ctx: ApplyContext,
+    unit: Unit,
+    models: list[Model],
+    weapon_id: str | None,
+    enemy: Unit,
+    initiative: int,
+) -> list[Hit]:
+    weapon = unit.weapons.get(weapon_id) if weapon_id else None
+    if weapon is None:
+        melee = [w for w in unit.weapons.values() if w.type == "melee" and not w.destroyed]
+        weapon = melee[0] if melee else None
+    charged = unit.flag(f"charged_into:{enemy.id}") or any(
+        unit.flag(f"charged_into:{m.id}") for m in squadron_members(state, enemy)
+    )
+    attacks_each = unit.profile.a + (CHARGE_BONUS_ATTACKS if charged else 0)
+    if is_walker(unit) and ("stunned" in unit.statuses or "immobilised" in unit.statuses):
+        attacks_each = max(
+            1, attacks_each - 1
+        )  # 40k7 Walkers: Stunned/Immobilised fight with one less Attack
+    if weapon is not None and "grenade" in weapon.rules:
+        attacks_each = 1
+    strength = weapon.strength if weapon is not None and weapon.strength else unit.profile.s
+    ap = weapon.ap if weapon is not None else None
+    rules = weapon.rules if weapon is not None else ()
+    n = attacks_each * len(models)
+    def_ws = _defender_ws(enemy)
+    need = ws_to_hit(unit.profile.ws, def_ws)
+    label = f"{unit.name} ({weapon.name if weapon else 'close combat'})"
+    if need <= 1:
+        hits_n = n
+        ctx.log(f"{label}: {n} attack(s) at Initiative {initiative} hit automatically (WS0).", refs.WS_TABLE)
+    else:
+        faces = [
+            ctx.roll(
+                "close combat to hit",
+                f"WS{unit.profile.ws} vs WS{def_ws}: {need}+",
+                judge(need, "hit", "miss"),
+            )
+            for _ in range(n)
+        ]
+        hits_n = sum(1 for f in faces if f >= need)
+        ctx.log(
+            f"{label}: {n} attack(s) at Initiative {initiative}, WS{unit.profile.ws} vs WS{def_ws} hits on {need}+: {hits_n} hit(s).",
+            refs.WS_TABLE,
+        )
+    origin = (models[0].pos.x, models[0].pos.y) if models else (0.0, 0.0)
+    facing = _cc_facing(enemy) if is_vehicle(enemy) else None
+    pen = PenProfile(
+        strength,
+        armourbane="armourbane" in rules,
+        melta_half="melta" in rules,
+        lance="lance" in rules,
+        haywire="haywire" in rules,
+    )
+    hit = Hit(pen, ap, origin, label, group=unit.id, facing=facing, cover_allowed=False, rules=rules)  # type: ignore[arg-type]
+    return [hit] * hits_n
+
+
+def _hammer_of_wrath(
+    state: MatchState, ctx: ApplyContext, unit: Unit, models: list[Model], enemy: Unit
+) -> list[Hit]:
+    """40k7 Hammer of Wrath (all Walkers; Chariots: D6 S6 hits) after a successful charge."""
+    if not unit.flag(f"charged_into:{enemy.id}") or not models:
+        return []
+    origin = (models[0].pos.x, models[0].pos.y)
+    facing = _cc_facing(enemy) if is_vehicle(enemy) else None
+    if is_chariot(unit):
+        n = ctx.roll("Hammer of Wrath (Chariot) hits", "D6")
+        pen = PenProfile(CHARIOT_HAMMER_STRENGTH)
+    elif is_walker(unit):
+        n = len(models)
+        pen = PenProfile(unit.profile.s)
+    else:
+        return []
+    ctx.log(f"{unit.name}: Hammer of Wrath, {n} automatic hit(s) at Initiative 10.", refs.FIGHT)
+    hit = Hit(
+        pen, None, origin, f"{unit.name} (Hammer of Wrath)", group=unit.id, facing=facing, cover_allowed=False
+    )  # type: ignore[arg-type]
+    return [hit] * n
+
+
+def resolve_combat(
+    state: MatchState, ctx: ApplyContext, a_id: str, b_id: str, weapon_a: str | None = None
+) -> MatchState:
+    """One round of close combat between two units, then the assault result."""
+    state = add_phase_flag(add_phase_flag(state, combat_key(a_id, b_id)), "fight_started")
+    a, b = state.units[a_id], state.units[b_id]
+    ctx.log(f"Close combat: {a.name} against {b.name}.", refs.FIGHT)
+    tallies: dict[str, Tally] = {a_id: Tally(), b_id: Tally()}
+    weapons = {a_id: weapon_a, b_id: None}
+    for step in range(HAMMER_OF_WRATH_INITIATIVE, 0, -1):
+        pending: list[tuple[str, str, list[Hit]]] = []
+        for me, foe in ((a_id, b_id), (b_id, a_id)):
+            unit, enemy = state.units[me], state.units[foe]
+            if unit.destroyed or enemy.destroyed or not _can_fight(unit):
+                continue
+            enemy_ids = [u.id for u in squadron_members(state, enemy)] or [foe]
+            models = _engaged(state, unit, enemy_ids)
+            if not models:
+                continue
+            hits: list[Hit] = []
+            if step == HAMMER_OF_WRATH_INITIATIVE:
+                hits += _hammer_of_wrath(state, ctx, unit, models, enemy)
+            if unit.profile.i == step or (step == 1 and unit.profile.i < 1):
+                hits += _strike(state, ctx, unit, models, weapons[me], enemy, step)
+            if hits:
+                pending.append((me, foe, hits))
+        for me, foe, hits in pending:
+            if state.units[foe].destroyed:
+                continue
+            state, tally = resolve_hits(state, ctx, foe, hits, attacker=me, kind="close_combat", exclude=())
+            t = tallies[me]
+            t.glancing += tally.glancing
+            t.penetrating += tally.penetrating
+            t.unsaved_wounds += tally.unsaved_wounds
+            t.casualties += tally.casualties
+    return _assault_result(state, ctx, a_id, b_id, tallies)
+
+
+def _assault_result(
+    state: MatchState, ctx: ApplyContext, a_id: str, b_id: str, tallies: dict[str, Tally]
+) -> MatchState:
+    """RULES.md 1.20: glancing = 1 wound, penetrating = 2; vehicles never test or sweep."""
+    sa, sb = tallies[a_id].combat_wounds, tallies[b_id].combat_wounds
+    a, b = state.units[a_id], state.units[b_id]
+    ctx.log(f"Assault result: {a.name} {sa}, {b.name} {sb}.", refs.ASSAULT_RESULT)
+    if sa == sb:
+        ctx.log("The combat is a draw.", refs.ASSAULT_RESULT)
+        return state
+    winner, loser = (a_id, b_id) if sa > sb else (b_id, a_id)
+    diff = abs(sa - sb)
+    lose = state.units[loser]
+    if lose.destroyed:
+        return state
+    if is_vehicle(lose):
+        ctx.log(f"{lose.name} is a vehicle and loses the combat: nothing happens.", refs.CLOSE_COMBAT)
+        return state
+    if "falling_back" in lose.statuses:
+        return state
+    state, passed = _loser_morale(state, ctx, loser, diff)
+    if passed:
+        return state
+    win = state.units[winner]
+    can_sweep = not win.destroyed and (
+        not is_vehicle(win)
+        or (is_walker(win) and "stunned" not in win.statuses and "immobilised" not in win.statuses)
+    )
+    if not can_sweep:
+        if is_vehicle(win):
+            ctx.log(f"{win.name} is a vehicle: it does not Sweep or Consolidate.", refs.CLOSE_COMBAT)
+        return state
+    wi = ctx.roll("Sweeping Advance (winner)", f"D6 + I{win.profile.i}")
+    li = ctx.roll("Sweeping Advance (loser)", f"D6 + I{lose.profile.i}")
+    if wi + win.profile.i >= li + lose.profile.i:
+        lost = state.units[loser]
+        ctx.log(f"{win.name} catches {lost.name} in a Sweeping Advance: it is destroyed.", refs.SWEEPING)
+        return replace_unit(
+            state,
+            replace(
+                lost, destroyed=True, models={k: replace(m, alive=False) for k, m in lost.models.items()}
+            ),
+        )
+    ctx.log(f"{lose.name} escapes the Sweeping Advance.", refs.SWEEPING)
+    return state
+
+
+def _loser_morale(state: MatchState, ctx: ApplyContext, loser: str, diff: int) -> tuple[MatchState, bool]:
+    """The loser's Morale check at -difference; on a failure fall_back has already moved it."""
+    unit = state.units[loser]
+    if "falling_back" in unit.statuses:
+        return state, False
+    return morale_check(state, ctx, loser, modifier=-diff, reason=" (lost the combat)")
+
+
+# --- End of the Assault phase ---------------------------------------------------------------
+
+
+def _contacts(state: MatchState, side: Side) -> list[tuple[str, str]]:
+    """Pairs (unit of ``side``, enemy unit) in base contact."""
+    pairs: list[tuple[str, str]] = []
+    mine = [u for u in state.units.values() if u.side == side and on_table(u)]
+    theirs = [u for u in state.units.values() if u.side != side and on_table(u)]
+    for u in mine:
+        for e in theirs:
+            if unit_distance(u, e) <= CONTACT_EPS:
+                pairs.append((u.id, e.id))
+    return pairs
+
+
+def continue_end_of_assault(state: MatchState, ctx: ApplyContext) -> MatchState:
+    """Fight the combats left at the end of the active side's Assault phase: locked combats are
+    fought; enemies in contact with the active side's vehicles may attack them (their owner
+    decides: the returned state then has a pending decision)."""
+    side = state.active
+    while True:
+        progressed = False
+        for mine, theirs in _contacts(state, side):
+            if has_phase_flag(state, combat_key(mine, theirs)):
+                continue
+            u, e = state.units[mine], state.units[theirs]
+            if u.destroyed or e.destroyed:
+                continue
+            if is_vehicle(u) and not is_walker(u) and _can_fight(e):
+                return replace(
+                    state,
+                    pending=Decision(
+                        id=f"attack-{ctx.seq}-{theirs}-{mine}",
+                        side=e.side,
+                        kind="attack_vehicle",
+                        options=("attack", "no"),
+                        prompt=f"{e.name} is still in base contact with {u.name}: attack it again?",
+                        rule=refs.CLOSE_COMBAT,
+                        context={"unit": theirs, "target": mine},
+                    ),
+                )
+            if _can_fight(u) and _can_fight(e) and not (is_vehicle(e) and not is_walker(e)):
+                state = resolve_combat(state, ctx, mine, theirs)
+                progressed = True
+                break
+        if not progressed:
+            return state
+
+
+def resume_attack_vehicle(
+    state: MatchState, decision: Decision, choice: str, ctx: ApplyContext
+) -> MatchState:
+    state = replace(state, pending=None)
+    uid, tid = decision.context["unit"], decision.context["target"]
+    if choice == "attack":
+        state = resolve_combat(state, ctx, uid, tid)
+    else:
+        state = add_phase_flag(state, combat_key(uid, tid))
+        ctx.log(f"{state.units[uid].name} does not attack {state.units[tid].name}.", refs.CLOSE_COMBAT)
+    return state

@@ -1,0 +1,113 @@
+"""Facing hit and cover for one target model (RULES.md 1.10, 1.17; infantry cover [ext]).
+
+- The facing hit is the zone of the hull the firer stands in (two diagonals). Exactly on a
+  diagonal, the facing with the higher Armour Value is used (DIAGONAL_FAVOURS_DEFENDER
+  [decided]: the rules give nobody a choice there, and a shot along the diagonal is the
+  glancing-angle case).
+- A firer that cannot see any of its own facing but sees another shoots that facing with a
+  cover save one point better (seed 001, Obscured Targets). Among several visible facings it
+  takes the lowest Armour Value (the firer's option).
+- Obscured: at least 25% of the targeted facing hidden from the majority of the firing models
+  able to damage it (geometry.obscured_for_unit); the cover save is the best one among the
+  pieces (terrain, wrecks, models) that hide part of that facing.
+- Infantry: a model inside terrain with the "cover" kind, or whose centre is hidden behind
+  terrain or models from the firer (centre line test, a simplification of the 25% rule [decided]),
+  has the best cover save among them. Gone to Ground (Pinned) improves cover by 1 (6+ in the open).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from shapely import MultiPoint, Polygon
+
+from ...match.state import MatchState, Model, Unit
+from .. import geometry as g
+from .attacks import ArmourFacing
+from .geo import CoverPiece, cover_pieces, facing_hull, footprint, los_blockers
+
+DIAGONAL_FAVOURS_DEFENDER = True
+ANGLED_SHOT_COVER_BONUS = 1
+GONE_TO_GROUND_BONUS = 1
+GONE_TO_GROUND_OPEN = 6
+BEST_POSSIBLE_SAVE = 2
+
+
+def armour_value(unit: Unit, facing: ArmourFacing) -> int:
+    armour = unit.profile.armour
+    if armour is None:
+        return 10
+    return {"front": armour.front, "side": armour.side, "rear": armour.rear}[facing]
+
+
+def _pick(unit: Unit, facings: Sequence[g.Facing], highest: bool) -> g.Facing:
+    key = [(armour_value(unit, g.armour_facing(f)), i, f) for i, f in enumerate(facings)]
+    chosen = max(key) if highest else min(key)
+    return chosen[2]
+
+
+def facing_for(
+    state: MatchState, unit: Unit, model: Model, origin: g.Point, exclude: Iterable[str]
+) -> tuple[g.Facing, int]:
+    """(facing hit, cover bonus) for a shot from ``origin`` at a vehicle model."""
+    hull = facing_hull(model)
+    own = g.facings_of_point(hull, origin)
+    facing = _pick(unit, own, DIAGONAL_FAVOURS_DEFENDER) if len(own) > 1 else own[0]
+    blockers = los_blockers(state, (*exclude, unit.id))
+    if not blockers:
+        return facing, 0
+    visible = g.visible_facings(hull, origin, blockers)
+    if not visible or any(f in visible for f in own):
+        return facing, 0
+    return _pick(unit, visible, highest=False), ANGLED_SHOT_COVER_BONUS
+
+
+def _relevant(pieces: list[CoverPiece], region: Polygon) -> list[CoverPiece]:
+    return [p for p in pieces if p.shape.intersects(region)]
+
+
+def vehicle_cover(
+    state: MatchState,
+    unit: Unit,
+    model: Model,
+    facing: g.Facing,
+    origins: Sequence[g.Point],
+    exclude: Iterable[str],
+) -> int | None:
+    """The cover save of an obscured vehicle facing, or None (RULES.md 1.17)."""
+    if not origins:
+        return None
+    hull = facing_hull(model)
+    target_shape = footprint(model).polygon()
+    pieces = cover_pieces(state, (*exclude, unit.id), target_shape)
+    p, q = g.facing_edge(hull, facing)
+    region = MultiPoint([*origins, p, q]).convex_hull
+    pieces = _relevant(pieces, region) if isinstance(region, Polygon) else pieces
+    if not pieces:
+        return None
+    shapes = [c.shape for c in pieces]
+    if not g.obscured_for_unit(list(origins), hull, facing, shapes):
+        return None
+    saves = [c.save for c in pieces if any(g.hidden_length(o, (p, q), [c.shape]) > g.EPS for o in origins)]
+    return min(saves) if saves else None
+
+
+def infantry_cover(
+    state: MatchState, unit: Unit, model: Model, origin: g.Point, exclude: Iterable[str]
+) -> int | None:
+    """Cover save of a non-vehicle model against a shot from ``origin`` (see module doc)."""
+    best: int | None = None
+    base = footprint(model)
+    for t in state.terrain.values():
+        if "cover" in t.kinds and g.overlaps(base, [(p.x, p.y) for p in t.points]):
+            save = t.cover_save or 5
+            best = save if best is None else min(best, save)
+    skip = set(exclude) | {unit.id}
+    pieces = [c for c in cover_pieces(state, skip, None) if not c.shape.covers(g.as_geometry(origin))]
+    centre = (model.pos.x, model.pos.y)
+    for c in pieces:
+        if g.segment_blocked(origin, centre, [c.shape]):
+            best = c.save if best is None else min(best, c.save)
+    if "pinned" in unit.statuses:
+        best = GONE_TO_GROUND_OPEN if best is None else max(BEST_POSSIBLE_SAVE, best - GONE_TO_GROUND_BONUS)
+    return best

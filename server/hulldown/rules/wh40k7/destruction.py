@@ -1,0 +1,272 @@
+"""The end of a vehicle: Wrecked, Explodes!, Crash and Burn, Catastrophic Damage (RULES.md 1.14,
+1.16) and what happens to its passengers (40k7 Transports, Effects of Damage on Passengers).
+
+``finish_vehicle`` runs once per vehicle at the end of an attack (a squadron member: when it is
+destroyed), so an explosion happens once however many Explodes! results were rolled, and
+Explodes! beats Wrecked [decided].
+
+[decided] simplifications: explosion hits allow armour and invulnerable saves but no cover (they
+come from within the unit's own position); the Apocalyptic Mega-blast of Catastrophic Damage is
+three circles of 5", 7" and 10" diameter and its "D" Strength is resolved as Strength 10 (D
+weapons are not modelled).
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from ...match.context import ApplyContext
+from ...match.state import MatchState, Point
+from ...match.turns import replace_unit
+from .. import geometry as g
+from . import refs
+from .attacks import Hit
+from .damage import Fate
+from .geo import alive, footprint, lead_model, on_table
+from .morale import pinning_test
+from .penetration import PenProfile
+from .placement import place_models
+from .rolls import scatter
+from .types import is_super_heavy, is_zooming
+
+EXPLOSION_HIT = (4, None)  # S4 AP- (Explodes!)
+CRASH_HIT = (6, None)  # S6 AP- (Crash and Burn)
+CRASH_PASSENGER_HIT = (10, 2)  # S10 AP2 (passengers of a Crashing Flyer / Catastrophic Damage)
+LARGE_BLAST_RADIUS = 2.5
+# Survivors "placed where the vehicle used to be": inside its old footprint, then within 2"
+# of it (unit coherency distance) [decided].
+PLACE_AROUND_WRECKAGE = 2.0
+WRECK_DISEMBARK = 3.0
+# Catastrophic Damage table: (name, [(diameter, strength, ap) from the centre out]).
+MEGA_BLAST_DIAMETERS = (5.0, 7.0, 10.0)
+DESTROYER_STRENGTH = 10
+CATASTROPHIC: tuple[tuple[int, str, tuple[tuple[int, int], ...]], ...] = (
+    (1, "Explosion", ((DESTROYER_STRENGTH, 2), (4, 4), (2, 6))),
+    (3, "Devastating Explosion", ((DESTROYER_STRENGTH, 2), (8, 3), (4, 5))),
+    (6, "Titanic Explosion!", ((DESTROYER_STRENGTH, 2), (10, 3), (5, 4))),
+)
+
+
+def finish_vehicle(state: MatchState, ctx: ApplyContext, uid: str, fate: Fate) -> MatchState:
+    """Decide the vehicle's end after an attack: Crash and Burn > Explodes! > Wrecked."""
+    unit = state.units[uid]
+    if unit.destroyed:
+        return state
+    if fate.crash or (unit.hp == 0 and is_zooming(unit)):
+        return crash_and_burn(state, ctx, uid)
+    if fate.explodes:
+        return explodes(state, ctx, uid)
+    if unit.hp == 0:
+        if is_super_heavy(unit):
+            return catastrophic(state, ctx, uid)
+        return wrecked(state, ctx, uid)
+    return state
+
+
+def _area_hits(
+    state: MatchState,
+    ctx: ApplyContext,
+    centre: g.Point,
+    rings: list[tuple[float, int, int | None]],
+    source: str,
+    exclude: set[str],
+) -> MatchState:
+    """Every unit with models in an area takes one hit per model (RULES.md 1.14 Explodes!,
+    Crash and Burn). ``rings``: (radius, S, AP) innermost first; ``touch``: a model counts when
+    any part of it is inside (blast markers) rather than within range (explosion)."""
+    from .resolve import resolve_hits  # resolve imports destruction: deferred import
+
+    targets: list[tuple[str, list[Hit]]] = []
+    for other in list(state.units.values()):
+        if other.id in exclude or not on_table(other):
+            continue
+        hits: list[Hit] = []
+        for m in alive(other):
+            d = g.distance(centre, footprint(m))
+            for radius, s, ap in rings:
+                if d <= radius + g.EPS:
+                    hits.append(Hit(PenProfile(s), ap, centre, source, group=source, cover_allowed=False))
+                    break
+        if hits:
+            targets.append((other.id, hits))
+    for tid, hits in targets:
+        if not on_table(state.units[tid]):
+            continue
+        ctx.log(f"{state.units[tid].name} takes {len(hits)} hit(s) from {source}.", refs.DAMAGE_TABLE)
+        state, _ = resolve_hits(state, ctx, tid, hits, attacker=None, kind="explosion", exclude=())
+    return state
+
+
+def _remove(state: MatchState, uid: str, wreck: bool) -> MatchState:
+    unit = state.units[uid]
+    return replace_unit(state, replace(unit, destroyed=True, wreck=wreck, hp=0 if wreck else unit.hp))
+
+
+def _clear_passengers(state: MatchState, uid: str) -> MatchState:
+    unit = state.units[uid]
+    return state if not unit.passengers else replace_unit(state, replace(unit, passengers=()))
+
+
+def wrecked(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
+    """40k7 Wrecked: destroyed, stays as difficult terrain; passengers disembark within 3" and take
+    a Pinning test."""
+    unit = state.units[uid]
+    ctx.log(f"{unit.name} is Wrecked: it stays on the battlefield as difficult terrain.", refs.WRECKED)
+    hull = footprint(lead_model(unit))
+    state = _disembark_survivors(state, ctx, uid, hull, WRECK_DISEMBARK, inside_first=False, hit=None)
+    return _clear_passengers(_remove(state, uid, wreck=True), uid)
+
+
+def explodes(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
+    """40k7 Explodes!: removed (no wreck); each unit within D6" takes one S4 AP- hit per model in
+    range; passengers take one S4 hit per model and are placed where the vehicle was."""
+    unit = state.units[uid]
+    model = lead_model(unit)
+    hull = footprint(model)
+    radius = ctx.roll("Explodes! radius", 'D6"')
+    ctx.log(f'{unit.name} explodes: every unit within {radius}" is hit.', refs.DAMAGE_TABLE)
+    state = _remove(state, uid, wreck=False)
+    state = _disembark_survivors(state, ctx, uid, hull, 0.0, inside_first=True, hit=EXPLOSION_HIT)
+    placed = set(state.units[uid].passengers)
+    state = _clear_passengers(state, uid)
+    return _explosion_from_hull(state, ctx, hull, float(radius), f"{unit.name}'s explosion", {uid, *placed})
+
+
+def _explosion_from_hull(
+    state: MatchState, ctx: ApplyContext, hull: g.Footprint, radius: float, source: str, exclude: set[str]
+) -> MatchState:
+    from .resolve import resolve_hits
+
+    centre = hull.centre
+    for other in list(state.units.values()):
+        if other.id in exclude or not on_table(other):
+            continue
+        n = sum(1 for m in alive(other) if g.distance(hull, footprint(m)) <= radius + g.EPS)
+        if n == 0:
+            continue
+        hits = [
+            Hit(
+                PenProfile(EXPLOSION_HIT[0]),
+                EXPLOSION_HIT[1],
+                centre,
+                source,
+                group=source,
+                cover_allowed=False,
+            )
+        ] * n
+        ctx.log(f"{other.name} takes {n} hit(s) from {source}.", refs.DAMAGE_TABLE)
+        state, _ = resolve_hits(state, ctx, other.id, hits, attacker=None, kind="explosion", exclude=())
+    return state
+
+
+def crash_and_burn(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
+    """40k7 Crash and Burn: a large blast over the Flyer scatters 2D6"; every unit under it takes
+    one S6 AP- hit per model under it; passengers take S10 AP2 hits; the Flyer is removed."""
+    unit = state.units[uid]
+    model = lead_model(unit)
+    hull = footprint(model)
+    dx, dy = scatter(ctx, None, "Crash and Burn")
+    centre = (model.pos.x + dx, model.pos.y + dy)
+    ctx.log(
+        f"{unit.name} Crashes and Burns: the blast lands at ({centre[0]:.1f}, {centre[1]:.1f}).", refs.FLYER
+    )
+    state = _remove(state, uid, wreck=False)
+    state = _disembark_survivors(state, ctx, uid, hull, 0.0, inside_first=True, hit=CRASH_PASSENGER_HIT)
+    exclude = {uid, *state.units[uid].passengers}
+    state = _clear_passengers(state, uid)
+    return _area_hits(
+        state, ctx, centre, [(LARGE_BLAST_RADIUS, *CRASH_HIT)], f"{unit.name} crashing", exclude
+    )
+
+
+def catastrophic(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
+    """40k7 Super-heavy Catastrophic Damage: an Apocalyptic Mega-blast that scatters 2D6"."""
+    unit = state.units[uid]
+    model = lead_model(unit)
+    hull = footprint(model)
+    face = ctx.roll("Catastrophic Damage", "1 Explosion, 2-3 Devastating, 4-6 Titanic")
+    name, profile = next((n, p) for top, n, p in CATASTROPHIC if face <= top)
+    ctx.set_outcome(name)
+    dx, dy = scatter(ctx, None, "Catastrophic Damage")
+    centre = (model.pos.x + dx, model.pos.y + dy)
+    ctx.log(f"{unit.name} suffers Catastrophic Damage: {name}", refs.CATASTROPHIC)
+    state = _remove(state, uid, wreck=False)
+    state = _disembark_survivors(state, ctx, uid, hull, 0.0, inside_first=True, hit=CRASH_PASSENGER_HIT)
+    rings: list[tuple[float, int, int | None]] = [
+        (d / 2.0, s, ap) for d, (s, ap) in zip(MEGA_BLAST_DIAMETERS, profile, strict=True)
+    ]
+    exclude = {uid, *state.units[uid].passengers}
+    state = _clear_passengers(state, uid)
+    return _area_hits(state, ctx, centre, rings, f"{unit.name}'s catastrophic explosion", exclude)
+
+
+def _disembark_survivors(
+    state: MatchState,
+    ctx: ApplyContext,
+    uid: str,
+    hull: g.Footprint,
+    max_gap: float,
+    inside_first: bool,
+    hit: tuple[int, int | None] | None,
+) -> MatchState:
+    """Passengers of a destroyed transport: placed (models that cannot be placed are casualties),
+    then hits per embarked model (Explodes!, Crash and Burn), then a Pinning test."""
+    from .resolve import resolve_hits
+
+    transport = state.units[uid]
+    for pid in transport.passengers:
+        passenger = state.units.get(pid)
+        if passenger is None or passenger.destroyed:
+            continue
+        models = alive(passenger)
+        n_embarked = len(models)
+        spots = place_models(
+            state,
+            passenger.side,
+            models,
+            hull,
+            max_gap if max_gap else PLACE_AROUND_WRECKAGE,
+            inside_first,
+            {uid, pid},
+        )
+        new_models = dict(passenger.models)
+        lost = 0
+        for m in models:
+            spot = spots[m.id]
+            if spot is None:
+                new_models[m.id] = replace(m, alive=False, wounds=0)
+                lost += 1
+            else:
+                new_models[m.id] = replace(m, pos=Point(spot.x, spot.y))
+        still = any(m.alive for m in new_models.values())
+        state = replace_unit(
+            state,
+            replace(
+                passenger,
+                models=new_models,
+                embarked_in=None,
+                destroyed=not still,
+                turn_flags=(*passenger.turn_flags, "disembarked", "emergency"),
+            ),
+        )
+        ctx.log(
+            f"{passenger.name} disembarks from the destroyed {transport.name}"
+            + (f"; {lost} model(s) cannot be placed and are lost" if lost else "")
+            + ".",
+            refs.PASSENGERS,
+        )
+        if still and hit is not None:
+            hits = [
+                Hit(
+                    PenProfile(hit[0]),
+                    hit[1],
+                    hull.centre,
+                    f"{transport.name} destroyed",
+                    group=uid,
+                    cover_allowed=False,
+                )
+            ] * n_embarked
+            state, _ = resolve_hits(state, ctx, pid, hits, attacker=None, kind="explosion", exclude=())
+        if not state.units[pid].destroyed:
+            state = pinning_test(state, ctx, pid)
+    return state

@@ -1,0 +1,202 @@
+"""Adapter between match state (Models, Terrain, Weapons) and the geometry package.
+
+Converts state structs to `geometry` shapes and answers the questions the 40k7 rules ask about
+positions: distances between units, weapon origins, line-of-sight blockers, cover providers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from shapely import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from ...match.state import MatchState, Model, Point, Terrain, Unit
+from ...match.state import Mount as StateMount
+from .. import geometry as g
+
+# A model without a base size is on a 25 mm base [decided].
+DEFAULT_BASE_MM = 25.0
+# 40k7 cover: intervening models give a 5+ cover save [ext]; a wreck is a scenery piece that
+# gives the same 5+ [decided]; terrain without a cover value gives 5+ [decided].
+MODEL_COVER_SAVE = 5
+WRECK_COVER_SAVE = 5
+DEFAULT_TERRAIN_COVER = 5
+# Base contact tolerance in inches (charge moves place models exactly in contact).
+CONTACT_EPS = 0.05
+
+
+def footprint(model: Model) -> g.Footprint:
+    """The model's footprint: hull rectangle, else round base (RULES.md 0)."""
+    if model.hull is not None:
+        return g.Hull(model.pos.x, model.pos.y, model.hull.length, model.hull.width, model.heading)
+    return g.Base(model.pos.x, model.pos.y, model.base_mm or DEFAULT_BASE_MM)
+
+
+def facing_hull(model: Model) -> g.Hull:
+    """The hull whose diagonals give a vehicle's facings; a Walker on a base uses a square of the
+    base's size turned to its heading (40k7 Walkers: "a Walker has a facing")."""
+    if model.hull is not None:
+        return g.Hull(model.pos.x, model.pos.y, model.hull.length, model.hull.width, model.heading)
+    size = (model.base_mm or DEFAULT_BASE_MM) / g.MM_PER_INCH
+    return g.Hull(model.pos.x, model.pos.y, size, size, model.heading)
+
+
+def pt(p: Point) -> g.Point:
+    return (p.x, p.y)
+
+
+def geo_mount(mount: StateMount) -> g.Mount:
+    """State mount -> geometry mount. Mount kind "none" swivels all round like a turret."""
+    offset = (mount.offset.x, mount.offset.y)
+    if mount.kind in ("none", "turret", "pintle"):
+        return g.Mount("turret" if mount.kind == "none" else mount.kind, offset=offset)
+    if mount.kind == "hull":
+        arc = mount.arc if mount.arc in ("front", "rear", "left", "right") else "front"
+        return g.Mount("hull", arc=arc, offset=offset, swivel=mount.swivel)
+    if mount.kind == "sponson":
+        side = mount.side or ("left" if mount.arc == "left" else "right")
+        return g.Mount("sponson", side=side, offset=offset)
+    if mount.kind == "centreline":
+        return g.Mount("centreline", offset=offset)
+    # Co-axial: resolved by the caller with the linked weapon's mount.
+    return g.Mount("coaxial", offset=offset)
+
+
+def alive(unit: Unit) -> list[Model]:
+    return [m for m in unit.models.values() if m.alive]
+
+
+def on_table(unit: Unit) -> bool:
+    """On the battlefield: not destroyed (wrecks are terrain), not embarked, not in reserves."""
+    return not unit.destroyed and unit.embarked_in is None and "reserves" not in unit.statuses
+
+
+def lead_model(unit: Unit) -> Model:
+    models = alive(unit)
+    return models[0] if models else next(iter(unit.models.values()))
+
+
+def model_distance(a: Model, b: Model) -> float:
+    return g.distance(footprint(a), footprint(b))
+
+
+def unit_distance(a: Unit, b: Unit) -> float:
+    """Closest distance between any living models of two units (hull or base edges)."""
+    best = math.inf
+    for ma in alive(a):
+        fa = footprint(ma)
+        for mb in alive(b):
+            best = min(best, g.distance(fa, footprint(mb)))
+    return best
+
+
+def point_to_unit(p: g.Point, unit: Unit) -> float:
+    return min((g.distance(p, footprint(m)) for m in alive(unit)), default=math.inf)
+
+
+def in_contact(a: Model, b: Model) -> bool:
+    return model_distance(a, b) <= CONTACT_EPS
+
+
+def units_in_contact(a: Unit, b: Unit) -> bool:
+    return unit_distance(a, b) <= CONTACT_EPS
+
+
+def terrain_piece(t: Terrain) -> g.TerrainPiece:
+    return g.TerrainPiece(t.id, tuple(pt(p) for p in t.points), t.kinds, t.cover_save, t.level)
+
+
+def wreck_piece(unit: Unit) -> g.TerrainPiece | None:
+    """40k7 Wrecked: the wreck stays as a piece of difficult terrain (RULES.md 1.16)."""
+    if not (unit.destroyed and unit.wreck):
+        return None
+    model = lead_model(unit)
+    shape = footprint(model)
+    poly = shape.polygon()
+    verts = tuple((float(x), float(y)) for x, y in list(poly.exterior.coords)[:-1])
+    return g.TerrainPiece(f"wreck:{unit.id}", verts, ("difficult", "blocks_los", "cover"), WRECK_COVER_SAVE)
+
+
+def all_terrain(state: MatchState) -> list[g.TerrainPiece]:
+    """Terrain pieces plus wrecks."""
+    pieces = [terrain_piece(t) for t in state.terrain.values()]
+    for unit in state.units.values():
+        piece = wreck_piece(unit)
+        if piece is not None:
+            pieces.append(piece)
+    return pieces
+
+
+def vehicle_hulls(state: MatchState, exclude: Iterable[str] = ()) -> list[tuple[str, g.Hull]]:
+    """Hulls of vehicles on the table (living models), minus the excluded unit ids."""
+    skip = set(exclude)
+    out: list[tuple[str, g.Hull]] = []
+    for unit in state.units.values():
+        if unit.id in skip or not on_table(unit):
+            continue
+        for m in alive(unit):
+            if m.hull is not None:
+                out.append((unit.id, footprint(m)))  # type: ignore[arg-type]
+    return out
+
+
+def los_blockers(state: MatchState, exclude: Iterable[str] = ()) -> list[BaseGeometry]:
+    """What blocks line of sight: terrain that blocks it, wrecks, and vehicle hulls other than the
+    excluded units (firer, its squadron, the target). Infantry never blocks sight (it gives cover)."""
+    skip = set(exclude)
+    blockers: list[BaseGeometry] = [
+        p.polygon()
+        for p in all_terrain(state)
+        if p.has("blocks_los") and p.id.removeprefix("wreck:") not in skip
+    ]
+    blockers.extend(h.polygon() for _, h in vehicle_hulls(state, skip))
+    return blockers
+
+
+@dataclass(frozen=True)
+class CoverPiece:
+    """Something that can hide part of a target, with the cover save it grants."""
+
+    id: str
+    shape: BaseGeometry
+    save: int
+
+
+def cover_pieces(
+    state: MatchState, exclude_units: Iterable[str], target_shape: BaseGeometry | None
+) -> list[CoverPiece]:
+    """Terrain (blocks_los or cover), wrecks and models that may obscure a target.
+
+    Terrain that the target stands in is left out (40k7 Vehicles, Obscured Targets: "vehicles are
+    not obscured simply for being inside terrain"); for Infantry the caller handles area terrain.
+    """
+    skip = set(exclude_units)
+    out: list[CoverPiece] = []
+    for piece in all_terrain(state):
+        if piece.id.removeprefix("wreck:") in skip:
+            continue
+        if not (piece.has("blocks_los") or piece.has("cover")):
+            continue
+        poly = piece.polygon()
+        if target_shape is not None and float(poly.intersection(target_shape).area) > g.AREA_EPS:
+            continue
+        out.append(CoverPiece(piece.id, poly, piece.cover_save or DEFAULT_TERRAIN_COVER))
+    for unit in state.units.values():
+        if unit.id in skip or not on_table(unit):
+            continue
+        for m in alive(unit):
+            out.append(CoverPiece(f"model:{m.id}", footprint(m).polygon(), MODEL_COVER_SAVE))
+    return out
+
+
+def polygon_of(model: Model) -> Polygon:
+    return footprint(model).polygon()
+
+
+def direction(a: g.Point, b: g.Point) -> tuple[float, float]:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = math.hypot(dx, dy)
+    return (dx / n, dy / n) if n > 0 else (0.0, 0.0)

@@ -1,0 +1,519 @@
+"""The Movement phase (and Run / Flat Out in the Shooting phase) for 40k7 units.
+
+RULES.md 1.1-1.5 and the type table: vehicles move up to 12" (Combat Speed up to 6", Cruising up
+to 12"; Heavy never faster than Combat Speed); pivots are free and do not count as moving;
+Immobilised and Crew Stunned vehicles neither move nor pivot; vehicles never move over other
+models (Skimmers and Zooming Flyers fly over models and terrain but may not end on models);
+difficult terrain (and wrecks) is dangerous terrain for vehicles - one test per move, failed on a
+1: lose 1 HP and suffer Immobilised (a Walker is Immobilised only [decided]); Skimmers test only
+when they start or end in difficult terrain; Zooming Flyers move 18"-36" straight ahead after at
+most one 90 degree pivot. Infantry and Walkers move 6"; through difficult terrain the distance is
+2D6 pick the highest (the move is cut short at the roll [decided]); a Run is D6" (cut short at the
+roll). Models never end within 1" of an enemy model; unit coherency is 2" (4" for squadrons).
+"""
+
+from __future__ import annotations
+
+import math
+
+from msgspec.structs import replace
+
+from ...match.actions import Move, Pivot
+from ...match.context import ApplyContext
+from ...match.rejection import Rejection, reject
+from ...match.state import MatchState, Unit
+from ...match.turns import replace_unit
+from .. import geometry as g
+from . import refs
+from .damage import Fate, apply_result, lose_hp
+from .destruction import finish_vehicle
+from .firing import locked_in_combat
+from .geo import alive, all_terrain, footprint, on_table
+from .moves import ModelMove, model_moves, truncate
+from .speed import COMBAT_SPEED, CRUISING_SPEED, FLYER_CRUISING_SPEED, FLYER_MIN_MOVE
+from .status import flag_unit, set_status
+from .types import is_fast, is_heavy, is_skimmer, is_super_heavy, is_tank, is_vehicle, is_walker, is_zooming
+
+INFANTRY_MOVE = 6.0
+RUN_MAX = 6.0  # a Run is D6"
+FLAT_OUT = 6.0
+FAST_FLAT_OUT = 12.0
+FAST_SKIMMER_FLAT_OUT = 18.0
+FLYER_FLAT_OUT = (12.0, 24.0)
+FLYER_PIVOT_MAX = 90.0
+ENEMY_GAP = 1.0
+INFANTRY_COHERENCY = 2.0
+SQUADRON_COHERENCY = 4.0
+STRAIGHT_TOLERANCE_DEG = 1.0
+DANGEROUS_FAIL_ON = 1  # RULES.md 1.4: a dangerous terrain test fails on a 1
+
+
+def _r(code: str, rule: str, msg: str, **v: float | int | str | bool | None) -> Rejection:
+    return reject(code, rule, msg, **v)
+
+
+def common_checks(state: MatchState, unit: Unit) -> Rejection | None:
+    """Checks every voluntary move shares (also used by Tank Shock and Ram)."""
+    return _common_checks(state, unit, "normal")
+
+
+def move_limit(unit: Unit, kind: str) -> float:
+    """Maximum distance of a move of this kind for this unit."""
+    if kind == "flat_out":
+        if is_zooming(unit):
+            return FLYER_FLAT_OUT[1]
+        if is_fast(unit) and is_skimmer(unit):
+            return FAST_SKIMMER_FLAT_OUT
+        return FAST_FLAT_OUT if is_fast(unit) else FLAT_OUT
+    if kind == "run":
+        return RUN_MAX
+    if unit.flag("regrouped"):
+        return 3.0
+    if is_walker(unit) or not is_vehicle(unit):
+        return unit.profile.m if (unit.profile.m and not is_vehicle(unit)) else INFANTRY_MOVE
+    if is_zooming(unit):
+        return FLYER_CRUISING_SPEED
+    if is_heavy(unit):
+        return COMBAT_SPEED
+    return CRUISING_SPEED
+
+
+def _heading_of(a: g.Point, b: g.Point) -> float:
+    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0])) % 360
+
+
+def _turn(a: float, b: float) -> float:
+    return abs((b - a + 180) % 360 - 180)
+
+
+def _moving_units(state: MatchState, moves: list[ModelMove]) -> list[Unit]:
+    return [state.units[uid] for uid in dict.fromkeys(m.unit for m in moves)]
+
+
+def validate_pivot(state: MatchState, action: Pivot) -> Rejection | None:
+    """40k7 Vehicles: pivots about the centre, never when Immobilised (or Crew Stunned)."""
+    unit = state.units[action.unit]
+    if state.phase != "movement":
+        return _r(
+            "wrong_phase", refs.MOVEMENT, f"pivots happen in the Movement phase, not the {state.phase} phase"
+        )
+    if not is_vehicle(unit) or (all(m.hull is None for m in alive(unit)) and not is_walker(unit)):
+        return _r("not_a_vehicle", refs.MOVEMENT, f"{unit.name} is not a vehicle: only vehicles pivot")
+    if unit.embarked_in is not None or not on_table(unit):
+        return _r("not_on_table", refs.MOVEMENT, f"{unit.name} is not on the battlefield")
+    if "immobilised" in unit.statuses:
+        return _r("immobilised", refs.MOVEMENT, f"{unit.name} is Immobilised: it cannot even pivot")
+    if "stunned" in unit.statuses and not is_super_heavy(unit):
+        return _r(
+            "stunned",
+            refs.DAMAGE_TABLE,
+            f"{unit.name} is Crew Stunned: no move or pivot until the end of its next turn",
+        )
+    if unit.flag("moved"):
+        return _r(
+            "already_moved",
+            refs.MOVEMENT,
+            f"{unit.name} has already moved this phase (set its final heading with the move)",
+        )
+    if is_zooming(unit):
+        if unit.flag("pivoted"):
+            return _r(
+                "flyer_one_pivot", refs.FLYER, f"{unit.name} is Zooming: a single pivot before it moves"
+            )
+        turn = _turn(alive(unit)[0].heading, action.heading)
+        if turn > FLYER_PIVOT_MAX + 1e-9:
+            return _r(
+                "flyer_pivot_too_far",
+                refs.FLYER,
+                f"a Zooming Flyer pivots at most 90 degrees, not {turn:.0f}",
+                turn=turn,
+                limit=FLYER_PIVOT_MAX,
+            )
+    return None
+
+
+def apply_pivot(state: MatchState, action: Pivot, ctx: ApplyContext) -> MatchState:
+    unit = state.units[action.unit]
+    models = {
+        mid: replace(m, heading=action.heading % 360) if m.alive else m for mid, m in unit.models.items()
+    }
+    ctx.log(f"{unit.name} pivots to {action.heading % 360:g} degrees (counts as Stationary).", refs.MOVEMENT)
+    state = replace_unit(state, replace(unit, models=models))
+    return flag_unit(state, unit.id, "pivoted")
+
+
+def _common_checks(state: MatchState, unit: Unit, kind: str) -> Rejection | None:
+    if unit.embarked_in is not None or not on_table(unit):
+        return _r("not_on_table", refs.MOVEMENT, f"{unit.name} is not on the battlefield")
+    if "immobilised" in unit.statuses and is_vehicle(unit):
+        return _r("immobilised", refs.MOVEMENT, f"{unit.name} is Immobilised and cannot move")
+    if "stunned" in unit.statuses and is_vehicle(unit) and not is_zooming(unit) and not is_super_heavy(unit):
+        return _r(
+            "stunned",
+            refs.DAMAGE_TABLE,
+            f"{unit.name} is Crew Stunned: it cannot move until the end of its next turn",
+        )
+    if "falling_back" in unit.statuses:
+        return _r(
+            "falling_back", refs.FALL_BACK, f"{unit.name} is Falling Back: it moves only by falling back"
+        )
+    if "pinned" in unit.statuses:
+        return _r("pinned", refs.PINNING, f"{unit.name} has Gone to Ground (Pinned): no move, Run or charge")
+    if locked_in_combat(state, unit):
+        return _r("locked_in_combat", refs.FIGHT, f"{unit.name} is locked in close combat and cannot move")
+    if unit.flag("emergency"):
+        return _r(
+            "emergency_disembark",
+            refs.TRANSPORT,
+            f"{unit.name} made an emergency disembarkation: no voluntary action this turn",
+        )
+    return None
+
+
+def validate_move(state: MatchState, action: Move) -> Rejection | None:
+    """Normal moves (Movement phase), Run and Flat Out (Shooting phase)."""
+    unit = state.units[action.unit]
+    kind = action.kind
+    if kind in ("normal",) and state.phase != "movement":
+        return _r(
+            "wrong_phase", refs.MOVEMENT, f"units move in the Movement phase, not the {state.phase} phase"
+        )
+    if kind in ("run", "flat_out") and state.phase != "shooting":
+        rule = refs.RUN if kind == "run" else refs.FLAT_OUT
+        return _r(
+            "wrong_phase",
+            rule,
+            f"a {kind.replace('_', ' ')} move is made in the Shooting phase, not the {state.phase} phase",
+        )
+    bad = _common_checks(state, unit, kind)
+    if bad is not None:
+        return bad
+    if kind == "normal":
+        if unit.flag("moved") or unit.flag("disembarked"):
+            return _r("already_moved", refs.MOVEMENT, f"{unit.name} has already moved this phase")
+    elif kind == "run":
+        if is_vehicle(unit) and not is_walker(unit):
+            return _r(
+                "cannot_run", refs.RUN, f"{unit.name} is a vehicle: vehicles move Flat Out instead of Running"
+            )
+        if is_walker(unit) and "stunned" in unit.statuses:
+            return _r("stunned", refs.WALKER, f"{unit.name} is Crew Stunned: Walkers cannot Run")
+        if unit.flag("shot") or unit.flag("ran"):
+            return _r("already_shot", refs.RUN, f"{unit.name} has already shot or Run this phase")
+        if unit.flag("regrouped"):
+            return _r("regrouped", refs.REGROUP, f"{unit.name} Regrouped this turn: it cannot Run")
+    else:  # flat out
+        if not is_vehicle(unit) or is_walker(unit):
+            return _r(
+                "cannot_flat_out",
+                refs.FLAT_OUT,
+                f"{unit.name} is not a vehicle that can move Flat Out (Walkers Run)",
+            )
+        if is_heavy(unit):
+            return _r(
+                "heavy_no_flat_out", refs.HEAVY, f"{unit.name} is a Heavy vehicle: it never moves Flat Out"
+            )
+        if unit.flag("shot") or unit.flag("flat_out"):
+            return _r(
+                "already_shot", refs.FLAT_OUT, f"{unit.name} has already shot or moved Flat Out this phase"
+            )
+        if unit.flag("tank_shock") or unit.flag("rammed"):
+            return _r(
+                "tank_shocked",
+                refs.TANK_SHOCK,
+                f"{unit.name} made a Tank Shock or Ram this turn: no Flat Out",
+            )
+        if unit.flag("passengers_fired"):
+            return _r(
+                "passengers_fired",
+                refs.TRANSPORT,
+                f"passengers fired out of {unit.name}: it cannot move Flat Out",
+            )
+    moves = model_moves(state, unit, action)
+    if isinstance(moves, str):
+        return _r("bad_move", refs.MOVEMENT, moves)
+    for other in _moving_units(state, moves):
+        if other.id != unit.id:
+            if other.flag("moved"):
+                return _r("already_moved", refs.MOVEMENT, f"{other.name} has already moved this phase")
+            bad = _common_checks(state, other, kind)
+            if bad is not None:
+                return bad
+    return _validate_geometry(state, unit, moves, kind)
+
+
+def _validate_geometry(state: MatchState, unit: Unit, moves: list[ModelMove], kind: str) -> Rejection | None:
+    limit = move_limit(unit, kind)
+    rule = refs.FLAT_OUT if kind == "flat_out" else refs.RUN if kind == "run" else refs.MOVEMENT
+    zoom = is_zooming(unit)
+    for mv in moves:
+        if mv.length > limit + 1e-9:
+            return _r(
+                "too_far",
+                rule,
+                f"{mv.model.id} would move {mv.length:.2f} in > {limit:g} in allowed",
+                distance=mv.length,
+                limit=limit,
+            )
+        if zoom:
+            bad = _validate_zoom(unit, mv, kind)
+            if bad is not None:
+                return bad
+    bf = state.battlefield
+    moving_ids = {mv.unit for mv in moves}
+    own_ids = {
+        u.id for u in state.units.values() if unit.squadron is not None and u.squadron == unit.squadron
+    } | moving_ids
+    flies = is_skimmer(unit) or zoom
+    others = [(u, m) for u in state.units.values() if u.id not in own_ids and on_table(u) for m in alive(u)]
+    impassable = [p for p in all_terrain(state) if p.has("impassable")]
+    for mv in moves:
+        end_fp = mv.end_footprint()
+        if not g.inside_battlefield(end_fp, bf.width, bf.height):
+            if zoom and kind == "normal":
+                continue  # leaves combat airspace (Ongoing Reserves)
+            return _r(
+                "off_table",
+                rule,
+                f"{mv.model.id} would end at ({mv.end[0]:.1f}, {mv.end[1]:.1f}), off the battlefield",
+            )
+        swept = mv.swept()
+        if not flies:
+            hit = [m.id for _, m in others if g.overlaps(swept, footprint(m))]
+            if hit:
+                return _r(
+                    "path_blocked",
+                    rule,
+                    f"{mv.model.id} cannot move through model {hit[0]} (vehicles and infantry never move over other models)",
+                    model=hit[0],
+                )
+            blocked = [p.id for p in impassable if g.overlaps(swept, p.polygon())]
+            if blocked:
+                return _r(
+                    "impassable",
+                    refs.DIFFICULT,
+                    f"{mv.model.id} cannot move through impassable terrain {blocked[0]}",
+                    terrain=blocked[0],
+                )
+        elif not zoom:
+            on = [m.id for _, m in others if g.overlaps(end_fp, footprint(m))]
+            if on:
+                return _r(
+                    "ends_on_model",
+                    refs.SKIMMER,
+                    f"a Skimmer may fly over models but not end on them ({on[0]})",
+                    model=on[0],
+                )
+        if not zoom:
+            close = [
+                (m.id, g.distance(end_fp, footprint(m)))
+                for u, m in others
+                if u.side != unit.side and g.distance(end_fp, footprint(m)) < ENEMY_GAP - 1e-9
+            ]
+            if close:
+                mid, d = close[0]
+                return _r(
+                    "too_close_to_enemy",
+                    refs.INF_MOVE,
+                    f"{mv.model.id} would end {d:.2f} in from enemy model {mid} (at least 1 in)",
+                    distance=d,
+                    model=mid,
+                )
+    return _check_coherency(state, unit, moves)
+
+
+def _validate_zoom(unit: Unit, mv: ModelMove, kind: str) -> Rejection | None:
+    """40k7 Flyers, Zoom: at least 18" (Flat Out 12"-24"), straight ahead after the pivot."""
+    low = FLYER_FLAT_OUT[0] if kind == "flat_out" else FLYER_MIN_MOVE
+    if "stunned" in unit.statuses and kind == "normal":
+        low = FLYER_MIN_MOVE
+    if mv.length < low - 1e-9:
+        return _r(
+            "flyer_too_slow",
+            refs.FLYER,
+            f"a Zooming Flyer must move at least {low:g} in, not {mv.length:.1f}",
+            distance=mv.length,
+            minimum=low,
+        )
+    if "stunned" in unit.statuses and mv.length > FLYER_MIN_MOVE + 1e-9 and kind == "normal":
+        return _r(
+            "flyer_stunned",
+            refs.FLYER,
+            f"{unit.name} is Crew Stunned: it must move exactly 18 in straight ahead",
+            distance=mv.length,
+        )
+    start = mv.model.heading
+    if abs(mv.heading - start) > 1e-9 and _turn(start, mv.heading) > 1e-9:
+        if unit.flag("pivoted") or kind != "normal" or "stunned" in unit.statuses:
+            return _r("flyer_one_pivot", refs.FLYER, "a Zooming Flyer makes a single pivot, before it moves")
+        if _turn(start, mv.heading) > FLYER_PIVOT_MAX + 1e-9:
+            return _r(
+                "flyer_pivot_too_far",
+                refs.FLYER,
+                f"a Zooming Flyer pivots at most 90 degrees, not {_turn(start, mv.heading):.0f}",
+            )
+    for a, b in zip(mv.path, mv.path[1:], strict=False):
+        if math.hypot(b[0] - a[0], b[1] - a[1]) < 1e-9:
+            continue
+        if _turn(_heading_of(a, b), mv.heading) > STRAIGHT_TOLERANCE_DEG:
+            return _r(
+                "flyer_not_straight",
+                refs.FLYER,
+                f"a Zooming Flyer moves straight ahead (heading {mv.heading:.0f}), not towards {_heading_of(a, b):.0f}",
+            )
+    return None
+
+
+def _check_coherency(state: MatchState, unit: Unit, moves: list[ModelMove]) -> Rejection | None:
+    new_pos = {mv.model.id: mv.end_model() for mv in moves}
+    if unit.squadron is not None:
+        members = [
+            u
+            for u in state.units.values()
+            if u.squadron == unit.squadron and u.side == unit.side and on_table(u)
+        ]
+        fps = [footprint(new_pos.get(m.id, m)) for u in members for m in alive(u)]
+        if not g.coherent(fps, SQUADRON_COHERENCY):
+            return _r(
+                "squadron_coherency",
+                refs.SQUADRONS,
+                f"the squadron of {unit.name} would be out of coherency (4 in)",
+            )
+        return None
+    fps = [footprint(new_pos.get(m.id, m)) for m in alive(unit)]
+    if not g.coherent(fps, INFANTRY_COHERENCY):
+        return _r("coherency", refs.COHERENCY, f"{unit.name} would be out of unit coherency (2 in)")
+    return None
+
+
+def _dangerous_for_vehicle(state: MatchState, unit: Unit, mv: ModelMove) -> bool:
+    """Does this vehicle move need a dangerous terrain test (RULES.md 1.4, Skimmers)?"""
+    pieces = [
+        p
+        for p in all_terrain(state)
+        if (p.has("difficult") or p.has("dangerous")) and p.id != f"wreck:{unit.id}"
+    ]
+    if is_zooming(unit):
+        return False
+    if is_skimmer(unit):
+        start = g.terrain_under(footprint(mv.model), pieces)
+        end = g.terrain_under(
+            mv.end_footprint(), [*pieces, *(p for p in all_terrain(state) if p.has("impassable"))]
+        )
+        return bool(start or end)
+    return bool(g.path_terrain(mv.swept(), pieces))
+
+
+def dangerous_test(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
+    """RULES.md 1.4: a failed dangerous terrain test (a 1) costs 1 HP and an Immobilised result;
+    a Walker is only Immobilised [decided]; infantry lose a Wound."""
+    unit = state.units[uid]
+    face = ctx.roll(
+        "dangerous terrain test", "fails on 1", lambda v: "fail" if v <= DANGEROUS_FAIL_ON else "pass"
+    )
+    if face > DANGEROUS_FAIL_ON:
+        ctx.log(f"{unit.name} passes its dangerous terrain test.", refs.DANGEROUS)
+        return state
+    if not is_vehicle(unit):
+        living = alive(unit)
+        victim = living[0]
+        models = dict(unit.models)
+        models[victim.id] = replace(victim, wounds=victim.wounds - 1, alive=victim.wounds > 1)
+        still = any(m.alive for m in models.values())
+        ctx.log(f"{unit.name} fails a dangerous terrain test: {victim.id} loses a Wound.", refs.DIFFICULT)
+        return replace_unit(state, replace(unit, models=models, destroyed=not still))
+    fate = Fate()
+    if is_walker(unit):
+        ctx.log(
+            f"{unit.name} fails its dangerous terrain test and is Immobilised (Walker: no Hull Point lost).",
+            refs.WALKER,
+        )
+        state = apply_result(state, uid, "immobilised", ctx, fate)
+    else:
+        state = lose_hp(state, uid, 1)
+        ctx.log(
+            f"{unit.name} fails its dangerous terrain test: loses 1 Hull Point ({state.units[uid].hp} left) and is Immobilised.",
+            refs.DANGEROUS,
+        )
+        state = apply_result(state, uid, "immobilised", ctx, fate)
+    return finish_vehicle(state, ctx, uid, fate)
+
+
+def _difficult_crossed(state: MatchState, mv: ModelMove) -> bool:
+    pieces = [p for p in all_terrain(state) if p.has("difficult")]
+    return bool(g.path_terrain(mv.swept(), pieces))
+
+
+def apply_move(state: MatchState, action: Move, ctx: ApplyContext) -> MatchState:
+    unit = state.units[action.unit]
+    moves = model_moves(state, unit, action)
+    assert not isinstance(moves, str)
+    kind = action.kind
+    infantry_like = is_walker(unit) or not is_vehicle(unit)
+    if kind == "run":
+        face = ctx.roll("Run distance", 'D6"')
+        moves = [truncate(mv, float(face)) for mv in moves]
+        ctx.log(f'{unit.name} Runs up to {face}".', refs.RUN)
+    elif infantry_like and any(_difficult_crossed(state, mv) for mv in moves):
+        a = ctx.roll("difficult terrain", "2D6 pick highest")
+        b = ctx.roll("difficult terrain", "2D6 pick highest")
+        limit = float(max(a, b))
+        if any(mv.length > limit + 1e-9 for mv in moves):
+            ctx.log(
+                f'{unit.name} moves through difficult terrain: at most {limit:g}" this move.', refs.DIFFICULT
+            )
+        moves = [truncate(mv, limit) for mv in moves]
+    for uid in dict.fromkeys(mv.unit for mv in moves):
+        state = _apply_unit_moves(state, ctx, uid, [mv for mv in moves if mv.unit == uid], kind)
+    return state
+
+
+def _apply_unit_moves(
+    state: MatchState, ctx: ApplyContext, uid: str, moves: list[ModelMove], kind: str
+) -> MatchState:
+    unit = state.units[uid]
+    models = dict(unit.models)
+    for mv in moves:
+        models[mv.model.id] = mv.end_model()
+    distance = max((mv.length for mv in moves), default=0.0)
+    flags = {"normal": "moved", "run": "ran", "flat_out": "flat_out"}.get(kind, "moved")
+    moved_total = unit.moved + distance if kind != "run" else unit.moved
+    state = replace_unit(state, replace(unit, models=models, moved=moved_total))
+    state = flag_unit(state, uid, flags, *(("shot",) if kind in ("run", "flat_out") else ()))
+    moved = state.units[uid]
+    if is_vehicle(moved) and not is_walker(moved):
+        from .speed import speed_of
+
+        label = {"stationary": "Stationary", "combat": "Combat Speed", "cruising": "Cruising Speed"}[
+            speed_of(moved)
+        ]
+        extra = " Flat Out" if kind == "flat_out" else ""
+        ctx.log(
+            f"{moved.name} moves{extra} {distance:.1f} in ({label}, {moved.moved:.1f} in this turn).",
+            refs.FLAT_OUT if kind == "flat_out" else refs.MOVEMENT,
+        )
+    else:
+        ctx.log(
+            f"{moved.name} {'Runs' if kind == 'run' else 'moves'} {distance:.1f} in.",
+            refs.RUN if kind == "run" else refs.INF_MOVE,
+        )
+    if is_zooming(moved):
+        bf = state.battlefield
+        if not all(g.inside_battlefield(footprint(m), bf.width, bf.height) for m in alive(moved)):
+            ctx.log(
+                f"{moved.name} leaves combat airspace: it enters Ongoing Reserves (re-entry is not modelled).",
+                refs.FLYER,
+            )
+            return set_status(state, uid, "reserves", 0)
+    if is_vehicle(moved) and not is_walker(moved):
+        if any(_dangerous_for_vehicle(state, moved, mv) for mv in moves):
+            state = dangerous_test(state, ctx, uid)
+    else:
+        dangerous = [p for p in all_terrain(state) if p.has("dangerous")]
+        if any(g.path_terrain(mv.swept(), dangerous) for mv in moves):
+            state = dangerous_test(state, ctx, uid)
+    return state
+
+
+def tank_shock_allowed(unit: Unit) -> bool:
+    return is_tank(unit) and not is_zooming(unit)

@@ -1,0 +1,98 @@
+"""Armour penetration (RULES.md 1.12): D6 + Strength against the facing's Armour Value.
+
+Lower: no effect; equal: glancing; higher: penetrating. Variants [ext]:
+- Ordnance: roll 2D6 and pick the highest.
+- Melta within half range: +D6. Armourbane: +D6. Both together still add one D6
+  (MELTA_ARMOURBANE_STACK = False [decided]: both rules say "roll an additional D6").
+- Lance: an Armour Value above 12 counts as 12.
+- Haywire: a D6 instead of the roll: 1 no effect, 2-5 glancing, 6 penetrating.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ...match.context import ApplyContext
+
+PenResult = Literal["none", "glancing", "penetrating"]
+
+LANCE_CAP = 12
+MELTA_ARMOURBANE_STACK = False
+HAYWIRE_GLANCE_FROM = 2
+HAYWIRE_PEN_ON = 6
+
+
+@dataclass(frozen=True)
+class PenProfile:
+    """What a hit brings to the armour penetration roll."""
+
+    strength: int
+    ordnance: bool = False
+    melta_half: bool = False  # Melta weapon within half its range
+    armourbane: bool = False
+    lance: bool = False
+    haywire: bool = False
+    extra_d6: int = 0  # e.g. Super-heavy Thunderblitz "Kerr-smash"
+
+
+@dataclass(frozen=True)
+class PenRoll:
+    dice: tuple[int, ...]
+    total: int
+    armour: int
+    result: PenResult
+
+
+def effective_armour(armour: int, profile: PenProfile) -> int:
+    """40k7 Lance: Armour Values above 12 count as 12."""
+    return min(armour, LANCE_CAP) if profile.lance else armour
+
+
+def extra_dice(profile: PenProfile) -> int:
+    extra = 0
+    if profile.melta_half or profile.armourbane:
+        extra = 2 if (MELTA_ARMOURBANE_STACK and profile.melta_half and profile.armourbane) else 1
+    return extra + profile.extra_d6
+
+
+def compare(total: int, armour: int) -> PenResult:
+    """40k7 Armour Penetration Rolls: lower none, equal glancing, higher penetrating."""
+    if total < armour:
+        return "none"
+    return "glancing" if total == armour else "penetrating"
+
+
+def outcome(profile: PenProfile, armour: int, base: tuple[int, ...], extra: tuple[int, ...]) -> PenRoll:
+    """Pure: the result of given dice. ``base`` is one D6 (two for Ordnance), ``extra`` the added D6s."""
+    if profile.haywire:
+        face = base[0]
+        result: PenResult = (
+            "penetrating" if face >= HAYWIRE_PEN_ON else "glancing" if face >= HAYWIRE_GLANCE_FROM else "none"
+        )
+        return PenRoll(base, face, armour, result)
+    av = effective_armour(armour, profile)
+    total = max(base) + sum(extra) + profile.strength
+    return PenRoll((*base, *extra), total, av, compare(total, av))
+
+
+def roll_penetration(ctx: ApplyContext, profile: PenProfile, armour: int, facing: str) -> PenRoll:
+    """Roll armour penetration through the match dice and judge it."""
+    av = effective_armour(armour, profile)
+    if profile.haywire:
+        face = ctx.roll("haywire", "1 none, 2-5 glancing, 6 penetrating")
+        pen = outcome(profile, armour, (face,), ())
+        ctx.set_outcome(pen.result)
+        return pen
+    label = f"S{profile.strength} vs {facing} AV{av}"
+    n_base = 2 if profile.ordnance else 1
+    base = tuple(
+        ctx.roll(
+            "armour penetration (ordnance: highest)" if profile.ordnance else "armour penetration", label
+        )
+        for _ in range(n_base)
+    )
+    extra = tuple(ctx.roll("armour penetration (+D6)", label) for _ in range(extra_dice(profile)))
+    pen = outcome(profile, armour, base, extra)
+    ctx.set_outcome(f"{pen.total}: {pen.result}")
+    return pen

@@ -1,0 +1,82 @@
+"""Dice helpers on top of ``ApplyContext.roll``: every die is recorded with purpose and target.
+
+Scatter with D6 dice only [decided, RULES.md 0: all dice are D6]: the scatter die is a D6 whose
+1-2 show "Hit" (the Hit symbol is on 2 of the 6 faces of the real scatter die); the direction is
+two more D6, ``(d1 - 1) * 60 + (d2 - 1) * 10`` degrees counter-clockwise from +x (36 directions,
+10 degrees apart).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from ...match.context import ApplyContext
+
+SCATTER_HIT_FACES = (1, 2)
+SCATTER_MAJOR_STEP = 60.0
+SCATTER_MINOR_STEP = 10.0
+
+
+def judge(need: int, yes: str = "pass", no: str = "fail") -> Callable[[int], str]:
+    """A log judge: ``yes`` when the face reaches ``need``."""
+
+    def outcome(face: int) -> str:
+        return yes if face >= need else no
+
+    return outcome
+
+
+def d6(ctx: ApplyContext, purpose: str, target: str = "", need: int | None = None) -> int:
+    """One D6; with ``need`` the log judges it "pass" (>= need) or "fail"."""
+    if need is None:
+        return ctx.roll(purpose, target)
+    return ctx.roll(purpose, target or f"{need}+", lambda v: "pass" if v >= need else "fail")
+
+
+def dice(ctx: ApplyContext, n: int, purpose: str, target: str = "") -> list[int]:
+    return [ctx.roll(purpose, target) for _ in range(n)]
+
+
+def d3(ctx: ApplyContext, purpose: str) -> int:
+    """D3 = ceil(D6 / 2) (RULES.md 0)."""
+    return (ctx.roll(purpose, "D3") + 1) // 2
+
+
+def two_d6(ctx: ApplyContext, purpose: str, target: str = "") -> tuple[int, int]:
+    return ctx.roll(purpose, target), ctx.roll(purpose, target)
+
+
+def random_index(ctx: ApplyContext, n: int, purpose: str) -> int:
+    """A uniformly random index in [0, n) from D6s by rejection sampling (n <= 36)."""
+    if n <= 1:
+        return 0
+    if n <= 6:
+        while True:
+            v = ctx.roll(purpose, f"1-{n}")
+            if v <= n:
+                return v - 1
+    limit = min(n, 36)
+    while True:
+        a = ctx.roll(purpose, f"1-{limit} (tens)")
+        b = ctx.roll(purpose, f"1-{limit} (units)")
+        v = (a - 1) * 6 + (b - 1)
+        if v < limit:
+            return v
+
+
+def scatter(ctx: ApplyContext, bs: int | None, purpose: str) -> tuple[float, float]:
+    """40k7 scatter: a Hit (1-2) stays put; otherwise 2D6" minus BS (min 0) in a random direction.
+    ``bs`` None = no BS reduction (Crash and Burn, Catastrophic Damage). Returns (dx, dy)."""
+    face = ctx.roll(
+        f"{purpose}: scatter die", "1-2 Hit", lambda v: "hit" if v in SCATTER_HIT_FACES else "scatter"
+    )
+    a = ctx.roll(f"{purpose}: scatter distance")
+    b = ctx.roll(f"{purpose}: scatter distance")
+    if face in SCATTER_HIT_FACES:
+        return (0.0, 0.0)
+    distance = max(0, a + b - (bs or 0))
+    d1 = ctx.roll(f"{purpose}: direction (x60 deg)")
+    d2 = ctx.roll(f"{purpose}: direction (x10 deg)")
+    angle = math.radians((d1 - 1) * SCATTER_MAJOR_STEP + (d2 - 1) * SCATTER_MINOR_STEP)
+    return (distance * math.cos(angle), distance * math.sin(angle))

@@ -1,0 +1,227 @@
+"""The Shooting phase for 40k7 units (RULES.md 1.6-1.17 and the minimal core).
+
+Validation: phase, the unit may shoot (not Ran, Flat Out, already shot, locked in combat),
+then the pure plan (module ``firing``). Application: if the target may Jink, the target's owner
+decides first (a pending decision); then every weapon rolls to hit (Snap Shots on a 6), blasts
+scatter, templates are laid, and all hits are resolved per target (module ``resolve``). A unit
+of models that loses 25% of its models in the phase takes a Morale check; Pinning weapons force
+a Pinning test.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from msgspec.structs import replace
+
+from ...match.actions import Shoot
+from ...match.context import ApplyContext
+from ...match.rejection import Rejection, reject
+from ...match.state import Decision, MatchState, Side
+from . import refs
+from .attacks import Hit, Tally
+from .blasts import blast_centre, models_under_circle, models_under_shape, nearest_point, template_polygon
+from .core import shooting_to_hit
+from .firing import NO_CHARGE_TYPES, Plan, WeaponShot, locked_in_combat, plan_shooting
+from .geo import alive
+from .morale import morale_check, pinning_test
+from .penetration import PenProfile
+from .resolve import resolve_hits, squadron_members
+from .rolls import judge
+from .status import (
+    add_phase_flag,
+    end_of_next_turn,
+    flag_unit,
+    has_phase_flag,
+    phase_flags_with_prefix,
+    set_status,
+    start_of_next_turn,
+)
+from .types import can_jink, is_vehicle
+
+MORALE_FRACTION = 0.25  # 40k7 Morale: 25% casualties in a phase
+
+
+def validate_shoot(state: MatchState, action: Shoot, overwatch: bool = False) -> Rejection | None:
+    unit = state.units[action.unit]
+    if state.phase != "shooting" and not overwatch:
+        return reject(
+            "wrong_phase", refs.SHOOTING, f"units shoot in the Shooting phase, not the {state.phase} phase"
+        )
+    for flag, why in (("shot", "has already shot"), ("ran", "Ran"), ("flat_out", "moved Flat Out")):
+        if unit.flag(flag):
+            return reject(
+                f"already_{flag}" if flag == "shot" else flag,
+                refs.SHOOTING,
+                f"{unit.name} {why} this phase: it cannot shoot",
+            )
+    if unit.embarked_in is None and locked_in_combat(state, unit):
+        return reject(
+            "locked_in_combat", refs.SHOOTING, f"{unit.name} is locked in close combat and cannot shoot"
+        )
+    plan = plan_shooting(state, action, overwatch)
+    return plan if isinstance(plan, Rejection) else None
+
+
+def _jink_target(state: MatchState, plan: Plan, asked: tuple[str, ...]) -> str | None:
+    for tid in plan.targets:
+        if tid in asked:
+            continue
+        members = squadron_members(state, state.units[tid])
+        if any(can_jink(m) and "jink" not in m.statuses for m in members):
+            return tid
+    return None
+
+
+def apply_shoot(
+    state: MatchState, side: Side, action: Shoot, ctx: ApplyContext, asked: tuple[str, ...] = ()
+) -> MatchState:
+    """Apply a validated Shoot; may stop on a Jink decision for the target's owner."""
+    plan = plan_shooting(state, action)
+    if isinstance(plan, Rejection):
+        ctx.log(f"Shooting abandoned: {plan.message}", plan.rule)
+        return state
+    jinker = _jink_target(state, plan, asked)
+    if jinker is not None:
+        target = state.units[jinker]
+        shooter = state.units[action.unit]
+        decision = Decision(
+            id=f"jink-{ctx.seq}",
+            side=target.side,
+            kind="jink",
+            options=("jink", "no"),
+            prompt=(
+                f"{target.name} is targeted by {shooter.name}: Jink? (4+ cover save until the start of its "
+                f"next Movement phase; Snap Shots only until the end of its next turn)"
+            ),
+            rule=refs.JINK,
+            context={
+                "action": msgspec.json.encode(action).decode(),
+                "by": side,
+                "target": jinker,
+                "asked": ",".join(asked),
+            },
+        )
+        ctx.log(f"{target.name} may Jink: waiting for side {target.side}.", refs.JINK)
+        return replace(state, pending=decision)
+    state = execute_plan(state, ctx, plan)
+    unit = state.units[action.unit]
+    flags = ["shot", *(f"shot_at:{t}" for t in plan.targets)]
+    if any(s.weapon.type in NO_CHARGE_TYPES for s in plan.shots):
+        flags.append("fired_heavy")
+    state = flag_unit(state, unit.id, *flags)
+    if unit.squadron is not None:
+        state = add_phase_flag(state, f"squadron_target:{unit.squadron}:{plan.targets[0]}")
+    if unit.embarked_in is not None:
+        state = flag_unit(state, unit.embarked_in, "passengers_fired")
+    return state
+
+
+def resume_jink(state: MatchState, decision: Decision, choice: str, ctx: ApplyContext) -> MatchState:
+    """The target's owner answered the Jink decision; carry on with the shooting."""
+    action = msgspec.json.decode(decision.context["action"], type=Shoot)
+    by: Side = "a" if decision.context["by"] == "a" else "b"
+    tid = decision.context["target"]
+    asked = (*(x for x in decision.context.get("asked", "").split(",") if x), tid)
+    state = replace(state, pending=None)
+    target = state.units[tid]
+    if choice == "jink":
+        for member in squadron_members(state, target):
+            if not can_jink(member):
+                continue
+            state = set_status(state, member.id, "jink", start_of_next_turn(state, member.side))
+            state = set_status(state, member.id, "snap_only", end_of_next_turn(state, member.side))
+        ctx.log(
+            f"{target.name} Jinks: 4+ cover save, Snap Shots only until the end of its next turn.", refs.JINK
+        )
+    else:
+        ctx.log(f"{target.name} does not Jink.", refs.JINK)
+    return apply_shoot(state, by, action, ctx, asked)
+
+
+def _pen(shot: WeaponShot) -> PenProfile:
+    w = shot.weapon
+    return PenProfile(
+        w.strength,
+        ordnance=w.type == "ordnance",
+        melta_half=shot.melta_half,
+        armourbane="armourbane" in w.rules,
+        lance="lance" in w.rules,
+        haywire="haywire" in w.rules,
+    )
+
+
+def note_strength(state: MatchState, uid: str) -> MatchState:
+    """Remember how many models a unit had when it first took fire this phase (Morale, 25%)."""
+    if phase_flags_with_prefix(state, f"strength:{uid}:"):
+        return state
+    return add_phase_flag(state, f"strength:{uid}:{len(alive(state.units[uid]))}")
+
+
+def casualty_morale(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
+    """40k7 Morale: 25% or more of the unit's models lost in this phase -> Morale check (once)."""
+    unit = state.units[uid]
+    if unit.destroyed or is_vehicle(unit) or has_phase_flag(state, f"morale:{uid}"):
+        return state
+    start_s = phase_flags_with_prefix(state, f"strength:{uid}:")
+    if not start_s:
+        return state
+    start = int(start_s[0])
+    lost = start - len(alive(unit))
+    if start == 0 or lost < MORALE_FRACTION * start:
+        return state
+    state = add_phase_flag(state, f"morale:{uid}")
+    state, _ = morale_check(state, ctx, uid, reason=f" after losing {lost} of {start} models this phase")
+    return state
+
+
+def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bool = False) -> MatchState:
+    """Roll to hit, place blasts and templates, resolve every hit (RULES.md 1.10-1.17)."""
+    unit = state.units[plan.unit]
+    bs = unit.profile.bs
+    exclude = tuple(u.id for u in squadron_members(state, unit)) + (
+        (unit.embarked_in,) if unit.embarked_in else ()
+    )
+    hits_by_target: dict[str, list[Hit]] = {}
+    for shot in plan.shots:
+        w = shot.weapon
+        label = f"{unit.name}'s {w.name}"
+        group = w.id if is_vehicle(unit) else unit.id
+        hit = Hit(_pen(shot), w.ap, shot.origin, label, group, rules=w.rules)
+        if shot.template:
+            poly = template_polygon(shot.origin, nearest_point(state, shot.target, shot.origin), w.range)
+            under = models_under_shape(state, poly, {unit.id})
+            ctx.log(f"{label}: the template covers {sum(under.values())} model(s).", refs.BLAST)
+            for uid, n in under.items():
+                hits_by_target.setdefault(uid, []).extend([hit] * n)
+            continue
+        if shot.blast is not None:
+            for _ in range(shot.shots):
+                centre = blast_centre(ctx, state, shot.target, shot.origin, bs, label)
+                for uid, n in models_under_circle(state, centre, shot.blast).items():
+                    hits_by_target.setdefault(uid, []).extend([hit] * n)
+            continue
+        need = shooting_to_hit(bs, shot.snap)
+        kind = "snap shot" if shot.snap else "to hit"
+        faces = [ctx.roll(kind, f"{need}+", judge(need, "hit", "miss")) for _ in range(shot.shots)]
+        n_hits = sum(1 for f in faces if f >= need)
+        ctx.log(
+            f"{label} fires {shot.shots} {'Snap Shot' if shot.snap else 'shot'}(s) at "
+            f"{state.units[shot.target].name} ({shot.distance:.1f} in): {n_hits} hit(s) on {need}+.",
+            refs.SNAP if shot.snap else refs.TO_HIT,
+        )
+        if n_hits:
+            hits_by_target.setdefault(shot.target, []).extend([hit] * n_hits)
+    pinned: list[str] = []
+    for uid, hits in hits_by_target.items():
+        if state.units[uid].destroyed:
+            continue
+        state = note_strength(state, uid)
+        tally: Tally
+        state, tally = resolve_hits(state, ctx, uid, hits, attacker=unit.id, kind="shooting", exclude=exclude)
+        if tally.pinning:
+            pinned.append(uid)
+    for uid in hits_by_target:
+        state = casualty_morale(state, ctx, uid)
+    for uid in pinned:
+        state = pinning_test(state, ctx, uid)
+    return state

@@ -1,0 +1,520 @@
+"""Tank Shock and Ram (RULES.md 1 type table: Tank; 40k7 Tanks [ext]).
+
+The Tank turns to face its direction, declares a distance (at least some movement, up to its
+maximum speed) and moves straight ahead. It stops 1" short of friendly models, impassable
+terrain, the board edge and (Tank Shock) enemy vehicles. Each enemy unit (not a vehicle) it
+reaches takes a Morale check (Falling Back units fail automatically) and Falls Back on a failure;
+if it passes, its owner may make a Death or Glory attack with one model in the path (a pending
+decision): one attack that hits automatically against the front armour, no cover. A Crew
+Stunned, Immobilised, Wrecked or Explodes! result stops the Tank 1" from the hero; otherwise the
+hero is crushed. Enemy models left under the Tank are moved aside (1" clear) or crushed.
+A Ram is a Tank Shock that collides with the first enemy vehicle: each vehicle takes a hit of
+Strength half the Armour Value of its impacting facing (rounded up; the rammer's front), +1 for a
+Tank, +2 for Heavy or Super-heavy (not cumulative); the rammer halts unless the rammed vehicle is
+removed by Explodes!, and may only Snap Shoot that turn. Super-heavies roll on the Thunderblitz
+table (the Flipped result skips the scatter [decided]).
+"""
+
+from __future__ import annotations
+
+import math
+
+from msgspec.structs import replace
+from shapely import unary_union
+from shapely.geometry.base import BaseGeometry
+
+from ...match.actions import Move
+from ...match.context import ApplyContext
+from ...match.rejection import Rejection, reject
+from ...match.state import Decision, MatchState, Model, Point, Unit
+from ...match.turns import replace_unit
+from .. import geometry as g
+from . import refs
+from .attacks import ArmourFacing, Hit
+from .cover import armour_value
+from .geo import alive, footprint, on_table
+from .morale import morale_check
+from .movement import _dangerous_for_vehicle, common_checks, dangerous_test, move_limit
+from .moves import ModelMove
+from .penetration import PenProfile
+from .placement import Placer, base_radius
+from .resolve import resolve_hits
+from .rolls import dice
+from .status import flag_unit
+from .types import is_heavy, is_super_heavy, is_tank, is_vehicle, is_zooming
+
+STOP_SHORT = 1.0
+PUSH_CLEARANCE = 1.0
+SEARCH_STEPS = 40
+HEADING_TOLERANCE_DEG = 1.0
+MAX_DOG_OPTIONS = 30
+
+
+def validate_tank_shock(state: MatchState, action: Move) -> Rejection | None:
+    unit = state.units[action.unit]
+    rule = refs.RAM if action.kind == "ram" else refs.TANK_SHOCK
+    if state.phase != "movement":
+        return reject(
+            "wrong_phase",
+            rule,
+            f"Tank Shock and Ram happen in the Movement phase, not the {state.phase} phase",
+        )
+    if not is_tank(unit) or is_zooming(unit):
+        return reject(
+            "not_a_tank",
+            rule,
+            f"{unit.name} is not a Tank (Flyers never Tank Shock): it cannot {action.kind.replace('_', ' ')}",
+        )
+    bad = common_checks(state, unit)
+    if bad is not None:
+        return bad
+    if unit.flag("moved"):
+        return reject("already_moved", refs.MOVEMENT, f"{unit.name} has already moved this phase")
+    if unit.flag("transport_used"):
+        return reject(
+            "transport_used",
+            refs.TANK_SHOCK,
+            f"a unit embarked on or disembarked from {unit.name} this turn: no Tank Shock or Ram",
+        )
+    if len(action.path) != 1:
+        return reject(
+            "not_straight",
+            rule,
+            "a Tank Shock is one straight move: give exactly one end point",
+            waypoints=len(action.path),
+        )
+    model = alive(unit)[0]
+    end = action.path[0]
+    length = math.hypot(end.x - model.pos.x, end.y - model.pos.y)
+    if length <= 1e-9:
+        return reject(
+            "must_move",
+            rule,
+            "a Tank Shock must move at least some distance (pivoting alone is not enough)",
+            distance=0.0,
+        )
+    limit = move_limit(unit, "normal")
+    if length > limit + 1e-9:
+        return reject(
+            "too_far", rule, f"declared {length:.2f} in > {limit:g} in allowed", distance=length, limit=limit
+        )
+    travel = math.degrees(math.atan2(end.y - model.pos.y, end.x - model.pos.x)) % 360
+    if (
+        action.heading is not None
+        and abs((action.heading - travel + 180) % 360 - 180) > HEADING_TOLERANCE_DEG
+    ):
+        return reject(
+            "not_straight",
+            rule,
+            f"the Tank faces its direction of travel ({travel:.0f} deg), not {action.heading % 360:.0f}",
+            heading=travel,
+        )
+    if action.kind == "ram" and action.target is not None:
+        target = state.units.get(action.target)
+        if target is None or not on_table(target) or target.side == unit.side or not is_vehicle(target):
+            return reject(
+                "bad_ram_target", refs.RAM, f"{action.target!r} is not an enemy vehicle on the battlefield"
+            )
+        if is_zooming(target):
+            return reject(
+                "bad_ram_target", refs.FLYER, f"{target.name} is a Zooming Flyer: it cannot be Rammed"
+            )
+    return None
+
+
+def _hull_at(start: g.Hull, u: tuple[float, float], t: float) -> g.Hull:
+    return start.translate(u[0] * t, u[1] * t)
+
+
+def _swept(start: g.Hull, u: tuple[float, float], t: float) -> BaseGeometry:
+    hull: BaseGeometry = unary_union([start.polygon(), _hull_at(start, u, t).polygon()]).convex_hull
+    return hull
+
+
+def first_contact(start: g.Hull, u: tuple[float, float], length: float, shape: g.Shape) -> float | None:
+    """The distance the hull travels before it touches ``shape`` (None: never within ``length``)."""
+    if not g.overlaps(_swept(start, u, length), shape):
+        return None
+    if g.overlaps(start, shape):
+        return 0.0
+    lo, hi = 0.0, length
+    for _ in range(SEARCH_STEPS):
+        mid = (lo + hi) / 2
+        if g.overlaps(_swept(start, u, mid), shape):
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+def _edge_limit(state: MatchState, start: g.Hull, u: tuple[float, float], length: float) -> float:
+    bf = state.battlefield
+    if g.inside_battlefield(_hull_at(start, u, length), bf.width, bf.height):
+        return math.inf
+    lo, hi = 0.0, length
+    for _ in range(SEARCH_STEPS):
+        mid = (lo + hi) / 2
+        if g.inside_battlefield(_hull_at(start, u, mid), bf.width, bf.height):
+            lo = mid
+        else:
+            hi = mid
+    return lo
+
+
+class _Run:
+    """The state of one Tank Shock / Ram in progress (kept in the decision context)."""
+
+    def __init__(self, data: dict[str, str]) -> None:
+        self.data = data
+        self.uid = data["unit"]
+        self.start = (float(data["sx"]), float(data["sy"]))
+        self.heading = float(data["heading"])
+        self.length = float(data["length"])
+        self.kind = data["kind"]
+        self.processed = [x for x in data.get("processed", "").split(",") if x]
+        rad = math.radians(self.heading)
+        self.u = (math.cos(rad), math.sin(rad))
+
+    def hull(self, state: MatchState) -> g.Hull:
+        model = alive(state.units[self.uid])[0]
+        assert model.hull is not None
+        return g.Hull(self.start[0], self.start[1], model.hull.length, model.hull.width, self.heading)
+
+
+def begin(state: MatchState, action: Move, ctx: ApplyContext) -> MatchState:
+    unit = state.units[action.unit]
+    model = alive(unit)[0]
+    end = action.path[0]
+    heading = math.degrees(math.atan2(end.y - model.pos.y, end.x - model.pos.x)) % 360
+    length = math.hypot(end.x - model.pos.x, end.y - model.pos.y)
+    word = "Rams" if action.kind == "ram" else "Tank Shocks"
+    ctx.log(
+        f"{unit.name} {word}: {length:.1f} in straight ahead at {heading:.0f} degrees.",
+        refs.RAM if action.kind == "ram" else refs.TANK_SHOCK,
+    )
+    data = {
+        "unit": unit.id,
+        "sx": repr(model.pos.x),
+        "sy": repr(model.pos.y),
+        "heading": repr(heading),
+        "length": repr(length),
+        "kind": action.kind,
+        "processed": "",
+    }
+    return _advance(state, ctx, _Run(data))
+
+
+def _events(state: MatchState, run: _Run) -> tuple[float, list[tuple[float, str]], list[tuple[float, str]]]:
+    """(end distance, enemy units reached [(t, id)], enemy vehicles rammed [(t, id)])."""
+    unit = state.units[run.uid]
+    hull = run.hull(state)
+    stop = run.length
+    shocks: dict[str, float] = {}
+    rams: list[tuple[float, str]] = []
+    for other in state.units.values():
+        if other.id == run.uid or not on_table(other) or other.id in run.processed or is_zooming(other):
+            continue
+        for m in alive(other):
+            t = first_contact(hull, run.u, run.length, footprint(m))
+            if t is None:
+                continue
+            if other.side == unit.side:
+                stop = min(stop, t - STOP_SHORT)
+            elif is_vehicle(other):
+                if run.kind == "ram":
+                    rams.append((t, other.id))
+                else:
+                    stop = min(stop, t - STOP_SHORT)
+            else:
+                shocks[other.id] = min(shocks.get(other.id, math.inf), t)
+    for t_piece in state.terrain.values():
+        if "impassable" in t_piece.kinds:
+            t = first_contact(hull, run.u, run.length, [(p.x, p.y) for p in t_piece.points])
+            if t is not None:
+                stop = min(stop, t - STOP_SHORT)
+    edge = _edge_limit(state, hull, run.u, run.length)
+    if edge != math.inf:
+        stop = min(stop, edge - STOP_SHORT)
+    stop = max(0.0, stop)
+    return stop, sorted((t, uid) for uid, t in shocks.items()), sorted(rams)
+
+
+def _advance(state: MatchState, ctx: ApplyContext, run: _Run) -> MatchState:
+    """Carry the move on until it ends or a Death or Glory decision is needed."""
+    while True:
+        end, shocks, rams = _events(state, run)
+        ram_t = rams[0] if rams and rams[0][0] <= end + STOP_SHORT else None
+        shock = shocks[0] if shocks and shocks[0][0] <= end + 1e-9 else None
+        if ram_t is not None and (shock is None or ram_t[0] < shock[0]):
+            state, go_on = _ram(state, ctx, run, ram_t[1], ram_t[0])
+            run.processed.append(ram_t[1])
+            if not go_on:
+                return _finish(state, ctx, run, ram_t[0])
+            continue
+        if shock is None:
+            return _finish(state, ctx, run, end)
+        _, sid = shock
+        run.processed.append(sid)
+        state = _thunderblitz_shock(state, ctx, run, sid)
+        if state.units[sid].destroyed:
+            continue
+        state, passed = morale_check(
+            state, ctx, sid, reason=f" against {state.units[run.uid].name}'s Tank Shock"
+        )
+        if not passed or state.units[sid].destroyed:
+            continue
+        options = _dog_options(state, run, sid, end)
+        if len(options) > 1:
+            target = state.units[sid]
+            data = dict(run.data)
+            data["processed"] = ",".join(run.processed)
+            data["hero_unit"] = sid
+            ctx.log(
+                f"{target.name} stands its ground: side {target.side} may attempt Death or Glory.",
+                refs.DEATH_OR_GLORY,
+            )
+            return replace(
+                state,
+                pending=Decision(
+                    id=f"dog-{ctx.seq}",
+                    side=target.side,
+                    kind="death_or_glory",
+                    options=tuple(options),
+                    prompt=f"{state.units[run.uid].name} Tank Shocks {target.name}: choose a model and weapon for Death or Glory, or none",
+                    rule=refs.DEATH_OR_GLORY,
+                    context=data,
+                ),
+            )
+
+
+def _dog_options(state: MatchState, run: _Run, sid: str, end: float) -> list[str]:
+    hull = run.hull(state)
+    target = state.units[sid]
+    options = ["none"]
+    for m in alive(target):
+        t = first_contact(hull, run.u, run.length, footprint(m))
+        if t is None or t > end + STOP_SHORT:
+            continue
+        for w in target.weapons.values():
+            if w.model == m.id and not w.destroyed:
+                options.append(f"{m.id}/{w.id}")
+        options.append(f"{m.id}/close_combat")
+    return options[:MAX_DOG_OPTIONS]
+
+
+def resume_death_or_glory(
+    state: MatchState, decision: Decision, choice: str, ctx: ApplyContext
+) -> MatchState:
+    """The tank-shocked unit's owner chose a Death or Glory attack (or none)."""
+    state = replace(state, pending=None)
+    run = _Run(dict(decision.context))
+    sid = decision.context["hero_unit"]
+    if choice == "none":
+        ctx.log(f"{state.units[sid].name} lets the Tank through.", refs.DEATH_OR_GLORY)
+        return _advance(state, ctx, run)
+    model_id, weapon_id = choice.split("/", 1)
+    hero_unit = state.units[sid]
+    hero = hero_unit.models[model_id]
+    tank = state.units[run.uid]
+    hull = run.hull(state)
+    hero_t = first_contact(hull, run.u, run.length, footprint(hero)) or 0.0
+    weapon = hero_unit.weapons.get(weapon_id)
+    strength = hero_unit.profile.s
+    ap: int | None = None
+    rules: tuple[str, ...] = ()
+    if weapon is not None:
+        strength = weapon.strength or hero_unit.profile.s
+        ap, rules = weapon.ap, weapon.rules
+    pen = PenProfile(
+        strength,
+        ordnance=weapon is not None and weapon.type == "ordnance",
+        melta_half="melta" in rules,
+        armourbane="armourbane" in rules,
+        lance="lance" in rules,
+        haywire="haywire" in rules,
+    )
+    label = f"{hero_unit.name}'s {model_id} ({weapon.name if weapon else 'close combat attack'})"
+    ctx.log(
+        f"Death or Glory! {label} attacks {tank.name}: the attack hits automatically, front armour.",
+        refs.DEATH_OR_GLORY,
+    )
+    hit = Hit(
+        pen, ap, (hero.pos.x, hero.pos.y), label, group=sid, facing="front", cover_allowed=False, rules=rules
+    )
+    state, tally = resolve_hits(state, ctx, run.uid, [hit], attacker=sid, kind="death_or_glory", exclude=())
+    if tally.stopped or state.units[run.uid].destroyed:
+        ctx.log(f"The hero stops {tank.name}!", refs.DEATH_OR_GLORY)
+        if state.units[run.uid].destroyed:
+            return state
+        return _finish(state, ctx, run, max(0.0, hero_t - STOP_SHORT))
+    unit = state.units[sid]
+    models = dict(unit.models)
+    models[model_id] = replace(hero, alive=False, wounds=0)
+    still = any(m.alive for m in models.values())
+    state = replace_unit(state, replace(unit, models=models, destroyed=not still))
+    ctx.log(f"{model_id} fails to stop {tank.name} and is crushed.", refs.DEATH_OR_GLORY)
+    return _advance(state, ctx, run)
+
+
+def ram_strength(unit: Unit, facing: ArmourFacing) -> int:
+    """40k7 Ramming: half the impacting facing's Armour Value rounded up, +1 Tank, +2 Heavy or
+    Super-heavy (the two bonuses do not add up)."""
+    av = armour_value(unit, facing)
+    bonus = 2 if (is_heavy(unit) or is_super_heavy(unit)) else 1 if is_tank(unit) else 0
+    return -(-av // 2) + bonus
+
+
+def _ram(state: MatchState, ctx: ApplyContext, run: _Run, vid: str, t: float) -> tuple[MatchState, bool]:
+    """The collision; returns (state, the rammer carries on)."""
+    rammer = state.units[run.uid]
+    rammed = state.units[vid]
+    contact_hull = _hull_at(run.hull(state), run.u, t)
+    front_centre = contact_hull.to_world((contact_hull.length / 2, 0.0))
+    rammed_model = alive(rammed)[0]
+    from .geo import facing_hull
+
+    facings = g.facings_of_point(facing_hull(rammed_model), front_centre)
+    rammed_facing = g.armour_facing(facings[0])
+    s_on_rammed = ram_strength(rammer, "front")
+    s_on_rammer = ram_strength(rammed, rammed_facing)
+    extra = 0
+    if is_super_heavy(rammer) and not is_super_heavy(rammed):
+        face = ctx.roll("Thunderblitz (Ram)", "1 none, 2-5 Kerr-smash, 6 Flipped")
+        if face == 6:
+            ctx.log(f"Thunderblitz: Flipped! {rammed.name} suffers an Explodes! result.", refs.THUNDERBLITZ)
+            from .damage import Fate, apply_result
+            from .destruction import finish_vehicle
+
+            fate = Fate()
+            state = apply_result(state, vid, "explodes", ctx, fate)
+            state = finish_vehicle(state, ctx, vid, fate)
+            return state, state.units[vid].destroyed and not state.units[vid].wreck
+        if face >= 2:
+            extra = 1
+            ctx.log("Thunderblitz: Kerr-smash! +D6 to the Ram's armour penetration roll.", refs.THUNDERBLITZ)
+    ctx.log(
+        f"{rammer.name} rams {rammed.name} ({rammed_facing} facing): S{s_on_rammed} hit on {rammed.name}, "
+        f"S{s_on_rammer} hit on {rammer.name}'s front.",
+        refs.RAM,
+    )
+    origin = (contact_hull.cx, contact_hull.cy)
+    hit_rammed = Hit(
+        PenProfile(s_on_rammed, extra_d6=extra),
+        None,
+        origin,
+        f"{rammer.name}'s Ram",
+        group=rammer.id,
+        facing=rammed_facing,
+        cover_allowed=False,
+    )
+    hit_rammer = Hit(
+        PenProfile(s_on_rammer),
+        None,
+        (rammed_model.pos.x, rammed_model.pos.y),
+        f"{rammed.name} (rammed)",
+        group=vid,
+        facing="front",
+        cover_allowed=False,
+    )
+    state, _ = resolve_hits(state, ctx, vid, [hit_rammed], attacker=None, kind="ram", exclude=())
+    if not state.units[run.uid].destroyed:
+        state, _ = resolve_hits(state, ctx, run.uid, [hit_rammer], attacker=None, kind="ram", exclude=())
+    removed = state.units[vid].destroyed and not state.units[vid].wreck
+    return state, removed and not state.units[run.uid].destroyed
+
+
+def _thunderblitz_shock(state: MatchState, ctx: ApplyContext, run: _Run, sid: str) -> MatchState:
+    tank = state.units[run.uid]
+    if not is_super_heavy(tank):
+        return state
+    face = ctx.roll("Thunderblitz (Tank Shock)", "1 none, 2-5 Kerr-runch, 6 Overrun")
+    if face == 1:
+        return state
+    if face == 6:
+        n = sum(dice(ctx, 2, "Overrun hits", "2D6"))
+        s, ap, name = 10, 2, "Overrun"
+    else:
+        n = dice(ctx, 1, "Kerr-runch hits", "D6")[0]
+        s, ap, name = 6, 4, "Kerr-runch"
+    ctx.log(f"Thunderblitz: {name}! {state.units[sid].name} suffers {n} S{s} AP{ap} hits.", refs.THUNDERBLITZ)
+    hull = run.hull(state)
+    hits = [Hit(PenProfile(s), ap, hull.centre, f"{tank.name} ({name})", group=tank.id)] * n
+    state, _ = resolve_hits(state, ctx, sid, hits, attacker=run.uid, kind="tank_shock", exclude=())
+    return state
+
+
+def _finish(state: MatchState, ctx: ApplyContext, run: _Run, end: float) -> MatchState:
+    unit = state.units[run.uid]
+    if unit.destroyed:
+        return state
+    model = alive(unit)[0]
+    x, y = run.start[0] + run.u[0] * end, run.start[1] + run.u[1] * end
+    moved_model = replace(model, pos=Point(x, y), heading=run.heading)
+    models = dict(unit.models)
+    models[model.id] = moved_model
+    state = replace_unit(state, replace(unit, models=models, moved=unit.moved + end))
+    flags = ["moved", "tank_shock"] + (["rammed"] if run.kind == "ram" else [])
+    state = flag_unit(state, run.uid, *flags)
+    ctx.log(
+        f"{unit.name} ends its {'Ram' if run.kind == 'ram' else 'Tank Shock'} after {end:.1f} in.",
+        refs.RAM if run.kind == "ram" else refs.TANK_SHOCK,
+    )
+    state = _push_aside(state, ctx, run.uid)
+    mv = ModelMove(run.uid, model, ((model.pos.x, model.pos.y), (x, y)), run.heading)
+    if _dangerous_for_vehicle(state, state.units[run.uid], mv):
+        state = dangerous_test(state, ctx, run.uid)
+    return state
+
+
+def _push_aside(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
+    """Enemy models under (or within 1" of) the Tank's final position move aside or are crushed."""
+    tank = state.units[uid]
+    tmodel = alive(tank)[0]
+    hull = footprint(tmodel)
+    assert isinstance(hull, g.Hull)
+    for other in list(state.units.values()):
+        if other.side == tank.side or not on_table(other) or is_vehicle(other):
+            continue
+        movers = [m for m in alive(other) if g.distance(hull, footprint(m)) < PUSH_CLEARANCE - 1e-9]
+        if not movers:
+            continue
+        placer = Placer(state, other.side, {other.id})
+        placer.placed.append(hull)
+        models = dict(other.models)
+        for m in alive(other):
+            if m not in movers:
+                placer.placed.append(footprint(m))
+        crushed = 0
+        for m in movers:
+            spot = _aside_spot(hull, m, placer)
+            if spot is None:
+                models[m.id] = replace(m, alive=False, wounds=0)
+                crushed += 1
+            else:
+                models[m.id] = replace(m, pos=Point(spot[0], spot[1]))
+        still = any(mm.alive for mm in models.values())
+        state = replace_unit(state, replace(other, models=models, destroyed=not still))
+        ctx.log(
+            f"{other.name}: {len(movers) - crushed} model(s) moved out of the Tank's way"
+            + (f", {crushed} crushed" if crushed else "")
+            + ".",
+            refs.TANK_SHOCK,
+        )
+    return state
+
+
+def _aside_spot(hull: g.Hull, m: Model, placer: Placer) -> g.Point | None:
+    u, v = hull.to_local((m.pos.x, m.pos.y))
+    r = base_radius(m)
+    sides = (1.0, -1.0) if v >= 0 else (-1.0, 1.0)
+    for sign in sides:
+        for extra in (0.0, 0.5, 1.0, 1.5, 2.0):
+            lateral = sign * (hull.width / 2 + r + PUSH_CLEARANCE + 0.01 + extra)
+            spot = hull.to_world((u, lateral))
+            if placer.take([spot], m.base_mm or 25.0):
+                return spot
+    return None
+
+
+def is_tank_shock(action: Move) -> bool:
+    return action.kind in ("tank_shock", "ram")

@@ -1,0 +1,99 @@
+"""Hits against units of models with Toughness and Wounds (the minimal 40k7 core [ext]).
+
+To wound: S vs T chart; wounds are allocated one at a time to the closest model (40k7 Wound
+Allocation: "closest model first"), which takes its best save (armour unless the AP is equal or
+lower, cover if allowed, invulnerable); a failed save costs a Wound (all of them on Instant
+Death, S >= 2T). Models out of sight can still take wounds (simplification [decided]).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from msgspec.structs import replace
+
+from ...match.context import ApplyContext
+from ...match.state import MatchState, Model
+from ...match.turns import replace_unit
+from .. import geometry as g
+from . import refs
+from .attacks import Hit, Tally
+from .core import NO_WOUND, best_save, instant_death, to_wound
+from .cover import infantry_cover
+from .geo import alive, footprint
+from .rolls import judge
+
+
+def _closest(models: list[Model], origins: list[g.Point]) -> Model:
+    def key(m: Model) -> tuple[float, str]:
+        fp = footprint(m)
+        return (min((g.distance(o, fp) for o in origins), default=math.inf), m.id)
+
+    return min(models, key=key)
+
+
+def resolve_wounds(
+    state: MatchState,
+    ctx: ApplyContext,
+    uid: str,
+    hits: list[Hit],
+    attacker_origins: list[g.Point],
+    exclude: Iterable[str],
+) -> tuple[MatchState, Tally]:
+    """Roll to wound for every hit, then allocate and save one wound at a time."""
+    tally = Tally()
+    unit = state.units[uid]
+    toughness = unit.profile.t
+    wounds: list[Hit] = []
+    for hit in hits:
+        need = to_wound(hit.strength, toughness)
+        if need >= NO_WOUND:
+            ctx.log(f"{hit.source}: S{hit.strength} cannot wound T{toughness}.", refs.TO_WOUND)
+            continue
+        face = ctx.roll(
+            "to wound", f"S{hit.strength} vs T{toughness}: {need}+", judge(need, "wound", "no wound")
+        )
+        if face >= need:
+            wounds.append(hit)
+    if wounds:
+        ctx.log(f"{unit.name} suffers {len(wounds)} wound(s) from {len(hits)} hit(s).", refs.TO_WOUND)
+    excluded = tuple(exclude)
+    for hit in wounds:
+        unit = state.units[uid]
+        living = alive(unit)
+        if not living:
+            break
+        origins = attacker_origins or [hit.origin]
+        model = _closest(living, origins)
+        cover = hit.cover_override
+        if cover is None and hit.cover_allowed:
+            cover = infantry_cover(state, unit, model, hit.origin, excluded)
+        save = best_save(unit.profile.sv, hit.ap, cover, unit.profile.inv)
+        if save is not None:
+            need, kind = save
+            face = ctx.roll(f"{kind} save", f"{need}+", judge(need, "saved", "failed"))
+            if face >= need:
+                continue
+        lost = model.wounds if instant_death(hit.strength, toughness) else 1
+        remaining = max(0, model.wounds - lost)
+        new_model = replace(model, wounds=remaining, alive=remaining > 0)
+        models = dict(unit.models)
+        models[model.id] = new_model
+        tally.unsaved_wounds += 1
+        if "pinning" in hit.rules:
+            tally.pinning = True
+        if remaining == 0:
+            tally.casualties += 1
+        still = any(m.alive for m in models.values())
+        state = replace_unit(state, replace(unit, models=models, destroyed=not still))
+        if not still:
+            tally.destroyed.append(uid)
+    if wounds:
+        unit = state.units[uid]
+        ctx.log(
+            f"{unit.name}: {tally.unsaved_wounds} unsaved wound(s), {tally.casualties} casualt(ies); "
+            f"{len(alive(unit))} model(s) left.",
+            refs.CASUALTIES,
+        )
+    return state, tally

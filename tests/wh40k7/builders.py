@@ -1,0 +1,252 @@
+"""Scenario builders for the 40k7 tests: units with real 7th edition profiles, a state factory
+and helpers that validate and apply one action with fixed dice."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from msgspec.structs import replace
+
+from hulldown.match.actions import Action
+from hulldown.match.events import Event
+from hulldown.match.reducer import evolve, initial_state
+from hulldown.match.rejection import Rejection
+from hulldown.match.scenario import Scenario, match_created
+from hulldown.match.state import (
+    Armour,
+    HullSize,
+    LogRoll,
+    MatchState,
+    Model,
+    Mount,
+    Options,
+    Point,
+    Profile,
+    Side,
+    Terrain,
+    Unit,
+    Weapon,
+)
+from hulldown.match.validate import validate
+from hulldown.rules.dice import FixedDice
+
+
+def weapon(
+    wid: str,
+    name: str,
+    rng: float,
+    s: int,
+    ap: int | None,
+    *,
+    type: str = "heavy",
+    shots: int = 1,
+    rules: tuple[str, ...] = (),
+    mount: Mount | None = None,
+    model: str = "",
+) -> Weapon:
+    return Weapon(
+        id=wid,
+        name=name,
+        model=model,
+        range=rng,
+        strength=s,
+        ap=ap,
+        shots=shots,
+        type=type,  # type: ignore[arg-type]
+        rules=rules,
+        mount=mount or Mount(kind="turret"),
+    )
+
+
+def lascannon(wid: str = "lascannon", mount: Mount | None = None) -> Weapon:
+    return weapon(wid, "Lascannon", 48, 9, 2, mount=mount)
+
+
+def krak(wid: str = "krak") -> Weapon:
+    return weapon(wid, "Krak missile", 48, 8, 3)
+
+
+def vehicle(
+    uid: str,
+    side: Side,
+    x: float,
+    y: float,
+    heading: float = 0.0,
+    *,
+    name: str = "",
+    armour: tuple[int, int, int] = (11, 11, 10),
+    hp: int = 3,
+    bs: int = 4,
+    keywords: tuple[str, ...] = ("tank",),
+    length: float = 4.5,
+    width: float = 3.5,
+    weapons: Sequence[Weapon] = (),
+    capacity: int = 0,
+    access: tuple[str, ...] = (),
+    squadron: str | None = None,
+    ws: int = 0,
+    s: int = 0,
+    i: int = 0,
+    a: int = 0,
+    kind: str = "vehicle",
+    base_mm: float | None = None,
+) -> Unit:
+    model = Model(
+        id=f"{uid}-m",
+        pos=Point(x, y),
+        heading=heading,
+        hull=None if base_mm else HullSize(length, width),
+        base_mm=base_mm,
+    )
+    return Unit(
+        id=uid,
+        side=side,
+        name=name or uid,
+        kind=kind,  # type: ignore[arg-type]
+        profile=Profile(
+            bs=bs,
+            ws=ws,
+            s=s,
+            i=i,
+            a=a,
+            armour=Armour(*armour),
+            hp=hp,
+            capacity=capacity,
+            access=access,  # type: ignore[arg-type]
+        ),
+        models={model.id: model},
+        weapons={w.id: replace(w, model=model.id) for w in weapons},
+        keywords=keywords,
+        hp=hp,
+        squadron=squadron,
+    )
+
+
+def rhino(uid: str, side: Side, x: float, y: float, heading: float = 0.0, **kw: object) -> Unit:
+    return vehicle(
+        uid,
+        side,
+        x,
+        y,
+        heading,
+        name="Rhino",
+        armour=(11, 11, 10),
+        hp=3,
+        keywords=("tank", "transport"),
+        capacity=10,
+        access=("left", "right", "rear"),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def predator(uid: str, side: Side, x: float, y: float, heading: float = 0.0, **kw: object) -> Unit:
+    kw.setdefault("weapons", (lascannon(),))
+    return vehicle(uid, side, x, y, heading, name="Predator", armour=(13, 11, 10), hp=3, **kw)  # type: ignore[arg-type]
+
+
+def infantry(
+    uid: str,
+    side: Side,
+    positions: Sequence[tuple[float, float]],
+    *,
+    name: str = "",
+    ws: int = 4,
+    bs: int = 4,
+    s: int = 4,
+    t: int = 4,
+    w: int = 1,
+    i: int = 4,
+    a: int = 1,
+    ld: int = 8,
+    sv: int | None = 3,
+    inv: int | None = None,
+    weapons: Sequence[tuple[int, Weapon]] = (),
+    keywords: tuple[str, ...] = (),
+    base_mm: float = 25.0,
+) -> Unit:
+    """A unit of models; ``weapons`` pairs a model index with a weapon it carries."""
+    models = {
+        f"{uid}-{k}": Model(id=f"{uid}-{k}", pos=Point(x, y), base_mm=base_mm, wounds=w)
+        for k, (x, y) in enumerate(positions)
+    }
+    ws_map: dict[str, Weapon] = {}
+    for idx, wp in weapons:
+        wid = wp.id if wp.id not in ws_map else f"{wp.id}-{idx}"
+        ws_map[wid] = replace(wp, id=wid, model=f"{uid}-{idx}")
+    return Unit(
+        id=uid,
+        side=side,
+        name=name or uid,
+        kind="infantry",
+        profile=Profile(ws=ws, bs=bs, s=s, t=t, w=w, i=i, a=a, ld=ld, sv=sv, inv=inv),
+        models=models,
+        weapons=ws_map,
+        keywords=keywords,
+    )
+
+
+def ruin(
+    tid: str,
+    x0: float,
+    y0: float,
+    x1: float,
+    y1: float,
+    save: int = 4,
+    kinds: tuple[str, ...] = ("difficult", "blocks_los", "cover"),
+) -> Terrain:
+    return Terrain(
+        id=tid,
+        points=(Point(x0, y0), Point(x1, y0), Point(x1, y1), Point(x0, y1)),
+        kinds=kinds,
+        cover_save=save,
+    )
+
+
+def make_state(
+    *units: Unit,
+    terrain: Sequence[Terrain] = (),
+    phase: str = "movement",
+    active: Side = "a",
+    player_turn: int = 1,
+) -> MatchState:
+    created = match_created("40k7", Scenario(units=tuple(units), terrain=tuple(terrain)), Options(), "test")
+    state = initial_state("m-test", created)
+    return replace(state, phase=phase, active=active, player_turn=player_turn, turn=(player_turn + 1) // 2)
+
+
+class Result:
+    def __init__(self, state: MatchState, dice: FixedDice) -> None:
+        self.state = state
+        self.dice = dice
+
+    @property
+    def rolls(self) -> list[LogRoll]:
+        return [r for e in self.state.log if e.seq == self.state.seq for r in e.rolls]
+
+    @property
+    def texts(self) -> list[str]:
+        return [e.text for e in self.state.log if e.seq == self.state.seq]
+
+
+def act(
+    state: MatchState, side: Side, action: Action, dice: Sequence[int] = (), *, exact: bool = True
+) -> Result:
+    """Validate then apply one action with fixed dice; with ``exact`` every die must be used."""
+    rejection = validate(state, side, action)
+    assert rejection is None, f"unexpectedly rejected: {rejection}"
+    fixed = FixedDice(dice)
+    new = evolve(
+        state, Event(seq=state.seq + 1, at=0.0, by=side, action_id=f"t{state.seq + 1}", body=action), fixed
+    )
+    if exact:
+        assert fixed.remaining == 0, (
+            f"{fixed.remaining} fixed dice left unused; log: {[e.text for e in new.log[-8:]]}"
+        )
+    return Result(new, fixed)
+
+
+def rejected(state: MatchState, side: Side, action: Action) -> Rejection:
+    rejection = validate(state, side, action)
+    assert rejection is not None, f"expected a rejection for {action}"
+    assert rejection.rule.startswith("40k7"), rejection.rule
+    return rejection
