@@ -118,7 +118,7 @@ def test_explodes_removes_vehicle_and_hits_units_within_d6() -> None:
 def test_zero_hull_points_wrecked_stays_as_terrain() -> None:
     """40k7 Wrecked: at 0 HP the vehicle is destroyed and stays as difficult terrain."""
     target = replace(rhino("r", "b", 30, 24, 180), hp=1)
-    state, texts = _shoot(target, [6, 3])  # 8 + 3 = 11: glancing
+    state, _ = _shoot(target, [6, 3])  # 8 + 3 = 11: glancing
     r = state.units["r"]
     assert r.destroyed and r.wreck and r.hp == 0
     from hulldown.rules.wh40k7.geo import all_terrain

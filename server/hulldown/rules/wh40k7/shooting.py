@@ -47,7 +47,7 @@ def validate_shoot(state: MatchState, action: Shoot, overwatch: bool = False) ->
         return reject(
             "wrong_phase", refs.SHOOTING, f"units shoot in the Shooting phase, not the {state.phase} phase"
         )
-    for flag, why in (("shot", "has already shot"), ("ran", "Ran"), ("flat_out", "moved Flat Out")):
+    for flag, why in (("ran", "Ran"), ("flat_out", "moved Flat Out"), ("shot", "has already shot")):
         if unit.flag(flag):
             return reject(
                 f"already_{flag}" if flag == "shot" else flag,

@@ -1,0 +1,216 @@
+"""40k7 shooting by speed, Ordnance, one target, per-weapon sight and cover, facing per firing
+model, Blast/Template facing, Jink and Flyers (RULES.md 1.6-1.11, 1.17)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from hulldown.match.actions import Decide, Fire, Shoot
+from hulldown.match.state import Mount, Point
+
+from .builders import act, infantry, krak, make_state, predator, rejected, rhino, ruin, vehicle, weapon
+
+
+def _two_guns(moved: float, keywords: tuple[str, ...] = ("tank",), n: int = 2):
+    guns = tuple(krak(f"k{i}") for i in range(n))
+    gun = replace(vehicle("g", "a", 10, 24, weapons=guns, keywords=keywords), moved=moved)
+    return make_state(gun, rhino("t", "b", 40, 24, 180), phase="shooting")
+
+
+def _fires(n_full: int, n: int = 2) -> tuple[Fire, ...]:
+    return tuple(Fire(f"k{i}", "t", snap=i >= n_full) for i in range(n))
+
+
+def test_combat_speed_one_weapon_full_bs_others_snap() -> None:
+    """RULES.md 1.7: Combat Speed - one weapon at full BS, the others Snap Shots."""
+    state = _two_guns(5.0)
+    rej = rejected(state, "a", Shoot("g", _fires(2)))
+    assert rej.code == "too_many_full_bs" and rej.values["allowed"] == 1 and rej.values["full_bs"] == 2
+    res = act(state, "a", Shoot("g", _fires(1)), [2, 5])
+    assert [r.target for r in res.rolls] == ["3+", "6+"]
+
+
+def test_cruising_speed_snap_shots_only() -> None:
+    state = _two_guns(10.0)
+    assert rejected(state, "a", Shoot("g", _fires(1))).values["allowed"] == 0
+    res = act(state, "a", Shoot("g", _fires(0)), [6, 5, 1])
+    assert [r.value for r in res.rolls if r.purpose == "snap shot"] == [6, 5]
+    assert res.state.units["t"].hp == 3  # 8 + 1 = 9 < 11
+
+
+def test_snap_shot_hits_only_on_6() -> None:
+    """40k7 Snap Shots: BS1, a 6 to hit."""
+    state = _two_guns(10.0, n=1)
+    res = act(state, "a", Shoot("g", _fires(0, 1)), [5])
+    assert res.rolls[0].outcome == "miss"
+
+
+def test_fast_combat_all_cruising_two() -> None:
+    """Fast: Combat Speed all weapons at full BS; Cruising Speed two."""
+    act(_two_guns(6.0, ("fast",), 3), "a", Shoot("g", _fires(3, 3)), [1, 1, 1])
+    state = _two_guns(12.0, ("fast",), 3)
+    assert rejected(state, "a", Shoot("g", _fires(3, 3))).values["allowed"] == 2
+    act(state, "a", Shoot("g", _fires(2, 3)), [1, 1, 1])
+
+
+def test_heavy_always_counts_as_stationary() -> None:
+    act(_two_guns(6.0, ("heavy",)), "a", Shoot("g", _fires(2)), [1, 1])
+
+
+def test_blast_weapon_cannot_snap_shoot() -> None:
+    """Blast and Template weapons cannot fire Snap Shots [ext]."""
+    cannon = weapon("bc", "Battle cannon", 72, 8, 3, type="ordnance", rules=("large_blast",))
+    gun = replace(vehicle("g", "a", 10, 24, weapons=(cannon,)), moved=10.0)
+    state = make_state(gun, rhino("t", "b", 40, 24, 180), phase="shooting")
+    assert rejected(state, "a", Shoot("g", (Fire("bc", "t", snap=True),))).code == "cannot_snap"
+
+
+def test_ordnance_forces_the_other_weapons_to_snap() -> None:
+    """RULES.md 1.8: a vehicle firing Ordnance may only Snap Shoot its other weapons."""
+    cannon = weapon("bc", "Battle cannon", 72, 8, 3, type="ordnance", rules=("large_blast",))
+    gun = vehicle("g", "a", 10, 24, weapons=(cannon, krak()))
+    state = make_state(gun, rhino("t", "b", 40, 24, 180), phase="shooting")
+    rej = rejected(state, "a", Shoot("g", (Fire("bc", "t"), Fire("krak", "t"))))
+    assert rej.code == "ordnance_others_snap"
+    # marker: scatter die 1 (Hit) + 2D6, then krak snap 6 -> 2 hits; pens 2D6-highest (4,2) and 3,
+    # damage 1 for the penetrating Ordnance hit.
+    res = act(
+        state, "a", Shoot("g", (Fire("bc", "t"), Fire("krak", "t", snap=True))), [1, 3, 3, 6, 4, 2, 3, 1]
+    )
+    pen = [r for r in res.rolls if "armour penetration" in r.purpose]
+    assert [r.value for r in pen] == [4, 2, 3]
+    assert [r.outcome for r in pen][1:] == ["12: penetrating", "11: glancing"]
+    assert res.state.units["t"].hp == 1
+
+
+def test_ordnance_at_cruising_snap_only_if_not_blast() -> None:
+    """RULES.md 1.8 [decided]: at Cruising Speed Ordnance may Snap Shoot unless Blast/Template."""
+    plain = weapon("rail", "Ordnance railgun", 72, 10, 1, type="ordnance")
+    gun = replace(vehicle("g", "a", 10, 24, weapons=(plain,)), moved=10.0)
+    state = make_state(gun, rhino("t", "b", 40, 24, 180), phase="shooting")
+    act(state, "a", Shoot("g", (Fire("rail", "t", snap=True),)), [1])
+
+
+def test_all_weapons_at_one_target() -> None:
+    """RULES.md 1.6: all of a vehicle's weapons at a single target unit."""
+    gun = vehicle("g", "a", 10, 24, weapons=(krak("k1"), krak("k2")))
+    state = make_state(gun, rhino("t", "b", 40, 24, 180), rhino("u", "b", 40, 10, 180), phase="shooting")
+    rej = rejected(state, "a", Shoot("g", (Fire("k1", "t"), Fire("k2", "u"))))
+    assert rej.code == "one_target" and rej.values["targets"] == 2
+
+
+def test_super_heavy_may_split_fire() -> None:
+    gun = vehicle("g", "a", 10, 24, weapons=(krak("k1"), krak("k2")), keywords=("super-heavy",), hp=9)
+    state = make_state(gun, rhino("t", "b", 40, 24, 180), rhino("u", "b", 40, 10, 180), phase="shooting")
+    act(state, "a", Shoot("g", (Fire("k1", "t"), Fire("k2", "u"))), [1, 1])
+
+
+def test_out_of_range_reports_the_measured_distance() -> None:
+    """Range is measured from the weapon's mount to the closest point of the target hull."""
+    gun = vehicle("g", "a", 10, 24, weapons=(weapon("hb", "Heavy bolter", 36, 5, 4, shots=3),))
+    state = make_state(gun, rhino("t", "b", 50, 24, 180), phase="shooting")
+    rej = rejected(state, "a", Shoot("g", (Fire("hb", "t"),)))
+    assert rej.code == "out_of_range" and rej.values == {"distance": 37.75, "range": 36.0, "weapon": "hb"}
+    assert "37.8 in away" in rej.message
+
+
+def test_line_of_sight_blocked_by_terrain() -> None:
+    state = make_state(
+        vehicle("g", "a", 10, 24, weapons=(krak(),)),
+        rhino("t", "b", 40, 24, 180),
+        terrain=[ruin("wall", 20, 10, 22, 40)],
+        phase="shooting",
+    )
+    assert rejected(state, "a", Shoot("g", (Fire("krak", "t"),))).code == "no_line_of_sight"
+
+
+def test_cover_is_worked_out_per_weapon() -> None:
+    """RULES.md 1.9: cover as if each firing weapon were a separate unit: the wall obscures the
+    target's front from the right-hand mount (31% hidden) but not from the left-hand one."""
+    left = replace(krak("kl"), mount=Mount(kind="hull", arc="front", offset=Point(0.0, 1.5)))
+    right = replace(krak("kr"), mount=Mount(kind="hull", arc="front", offset=Point(0.0, -1.5)))
+    gun = vehicle("g", "a", 10, 24, weapons=(left, right))
+    wall = ruin("wall", 14, 20, 14.5, 22.7, save=4)
+    state = make_state(gun, rhino("t", "b", 30, 24, 180), terrain=[wall], phase="shooting")
+    res = act(state, "a", Shoot("g", (Fire("kl", "t"), Fire("kr", "t"))), [6, 6, 4, 4, 6, 1])
+    covers = [r for r in res.rolls if r.purpose == "cover save"]
+    assert len(covers) == 1 and covers[0].outcome == "saved"
+    assert res.state.units["t"].hp == 2
+
+
+def test_facing_per_firing_model() -> None:
+    """RULES.md 1.10: firers in different facings resolve separately (front AV13, side AV11)."""
+    launcher = weapon("ml", "Missile launcher", 48, 8, 3)
+    squad = infantry("devs", "a", [(20, 24), (35, 10)], weapons=[(0, launcher), (1, launcher)])
+    target = predator("p", "b", 35, 24, 180, weapons=())
+    state = make_state(squad, target, phase="shooting")
+    res = act(state, "a", Shoot("devs", (Fire("ml", "p"), Fire("ml-1", "p"))), [6, 6, 5, 3])
+    pens = [r for r in res.rolls if r.purpose == "armour penetration"]
+    assert [r.target for r in pens] == ["S8 vs front AV13", "S8 vs side AV11"]
+    assert res.state.units["p"].hp == 1
+
+
+def test_blast_uses_the_facing_toward_the_firer() -> None:
+    """RULES.md 1.11: Blast hits use the facing toward the firer wherever the marker lands."""
+    frag = weapon("frag", "Frag blast", 48, 8, 3, rules=("blast",))
+    gun = vehicle("g", "a", 10, 24, weapons=(frag,))
+    state = make_state(gun, predator("p", "b", 40, 24, 180, weapons=()), phase="shooting")
+    # scatter die 3 (arrow), 2D6 = 2 + 3 = 5 - BS4 = 1", direction 0 deg (+x: behind the target)
+    res = act(state, "a", Shoot("g", (Fire("frag", "p"),)), [3, 2, 3, 1, 1, 5])
+    pen = [r for r in res.rolls if r.purpose == "armour penetration"]
+    assert pen[0].target == "S8 vs front AV13"
+
+
+def test_melta_within_half_range_rolls_extra_d6() -> None:
+    melta = weapon("mg", "Multi-melta", 24, 8, 1, rules=("melta",))
+    gun = vehicle("g", "a", 10, 24, weapons=(melta,))
+    state = make_state(gun, rhino("t", "b", 20, 24, 180), phase="shooting")
+    res = act(state, "a", Shoot("g", (Fire("mg", "t"),)), [6, 1, 1])
+    assert [r.purpose for r in res.rolls][1:3] == ["armour penetration", "armour penetration (+D6)"]
+
+
+def test_skimmer_target_owner_decides_jink() -> None:
+    """40k7 Jink: the target's owner decides before the to-hit rolls; 4+ cover save, then Snap
+    Shots only until the end of its next turn."""
+    gun = vehicle("g", "a", 10, 24, weapons=(krak(),))
+    sk = vehicle("s", "b", 40, 24, 180, keywords=("skimmer", "fast"), armour=(10, 10, 10), hp=2)
+    state = make_state(gun, sk, phase="shooting")
+    pending = act(state, "a", Shoot("g", (Fire("krak", "s"),))).state
+    assert pending.pending is not None and pending.pending.side == "b" and pending.pending.kind == "jink"
+    assert rejected_generic(pending, "a", Decide(pending.pending.id, "jink")) == "not_your_decision"
+    res = act(pending, "b", Decide(pending.pending.id, "jink"), [6, 3, 4])
+    s = res.state.units["s"]
+    assert res.state.pending is None
+    assert "jink" in s.statuses and "snap_only" in s.statuses and s.hp == 2
+    assert [r.purpose for r in res.rolls] == ["to hit", "armour penetration", "cover save"]
+
+
+def rejected_generic(state, side, action) -> str:  # type: ignore[no-untyped-def]
+    from hulldown.match.validate import validate
+
+    rej = validate(state, side, action)
+    assert rej is not None
+    return rej.code
+
+
+def test_zooming_flyer_only_snap_shots_unless_skyfire_and_no_blasts() -> None:
+    """40k7 Flyers: only Snap Shots can hit a Zooming Flyer unless Skyfire; no Blast/Template."""
+    frag = weapon("frag", "Frag blast", 48, 4, 6, rules=("blast",))
+    sky = weapon("sky", "Icarus lascannon", 96, 9, 2, rules=("skyfire",))
+    gun = vehicle("g", "a", 10, 24, weapons=(krak(), frag, sky))
+    flyer = vehicle("f", "b", 40, 24, 180, keywords=("flyer",), armour=(10, 10, 10), hp=3)
+    state = make_state(gun, flyer, phase="shooting")
+    assert rejected(state, "a", Shoot("g", (Fire("krak", "f"),))).code == "must_snap"
+    assert rejected(state, "a", Shoot("g", (Fire("frag", "f"),))).code == "cannot_hit_flyer"
+    pending = act(state, "a", Shoot("g", (Fire("sky", "f"),))).state
+    assert pending.pending is not None and pending.pending.kind == "jink"  # Flyers have Jink
+
+
+def test_cannot_shoot_own_units_or_in_wrong_phase() -> None:
+    gun = vehicle("g", "a", 10, 24, weapons=(krak(),))
+    state = make_state(gun, rhino("own", "a", 30, 24), phase="shooting")
+    assert rejected(state, "a", Shoot("g", (Fire("krak", "own"),))).code == "friendly_target"
+    assert (
+        rejected(replace(state, phase="movement"), "a", Shoot("g", (Fire("krak", "own"),))).code
+        == "wrong_phase"
+    )
