@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .cli_history import add_commands as add_history_commands
 from .config import Settings
 
 
@@ -28,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--snapshot-every", type=int, default=None, help="snapshot every K events")
     serve.add_argument("--log-level", default="info")
     serve.set_defaults(handler=_serve)
+    add_history_commands(commands)
     return parser
 
 

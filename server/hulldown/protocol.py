@@ -67,6 +67,8 @@ class Welcome(msgspec.Struct, frozen=True, tag="welcome", tag_field="type"):
     view: Any
     protocol: int = PROTOCOL_VERSION
     delay_events: int = 0
+    delay_seconds: float = 0.0
+    delayed: bool = False
 
 
 class Patch(msgspec.Struct, frozen=True, tag="patch", tag_field="type"):
@@ -113,10 +115,90 @@ class Pong(msgspec.Struct, frozen=True, tag="pong", tag_field="type"):
 
 ServerMessage = Welcome | Patch | Ack | Rejected | Resync | Error | Pong
 
+# ---- the replay feed: /matches/{id}/replay ----------------------------------------------
+
+
+class ReplayOpen(msgspec.Struct, frozen=True, tag="replay_open", tag_field="type", forbid_unknown_fields=True):
+    """First message on a replay connection. ``token``: a side token or the spectator token of a
+    private match (a spectator of a delayed match replays only up to the delayed seq). Starts at
+    ``from_seq`` (a ``replay_state``), then ``mode`` "step" waits for ``replay_step``; "play" sends
+    frames at the match's own pace divided by ``speed``, each pause capped at ``max_gap`` seconds
+    (0: no cap)."""
+
+    from_seq: int = 1
+    mode: Literal["step", "play"] = "step"
+    speed: float = 1.0
+    max_gap: float = 5.0
+    token: str | None = None
+
+
+class ReplayPlay(msgspec.Struct, frozen=True, tag="replay_play", tag_field="type", forbid_unknown_fields=True):
+    speed: float = 1.0
+    max_gap: float | None = None
+
+
+class ReplayPause(msgspec.Struct, frozen=True, tag="replay_pause", tag_field="type", forbid_unknown_fields=True):
+    pass
+
+
+class ReplayStep(msgspec.Struct, frozen=True, tag="replay_step", tag_field="type", forbid_unknown_fields=True):
+    """Send the next ``count`` frames now (pauses playback)."""
+
+    count: int = 1
+
+
+class ReplaySeek(msgspec.Struct, frozen=True, tag="replay_seek", tag_field="type", forbid_unknown_fields=True):
+    """Jump to the state as of ``seq`` (a fresh ``replay_state``); the mode is kept."""
+
+    seq: int
+
+
+ReplayClientMessage = ReplayOpen | ReplayPlay | ReplayPause | ReplayStep | ReplaySeek | Ping
+
+
+class ReplayState(msgspec.Struct, frozen=True, tag="replay_state", tag_field="type"):
+    """The full view as of ``seq`` (after open or seek); frames continue from it."""
+
+    match_id: str
+    seq: int
+    last: int
+    view: Any
+    undone_by: int | None = None
+
+
+class ReplayFrame(msgspec.Struct, frozen=True, tag="replay_frame", tag_field="type"):
+    """The event at ``seq`` and the RFC 6902 patch from the view at ``seq - 1`` to ``seq``.
+
+    Undone branches are marked, not hidden: ``undone_by`` is the undo or granted takeback that
+    later took this event back (when already known); an undo's own frame gives ``restores`` (the
+    seq whose state it brings back) and ``undoes`` (the actions it takes back)."""
+
+    seq: int
+    at: float
+    by: str
+    event: str
+    ops: list[dict[str, Any]]
+    undone_by: int | None = None
+    restores: int | None = None
+    undoes: list[int] = []
+
+
+class ReplayEnd(msgspec.Struct, frozen=True, tag="replay_end", tag_field="type"):
+    """No more frames for now: ``seq`` is the last one this viewer may see. While the match
+    goes on (``ended`` false) frames resume as new events arrive (in "play" mode)."""
+
+    seq: int
+    ended: bool
+
+
+ReplayServerMessage = ReplayState | ReplayFrame | ReplayEnd | Error | Pong
+
+replay_decoder = msgspec.json.Decoder(ReplayClientMessage)
+
 client_decoder = msgspec.json.Decoder(ClientMessage)
 server_decoder = msgspec.json.Decoder(ServerMessage)
 encoder = msgspec.json.Encoder()
 
 
-def encode(message: ServerMessage | ClientMessage) -> bytes:
+def encode(message: ServerMessage | ClientMessage | ReplayServerMessage | ReplayClientMessage) -> bytes:
     return encoder.encode(message)

@@ -4,6 +4,12 @@ Validate-then-append is serialised per match by a lock; the Lua version check in
 stops writers in other processes (DESIGN.md section 8). Every new event - appended here or
 read from the stream by the tailer - is folded exactly once, in seq order, and its patch is
 encoded once and fanned out.
+
+The fold is the history-aware one (``match/history.py``): an undo or a granted takeback restores
+an earlier state, loaded through :class:`StateSource` (memory, else snapshot + fold) before the
+pure fold runs. An action is folded *before* it is appended, so the event written to the stream
+carries the dice it revealed and the hash of the state after it (``hulldown verify`` checks both).
+When a fold ends the match, the runtime appends the seed reveal (the seed is secret until then).
 """
 
 from __future__ import annotations
@@ -14,21 +20,25 @@ from collections import deque
 from collections.abc import Callable
 
 import msgspec
+from msgspec.structs import replace
 
 from .. import protocol
-from ..match.actions import Action
-from ..match.dice_binding import event_dice
-from ..match.events import Event, decode_event, encode_event
-from ..match.reducer import evolve
+from ..match.actions import Action, TakebackRequest
+from ..match.events import Event, EventBody, SeedRevealed, decode_event, encode_event
+from ..match.reducer import state_hash
 from ..match.rejection import Rejection, reject
 from ..match.state import MatchState, Side
 from ..match.validate import validate
 from ..match.views import view_json, view_patch
+from ..rules.dice import Dice
 from ..store.redis_store import RedisEventStore
+from .delayed import DelayedFeed
 from .hub import Hub
+from .states import StateSource
 
 RECENT_PATCHES = 1024
 MAX_APPEND_RETRIES = 5
+REVEAL_ACTION_ID = "system-reveal-seed"
 
 state_encoder = msgspec.json.Encoder()
 state_decoder = msgspec.json.Decoder(MatchState)
@@ -53,107 +63,171 @@ class MatchRuntime:
         self.state = state
         self.snapshot_every = snapshot_every
         self.lock = asyncio.Lock()
+        self._fold_lock = asyncio.Lock()
         self.hub = Hub()
         self.recent: deque[tuple[int, str]] = deque(maxlen=RECENT_PATCHES)
         self._tasks: set[asyncio.Task[None]] = set()
         self._on_background = on_background
         self.view_text_cache: tuple[int, str] | None = None
+        self.states = StateSource(store, match_id, seed)
+        self.states.remember(state)
+        self.delayed: DelayedFeed | None = None
+        self.changed = asyncio.Event()
 
     # ---- folding -------------------------------------------------------------------------
 
-    def advance(self, event: Event) -> bool:
+    async def advance(self, event: Event) -> bool:
         """Fold ``event`` if it is the next one; returns whether it was applied."""
-        if event.seq != self.state.seq + 1:
-            return False
+        async with self._fold_lock:
+            if event.seq != self.state.seq + 1:
+                return False
+            after, _ = await self._fold(self.state, event)
+            self._commit(event, after)
+            return True
+
+    async def _fold(self, base: MatchState, event: Event) -> tuple[MatchState, Dice]:
+        dice = self.states.dice(event)
+        return await self.states.evolve(base, event, dice), dice
+
+    def _commit(self, event: Event, after: MatchState) -> None:
+        """Make ``after`` the current state: patch to every live audience, hold it for the
+        delayed one. Synchronous, so patches go out in seq order."""
         before = self.state
-        after = evolve(before, event, event_dice(self._seed, self.match_id, event))
         self.state = after
+        self.states.remember(after)
         ops = view_patch(before, after)
         text = protocol.encode(protocol.Patch(seq=after.seq, ops=ops)).decode()
         self.recent.append((after.seq, text))
         self.hub.broadcast(text)
-        return True
+        if self.delayed is not None:
+            self.delayed.hold(event.at, after)
+            self.delayed.release(after.seq)
+        self._notify()
 
-    def advance_payloads(self, entries: list[tuple[int, bytes]]) -> None:
+    def _notify(self) -> None:
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    async def advance_payloads(self, entries: list[tuple[int, bytes]]) -> None:
         """Fold events read from the stream (the tailer's delivery); skips ones already folded."""
         for seq, payload in entries:
             if seq <= self.state.seq:
                 continue
-            self.advance(decode_event(payload))
+            await self.advance(decode_event(payload))
 
     async def catch_up(self) -> None:
         """Read and fold whatever the stream holds beyond our state (another process's appends)."""
         entries = await self.store.read(self.match_id, after=self.state.seq)
-        self.advance_payloads(entries)
+        await self.advance_payloads(entries)
 
     # ---- acting --------------------------------------------------------------------------
 
     async def submit(
         self, side: Side, action: Action, action_id: str, expect: int | None = None
     ) -> protocol.Ack | protocol.Rejected:
-        """Validate against the current state, append with ``expect``, fold. Never half-writes."""
+        """Validate against the current state, fold, append with ``expect``. Never half-writes."""
         async with self.lock:
             for _ in range(MAX_APPEND_RETRIES):
                 if expect is not None and expect != self.state.seq:
                     await self.catch_up()
-                rejection = self._check(side, action, expect)
+                base = self.state
+                rejection = await self._check(base, side, action, expect)
                 if rejection is not None:
                     duplicate = await self._duplicate_of(action_id)
                     if duplicate is not None:
                         return protocol.Ack(action_id=action_id, seq=duplicate, duplicate=True)
                     return _rejected(action_id, rejection)
-                event = Event(
-                    seq=self.state.seq + 1, at=time.time(), by=side, action_id=action_id, body=action
-                )
-                result = await self.store.append(
-                    self.match_id, encode_event(event), expect=self.state.seq, action_id=action_id
-                )
-                if result.status == "appended":
-                    self.advance(event)
-                    self._maybe_snapshot()
-                    return protocol.Ack(action_id=action_id, seq=result.seq)
-                if result.status == "duplicate":
+                event = Event(seq=base.seq + 1, at=time.time(), by=side, action_id=action_id, body=action)
+                status, seq = await self._append(base, event, action_id)
+                if status == "appended":
+                    await self._reveal_if_ended()
+                    return protocol.Ack(action_id=action_id, seq=seq)
+                if status == "duplicate":
                     await self.catch_up()
-                    return protocol.Ack(action_id=action_id, seq=result.seq, duplicate=True)
+                    return protocol.Ack(action_id=action_id, seq=seq, duplicate=True)
                 await self.catch_up()
             return _rejected(
                 action_id,
                 reject("busy", "DESIGN 1", "the match kept changing under this action; try again"),
             )
 
-    def _check(self, side: Side, action: Action, expect: int | None) -> Rejection | None:
-        if expect is not None and expect != self.state.seq:
+    async def _append(self, base: MatchState, event: Event, action_id: str | None) -> tuple[str, int]:
+        """Fold ``event`` onto ``base``, append it (with its dice and state hash) expecting
+        ``base.seq``, and commit the folded state if this process has not folded it already."""
+        after, dice = await self._fold(base, event)
+        event = replace(event, rolls=tuple(r.value for r in dice.rolls), state_hash=state_hash(after))
+        result = await self.store.append(
+            self.match_id, encode_event(event), expect=base.seq, action_id=action_id
+        )
+        if result.status == "appended":
+            async with self._fold_lock:
+                if self.state is base:
+                    self._commit(event, after)
+            self._maybe_snapshot()
+        return result.status, result.seq
+
+    async def _check(
+        self, base: MatchState, side: Side, action: Action, expect: int | None
+    ) -> Rejection | None:
+        if expect is not None and expect != base.seq:
             return reject(
                 "stale",
                 "DESIGN 1",
-                f"action based on seq {expect}, the match is at seq {self.state.seq}",
+                f"action based on seq {expect}, the match is at seq {base.seq}",
                 expect=expect,
-                current=self.state.seq,
+                current=base.seq,
             )
-        return validate(self.state, side, action)
+        if isinstance(action, TakebackRequest) and not base.ended and base.line is not None:
+            line = await self._line_states(base, action.to_seq)
+            return validate(base, side, action, state_at=line.__getitem__)
+        return validate(base, side, action)
+
+    async def _line_states(self, base: MatchState, down_to: int) -> dict[int, MatchState]:
+        """The states on the line of play from ``base`` back to ``down_to`` (for takebacks)."""
+        found: dict[int, MatchState] = {}
+        current: MatchState | None = base
+        while current is not None and current.line is not None and current.line.parent > down_to:
+            parent = current.line.parent
+            current = await self.states.get(parent)
+            if current is not None:
+                found[parent] = current
+        return found
 
     async def _duplicate_of(self, action_id: str) -> int | None:
         """The seq a retried action was appended at, if ``action_id`` is already in the stream."""
         raw = await self.store.client.hget(self.store.keys.dedupe(self.match_id), action_id)
         return None if raw is None else int(raw)
 
-    async def append_system(self, event_body: object) -> int:
+    async def append_system(self, event_body: EventBody, action_id: str | None = None) -> int:
         """Append a system event (match end, seed reveal) under the lock."""
         async with self.lock:
-            while True:
-                event = Event(
-                    seq=self.state.seq + 1,
-                    at=time.time(),
-                    by="system",
-                    action_id=f"system-{self.state.seq + 1}",
-                    body=event_body,  # type: ignore[arg-type]
-                )
-                result = await self.store.append(self.match_id, encode_event(event), expect=self.state.seq)
-                if result.status == "appended":
-                    self.advance(event)
-                    self._maybe_snapshot()
-                    return result.seq
-                await self.catch_up()
+            return await self._append_system(event_body, action_id)
+
+    async def _append_system(self, event_body: EventBody, action_id: str | None) -> int:
+        while True:
+            base = self.state
+            event = Event(
+                seq=base.seq + 1,
+                at=time.time(),
+                by="system",
+                action_id=action_id or f"system-{base.seq + 1}",
+                body=event_body,
+            )
+            status, seq = await self._append(base, event, action_id)
+            if status == "appended":
+                return seq
+            await self.catch_up()
+            if status == "duplicate":
+                return seq
+
+    async def _reveal_if_ended(self) -> None:
+        """The match is over: reveal the seed in an event (once, whichever process gets there)."""
+        if self.state.ended and not self.state.seed:
+            await self._append_system(SeedRevealed(seed=self._seed.hex()), REVEAL_ACTION_ID)
+
+    async def reveal_if_ended(self) -> None:
+        async with self.lock:
+            await self._reveal_if_ended()
 
     # ---- snapshots and views -------------------------------------------------------------
 
@@ -181,6 +255,45 @@ class MatchRuntime:
         if not self.recent or self.recent[0][0] > seq + 1 or seq > self.state.seq:
             return None
         return [text for s, text in self.recent if s > seq]
+
+    # ---- the delayed spectator view ------------------------------------------------------
+
+    @property
+    def public_state(self) -> MatchState:
+        """What anyone without a side token may see: the delayed view when the match has one."""
+        return self.delayed.state if self.delayed is not None else self.state
+
+    async def start_delayed(self) -> None:
+        """Set up the delayed feed (before the runtime is shared: nothing folds meanwhile)."""
+        options = self.state.options
+        events, seconds = options.spectator_delay_events, options.spectator_delay_seconds
+        if events <= 0 and seconds <= 0:
+            return
+        current = self.state.seq
+        entries = await self.store.read(self.match_id, after=max(0, current - events - 1 - 4096))
+        stamps = {seq: decode_event(payload).at for seq, payload in entries}
+        now = time.time()
+        cut = max(1, current - max(0, events))
+        while cut > 1 and stamps.get(cut, 0.0) > now - seconds:
+            cut -= 1
+        released = await self.states.get(cut) or self.state
+        feed = DelayedFeed(
+            events,
+            seconds,
+            released,
+            lambda text: self.hub.broadcast(text, ("delayed",)),
+            self._notify,
+        )
+        later = [decode_event(payload) for seq, payload in entries if seq > released.seq]
+        states = await self.states.fold(released, later)
+        for event, state in zip(later, states, strict=True):
+            feed.hold(event.at, state)
+        self.delayed = feed
+        feed.release(current, now)
+
+    def close(self) -> None:
+        if self.delayed is not None:
+            self.delayed.close()
 
 
 def _rejected(action_id: str, rejection: Rejection) -> protocol.Rejected:

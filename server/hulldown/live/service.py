@@ -11,18 +11,22 @@ import hashlib
 import hmac
 import secrets
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 
-from ..match.dice_binding import event_dice
 from ..match.events import Event, decode_event, encode_event
-from ..match.reducer import evolve
+from ..match.reducer import initial_state, state_hash
 from ..match.rejection import Rejection
 from ..match.scenario import CreateMatch, check_scenario, match_created
 from ..match.state import MatchState, Side
+from ..match.timeline import Timeline
 from ..rules.dice import commitment
 from ..store.redis_store import RedisEventStore
 from ..store.tail import StreamTailer
-from .runtime import MatchRuntime, state_decoder
+from .runtime import MatchRuntime
+from .states import StateSource
+
+TIMELINES_KEPT = 8
 
 
 def token_hash(token: str) -> str:
@@ -45,17 +49,20 @@ class LiveService:
         self.runtimes: dict[str, MatchRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self.tailer = StreamTailer(redis_url, self._on_events, prefix=prefix)
+        self._timelines: OrderedDict[str, Timeline] = OrderedDict()
 
     async def start(self) -> None:
         await self.tailer.start()
 
     async def stop(self) -> None:
         await self.tailer.stop()
+        for runtime in self.runtimes.values():
+            runtime.close()
 
     async def _on_events(self, match_id: str, entries: list[tuple[int, bytes]]) -> None:
         runtime = self.runtimes.get(match_id)
         if runtime is not None:
-            runtime.advance_payloads(entries)
+            await runtime.advance_payloads(entries)
 
     # ---- creating ------------------------------------------------------------------------
 
@@ -81,7 +88,8 @@ class LiveService:
         if not await self.store.create_match(match_id, meta):
             return await self.create(request)  # id collision: draw another
         body = match_created(request.edition, request.scenario, request.options, commitment(seed))
-        event = Event(seq=1, at=time.time(), by="system", action_id="create", body=body)
+        first = state_hash(initial_state(match_id, body))
+        event = Event(seq=1, at=time.time(), by="system", action_id="create", body=body, state_hash=first)
         await self.store.append(match_id, encode_event(event), expect=0, action_id="create")
         return CreatedMatch(match_id=match_id, tokens=tokens, spectator_token=spectator_token)
 
@@ -101,37 +109,52 @@ class LiveService:
             if meta is None:
                 return None
             seed = bytes.fromhex(meta["seed"])
-            state = await self.state_at(match_id, None, seed=seed)
+            states = StateSource(self.store, match_id, seed)
+            state = await states.get(None)
             if state is None:
                 return None
             runtime = MatchRuntime(self.store, match_id, seed, state, snapshot_every=self.snapshot_every)
+            await runtime.start_delayed()
             self.runtimes[match_id] = runtime
             await self.tailer.follow(match_id, after_seq=state.seq)
             await runtime.catch_up()
+            await runtime.reveal_if_ended()  # a process that ended the match died before revealing
             return runtime
 
     async def state_at(
         self, match_id: str, seq: int | None, *, seed: bytes | None = None
     ) -> MatchState | None:
-        """The state as of ``seq`` (None: the latest), from the nearest snapshot plus a fold."""
+        """The state as of ``seq`` (None: the latest), from memory or the nearest snapshot plus a
+        history-aware fold (an undo in the range loads the state it restores the same way)."""
+        runtime = self.runtimes.get(match_id)
+        if runtime is not None:
+            return await runtime.states.get(seq)
         if seed is None:
             meta = await self.store.get_meta(match_id)
             if meta is None:
                 return None
             seed = bytes.fromhex(meta["seed"])
-        snapshot = await self.store.load_snapshot(match_id, at_or_before=seq)
-        state = MatchState(match_id=match_id, edition="40k7", seq=0)
-        after = 0
-        if snapshot is not None:
-            after, payload = snapshot
-            state = state_decoder.decode(payload)
-        entries = await self.store.read(match_id, after=after, until=seq)
-        for _, payload in entries:
-            event = decode_event(payload)
-            state = evolve(state, event, event_dice(seed, match_id, event))
-        if state.seq == 0:
+        return await StateSource(self.store, match_id, seed).get(seq)
+
+    async def timeline(self, match_id: str, upto: int) -> Timeline | None:
+        """The match's whole history in memory, folded at least to ``upto`` (for the turn/phase
+        index and the replay feed). A few recently used matches are kept."""
+        runtime = await self.get(match_id)
+        if runtime is None:
             return None
-        return state
+        timeline = self._timelines.get(match_id)
+        if timeline is None:
+            timeline = Timeline(match_id, runtime.states.dice)
+            self._timelines[match_id] = timeline
+        self._timelines.move_to_end(match_id)
+        while len(self._timelines) > TIMELINES_KEPT:
+            self._timelines.popitem(last=False)
+        if timeline.seq < upto:
+            entries = await self.store.read(match_id, after=timeline.seq, until=upto)
+            for seq, payload in entries:
+                if seq == timeline.seq + 1:  # another request may have extended it meanwhile
+                    timeline.push(decode_event(payload))
+        return timeline
 
     async def authenticate(self, match_id: str, token: str) -> Side | None:
         """Which side ``token`` acts for (compared against the stored hashes), or None."""

@@ -18,11 +18,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 
 import msgspec
+from msgspec.structs import replace
 
 from ..rules.dice import Dice, FixedDice
 from .events import Event
 from .history import StateAt, evolve_with_history
-from .state import LineStep, MatchState, Side
+from .state import LineStep, LogEntry, MatchState, Side
 
 DiceFor = Callable[[Event], Dice]
 
@@ -50,6 +51,29 @@ class UndoneAction(msgspec.Struct, frozen=True):
     by: Side
     action: str
     undone_by: int
+
+
+class ActionEntry(msgspec.Struct, frozen=True):
+    """A game action: where it sits on the line of play and whether it was undone."""
+
+    seq: int
+    by: Side
+    action: str
+    dice: int
+    parent: int
+    undone_by: int | None = None
+
+
+class TimelineIndex(msgspec.Struct, frozen=True):
+    """The seq where every turn, player turn and phase starts, and every game action, up to
+    ``seq``. Undone branches are marked (``undone_by``), never hidden."""
+
+    match_id: str
+    seq: int
+    turns: list[PhaseStart]
+    player_turns: list[PhaseStart]
+    phases: list[PhaseStart]
+    actions: list[ActionEntry]
 
 
 class Timeline:
@@ -82,6 +106,8 @@ class Timeline:
         self.restores: dict[int, int] = {}
         self.phases: list[PhaseStart] = []
         self.drawn: dict[int, tuple[int, ...]] = {}
+        self.steps: dict[int, LineStep] = {}
+        self.entries: dict[int, tuple[LogEntry, ...]] = {}
 
     @property
     def seq(self) -> int:
@@ -105,7 +131,15 @@ class Timeline:
             self._checkpoints[after.seq] = after
             self._checkpoint_seqs.append(after.seq)
         self._record(before, after, event)
+        written = _written(before, after)
+        if written:
+            self.entries[event.seq] = written
         return after
+
+    def next_state(self, state: MatchState) -> MatchState:
+        """Fold the event after ``state`` onto it (a replay cursor's step)."""
+        event = self.events[state.seq - self.base]
+        return evolve_with_history(state, event, self.dice_for(event), self.state_at)
 
     def extend(self, events: Iterable[Event]) -> MatchState:
         for event in events:
@@ -125,10 +159,11 @@ class Timeline:
                 if entry.seq <= mark.to:
                     break
                 if entry.undone_by is None:
-                    self.phases[k] = msgspec.structs.replace(entry, undone_by=event.seq)
+                    self.phases[k] = replace(entry, undone_by=event.seq)
             return
         if after.line is not None and after.line.seq == event.seq:
             self.line.append(after.line)
+            self.steps[event.seq] = after.line
         if not self.phases or (after.turn, after.player_turn, after.phase, after.active) != (
             before.turn,
             before.player_turn,
@@ -171,29 +206,64 @@ class Timeline:
 
     def player_turns(self) -> list[PhaseStart]:
         """The first phase of every player turn (undone ones keep their mark)."""
-        return self._starts(lambda p: p.player_turn)
+        return _starts(self.phases, lambda p: p.player_turn)
 
     def turns(self) -> list[PhaseStart]:
         """The first phase of every game turn."""
-        return self._starts(lambda p: p.turn)
+        return _starts(self.phases, lambda p: p.turn)
 
-    def _starts(self, key: Callable[[PhaseStart], int]) -> list[PhaseStart]:
-        """Entries whose ``key`` differs from the entry before them on their own branch: the
-        previous entry of the same undone branch, else the latest entry still on the line."""
-        found: list[PhaseStart] = []
-        last_on_line: PhaseStart | None = None
-        previous: PhaseStart | None = None
-        for entry in self.phases:
-            if entry.undone_by is not None and previous is not None and previous.undone_by == entry.undone_by:
-                before: PhaseStart | None = previous
-            else:
-                before = last_on_line
-            if before is None or key(before) != key(entry):
-                found.append(entry)
-            if entry.undone_by is None:
-                last_on_line = entry
-            previous = entry
-        return found
+    def index(self, upto: int | None = None) -> TimelineIndex:
+        """The index as it stood at ``upto`` (default: now): later undos are not yet known."""
+        last = self.state.seq if upto is None else min(upto, self.state.seq)
+
+        def seen(mark: int | None) -> int | None:
+            return mark if mark is not None and mark <= last else None
+
+        phases = [replace(p, undone_by=seen(p.undone_by)) for p in self.phases if p.seq <= last]
+        actions = [
+            ActionEntry(s.seq, s.by, s.action, s.dice, s.parent, seen(self.undone_by.get(s.seq)))
+            for s in self.steps.values()
+            if s.seq <= last
+        ]
+        return TimelineIndex(
+            match_id=self.match_id,
+            seq=last,
+            turns=_starts(phases, lambda p: p.turn),
+            player_turns=_starts(phases, lambda p: p.player_turn),
+            phases=phases,
+            actions=actions,
+        )
+
+
+def _starts(phases: list[PhaseStart], key: Callable[[PhaseStart], int]) -> list[PhaseStart]:
+    """Entries whose ``key`` differs from the entry before them on their own branch: the
+    previous entry of the same undone branch, else the latest entry still on the line."""
+    found: list[PhaseStart] = []
+    last_on_line: PhaseStart | None = None
+    previous: PhaseStart | None = None
+    for entry in phases:
+        if entry.undone_by is not None and previous is not None and previous.undone_by == entry.undone_by:
+            before: PhaseStart | None = previous
+        else:
+            before = last_on_line
+        if before is None or key(before) != key(entry):
+            found.append(entry)
+        if entry.undone_by is None:
+            last_on_line = entry
+        previous = entry
+    return found
+
+
+def _written(before: MatchState, after: MatchState) -> tuple[LogEntry, ...]:
+    """The log lines an event wrote (the window may have dropped older lines meanwhile)."""
+    if after.log_count == before.log_count:
+        return ()
+    new: list[LogEntry] = []
+    for entry in reversed(after.log):
+        if entry.n < before.log_count:
+            break
+        new.append(entry)
+    return tuple(reversed(new))
 
 
 def fold_history(

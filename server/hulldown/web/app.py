@@ -11,8 +11,10 @@ from starlette.routing import WebSocketRoute
 from ..config import Settings
 from ..live.service import LiveService
 from ..store.redis_store import RedisEventStore
+from .dice_routes import routes as dice_routes
 from .http_routes import routes as http_routes
 from .live_socket import live_socket
+from .replay_socket import replay_socket
 from .viewer_routes import routes as viewer_routes
 
 
@@ -35,5 +37,11 @@ def create_app(settings: Settings) -> Starlette:
             await live.stop()
             await store.aclose()
 
-    routes = [*http_routes, WebSocketRoute("/matches/{match_id}/live", live_socket), *viewer_routes]
+    routes = [
+        *http_routes,
+        *dice_routes,
+        WebSocketRoute("/matches/{match_id}/live", live_socket),
+        WebSocketRoute("/matches/{match_id}/replay", replay_socket),
+        *viewer_routes,
+    ]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -11,10 +11,12 @@ from starlette.routing import Route
 
 from ..live.service import LiveService
 from ..match.events import decode_event
+from ..match.history import game_hash
 from ..match.reducer import state_hash
 from ..match.rejection import Rejection
 from ..match.scenario import CreateMatch
 from ..match.views import view_json
+from .access import access_or_error
 from .responses import MsgspecJSON, error, rejection
 
 MAX_BODY = 1_000_000
@@ -88,7 +90,7 @@ async def _summary(live: LiveService, match_id: str) -> dict[str, Any] | None:
     runtime = await live.get(match_id)
     if runtime is None:
         return None
-    state = runtime.state
+    state = runtime.public_state  # a delayed match's summary is as delayed as its spectators
     return {
         "match_id": match_id,
         "edition": state.edition,
@@ -120,16 +122,22 @@ async def get_state(request: Request) -> Response:
     runtime = await live.get(match_id)
     if runtime is None:
         return error(404, "unknown_match", "no such match")
-    if at is None or at == runtime.state.seq:
-        state = runtime.state
+    access = await access_or_error(request, live, match_id)
+    if isinstance(access, Response):
+        return access
+    latest = access.state(runtime)  # spectators of a delayed match: the delayed state
+    if at is None or at == latest.seq:
+        state = latest
     else:
-        if at > runtime.state.seq or at < 1:
-            return error(404, "unknown_seq", f"seq {at} is outside 1..{runtime.state.seq}")
+        if at > latest.seq or at < 1:
+            return error(404, "unknown_seq", f"seq {at} is outside 1..{latest.seq}")
         found = await live.state_at(match_id, at)
         if found is None:
             return error(404, "unknown_seq", f"no state at seq {at}")
         state = found
-    return MsgspecJSON({"seq": state.seq, "hash": state_hash(state), "view": view_json(state)})
+    return MsgspecJSON(
+        {"seq": state.seq, "hash": state_hash(state), "game_hash": game_hash(state), "view": view_json(state)}
+    )
 
 
 async def get_events(request: Request) -> Response:
@@ -141,10 +149,15 @@ async def get_events(request: Request) -> Response:
     limit = _int_param(request, "limit")
     if isinstance(limit, Response):
         return limit
-    if not await live.store.exists(match_id):
+    runtime = await live.get(match_id)
+    if runtime is None:
         return error(404, "unknown_match", "no such match")
+    access = await access_or_error(request, live, match_id)
+    if isinstance(access, Response):
+        return access
     after = max(0, (start or 1) - 1)
-    entries = await live.store.read(match_id, after=after, count=min(limit or 1000, 5000))
+    until = access.limit(runtime)
+    entries = await live.store.read(match_id, after=after, until=until, count=min(limit or 1000, 5000))
     events = [msgspec.to_builtins(decode_event(payload)) for _, payload in entries]
     return MsgspecJSON({"events": events})
 

@@ -60,6 +60,8 @@ async def live_socket(websocket: WebSocket) -> None:
             await websocket.close(code=4404)
             return
         audience = await _authorise(live, match_id, hello)
+        if audience == "spectator" and runtime.delayed is not None:
+            audience = "delayed"  # the match's delay is enforced for every spectator
         if audience is None:
             await websocket.send_text(_error("unauthorised", "bad token for this match", fatal=True))
             await websocket.close(code=4401)
@@ -116,22 +118,28 @@ async def _serve(
     connection = Connection(websocket.send_text, audience, queue_size)
 
     async def resync_text() -> str:
-        seq, view = runtime.view_text()
+        seq, view = _view_text(runtime, audience)
         return f'{{"type":"resync","seq":{seq},"view":{view},"reason":"too far behind"}}'
 
     # Registering and queueing the welcome happen with no await between them, so no patch
     # can fall between the welcome's seq and the first queued patch.
     runtime.hub.add(connection)
     role: protocol.Role = audience if audience in ("a", "b") else "spectator"
-    resumed = runtime.patches_after(hello.resume_from) if hello.resume_from is not None else None
+    resumed = _patches_after(runtime, audience, hello.resume_from) if hello.resume_from is not None else None
     if resumed is not None:
         for text in resumed:
             connection.push(text)
     else:
-        seq, view = runtime.view_text()
+        seq, view = _view_text(runtime, audience)
+        delay = runtime.delayed
+        delayed = (
+            f'"delay_events":{delay.events},"delay_seconds":{delay.seconds},"delayed":true'
+            if delay is not None and audience == "delayed"
+            else '"delay_events":0,"delay_seconds":0.0,"delayed":false'
+        )
         connection.push(
             f'{{"type":"welcome","match_id":"{runtime.match_id}","role":"{role}","seq":{seq},'
-            f'"view":{view},"protocol":{protocol.PROTOCOL_VERSION},"delay_events":0}}'
+            f'"view":{view},"protocol":{protocol.PROTOCOL_VERSION},{delayed}}}'
         )
     writer = asyncio.create_task(connection.run(resync_text))
     limiter = RateLimit(rate)
@@ -149,7 +157,7 @@ async def _serve(
             except msgspec.DecodeError as exc:
                 connection.push(_error("bad_message", str(exc)))
                 continue
-            await _handle(message, runtime, connection, role)
+            await _handle(message, runtime, connection, role, audience)
     except WebSocketDisconnect:
         pass
     finally:
@@ -160,8 +168,25 @@ async def _serve(
             await writer
 
 
+def _view_text(runtime: MatchRuntime, audience: Audience) -> tuple[int, str]:
+    """The full view ``audience`` may see: a delayed spectator gets the released state only."""
+    if audience == "delayed" and runtime.delayed is not None:
+        return runtime.delayed.view_text()
+    return runtime.view_text()
+
+
+def _patches_after(runtime: MatchRuntime, audience: Audience, seq: int) -> list[str] | None:
+    if audience == "delayed" and runtime.delayed is not None:
+        return runtime.delayed.patches_after(seq)
+    return runtime.patches_after(seq)
+
+
 async def _handle(
-    message: protocol.ClientMessage, runtime: MatchRuntime, connection: Connection, role: protocol.Role
+    message: protocol.ClientMessage,
+    runtime: MatchRuntime,
+    connection: Connection,
+    role: protocol.Role,
+    audience: Audience,
 ) -> None:
     match message:
         case protocol.Act():
@@ -173,9 +198,9 @@ async def _handle(
             result = await runtime.submit(role, message.action, message.action_id, message.expect)
             connection.push(protocol.encode(result).decode())
         case protocol.Resume():
-            patches = runtime.patches_after(message.from_seq)
+            patches = _patches_after(runtime, audience, message.from_seq)
             if patches is None:
-                seq, view = runtime.view_text()
+                seq, view = _view_text(runtime, audience)
                 connection.push(f'{{"type":"resync","seq":{seq},"view":{view},"reason":"resume too old"}}')
             else:
                 for text in patches:

@@ -21,6 +21,7 @@ from ..match.rejection import Value
 from ..match.scenario import CreateMatch
 from ..match.state import Edition, MatchState, Side
 from ..schemas import components
+from .openapi_history import HISTORY_BODY_TYPES, union_components, with_history
 
 OPENAPI_VERSION = "3.1.0"
 REF = "#/components/schemas/{name}"
@@ -63,6 +64,7 @@ class StateAt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     seq: int
     hash: str
+    game_hash: str
     view: MatchState
 
 
@@ -98,6 +100,7 @@ BODY_TYPES: list[Any] = [
     Health,
     protocol.ClientMessage,
     protocol.ServerMessage,
+    *HISTORY_BODY_TYPES,
 ]
 
 
@@ -253,6 +256,7 @@ def openapi_document() -> Schema:
     roots, comps = components(BODY_TYPES, REF)
     comps["ClientMessage"] = {"title": "ClientMessage", **roots[BODY_TYPES.index(protocol.ClientMessage)]}
     comps["ServerMessage"] = {"title": "ServerMessage", **roots[BODY_TYPES.index(protocol.ServerMessage)]}
+    comps.update(union_components(BODY_TYPES, roots))
     return {
         "openapi": OPENAPI_VERSION,
         "info": {
@@ -263,7 +267,7 @@ def openapi_document() -> Schema:
                 "HTTP and played over the websocket /matches/{match_id}/live (client-protocol/SPEC.md)."
             ),
         },
-        "paths": _paths(),
+        "paths": with_history(_paths()),
         "components": {"schemas": dict(sorted(comps.items()))},
     }
 

@@ -1,0 +1,130 @@
+"""``hulldown verify MATCH`` and ``hulldown replay MATCH`` (issue #6).
+
+verify: re-derives every logged roll from the revealed seed, checks the commitment and refolds
+the log; prints which roll, event or commitment fails; exit status 0 (verified), 1 (a check
+failed), 2 (the seed is not revealed yet or the match is unknown). A progress bar on stderr for
+long matches.
+
+replay: the log turn by turn with every dice roll and its outcome.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from .match.dice_binding import event_nonce
+from .match.events import Event
+from .offline import MatchLog, UnknownMatch, load, redis_url_for
+from .progress import ProgressBar
+from .replay import render
+from .rules.dice import Dice, FixedDice, NoDice, SeededDice
+from .verify import NotRevealed, Report, verify_events
+
+PROGRESS_FROM = 1000  # events: below this a verify is quick and shows no bar
+
+
+def add_commands(commands: Any) -> None:
+    """Register the subcommands on the CLI's subparsers."""
+    verify = commands.add_parser("verify", help="verify a finished match's dice against its commitment")
+    _common(verify)
+    verify.add_argument("--json", action="store_true", help="print the full report as JSON")
+    bar = verify.add_mutually_exclusive_group()
+    bar.add_argument(
+        "--progress", dest="progress", action="store_true", default=None, help="always show a bar"
+    )
+    bar.add_argument("--no-progress", dest="progress", action="store_false", help="never show a bar")
+    verify.set_defaults(handler=_verify)
+
+    replay = commands.add_parser("replay", help="print a match's log turn by turn with every roll")
+    _common(replay)
+    replay.add_argument("--from", dest="start", type=int, default=1, help="first seq to print")
+    replay.add_argument("--to", dest="end", type=int, default=None, help="last seq to print")
+    replay.set_defaults(handler=_replay)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("match_id", metavar="MATCH")
+    parser.add_argument("--redis-url", default=None, help="the server's Redis (REDIS_URL)")
+    parser.add_argument(
+        "--data-dir", type=Path, default=None, help="the embedded Redis data dir (HULLDOWN_DATA_DIR)"
+    )
+    parser.add_argument("--prefix", default=None, help="Redis key prefix (HULLDOWN_KEY_PREFIX)")
+
+
+def _read(args: argparse.Namespace) -> MatchLog:
+    url = args.redis_url or os.environ.get("REDIS_URL", "")
+    data_dir = args.data_dir or Path(os.environ.get("HULLDOWN_DATA_DIR", "hulldown-data"))
+    prefix = args.prefix or os.environ.get("HULLDOWN_KEY_PREFIX", "hulldown")
+    with redis_url_for(url, data_dir) as resolved:
+        return asyncio.run(load(resolved, prefix, args.match_id))
+
+
+def _verify(args: argparse.Namespace) -> int:
+    try:
+        log = _read(args)
+    except UnknownMatch as exc:
+        print(f"hulldown verify: {exc}", file=sys.stderr)
+        return 2
+    show = args.progress if args.progress is not None else len(log.events) >= PROGRESS_FROM
+    bar = ProgressBar(f"verifying {log.match_id}") if show else None
+    try:
+        report = verify_events(log.match_id, log.events, progress=bar.update if bar else None)
+    except NotRevealed as exc:
+        print(f"hulldown verify: {exc} (the match is at seq {len(log.events)})", file=sys.stderr)
+        return 2
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.json:
+        print(msgspec.json.encode(report).decode())
+    else:
+        print("\n".join(summary(report)))
+    return 0 if report.ok else 1
+
+
+def summary(report: Report) -> list[str]:
+    """The human verdict."""
+    lines = [
+        f"match {report.match_id}: {report.events} events, {report.rolls} logged dice",
+        f"commitment {report.commitment}",
+        f"seed       {report.seed} (revealed at seq {report.revealed_at})",
+        "faces      " + "  ".join(f"{face}:{n}" for face, n in report.faces.items()),
+    ]
+    if report.ok:
+        lines.append(
+            "VERIFIED: the seed matches the commitment, every roll re-derives from it, the log refolds."
+        )
+        return lines
+    lines.append(f"FAILED: {report.failures_total} problem(s)")
+    lines.extend(f"  [{f.kind}] {f.message}" for f in report.failures)
+    if report.failures_total > len(report.failures):
+        lines.append(f"  ... and {report.failures_total - len(report.failures)} more")
+    return lines
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        log = _read(args)
+    except UnknownMatch as exc:
+        print(f"hulldown replay: {exc}", file=sys.stderr)
+        return 2
+    seed = bytes.fromhex(log.meta["seed"]) if "seed" in log.meta else None
+
+    def dice_for(event: Event) -> Dice:
+        # The faces the server logged with the event; the seed only for events without them.
+        if event.rolls:
+            return FixedDice(event.rolls)
+        if seed is not None:
+            return SeededDice(seed, log.match_id, event.seq, event_nonce(event))
+        return NoDice()
+
+    for line in render(log.match_id, log.events, dice_for, start=args.start, end=args.end):
+        print(line)
+    return 0

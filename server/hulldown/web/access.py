@@ -1,0 +1,62 @@
+"""Who is asking over HTTP, and how far into a match they may see (DESIGN.md sections 6, 7).
+
+A side's token (``Authorization: Bearer <token>`` or ``?token=``) sees the match as it is. Anyone
+else is a spectator: a private match asks for its spectator token, and a match created with a
+spectator delay shows spectators only the delayed state - over HTTP as on the websocket, so no
+route hands a delayed spectator anything newer (state, events, index, replay, dice).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlette.requests import HTTPConnection
+from starlette.responses import Response
+
+from ..live.runtime import MatchRuntime
+from ..live.service import LiveService
+from ..match.state import MatchState, Side
+from .responses import error
+
+
+@dataclass(frozen=True)
+class Access:
+    """A side (full view) or a spectator (the public, possibly delayed, view)."""
+
+    side: Side | None
+
+    def state(self, runtime: MatchRuntime) -> MatchState:
+        return runtime.state if self.side is not None else runtime.public_state
+
+    def limit(self, runtime: MatchRuntime) -> int:
+        """The latest seq this caller may see."""
+        return self.state(runtime).seq
+
+
+def token_of(connection: HTTPConnection) -> str | None:
+    header = connection.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip() or None
+    return connection.query_params.get("token") or None
+
+
+async def check_access(live: LiveService, match_id: str, token: str | None) -> Access | None:
+    """The caller's access, or None when the match is private and the token is not valid."""
+    if token is not None:
+        side = await live.authenticate(match_id, token)
+        if side is not None:
+            return Access(side)
+    if await live.spectator_allowed(match_id, token):
+        return Access(None)
+    return None
+
+
+async def access_or_error(connection: HTTPConnection, live: LiveService, match_id: str) -> Access | Response:
+    found = await check_access(live, match_id, token_of(connection))
+    if found is None:
+        return error(
+            403,
+            "spectator_token_required",
+            "this match is private: pass its spectator token (Authorization: Bearer <token> or ?token=)",
+        )
+    return found
