@@ -38,11 +38,11 @@ from ...match.state import Decision, MatchState, Model, Point, Side, Unit
 from ...match.turns import replace_unit
 from .. import geometry as g
 from . import refs
-from .attacks import Hit, Tally
+from .attacks import ArmourFacing, Hit, Tally
 from .core import ws_to_hit
 from .firing import locked_in_combat, plan_shooting
 from .geo import CONTACT_EPS, alive, all_terrain, footprint, on_table, unit_distance
-from .morale import morale_check
+from .morale import fall_back, morale_check
 from .penetration import PenProfile
 from .resolve import resolve_hits, squadron_members
 from .rolls import d3, judge
@@ -360,7 +360,7 @@ def _defender_ws(unit: Unit) -> int:
     return 0 if "immobilised" in unit.statuses else 1
 
 
-def _cc_facing(unit: Unit) -> str:
+def _cc_facing(unit: Unit) -> ArmourFacing:
     """RULES.md 1.19: rear armour; Walkers front (rear when Immobilised); Chariots front [decided]."""
     if is_walker(unit):
         return "rear" if "immobilised" in unit.statuses else "front"
@@ -425,7 +425,7 @@ def _strike(
         lance="lance" in rules,
         haywire="haywire" in rules,
     )
-    hit = Hit(pen, ap, origin, label, group=unit.id, facing=facing, cover_allowed=False, rules=rules)  # type: ignore[arg-type]
+    hit = Hit(pen, ap, origin, label, group=unit.id, facing=facing, cover_allowed=False, rules=rules)
     return [hit] * hits_n
 
 
@@ -448,7 +448,7 @@ def _hammer_of_wrath(
     ctx.log(f"{unit.name}: Hammer of Wrath, {n} automatic hit(s) at Initiative 10.", refs.FIGHT)
     hit = Hit(
         pen, None, origin, f"{unit.name} (Hammer of Wrath)", group=unit.id, facing=facing, cover_allowed=False
-    )  # type: ignore[arg-type]
+    )
     return [hit] * n
 
 
@@ -521,7 +521,7 @@ def _assault_result(
     if not can_sweep:
         if is_vehicle(win):
             ctx.log(f"{win.name} is a vehicle: it does not Sweep or Consolidate.", refs.CLOSE_COMBAT)
-        return state
+        return fall_back(state, ctx, loser)
     wi = ctx.roll("Sweeping Advance (winner)", f"D6 + I{win.profile.i}")
     li = ctx.roll("Sweeping Advance (loser)", f"D6 + I{lose.profile.i}")
     if wi + win.profile.i >= li + lose.profile.i:
@@ -534,7 +534,7 @@ def _assault_result(
             ),
         )
     ctx.log(f"{lose.name} escapes the Sweeping Advance.", refs.SWEEPING)
-    return state
+    return fall_back(state, ctx, loser)
 
 
 def _loser_morale(state: MatchState, ctx: ApplyContext, loser: str, diff: int) -> tuple[MatchState, bool]:
@@ -542,7 +542,9 @@ def _loser_morale(state: MatchState, ctx: ApplyContext, loser: str, diff: int) -
     unit = state.units[loser]
     if "falling_back" in unit.statuses:
         return state, False
-    return morale_check(state, ctx, loser, modifier=-diff, reason=" (lost the combat)")
+    return morale_check(
+        state, ctx, loser, modifier=-diff, reason=" (lost the combat)", fall_back_on_fail=False
+    )
 
 
 # --- End of the Assault phase ---------------------------------------------------------------

@@ -139,7 +139,7 @@ def vehicle_hulls(state: MatchState, exclude: Iterable[str] = ()) -> list[tuple[
             continue
         for m in alive(unit):
             if m.hull is not None:
-                out.append((unit.id, footprint(m)))  # type: ignore[arg-type]
+                out.append((unit.id, facing_hull(m)))
     return out
 
 

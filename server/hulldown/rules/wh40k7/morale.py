@@ -38,9 +38,15 @@ def leadership_test(ctx: ApplyContext, ld: int, purpose: str, modifier: int = 0)
 
 
 def morale_check(
-    state: MatchState, ctx: ApplyContext, uid: str, modifier: int = 0, reason: str = ""
+    state: MatchState,
+    ctx: ApplyContext,
+    uid: str,
+    modifier: int = 0,
+    reason: str = "",
+    fall_back_on_fail: bool = True,
 ) -> tuple[MatchState, bool]:
-    """A Morale check; failure = Fall Back. Returns (state, passed)."""
+    """A Morale check; failure = Fall Back (unless the caller moves it, e.g. after a Sweeping
+    Advance). Returns (state, passed)."""
     unit = state.units[uid]
     if unit.destroyed:
         return state, True
@@ -52,13 +58,13 @@ def morale_check(
         return state, True
     if "falling_back" in unit.statuses:
         ctx.log(f"{unit.name} is already Falling Back and fails its Morale check{reason}.", refs.MORALE)
-        return fall_back(state, ctx, uid), False
+        return (fall_back(state, ctx, uid) if fall_back_on_fail else state), False
     passed = leadership_test(ctx, unit.profile.ld, "Morale check", modifier)
     mod = f" ({modifier:+d})" if modifier else ""
     ctx.log(f"{unit.name} {'passes' if passed else 'fails'} its Morale check{mod}{reason}.", refs.MORALE)
     if passed:
         return state, True
-    return fall_back(state, ctx, uid), False
+    return (fall_back(state, ctx, uid) if fall_back_on_fail else state), False
 
 
 def pinning_test(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:

@@ -22,7 +22,7 @@ from ...match.context import ApplyContext
 from ...match.state import MatchState, Model, Unit
 from .. import geometry as g
 from . import refs
-from .attacks import AttackKind, Hit, Tally
+from .attacks import ArmourFacing, AttackKind, Hit, Tally
 from .cover import armour_value, facing_for, vehicle_cover
 from .damage import Fate, apply_result, lose_hp, roll_damage
 from .destruction import finish_vehicle
@@ -66,7 +66,7 @@ def can_damage(hit: Hit, armour: int) -> bool:
 class _Entry:
     hit: Hit
     facing: g.Facing | None
-    armour_name: str
+    armour_name: ArmourFacing
     bonus: int
 
 
@@ -113,7 +113,7 @@ def _group_origins(
     """Origins of the firing models able to damage the facing, per firing group."""
     out: dict[str, list[g.Point]] = {}
     for e in entries:
-        if can_damage(e.hit, armour_value(unit, e.armour_name)):  # type: ignore[arg-type]
+        if can_damage(e.hit, armour_value(unit, e.armour_name)):
             pts = out.setdefault(e.hit.group, [])
             if e.hit.origin not in pts:
                 pts.append(e.hit.origin)
@@ -133,7 +133,7 @@ def _resolve_group(
     unit = state.units[uid]
     model = lead_model(unit)
     armour_name = entries[0].armour_name
-    av = armour_value(unit, armour_name)  # type: ignore[arg-type]
+    av = armour_value(unit, armour_name)
     # 1. every armour penetration die.
     rolls: list[PenRoll] = []
     for e in entries:

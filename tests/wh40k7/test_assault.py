@@ -1,0 +1,202 @@
+"""40k7 close combat against vehicles (RULES.md 1.18-1.20), charges and Overwatch."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from hulldown.match.actions import Charge, Decide, EndPhase, Fight
+from hulldown.rules.wh40k7.geo import unit_distance
+
+from .builders import act, infantry, make_state, rejected, rhino, vehicle, weapon
+
+R = 25.0 / 25.4 / 2  # radius of a 25 mm base
+
+
+def _fist_marines_on_rhino_rear(n: int = 2):  # type: ignore[no-untyped-def]
+    fist = weapon("fist", "Power fist", 0, 8, 2, type="melee")
+    pos = [(27.75 - R, 24.0 + k * 1.1) for k in range(n)]
+    squad = infantry("m", "a", pos, weapons=[(k, fist) for k in range(n)])
+    return make_state(squad, rhino("r", "b", 30, 24, 0), phase="assault")
+
+
+def test_glancing_counts_1_penetrating_2_and_a_losing_vehicle_does_nothing() -> None:
+    """RULES.md 1.20: each glancing hit counts 1 wound, each penetrating hit 2; a vehicle that
+    loses does nothing (no Morale check, no sweeping)."""
+    fist = weapon("fist", "Power fist", 0, 8, 2, type="melee")
+    squad = infantry("m", "a", [(27.75 - R, 24.0), (27.75 - R, 25.1)], weapons=[(0, fist), (1, fist)], i=1)
+    state = make_state(squad, rhino("r", "b", 30, 24, 0), phase="assault")
+    # to hit 3, 3 (3+ vs WS1); penetration 2 (10 glancing), 3 (11 penetrating); damage 1 (+1 AP2)
+    res = act(state, "a", Fight("m", "r", "fist"), [3, 3, 2, 3, 1])
+    assert any("Assault result: m 3, Rhino 0." == t for t in res.texts)
+    assert any("vehicle and loses the combat: nothing happens" in t for t in res.texts)
+    assert res.state.units["r"].hp == 1
+
+
+def test_vehicles_cannot_charge_but_walkers_can() -> None:
+    """RULES.md 1.18: vehicles cannot charge (Walkers and Chariots can)."""
+    tank = rhino("t", "a", 10, 24)
+    walker = vehicle(
+        "w", "a", 10, 10, keywords=("walker",), kind="walker", ws=4, s=6, i=4, a=2, length=2.5, width=2.5
+    )
+    chariot = vehicle("c", "a", 10, 40, keywords=("chariot",), ws=4, s=5, i=4, a=2)
+    enemy = infantry("e", "b", [(16, 24), (16, 10), (16, 40)])
+    state = make_state(tank, walker, chariot, enemy, phase="assault")
+    assert rejected(state, "a", Charge("t", "e")).code == "vehicle_cannot_charge"
+    assert validate_ok(state, "a", Charge("w", "e"))
+    assert validate_ok(state, "a", Charge("c", "e"))
+
+
+def validate_ok(state, side, action) -> bool:  # type: ignore[no-untyped-def]
+    from hulldown.match.validate import validate
+
+    return validate(state, side, action) is None
+
+
+def test_charging_a_tank_no_overwatch_then_contact() -> None:
+    """Vehicles do not fire Overwatch (RULES.md 1.18); a successful 2D6 charge ends in contact."""
+    squad = infantry("m", "a", [(20, 24)])
+    state = make_state(squad, rhino("r", "b", 30, 24, 0), phase="assault")
+    res = act(state, "a", Charge("m", "r"), [4, 4])
+    assert res.state.pending is None
+    assert unit_distance(res.state.units["m"], res.state.units["r"]) < 0.01
+
+
+def test_failed_charge_does_not_move() -> None:
+    squad = infantry("m", "a", [(20, 24)])
+    state = make_state(squad, rhino("r", "b", 30, 24, 0), phase="assault")
+    res = act(state, "a", Charge("m", "r"), [2, 3])
+    assert res.state.units["m"].models["m-0"].pos == state.units["m"].models["m-0"].pos
+    assert rejected(res.state, "a", Charge("m", "r")).code == "cannot_charge"
+
+
+def test_charge_longer_than_12_rejected() -> None:
+    state = make_state(infantry("m", "a", [(10, 24)]), rhino("r", "b", 30, 24, 0), phase="assault")
+    rej = rejected(state, "a", Charge("m", "r"))
+    assert rej.code == "too_far_to_charge" and rej.values["distance"] == 17.26
+
+
+def test_walker_may_fire_overwatch_owner_decides() -> None:
+    """40k7 Walkers may fire Overwatch: the charged unit's owner decides (pending decision)."""
+    gun = weapon("hb", "Heavy bolter", 36, 5, 4, shots=3)
+    walker = vehicle(
+        "w",
+        "b",
+        30,
+        24,
+        180,
+        keywords=("walker",),
+        kind="walker",
+        ws=4,
+        s=6,
+        i=4,
+        a=2,
+        length=2.5,
+        width=2.5,
+        weapons=(gun,),
+        armour=(12, 12, 10),
+    )
+    state = make_state(infantry("m", "a", [(22, 24)], t=4, sv=3), walker, phase="assault")
+    pending = act(state, "a", Charge("m", "w")).state
+    assert pending.pending is not None and pending.pending.side == "b" and pending.pending.kind == "overwatch"
+    # Overwatch: 3 snap shots (6, 1, 1): one hit, wound 2 fails; then the charge roll 4 + 3 >= 6.26
+    res = act(pending, "b", Decide(pending.pending.id, "overwatch"), [6, 1, 1, 2, 4, 3])
+    assert res.rolls[0].target == "6+"
+    assert res.state.units["w"].flag("overwatched")
+    assert unit_distance(res.state.units["m"], res.state.units["w"]) < 0.01
+
+
+def test_walker_hit_on_front_armour_with_its_ws_and_fights_back() -> None:
+    """40k7 Walkers: close combat hits on the front armour; the Walker strikes back like Infantry."""
+    walker = vehicle(
+        "w",
+        "b",
+        30,
+        24,
+        180,
+        keywords=("walker",),
+        kind="walker",
+        ws=4,
+        s=6,
+        i=4,
+        a=1,
+        length=2.5,
+        width=2.5,
+        armour=(12, 12, 10),
+    )
+    fist = weapon("fist", "Power fist", 0, 8, 2, type="melee")
+    squad = infantry("m", "a", [(31.25 + R, 24)], weapons=[(0, fist)], i=4)
+    state = make_state(squad, walker, phase="assault")
+    # Initiative 4: marine to hit 4 (WS4 vs WS4: 4+), walker to hit 4; then pen vs front AV12: 4 -> 12
+    # glancing; walker wounds: 6, save 1 (S6 vs T4 2+, AP- 3+ save).
+    res = act(state, "a", Fight("m", "w", "fist"), [4, 4, 4, 6, 1])
+    pen = [r for r in res.rolls if r.purpose == "armour penetration"]
+    assert pen[0].target == "S8 vs front AV12"
+    assert res.state.units["m"].destroyed
+    assert any(t.startswith("Assault result: m 1, w 1.") for t in res.texts)
+
+
+def test_enemy_in_contact_may_attack_vehicle_again_in_vehicle_owners_turn() -> None:
+    """RULES.md 1.20: models still in base contact may attack the vehicle again in its owner's
+    Assault phase - their owner decides."""
+    state = _fist_marines_on_rhino_rear(1)
+    state = replace(state, active="b")
+    pending = act(state, "b", EndPhase()).state
+    assert (
+        pending.pending is not None
+        and pending.pending.side == "a"
+        and pending.pending.kind == "attack_vehicle"
+    )
+    res = act(pending, "a", Decide(pending.pending.id, "attack"), [1])
+    assert res.state.pending is None and res.state.active == "a" and res.state.phase == "movement"
+
+
+def test_fight_needs_base_contact() -> None:
+    state = make_state(infantry("m", "a", [(20, 24)]), rhino("r", "b", 30, 24, 0), phase="assault")
+    rej = rejected(state, "a", Fight("m", "r"))
+    assert rej.code == "not_in_contact" and rej.values["distance"] == 7.26
+
+
+def test_vehicle_is_never_locked_in_combat() -> None:
+    """RULES.md 1.20: vehicles are never locked in combat: the Rhino may drive away."""
+    from hulldown.match.actions import Move
+    from hulldown.match.state import Point
+
+    state = _fist_marines_on_rhino_rear(1)
+    state = replace(state, active="b", phase="movement")
+    act(state, "b", Move("r", (Point(38, 24),)))
+
+
+def test_cannot_charge_zooming_flyer() -> None:
+    flyer = vehicle("f", "b", 25, 24, keywords=("flyer",))
+    state = make_state(infantry("m", "a", [(20, 24)]), flyer, phase="assault")
+    assert rejected(state, "a", Charge("m", "f")).code == "cannot_charge_flyer"
+
+
+def test_walker_wins_forces_morale_and_sweeps() -> None:
+    """A vehicle that wins forces a Morale check at -difference (RULES.md 1.20); a Walker may make
+    a Sweeping Advance (D6 + I each; the loser is destroyed if caught)."""
+    walker = vehicle(
+        "w",
+        "b",
+        30,
+        24,
+        180,
+        keywords=("walker",),
+        kind="walker",
+        ws=5,
+        s=6,
+        i=4,
+        a=2,
+        length=2.5,
+        width=2.5,
+        armour=(12, 12, 10),
+    )
+    squad = infantry("m", "a", [(31.25 + R, 24), (31.25 + R, 25.1)], i=3, ld=8)
+    state = make_state(squad, walker, phase="assault")
+    # I4 walker: to hit 3, 1 (3+); wound 2 (2+); save 2 (3+) fails -> 1 casualty.
+    # I3 marine: to hit 1 (4+) misses. Result 1-0: Morale at Ld 8 - 1: 6 + 5 fails.
+    # Sweeping Advance: walker 4 + I4 = 8 >= marines 1 + I3 = 4 -> destroyed.
+    res = act(state, "a", Fight("m", "w"), [3, 1, 2, 2, 1, 6, 5, 4, 1])
+    morale = [r for r in res.rolls if r.purpose == "Morale check"]
+    assert morale[0].target == "2D6 <= 7"
+    assert res.state.units["m"].destroyed

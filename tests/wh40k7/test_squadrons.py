@@ -1,0 +1,94 @@
+"""40k7 Vehicle Squadrons (RULES.md 1.21): 4" coherency, one target, hits one at a time to the
+closest vehicle, abandoning the Immobilised."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from hulldown.match.actions import Abandon, Fire, Move, Shoot
+from hulldown.match.state import Point
+
+from .builders import act, krak, make_state, rejected, rhino, vehicle, weapon
+
+
+def _vypers():
+    a = vehicle(
+        "v1",
+        "b",
+        40,
+        24,
+        180,
+        keywords=("fast", "skimmer", "heavy"),
+        armour=(10, 10, 10),
+        hp=2,
+        squadron="sq",
+        length=3,
+        width=2,
+    )
+    b = vehicle(
+        "v2",
+        "b",
+        44,
+        24,
+        180,
+        keywords=("fast", "skimmer", "heavy"),
+        armour=(10, 10, 10),
+        hp=2,
+        squadron="sq",
+        length=3,
+        width=2,
+    )
+    return a, b
+
+
+def test_hits_go_one_at_a_time_to_the_closest_vehicle() -> None:
+    """Hits are resolved one at a time against the closest member; once it is destroyed the next
+    hit goes to the new closest member. (Heavy skimmers cannot Jink.)"""
+    hb = weapon("hb", "Heavy bolter", 36, 5, 4, shots=3)
+    gun = vehicle("g", "a", 10, 24, weapons=(hb,), bs=5)
+    v1, v2 = _vypers()
+    state = make_state(gun, v1, v2, phase="shooting")
+    # 3 hits (2+); hit 1 on v1: 5 + 5 = 10 glancing; hit 2 on v1: glancing -> wrecked;
+    # hit 3 goes to v2: 5 + 6 = 11 penetrating; the wreck of v1 now obscures v2 (5+ cover: 1
+    # fails); damage 1 (Shaken)
+    res = act(state, "a", Shoot("g", (Fire("hb", "v1"),)), [2, 2, 2, 5, 5, 6, 1, 1])
+    s = res.state
+    assert s.units["v1"].destroyed and s.units["v1"].wreck
+    assert s.units["v2"].hp == 1 and "shaken" in s.units["v2"].statuses
+    assert [r.target for r in res.rolls if r.purpose == "cover save"] == ["5+"]
+    allocated = [t for t in res.texts if t.startswith("Hit allocated")]
+    assert allocated == ["Hit allocated to v1, the closest vehicle of the squadron."] * 2 + [
+        "Hit allocated to v2, the closest vehicle of the squadron."
+    ]
+
+
+def test_squadron_fires_at_a_single_target_per_phase() -> None:
+    a = vehicle("a1", "a", 10, 24, weapons=(krak("k"),), squadron="s")
+    b = vehicle("a2", "a", 10, 28.5, weapons=(krak("k"),), squadron="s")
+    state = make_state(a, b, rhino("t", "b", 40, 24, 180), rhino("u", "b", 40, 40, 180), phase="shooting")
+    state = act(state, "a", Shoot("a1", (Fire("k", "t"),)), [1]).state
+    rej = rejected(state, "a", Shoot("a2", (Fire("k", "u"),)))
+    assert rej.code == "squadron_one_target" and rej.values["target"] == "t"
+    act(state, "a", Shoot("a2", (Fire("k", "t"),)), [1])
+
+
+def test_coherency_4_inches() -> None:
+    a = vehicle("a1", "a", 10, 24, squadron="s")
+    b = vehicle("a2", "a", 10, 28.5, squadron="s")
+    state = make_state(a, b)
+    rej = rejected(state, "a", Move("a1", (Point(10, 18),)))
+    assert rej.code == "squadron_coherency" and rej.rule == "40k7 Vehicles, Vehicle Squadrons"
+    # moving both at once keeps coherency
+    act(state, "a", Move("a1", (), positions={"a1-m": Point(20, 24), "a2-m": Point(20, 28.5)}))
+
+
+def test_abandon_immobilised_member_but_not_a_stunned_one() -> None:
+    a = replace(vehicle("a1", "a", 10, 24, squadron="s"), statuses={"immobilised": 0})
+    b = replace(vehicle("a2", "a", 10, 28.5, squadron="s"), statuses={"stunned": 2})
+    c = vehicle("a3", "a", 10, 33, squadron="s")
+    state = make_state(a, b, c)
+    rej = rejected(state, "a", Abandon("a3", "a2-m"))
+    assert rej.code == "not_immobilised" and "Crew Stunned" in rej.message
+    assert rejected(state, "a", Move("a3", (Point(20, 33),))).code == "squadron_coherency"
+    state = act(state, "a", Abandon("a3", "a1-m")).state
+    assert state.units["a1"].squadron is None
