@@ -72,6 +72,18 @@ class EventPage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     events: list[Event]
 
 
+class ArcRegion(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A weapon's fire arc within range, as polygons (table inches, y up) for drawing."""
+
+    seq: int
+    unit: str
+    weapon: str
+    range: float
+    mount: str
+    origin: tuple[float, float]
+    polygons: list[list[tuple[float, float]]]
+
+
 class ErrorBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """``code`` is stable; rejections (422) also name the ``rule`` and the measured ``values``."""
 
@@ -96,6 +108,7 @@ BODY_TYPES: list[Any] = [
     MatchList,
     StateAt,
     EventPage,
+    ArcRegion,
     ErrorResponse,
     Health,
     protocol.ClientMessage,
@@ -210,6 +223,23 @@ def _paths() -> dict[str, Schema]:
                     _query_int("limit", "At most this many (default 1000, capped at 5000)."),
                 ],
                 "responses": {"200": _json("EventPage", "Events."), "400": bad_int, "404": unknown},
+            }
+        },
+        "/matches/{match_id}/arcs": {
+            "get": {
+                "operationId": "getArcs",
+                "summary": "A weapon's fire arc within range (for the viewer; a picture, not a ruling).",
+                "parameters": [
+                    MATCH_ID,
+                    {"name": "unit", "in": "query", "required": True, "schema": {"type": "string"}},
+                    {"name": "weapon", "in": "query", "required": True, "schema": {"type": "string"}},
+                    _query_int("at", "The seq whose positions to use; default the latest."),
+                ],
+                "responses": {
+                    "200": _json("ArcRegion", "The region a target must reach into."),
+                    "400": bad_int,
+                    "404": _error("unknown_match, unknown_seq or unknown_weapon."),
+                },
             }
         },
         "/matches/{match_id}/live": {

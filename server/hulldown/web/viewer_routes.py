@@ -15,6 +15,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .openapi import openapi_json
+from .viewer_arcs import get_arcs
 
 STATIC = Path(__file__).parent / "static"
 
@@ -30,6 +31,7 @@ async def match_page(request: Request) -> Response:
 routes: list[BaseRoute] = [
     Route("/", index_page, methods=["GET"]),
     Route("/matches/{match_id}/view", match_page, methods=["GET"]),
+    Route("/matches/{match_id}/arcs", get_arcs, methods=["GET"]),
     Route("/openapi.json", openapi_json, methods=["GET"]),
     Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
 ]

@@ -1,0 +1,116 @@
+"""``GET /matches/{id}/arcs?unit=&weapon=[&at=]``: a weapon's fire arc within range, for the viewer.
+
+The region is computed by the rules' geometry package (``arc_geometry``, the same arcs the
+editions test targets against) intersected with everything within ``range`` inches of the
+firing model's footprint (ranges are measured from the hull or base). The viewer draws it;
+it is a picture, not a ruling: the edition's validation still decides every shot.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import shapely
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+from starlette.requests import Request
+from starlette.responses import Response
+
+from ..live.service import LiveService
+from ..match.state import MatchState, Model, Unit, Weapon
+from ..rules import geometry as g
+from .responses import MsgspecJSON, error
+
+ArcEdition = Literal["40k7", "hh3"]
+SIMPLIFY = 0.05  # inches: drawing tolerance of the returned polygons
+
+
+def _footprint(model: Model) -> g.Hull | g.Base:
+    if model.hull is not None:
+        return g.Hull(model.pos.x, model.pos.y, model.hull.length, model.hull.width, model.heading)
+    return g.Base(model.pos.x, model.pos.y, model.base_mm or 25.0)
+
+
+def _mount(weapon: Weapon, unit: Unit, edition: ArcEdition) -> tuple[g.Mount, g.Mount | None]:
+    """The state's mount in geometry terms (a weapon with no mount turns like a turret)."""
+    m = weapon.mount
+    kind: g.MountKind = "turret" if m.kind == "none" else m.kind
+    mount = g.Mount(
+        kind=kind, arc=m.arc, side=m.side, offset=(m.offset.x, m.offset.y), swivel=m.swivel, edition=edition
+    )
+    linked: g.Mount | None = None
+    if kind == "coaxial":
+        other = unit.weapons.get(m.linked or "")
+        if other is not None and other.mount.kind not in ("coaxial", "none"):
+            linked = _mount(other, unit, edition)[0]
+        else:
+            linked = g.Mount(kind="turret", edition=edition)
+    return mount, linked
+
+
+def arc_region(state: MatchState, unit: Unit, weapon: Weapon) -> BaseGeometry:
+    """Where a target's footprint must reach to be in this weapon's arc and range.
+
+    40k11 has no vehicle fire arcs (any direction from the model); models without a hull fire
+    in every direction; 40k7 and hh3 hull weapons use their mounts."""
+    model = unit.models[weapon.model]
+    footprint = _footprint(model)
+    reach = g.as_geometry(footprint).buffer(weapon.range, quad_segs=32)
+    if not isinstance(footprint, g.Hull) or state.edition == "40k11":
+        return reach
+    edition: ArcEdition = "hh3" if state.edition == "hh3" else "40k7"
+    mount, linked = _mount(weapon, unit, edition)
+    extent = weapon.range + max(footprint.length, footprint.width) + 1.0
+    return g.arc_geometry(footprint, mount, extent, linked).intersection(reach)
+
+
+def region_polygons(region: BaseGeometry) -> list[list[list[float]]]:
+    """Exterior rings of the region's polygons, rounded to 0.01 in, for an SVG path."""
+    rings = []
+    for part in shapely.get_parts(region.simplify(SIMPLIFY)):
+        if isinstance(part, Polygon) and not part.is_empty:
+            coords = list(part.exterior.coords)[:-1]
+            rings.append([[round(float(x), 2), round(float(y), 2)] for x, y in coords])
+    return rings
+
+
+def arc_payload(state: MatchState, unit_id: str, weapon_id: str) -> dict[str, Any] | None:
+    unit = state.units.get(unit_id)
+    weapon = None if unit is None else unit.weapons.get(weapon_id)
+    if unit is None or weapon is None or weapon.model not in unit.models:
+        return None
+    model = unit.models[weapon.model]
+    return {
+        "seq": state.seq,
+        "unit": unit_id,
+        "weapon": weapon_id,
+        "range": weapon.range,
+        "mount": weapon.mount.kind,
+        "origin": [model.pos.x, model.pos.y],
+        "polygons": region_polygons(arc_region(state, unit, weapon)),
+    }
+
+
+async def get_arcs(request: Request) -> Response:
+    live: LiveService = request.app.state.live
+    match_id = request.path_params["match_id"]
+    unit_id = request.query_params.get("unit", "")
+    weapon_id = request.query_params.get("weapon", "")
+    raw_at = request.query_params.get("at")
+    runtime = await live.get(match_id)
+    if runtime is None:
+        return error(404, "unknown_match", "no such match")
+    state: MatchState | None = runtime.state
+    if raw_at:
+        if not raw_at.isdigit():
+            return error(400, "bad_parameter", f"at must be a non-negative integer, got {raw_at!r}")
+        at = int(raw_at)
+        if not 1 <= at <= runtime.state.seq:
+            return error(404, "unknown_seq", f"seq {at} is outside 1..{runtime.state.seq}")
+        state = runtime.state if at == runtime.state.seq else await live.state_at(match_id, at)
+    if state is None:
+        return error(404, "unknown_seq", "no state at that seq")
+    payload = arc_payload(state, unit_id, weapon_id)
+    if payload is None:
+        return error(404, "unknown_weapon", f"no weapon {weapon_id!r} on unit {unit_id!r}")
+    return MsgspecJSON(payload)
