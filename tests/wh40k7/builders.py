@@ -123,20 +123,16 @@ def vehicle(
 
 
 def rhino(uid: str, side: Side, x: float, y: float, heading: float = 0.0, **kw: object) -> Unit:
-    return vehicle(
-        uid,
-        side,
-        x,
-        y,
-        heading,
-        name="Rhino",
-        armour=(11, 11, 10),
-        hp=3,
-        keywords=("tank", "transport"),
-        capacity=10,
-        access=("left", "right", "rear"),
-        **kw,  # type: ignore[arg-type]
-    )
+    opts: dict[str, object] = {
+        "name": "Rhino",
+        "armour": (11, 11, 10),
+        "hp": 3,
+        "keywords": ("tank", "transport"),
+        "capacity": 10,
+        "access": ("left", "right", "rear"),
+    }
+    opts.update(kw)
+    return vehicle(uid, side, x, y, heading, **opts)  # type: ignore[arg-type]
 
 
 def predator(uid: str, side: Side, x: float, y: float, heading: float = 0.0, **kw: object) -> Unit:

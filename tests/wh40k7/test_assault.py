@@ -27,7 +27,7 @@ def test_glancing_counts_1_penetrating_2_and_a_losing_vehicle_does_nothing() -> 
     state = make_state(squad, rhino("r", "b", 30, 24, 0), phase="assault")
     # to hit 3, 3 (3+ vs WS1); penetration 2 (10 glancing), 3 (11 penetrating); damage 1 (+1 AP2)
     res = act(state, "a", Fight("m", "r", "fist"), [3, 3, 2, 3, 1])
-    assert any("Assault result: m 3, Rhino 0." == t for t in res.texts)
+    assert any(t == "Assault result: m 3, Rhino 0." for t in res.texts)
     assert any("vehicle and loses the combat: nothing happens" in t for t in res.texts)
     assert res.state.units["r"].hp == 1
 

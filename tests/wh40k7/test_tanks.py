@@ -1,0 +1,134 @@
+"""40k7 Tanks: Tank Shock, Death or Glory and Ram (RULES.md 1 type table: Tank)."""
+
+from __future__ import annotations
+
+from hulldown.match.actions import Decide, EndPhase, Fire, Move, Shoot
+from hulldown.match.state import Point
+from hulldown.rules.wh40k7.geo import footprint, unit_distance
+from hulldown.rules.wh40k7.tankshock import ram_strength
+
+from .builders import act, infantry, krak, make_state, rejected, rhino, vehicle, weapon
+
+R = 25.0 / 25.4 / 2
+
+
+def test_tank_shock_morale_passed_death_or_glory_declined_models_move_aside() -> None:
+    """Tank Shock: the unit reached takes a Morale check; passing, its owner may try Death or
+    Glory (a pending decision); models left under the Tank are moved 1" clear."""
+    tank = rhino("t", "a", 10, 24)
+    squad = infantry("e", "b", [(18, 24), (18, 25.2)], ld=8)
+    state = make_state(tank, squad)
+    pending = act(state, "a", Move("t", (Point(18, 24),), kind="tank_shock"), [3, 3]).state
+    d = pending.pending
+    assert d is not None and d.side == "b" and d.kind == "death_or_glory"
+    assert "e-0/close_combat" in d.options and "none" in d.options
+    res = act(pending, "b", Decide(d.id, "none"))
+    s = res.state
+    assert s.units["t"].models["t-m"].pos == Point(18, 24) and s.units["t"].flag("tank_shock")
+    hull = footprint(s.units["t"].models["t-m"])
+    for m in s.units["e"].models.values():
+        assert m.alive
+        from hulldown.rules import geometry as g
+
+        assert g.distance(hull, footprint(m)) >= 1.0 - 1e-6
+
+
+def test_tank_shock_morale_failed_unit_falls_back() -> None:
+    tank = rhino("t", "a", 10, 24)
+    squad = infantry("e", "b", [(18, 24)], ld=7)
+    state = make_state(tank, squad)
+    res = act(state, "a", Move("t", (Point(22, 24),), kind="tank_shock"), [5, 5, 2, 2])
+    assert "falling_back" in res.state.units["e"].statuses
+    assert res.state.units["t"].models["t-m"].pos == Point(22, 24)
+
+
+def test_death_or_glory_stops_the_tank() -> None:
+    """Death or Glory: one automatic hit on the front armour; Immobilised stops the Tank 1" short
+    of the hero."""
+    bombs = weapon("mb", "Melta bombs", 0, 8, 1, type="melee", rules=("armourbane", "grenade"))
+    tank = rhino("t", "a", 10, 24)
+    squad = infantry("e", "b", [(18, 24)], weapons=[(0, bombs)])
+    state = make_state(tank, squad)
+    pending = act(state, "a", Move("t", (Point(22, 24),), kind="tank_shock"), [2, 2]).state
+    assert pending.pending is not None
+    # penetration 3 + 2 (Armourbane) + 8 = 13 > AV11; damage 4 + 2 (AP1) = 6 Immobilised
+    res = act(pending, "b", Decide(pending.pending.id, "e-0/mb"), [3, 2, 4])
+    t = res.state.units["t"]
+    assert "immobilised" in t.statuses and t.hp == 2
+    assert (
+        unit_distance(t, res.state.units["e"]) == 1.0
+        or abs(unit_distance(t, res.state.units["e"]) - 1.0) < 1e-6
+    )
+
+
+def test_death_or_glory_failing_hero_is_crushed() -> None:
+    tank = rhino("t", "a", 10, 24)
+    squad = infantry("e", "b", [(18, 24), (18, 30)])
+    state = make_state(tank, squad)
+    pending = act(state, "a", Move("t", (Point(22, 24),), kind="tank_shock"), [2, 2]).state
+    assert pending.pending is not None
+    res = act(pending, "b", Decide(pending.pending.id, "e-0/close_combat"), [1])  # 4 + 1 = 5 < 11
+    assert not res.state.units["e"].models["e-0"].alive
+    assert res.state.units["t"].models["t-m"].pos == Point(22, 24)
+
+
+def test_tank_shock_stops_1_inch_short_of_friendly_models() -> None:
+    tank = rhino("t", "a", 10, 24)
+    state = make_state(tank, infantry("f", "a", [(18, 24)]))
+    res = act(state, "a", Move("t", (Point(22, 24),), kind="tank_shock"))
+    assert abs(unit_distance(res.state.units["t"], res.state.units["f"]) - 1.0) < 1e-6
+
+
+def test_tank_shock_restrictions() -> None:
+    """Only Tanks; one straight move that goes somewhere; no Flat Out after a Tank Shock."""
+    state = make_state(vehicle("v", "a", 10, 24, keywords=("fast",)), rhino("t", "a", 10, 40))
+    assert rejected(state, "a", Move("v", (Point(16, 24),), kind="tank_shock")).code == "not_a_tank"
+    assert (
+        rejected(state, "a", Move("t", (Point(14, 40), Point(16, 42)), kind="tank_shock")).code
+        == "not_straight"
+    )
+    assert rejected(state, "a", Move("t", (Point(10, 40),), kind="tank_shock")).code == "must_move"
+    after = act(state, "a", Move("t", (Point(16, 40),), kind="tank_shock")).state
+    after = act(after, "a", EndPhase()).state
+    assert rejected(after, "a", Move("t", (Point(20, 40),), kind="flat_out")).code == "tank_shocked"
+
+
+def test_ram_strength() -> None:
+    """40k7 Ramming: a Land Raider (front 14, Tank) hits with S8; a Trukk's side 10 hits back
+    with S5; Heavy adds 2 instead of 1 (not both)."""
+    lr = vehicle("lr", "a", 0, 0, armour=(14, 14, 14), keywords=("tank",))
+    trukk = vehicle("tr", "b", 0, 0, armour=(10, 10, 10), keywords=("fast", "open-topped"))
+    heavy_tank = vehicle("h", "a", 0, 0, armour=(14, 13, 10), keywords=("tank", "heavy"))
+    assert ram_strength(lr, "front") == 8
+    assert ram_strength(trukk, "side") == 5
+    assert ram_strength(heavy_tank, "front") == 9
+
+
+def test_ram_collision_both_roll_and_rammer_halts_and_snaps() -> None:
+    lr = vehicle("lr", "a", 10, 24, armour=(14, 14, 14), keywords=("tank",), weapons=(krak(),))
+    trukk = vehicle("tr", "b", 20, 24, 90, armour=(10, 10, 10), keywords=("fast",))
+    state = make_state(lr, trukk)
+    # S8 on the Trukk's side: 3 -> 11 penetrating, damage 1 (Shaken); S5 on the front AV14: 6 -> none
+    res = act(state, "a", Move("lr", (Point(22, 24),), kind="ram"), [3, 1, 6])
+    s = res.state
+    assert s.units["tr"].hp == 2 and "shaken" in s.units["tr"].statuses
+    assert s.units["lr"].hp == 3
+    assert s.units["lr"].models["lr-m"].pos.x == 16.0 or abs(s.units["lr"].models["lr-m"].pos.x - 16.0) < 1e-6
+    assert s.units["lr"].flag("rammed")
+    after = act(s, "a", EndPhase()).state
+    assert rejected(after, "a", Shoot("lr", (Fire("krak", "tr"),))).values["reason"] == "rammed"
+
+
+def test_zooming_flyer_cannot_be_rammed() -> None:
+    state = make_state(rhino("t", "a", 10, 24), vehicle("f", "b", 20, 24, keywords=("flyer",)))
+    assert rejected(state, "a", Move("t", (Point(22, 24),), kind="ram", target="f")).code == "bad_ram_target"
+
+
+def test_super_heavy_thunderblitz_kerr_runch() -> None:
+    """40k7 Super-heavy Thunderblitz: before the Morale check, 2-5 = D6 S6 AP4 hits."""
+    sh = vehicle("sh", "a", 10, 24, hp=9, keywords=("super-heavy", "tank"), length=6, width=4)
+    squad = infantry("e", "b", [(20, 24)], sv=None, t=3)
+    state = make_state(sh, squad)
+    res = act(state, "a", Move("sh", (Point(20, 24),), kind="tank_shock"), [3, 1, 6])
+    assert res.state.units["e"].destroyed
+    assert res.rolls[0].purpose == "Thunderblitz (Tank Shock)"
