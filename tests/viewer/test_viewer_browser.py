@@ -9,6 +9,7 @@ Needs Debian's ``chromium`` package (/usr/bin/chromium); Playwright drives it th
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from collections.abc import AsyncIterator
@@ -82,14 +83,16 @@ async def unit_attrs(page: Page, unit_id: str) -> dict[str, Any]:
     return attrs
 
 
-async def shoot_until_hull_points_lost(a: Client, b: Client, attempts: int = 12) -> None:
+async def shoot_until_hull_points_lost(a: Client, b: Client, attempts: int = 12) -> int:
     """Side a's Predator shoots the Rhino each shooting phase until a shot takes Hull Points (the
     dice are the server's: a hit that penetrates is never certain). Between shots both sides
-    end their phases (answering any pending decision with its first option)."""
+    end their phases (answering any pending decision with its first option). Returns the seq of
+    the shot that did."""
     for _ in range(attempts):
-        assert isinstance(await a.act(SHOOT), protocol.Ack)
+        shot = await a.act(SHOOT)
+        assert isinstance(shot, protocol.Ack)
         if a.view.unit("rhino-1")["hp"] < 3:
-            return
+            return shot.seq
         assert isinstance(await a.act(END), protocol.Ack)
         for _ in range(20):
             view = a.view.data
@@ -126,12 +129,18 @@ async def test_live_match_moves_and_hull_points_then_replay(server: ServerProces
     ):
         for action in (MOVE, END):
             assert isinstance(await a.act(action), protocol.Ack)
-        await shoot_until_hull_points_lost(a, b)
-        final_seq = a.view.seq
+        shot_seq = await shoot_until_hull_points_lost(a, b)
 
-    await page.wait_for_selector(f"body[data-seq='{final_seq}']")
-    state = (await get_state(server.http, match_id))["view"]
-    assert state["seq"] == final_seq
+    # Destroying the Rhino may end the match: the server then appends the end and the seed
+    # reveal after the shot. Wait until the page shows whatever the server's latest seq is.
+    await page.wait_for_function(f"Number(document.body.dataset.seq) >= {shot_seq}")
+    for _ in range(100):
+        state = (await get_state(server.http, match_id))["view"]
+        if await page.get_attribute("body", "data-seq") == str(state["seq"]):
+            break
+        await asyncio.sleep(0.05)
+    final_seq = state["seq"]
+    assert await page.get_attribute("body", "data-seq") == str(final_seq)
     after = await model_attrs(page, "predator-1-m")
     assert (after["x"], after["y"], after["heading"]) == (14.0, 24.0, 20.0)
     assert after["transform"] == "translate(14 24) rotate(20)"
@@ -156,7 +165,7 @@ async def test_live_match_moves_and_hull_points_then_replay(server: ServerProces
     assert card == f"{rhino['hp']}/3 HP"
 
     # The log shows every roll of the shot with its purpose and the rule that applied.
-    last = final_seq
+    last = shot_seq
     shot_rolls = [r for entry in state["log"] if entry["seq"] == last for r in entry["rolls"]]
     assert shot_rolls and shot_rolls[0]["purpose"] == "to hit"
     assert any(r["purpose"] != "to hit" for r in shot_rolls)  # the hit's penetration roll too
@@ -260,3 +269,21 @@ async def test_browser_json_patch_agrees_with_the_python_client(
         }"""
     )
     assert failures == ["refused"] * 4
+
+
+async def test_private_match_viewer_uses_the_spectator_token(server: ServerProcess, browser: Browser) -> None:
+    request = msgspec.structs.replace(duel(), options=Options(private_spectators=True))
+    created = await create_match(server.http, request)
+    errors: list[str] = []
+    page = await open_page(browser, created["spectator_url"], errors)
+    await page.wait_for_selector("#status.refused")  # no token: the websocket refuses
+    assert await page.text_content("#status") == "refused: unauthorised"
+    page = await open_page(
+        browser, f"{created['spectator_url']}?spectator_token={created['spectator_token']}", []
+    )
+    await page.wait_for_selector("#status.live")
+    await page.click(".unit-card[data-unit='predator-1'] .unit-title")
+    await page.click("input[data-weapon='lascannon']")
+    await page.wait_for_selector("#board path.arc[data-weapon='lascannon']")  # HTTP reads carry the token
+    await page.wait_for_selector("#jump option[value='1']", state="attached")
+    assert await page.evaluate("hulldownViewer.errors") == []

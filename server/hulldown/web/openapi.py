@@ -234,10 +234,18 @@ def _paths() -> dict[str, Schema]:
                     {"name": "unit", "in": "query", "required": True, "schema": {"type": "string"}},
                     {"name": "weapon", "in": "query", "required": True, "schema": {"type": "string"}},
                     _query_int("at", "The seq whose positions to use; default the latest."),
+                    {
+                        "name": "token",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string"},
+                        "description": "As for /state: a side token, or the spectator token of a private match.",
+                    },
                 ],
                 "responses": {
                     "200": _json("ArcRegion", "The region a target must reach into."),
                     "400": bad_int,
+                    "403": _error("spectator_token_required: the match is private."),
                     "404": _error("unknown_match, unknown_seq or unknown_weapon."),
                 },
             }

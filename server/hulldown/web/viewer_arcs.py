@@ -1,4 +1,5 @@
-"""``GET /matches/{id}/arcs?unit=&weapon=[&at=]``: a weapon's fire arc within range, for the viewer.
+"""``GET /matches/{id}/arcs?unit=&weapon=[&at=][&token=]``: a weapon's fire arc within range,
+for the viewer (the same access rules as ``/state``: private and delayed matches).
 
 The region is computed by the rules' geometry package (``arc_geometry``, the same arcs the
 editions test targets against) intersected with everything within ``range`` inches of the
@@ -19,6 +20,7 @@ from starlette.responses import Response
 from ..live.service import LiveService
 from ..match.state import MatchState, Model, Unit, Weapon
 from ..rules import geometry as g
+from .access import access_or_error
 from .responses import MsgspecJSON, error
 
 ArcEdition = Literal["40k7", "hh3"]
@@ -100,14 +102,18 @@ async def get_arcs(request: Request) -> Response:
     runtime = await live.get(match_id)
     if runtime is None:
         return error(404, "unknown_match", "no such match")
-    state: MatchState | None = runtime.state
+    access = await access_or_error(request, live, match_id)
+    if isinstance(access, Response):
+        return access
+    latest = access.state(runtime)  # a delayed match's spectators: the delayed state
+    state: MatchState | None = latest
     if raw_at:
         if not raw_at.isdigit():
             return error(400, "bad_parameter", f"at must be a non-negative integer, got {raw_at!r}")
         at = int(raw_at)
-        if not 1 <= at <= runtime.state.seq:
-            return error(404, "unknown_seq", f"seq {at} is outside 1..{runtime.state.seq}")
-        state = runtime.state if at == runtime.state.seq else await live.state_at(match_id, at)
+        if not 1 <= at <= latest.seq:
+            return error(404, "unknown_seq", f"seq {at} is outside 1..{latest.seq}")
+        state = latest if at == latest.seq else await live.state_at(match_id, at)
     if state is None:
         return error(404, "unknown_seq", "no state at that seq")
     payload = arc_payload(state, unit_id, weapon_id)

@@ -9,6 +9,9 @@ const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
 const spectatorToken = params.get("spectator_token") || params.get("token");
 const base = `/matches/${encodeURIComponent(matchId)}`;
+// HTTP reads carry the spectator token of a private match (the same access as the websocket).
+const query = spectatorToken ? `?token=${encodeURIComponent(spectatorToken)}` : "";
+const withQuery = (path, params) => `${path}?${new URLSearchParams({ ...params, ...(spectatorToken ? { token: spectatorToken } : {}) })}`;
 
 const $ = (id) => document.getElementById(id);
 const viewer = {
@@ -41,7 +44,9 @@ function shown() {
 
 function mode() {
   if (scrubber.position !== null) return { kind: "replay", text: `replay at seq ${scrubber.position}` };
-  return { kind: viewer.status === "live" ? "live" : "offline", text: viewer.status };
+  const welcome = viewer.connection ? viewer.connection.welcome : null;
+  const delay = welcome && welcome.delayed ? ` (delayed: ${welcome.delay_events} events, ${welcome.delay_seconds} s)` : "";
+  return { kind: viewer.status === "live" ? "live" : "offline", text: `${viewer.status}${delay}` };
 }
 
 function render() {
@@ -82,7 +87,7 @@ async function refreshArc(view) {
   const key = `${viewer.selected}/${viewer.weapon}/${view.seq}`;
   if (viewer.arcKey === key) return;
   viewer.arcKey = key;
-  const url = `${base}/arcs?unit=${encodeURIComponent(viewer.selected)}&weapon=${encodeURIComponent(viewer.weapon)}&at=${view.seq}`;
+  const url = withQuery(`${base}/arcs`, { unit: viewer.selected, weapon: viewer.weapon, at: view.seq });
   try {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`arc: HTTP ${response.status}`);
@@ -102,7 +107,7 @@ async function seek(seq) {
     return;
   }
   try {
-    const response = await fetch(`${base}/state?at=${seq}`);
+    const response = await fetch(withQuery(`${base}/state`, { at: seq }));
     if (!response.ok) throw new Error(`state at ${seq}: HTTP ${response.status}`);
     const { view } = await response.json();
     if (scrubber.position !== seq) return; // the slider moved on meanwhile
@@ -126,7 +131,7 @@ function onView(view, seq, reason) {
   previous = now;
   if (!indexed) {
     indexed = true;
-    phaseIndex(matchId, seq)
+    phaseIndex(base, query)
       .then((index) => scrubber.setIndex(index))
       .catch((error) => viewer.errors.push(String(error)));
   }

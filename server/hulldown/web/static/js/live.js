@@ -9,6 +9,7 @@ export class LiveConnection {
     this.onView = onView;
     this.onStatus = onStatus;
     this.view = null;
+    this.welcome = null;
     this.seq = 0;
     this.resumeFrom = null;
     this.attempts = 0;
@@ -55,6 +56,7 @@ export class LiveConnection {
     switch (message.type) {
       case "welcome":
         this.stats.welcomes += 1;
+        this.welcome = { role: message.role, delayed: !!message.delayed, delay_events: message.delay_events || 0, delay_seconds: message.delay_seconds || 0 };
         this.reset(message.seq, message.view, "welcome");
         break;
       case "resync":

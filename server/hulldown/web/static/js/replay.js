@@ -6,32 +6,10 @@ async function getJSON(url) {
   return response.json();
 }
 
-// Turn/phase starts from the event log: seq 1 (the match's first state) and every seq whose
-// event ended a phase; each is labelled from the state at that seq.
-export async function phaseIndex(matchId, latestSeq) {
-  const base = `/matches/${encodeURIComponent(matchId)}`;
-  const events = [];
-  let from = 1;
-  for (;;) {
-    const page = await getJSON(`${base}/events?from=${from}&limit=1000`);
-    events.push(...page.events);
-    if (page.events.length < 1000) break;
-    from = page.events[page.events.length - 1].seq + 1;
-  }
-  const starts = [1, ...events.filter((e) => e.body.type === "end_phase").map((e) => e.seq)].filter(
-    (seq) => seq <= latestSeq,
-  );
-  const labelled = [];
-  const queue = [...starts];
-  const worker = async () => {
-    while (queue.length) {
-      const seq = queue.shift();
-      const { view } = await getJSON(`${base}/state?at=${seq}`);
-      labelled.push({ seq, turn: view.turn, side: view.active, phase: view.phase });
-    }
-  };
-  await Promise.all([worker(), worker(), worker(), worker()]);
-  return labelled.sort((x, y) => x.seq - y.seq);
+// Turn/phase starts from GET /matches/{id}/index (undone branches are marked, not hidden).
+export async function phaseIndex(base, query) {
+  const index = await getJSON(`${base}/index${query}`);
+  return index.phases.map((p) => ({ seq: p.seq, turn: p.turn, side: p.side, phase: p.phase, undoneBy: p.undone_by }));
 }
 
 export class Scrubber {
@@ -69,7 +47,8 @@ export class Scrubber {
   }
 
   setIndex(index) {
-    for (const start of index) if (!this.index.some((s) => s.seq === start.seq)) this.index.push(start);
+    // The server's index wins over starts this page noticed itself.
+    this.index = [...index, ...this.index.filter((s) => !index.some((i) => i.seq === s.seq))];
     this.index.sort((x, y) => x.seq - y.seq);
     this.renderIndex();
   }
@@ -77,7 +56,8 @@ export class Scrubber {
   renderIndex() {
     const options = [new Option("jump to turn / phase…", "")];
     for (const s of this.index) {
-      const option = new Option(`Turn ${s.turn} · side ${s.side.toUpperCase()} · ${s.phase} (seq ${s.seq})`, String(s.seq));
+      const undone = s.undoneBy ? ` (undone at seq ${s.undoneBy})` : "";
+      const option = new Option(`Turn ${s.turn} · side ${s.side.toUpperCase()} · ${s.phase} (seq ${s.seq})${undone}`, String(s.seq));
       option.dataset.turn = s.turn;
       option.dataset.phase = s.phase;
       options.push(option);

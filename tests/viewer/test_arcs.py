@@ -1,0 +1,92 @@
+"""The viewer's fire-arc endpoint: the region is the geometry package's arc of the weapon's
+mount intersected with its range from the hull, and it obeys the match's spectator access."""
+
+from __future__ import annotations
+
+import math
+
+import httpx
+import msgspec
+from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry import Polygon
+
+from hulldown.match.events import Event
+from hulldown.match.reducer import evolve
+from hulldown.match.scenario import match_created
+from hulldown.match.state import MatchState, Mount, Options
+from hulldown.rules.dice import FixedDice
+from hulldown.web.viewer_arcs import arc_payload
+from tests.scenarios import duel, lascannon, vehicle
+
+from ..server_process import ServerProcess
+
+
+def state_with(*extra_units: object, edition: str = "40k7") -> MatchState:
+    request = duel(edition)
+    scenario = msgspec.structs.replace(request.scenario, units=(*request.scenario.units, *extra_units))
+    created = match_created(request.edition, scenario, request.options, "c")
+    return evolve(
+        MatchState(match_id="m", edition=request.edition),
+        Event(1, 0.0, "system", "c", created),
+        FixedDice([]),
+    )
+
+
+def region(payload: dict[str, object]) -> Polygon:
+    rings = payload["polygons"]
+    assert isinstance(rings, list) and len(rings) == 1
+    return Polygon(rings[0])
+
+
+def test_turret_reaches_range_from_the_hull_all_round() -> None:
+    """40k7 Vehicles: turrets fire all round; range is measured from the hull."""
+    payload = arc_payload(state_with(), "predator-1", "lascannon")
+    assert payload is not None and payload["range"] == 48 and payload["mount"] == "turret"
+    shape = region(payload)
+    # Predator hull 4.5 x 3.5 at (10, 24), heading 0: 48" beyond its front and rear edges.
+    assert shape.contains(ShapelyPoint(10 + 2.25 + 47.9, 24))
+    assert not shape.contains(ShapelyPoint(10 + 2.25 + 48.2, 24))
+    assert shape.contains(ShapelyPoint(10 - 2.25 - 47.9, 24))
+
+
+def test_hull_mount_is_a_45_degree_cone_each_side_of_its_facing() -> None:
+    """40k7 Vehicles, "Vehicle weapons and line of sight": hull weapons swivel 45 degrees."""
+    tank = vehicle("hull-1", "a", 20, 10, 90, weapons=(lascannon("hb", Mount(kind="hull", arc="front")),))
+    payload = arc_payload(state_with(tank), "hull-1", "hb")
+    assert payload is not None
+    shape = region(payload)
+    ahead = (20, 10 + 30)  # straight ahead (heading 90 = +y)
+    at_40 = (20 + 30 * math.cos(math.radians(90 - 40)), 10 + 30 * math.sin(math.radians(90 - 40)))
+    at_50 = (20 + 30 * math.cos(math.radians(90 - 50)), 10 + 30 * math.sin(math.radians(90 - 50)))
+    assert shape.contains(ShapelyPoint(*ahead)) and shape.contains(ShapelyPoint(*at_40))
+    assert not shape.contains(ShapelyPoint(*at_50))
+    assert not shape.contains(ShapelyPoint(20, 10 - 5))  # behind
+
+
+def test_unknown_weapon_has_no_arc() -> None:
+    assert arc_payload(state_with(), "predator-1", "nope") is None
+    assert arc_payload(state_with(), "nope", "lascannon") is None
+
+
+def test_http_arcs_follow_private_spectator_access(server: ServerProcess) -> None:
+    body = msgspec.json.encode(msgspec.structs.replace(duel(), options=Options(private_spectators=True)))
+    created = httpx.post(f"{server.http}/matches", content=body, timeout=10).json()
+    url = f"{server.http}/matches/{created['match_id']}/arcs"
+    params = {"unit": "predator-1", "weapon": "lascannon"}
+    denied = httpx.get(url, params=params, timeout=10)
+    assert denied.status_code == 403 and denied.json()["error"]["code"] == "spectator_token_required"
+    allowed = httpx.get(url, params={**params, "token": created["spectator_token"]}, timeout=10)
+    assert allowed.status_code == 200 and allowed.json()["seq"] == 1
+    as_side = httpx.get(
+        url,
+        params={**params, "at": 1},
+        headers={"authorization": f"Bearer {created['tokens']['a']}"},
+        timeout=10,
+    )
+    assert as_side.status_code == 200
+    missing = httpx.get(
+        url, params={"unit": "predator-1", "weapon": "x", "token": created["spectator_token"]}, timeout=10
+    )
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_weapon"
+    bad_seq = httpx.get(url, params={**params, "at": 7, "token": created["spectator_token"]}, timeout=10)
+    assert bad_seq.status_code == 404 and bad_seq.json()["error"]["code"] == "unknown_seq"
