@@ -1,13 +1,14 @@
 """JSON Schemas of the wire protocol, generated from the msgspec types.
 
 ``python -m hulldown.schemas`` (or ``client-protocol/generate_schemas.py``) writes
-``client-protocol/schemas/*.json`` and ``client-protocol/openapi.json``; ``--check`` exits
+``client-protocol/schemas/*.json``, ``client-protocol/openapi.json`` and
+``client-protocol/rejection-codes.md`` (:mod:`hulldown.rejection_catalogue`); ``--check`` exits
 non-zero when the committed files differ from what the code generates. The tests run the same
 comparison, so a change to a protocol type without regenerating fails CI.
 
-Two things msgspec can not know are filled in here: the ``view`` of ``welcome``/``resync`` is a
-:class:`MatchState` (typed ``Any`` in the protocol to avoid re-encoding the cached view text),
-and ``patch.ops`` are RFC 6902 operations.
+Two things msgspec can not know are filled in here: the ``view`` of ``welcome``, ``resync`` and
+``replay_state`` is a :class:`MatchState` (typed ``Any`` in the protocol to avoid re-encoding the
+cached view text), and the ``ops`` of ``patch`` and ``replay_frame`` are RFC 6902 operations.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from . import protocol
+from . import protocol, rejection_catalogue
 from .match.actions import Action
 from .match.events import Event
 from .match.scenario import CreateMatch
@@ -74,6 +75,18 @@ DOCUMENTS: tuple[Document, ...] = (
         "Every websocket frame the server sends on /matches/{id}/live (tagged by 'type').",
     ),
     Document(
+        "replay-client-message.json",
+        "ReplayClientMessage",
+        protocol.ReplayClientMessage,
+        "Every websocket frame a client may send to /matches/{id}/replay (tagged by 'type').",
+    ),
+    Document(
+        "replay-server-message.json",
+        "ReplayServerMessage",
+        protocol.ReplayServerMessage,
+        "Every websocket frame the server sends on /matches/{id}/replay (tagged by 'type').",
+    ),
+    Document(
         "action.json",
         "Action",
         Action,
@@ -103,20 +116,22 @@ DOCUMENTS: tuple[Document, ...] = (
 def components(types: list[Any], ref_template: str) -> tuple[list[Schema], dict[str, Schema]]:
     """Schemas for ``types`` and their shared components, with the protocol's ``Any`` fields
     (``view``, ``ops``) given their real shapes."""
-    needs_state = any(t is protocol.ServerMessage for t in types) and MatchState not in types
+    with_views = (protocol.ServerMessage, protocol.ReplayServerMessage)
+    needs_state = any(t in with_views for t in types) and MatchState not in types
     all_types = [*types, MatchState] if needs_state else list(types)
     roots, comps = msgspec.json.schema_components(all_types, ref_template=ref_template)
     kept = list(roots[: len(types)])
     ref: Callable[[str], Schema] = lambda name: {"$ref": ref_template.format(name=name)}  # noqa: E731
-    for name in ("Welcome", "Resync"):
+    for name in ("Welcome", "Resync", "ReplayState"):
         if name in comps:
             comps[name]["properties"]["view"] = {
                 **ref("MatchState"),
                 "description": "The full view (a MatchState) as of 'seq'.",
             }
-    if "Patch" in comps:
-        comps["Patch"]["properties"]["ops"] = {"type": "array", "items": ref("JsonPatchOperation")}
-        comps["JsonPatchOperation"] = dict(JSON_PATCH_OPERATION)
+    for name in ("Patch", "ReplayFrame"):
+        if name in comps:
+            comps[name]["properties"]["ops"] = {"type": "array", "items": ref("JsonPatchOperation")}
+            comps["JsonPatchOperation"] = dict(JSON_PATCH_OPERATION)
     return kept, dict(sorted(comps.items()))
 
 
@@ -143,6 +158,7 @@ def generated_files() -> dict[str, str]:
 
     files = {f"schemas/{doc.filename}": render(build_document(doc)) for doc in DOCUMENTS}
     files["openapi.json"] = render(openapi_document())
+    files["rejection-codes.md"] = rejection_catalogue.render(rejection_catalogue.catalogue())
     return files
 
 

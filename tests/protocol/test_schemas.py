@@ -61,6 +61,8 @@ def _load(name: str) -> dict[str, Any]:
         ("client-message.json", protocol.ClientMessage),
         ("server-message.json", protocol.ServerMessage),
         ("action.json", Action),
+        ("replay-client-message.json", protocol.ReplayClientMessage),
+        ("replay-server-message.json", protocol.ReplayServerMessage),
     ],
 )
 def test_every_message_type_is_in_its_schema(filename: str, union: Any) -> None:
@@ -95,6 +97,9 @@ def test_welcome_view_and_patch_ops_have_their_real_shapes() -> None:
     assert defs["Patch"]["properties"]["ops"]["items"] == {"$ref": "#/$defs/JsonPatchOperation"}
     assert defs["JsonPatchOperation"]["properties"]["op"]["enum"] == ["add", "remove", "replace"]
     assert "units" in defs["MatchState"]["properties"]
+    replay = _load("replay-server-message.json")["$defs"]
+    assert replay["ReplayState"]["properties"]["view"]["$ref"] == "#/$defs/MatchState"
+    assert replay["ReplayFrame"]["properties"]["ops"]["items"] == {"$ref": "#/$defs/JsonPatchOperation"}
 
 
 def test_schema_required_fields_are_what_msgspec_requires() -> None:
