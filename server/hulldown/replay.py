@@ -13,7 +13,7 @@ import msgspec
 
 from .match.actions import Decide, Fire, Move, Pivot, Shoot, TakebackAnswer, TakebackRequest
 from .match.events import Event, MatchCreated, MatchEnded, SeedRevealed
-from .match.state import LogEntry, LogRoll, MatchState
+from .match.state import LogEntry, LogRoll
 from .match.timeline import DiceFor, Timeline
 
 
@@ -64,32 +64,35 @@ def roll_text(roll: LogRoll) -> str:
 def render(
     match_id: str, events: Sequence[Event], dice_for: DiceFor, *, start: int = 1, end: int | None = None
 ) -> Iterator[str]:
-    """The replay text, line by line (events ``start..end`` are printed; all are folded)."""
+    """The replay text, line by line (events ``start..end`` are printed). The whole log is
+    folded first, so an action shows the undo that later took it back."""
     timeline = Timeline(match_id, dice_for)
-    shown: tuple[int, int, str, str] | None = None
+    where: list[tuple[int, int, str, str]] = []
     for event in events:
-        before = timeline.state
         after = timeline.push(event)
+        where.append((after.turn, after.player_turn, after.active, after.phase))
+    shown: tuple[int, int, str, str] | None = None
+    for event, position in zip(events, where, strict=True):
         if event.seq < start or (end is not None and event.seq > end):
             continue
         if isinstance(event.body, MatchCreated):
-            yield f"Match {match_id} ({after.edition}), dice commitment {after.commitment}"
-        where = (after.turn, after.player_turn, after.active, after.phase)
-        if shown is None or where[:3] != shown[:3]:
+            yield f"Match {match_id} ({event.body.edition}), dice commitment {event.body.commitment}"
+        turn, player_turn, side, phase = position
+        if shown is None or position[:3] != shown[:3]:
             yield ""
-            yield f"== Turn {after.turn}, side {after.active} (player turn {after.player_turn}) =="
-        if shown is None or where != shown:
-            yield f"-- {after.phase} phase --"
-        shown = where
-        yield from _event_lines(timeline, event, before, after)
+            yield f"== Turn {turn}, side {side} (player turn {player_turn}) =="
+        if shown is None or position != shown:
+            yield f"-- {phase} phase --"
+        shown = position
+        yield from _event_lines(timeline, event)
     final = timeline.state
-    if final.ended:
+    if final.ended and (end is None or end >= final.seq):
         winner = f"side {final.winner} wins" if final.winner else "a draw"
         yield ""
         yield f"Result: {winner} ({final.end_reason})."
 
 
-def _event_lines(timeline: Timeline, event: Event, before: MatchState, after: MatchState) -> Iterator[str]:
+def _event_lines(timeline: Timeline, event: Event) -> Iterator[str]:
     mark = ""
     undone_by = timeline.undone_by.get(event.seq)
     if undone_by is not None:

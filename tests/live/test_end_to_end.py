@@ -13,14 +13,16 @@ from typing import Any
 import httpx
 import msgspec
 
-from tests.scenarios import duel
+from tests.undo.live_helpers import with_reserve
 
 from ..server_process import ServerProcess
 from .wsclient import RawClient
 
 
 def create(server: ServerProcess) -> dict[str, Any]:
-    body = msgspec.json.encode(duel())
+    # A reserve Rhino for side b far away: a lascannon shot may wreck rhino-1, and with no unit
+    # left side b would lose at once (issue #6 victory conditions) and end the match mid-test.
+    body = msgspec.json.encode(with_reserve())
     response = httpx.post(f"{server.http}/matches", content=body, timeout=10)
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()

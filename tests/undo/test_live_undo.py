@@ -6,9 +6,10 @@ from typing import Any
 
 import httpx
 
-from tests.live.test_end_to_end import END, MOVE, SHOOT, connect_all, create
+from tests.live.test_end_to_end import END, MOVE, SHOOT, connect_all
 from tests.live.wsclient import RawClient
 from tests.server_process import ServerProcess
+from tests.undo.live_helpers import create
 
 UNDO = {"type": "undo"}
 
@@ -16,7 +17,9 @@ UNDO = {"type": "undo"}
 def state(server: ServerProcess, match_id: str, at: int | None = None, token: str | None = None) -> Any:
     params: dict[str, Any] = {} if at is None else {"at": at}
     headers = {} if token is None else {"Authorization": f"Bearer {token}"}
-    response = httpx.get(f"{server.http}/matches/{match_id}/state", params=params, headers=headers, timeout=10)
+    response = httpx.get(
+        f"{server.http}/matches/{match_id}/state", params=params, headers=headers, timeout=10
+    )
     assert response.status_code == 200, response.text
     return response.json()
 
@@ -65,8 +68,12 @@ async def test_undo_is_refused_with_the_reason(server: ServerProcess) -> None:
     assert fished["values"]["to_seq"] == 3
     for _ in range(2):
         await a.act(END, f"end-{_}")
-    await b.act({"type": "move", "unit": "rhino-1", "path": [[36.0, 24.0]], "heading": 180.0}, "b-move")
-    await b.act(UNDO, "b-undo-own")
+    # The reserve Rhino moves (the shot may have stunned rhino-1), then side b undoes that.
+    moved = await b.act(
+        {"type": "move", "unit": "rhino-2", "path": [[62.0, 44.0]], "heading": 180.0}, "b-move"
+    )
+    assert moved["type"] == "ack", moved
+    assert (await b.act(UNDO, "b-undo-own"))["type"] == "ack"
     late = await a.act(UNDO, "a-late")
     assert late["type"] == "rejected" and late["code"] == "opponent_acted"
     await close(a, b, spectator)
@@ -130,7 +137,9 @@ async def test_takeback_into_an_earlier_turn_after_a_restart_uses_snapshot_and_f
     await close(a, b, spectator)
     server.stop()
 
-    again = ServerProcess(redis_url=redis_url, prefix=key_prefix, snapshot_every=5, log=tmp_path / "again.log")
+    again = ServerProcess(
+        redis_url=redis_url, prefix=key_prefix, snapshot_every=5, log=tmp_path / "again.log"
+    )
     again.start()
     try:
         a, b, spectator = await connect_all(again, created)
