@@ -309,26 +309,35 @@ def _plan_weapon(
     linked = _linked_mount(unit, weapon)
     if mount is not None and mount.kind == "coaxial" and linked is None:
         mount = g.Mount("turret", offset=mount.offset)
-    best: float | None = None
-    nearest = math.inf
-    seen_any = False
-    in_arc_any = False
+    # Closest target model first: the first one in range, in arc and in sight gives the range
+    # that counts (Rapid Fire, Melta); line of sight (the costly test) is checked last.
+    measured: list[tuple[float, str, g.Footprint]] = []
     for _, m in target_models(state, target):
         fp = footprint(m)
-        d = (
-            g.distance(origin, fp)
-            if is_vehicle(unit) or unit.embarked_in is not None
-            else g.distance(footprint(model), fp)
+        from_vehicle = is_vehicle(unit) or unit.embarked_in is not None
+        d = g.distance(origin, fp) if from_vehicle else g.distance(footprint(model), fp)
+        measured.append((d, m.id, fp))
+    measured.sort(key=lambda x: (x[0], x[1]))
+    nearest = measured[0][0] if measured else math.inf
+    in_range = [(d, fp) for d, _, fp in measured if d <= weapon.range + 1e-9]
+    if not in_range:
+        return reject(
+            "out_of_range",
+            refs.SHOOTING,
+            f"target {nearest:.1f} in away, {weapon.name} range {weapon.range:g} in",
+            distance=nearest,
+            range=weapon.range,
+            weapon=weapon.id,
         )
-        nearest = min(nearest, d)
+    best: float | None = None
+    in_arc_any = False
+    for d, fp in in_range:
         if hull is not None and mount is not None and not g.in_arc(hull, mount, fp, linked):
             continue
         in_arc_any = True
-        if not g.line_of_sight(origin, fp, blockers):
-            continue
-        seen_any = True
-        if d <= weapon.range + 1e-9:
-            best = d if best is None else min(best, d)
+        if g.line_of_sight(origin, fp, blockers):
+            best = d
+            break
     if not in_arc_any:
         return reject(
             "out_of_arc",
@@ -336,20 +345,11 @@ def _plan_weapon(
             f"{target.name} is outside the fire arc of {weapon.name} ({weapon.mount.kind} mount)",
             weapon=weapon.id,
         )
-    if not seen_any:
+    if best is None:
         return reject(
             "no_line_of_sight",
             refs.WEAPON_LOS,
             f"{weapon.name} cannot see {target.name} from its mount",
-            weapon=weapon.id,
-        )
-    if best is None:
-        return reject(
-            "out_of_range",
-            refs.SHOOTING,
-            f"target {nearest:.1f} in away, {weapon.name} range {weapon.range:g} in",
-            distance=nearest,
-            range=weapon.range,
             weapon=weapon.id,
         )
     n = weapon.shots
