@@ -22,8 +22,8 @@ from playwright.async_api import Browser, Page, async_playwright
 
 from hulldown import protocol
 from hulldown.client import Client, apply_patch, create_match, get_state
-from hulldown.match.state import Options
-from tests.scenarios import duel
+from hulldown.match.state import Model, Options, Point, Profile, Unit
+from tests.scenarios import duel, rhino
 
 from ..client.test_patch import _random_op, _random_value
 from ..server_process import ServerProcess
@@ -287,3 +287,48 @@ async def test_private_match_viewer_uses_the_spectator_token(server: ServerProce
     await page.wait_for_selector("#board path.arc[data-weapon='lascannon']")  # HTTP reads carry the token
     await page.wait_for_selector("#jump option[value='1']", state="attached")
     assert await page.evaluate("hulldownViewer.errors") == []
+
+
+async def test_bases_wrecks_terrain_and_statuses_are_drawn(server: ServerProcess, browser: Browser) -> None:
+    """Infantry on round bases (radius from base_mm), a wreck, a status label, terrain kinds and
+    the two facing diagonals of every hull."""
+    request = duel()
+    squad_models = {
+        f"marine-{i}": Model(id=f"marine-{i}", pos=Point(20.0 + 1.5 * i, 40.0), base_mm=32.0)
+        for i in range(3)
+    }
+    squad = Unit(
+        id="squad-1",
+        side="a",
+        name="Tactical Squad",
+        kind="infantry",
+        profile=Profile(m=6, ws=4, bs=4, s=4, t=4, w=1, sv=3),
+        models=squad_models,
+        statuses={"pinned": 0},
+    )
+    wreck = msgspec.structs.replace(rhino("wreck-1", "b", 60, 10, 90), destroyed=True, wreck=True)
+    scenario = msgspec.structs.replace(request.scenario, units=(*request.scenario.units, squad, wreck))
+    created = await create_match(server.http, msgspec.structs.replace(request, scenario=scenario))
+    errors: list[str] = []
+    page = await open_page(browser, created["spectator_url"], errors)
+    await page.wait_for_selector("#board g.unit[data-unit='squad-1']")
+    radii = await page.eval_on_selector_all(
+        "#board g.unit[data-unit='squad-1'] circle.base", "cs => cs.map(c => Number(c.getAttribute('r')))"
+    )
+    assert radii == [pytest.approx(32.0 / 25.4 / 2, abs=1e-3)] * 3
+    squad_shown = await unit_attrs(page, "squad-1")
+    assert squad_shown["label"] == "Tactical Squad 3/3 W" and squad_shown["statuses"] == "pinned"
+    assert await page.text_content("#board text.status-label[data-unit='squad-1']") == "pinned"
+    wreck_shown = await unit_attrs(page, "wreck-1")
+    assert "wreck" in wreck_shown["cls"].split() and wreck_shown["label"].endswith(" wreck")
+    assert await page.eval_on_selector(
+        "#board g.unit[data-unit='wreck-1'] rect.hull", "r => getComputedStyle(r).fill"
+    ) == ("rgb(74, 74, 74)")
+    for unit in ("predator-1", "rhino-1", "wreck-1"):
+        diagonals = await page.eval_on_selector_all(
+            f"#board g.unit[data-unit='{unit}'] line.diagonal", "ls => ls.length"
+        )
+        assert diagonals == 2
+    terrain_class = await page.get_attribute("#board polygon[data-terrain='ruin-1']", "class")
+    assert terrain_class == "terrain difficult blocks_los cover"
+    assert errors == []

@@ -113,6 +113,7 @@ class Client:
         self.match_id: str | None = None
         self.role: protocol.Role | None = None
         self.delay_events = 0
+        self.delayed = False  # a spectator of a match with a spectator delay sees it late
         # Test hook: return False to drop an incoming message as if the network lost it.
         self.inbound_filter: Callable[[protocol.ServerMessage], bool] | None = None
         self._listeners: list[Listener] = []
@@ -342,6 +343,7 @@ class Client:
                 self.match_id = message.match_id
                 self.role = message.role
                 self.delay_events = message.delay_events
+                self.delayed = message.delayed
                 self.view.reset(message.seq, message.view)
                 self.stats.welcomes += 1
             case protocol.Resync():
