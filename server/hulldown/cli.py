@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .cli_history import add_commands as add_history_commands
 from .config import Settings
+from .simulate import add_simulate_command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-level", default="info")
     serve.set_defaults(handler=_serve)
     add_history_commands(commands)
+    add_simulate_command(commands)
     return parser
 
 
