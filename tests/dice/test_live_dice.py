@@ -12,8 +12,9 @@ from typing import Any
 import httpx
 from msgspec.structs import replace
 
+from hulldown.live.service import CreatedMatch, LiveService
 from hulldown.match.actions import EndPhase
-from hulldown.match.events import SeedRevealed, decode_event
+from hulldown.match.events import MatchEnded, SeedRevealed, decode_event
 from hulldown.match.scenario import CreateMatch
 from hulldown.match.state import Options
 from hulldown.store.redis_store import RedisEventStore
@@ -171,3 +172,21 @@ async def test_verify_shows_a_progress_bar_on_long_matches(
     assert result.stderr.rstrip().endswith("[" + "#" * 30 + "] 1202/1202 events")
     quiet = verify_cli(redis_url, key_prefix, "long-match", "--no-progress")
     assert quiet.returncode == 0 and quiet.stderr == ""
+
+
+async def test_a_system_match_end_also_reveals_the_seed(redis_url: str, store: RedisEventStore) -> None:
+    """``MatchEnded`` appended by the server (e.g. an operator ending a match) reveals the seed
+    right after, like a concession or a victory does."""
+    live = LiveService(store, redis_url, prefix=store.keys.prefix, snapshot_every=5)
+    await live.start()
+    try:
+        created = await live.create(replace(duel(), options=Options()))
+        assert isinstance(created, CreatedMatch)
+        runtime = await live.get(created.match_id)
+        assert runtime is not None
+        ended_at = await runtime.append_system(MatchEnded(winner=None, reason="abandoned"))
+        events = await events_of(store, runtime.match_id)
+        assert [type(e.body).__name__ for e in events] == ["MatchCreated", "MatchEnded", "SeedRevealed"]
+        assert ended_at == 2 and runtime.state.ended and runtime.state.seed == events[-1].body.seed
+    finally:
+        await live.stop()

@@ -199,9 +199,12 @@ class MatchRuntime:
         return None if raw is None else int(raw)
 
     async def append_system(self, event_body: EventBody, action_id: str | None = None) -> int:
-        """Append a system event (match end, seed reveal) under the lock."""
+        """Append a system event (match end, seed reveal) under the lock; a match it ends gets
+        its seed revealed right after."""
         async with self.lock:
-            return await self._append_system(event_body, action_id)
+            seq = await self._append_system(event_body, action_id)
+            await self._reveal_if_ended()
+            return seq
 
     async def _append_system(self, event_body: EventBody, action_id: str | None) -> int:
         while True:
