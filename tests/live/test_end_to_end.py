@@ -45,7 +45,7 @@ SHOOT = {"type": "shoot", "unit": "predator-1", "fire": [{"weapon": "lascannon",
 
 
 async def test_two_players_and_a_spectator_follow_moves_and_a_shot(server: ServerProcess) -> None:
-    created = create(server, with_reserve=True)
+    created = create(server)
     a, b, spectator = await connect_all(server, created)
     for client, role in ((a, "a"), (b, "b"), (spectator, "spectator")):
         welcome = client.messages[0]
@@ -57,7 +57,7 @@ async def test_two_players_and_a_spectator_follow_moves_and_a_shot(server: Serve
     assert ack == {"type": "ack", "action_id": "s1", "seq": 4, "duplicate": False}
     assert (await a.act(END, "e2"))["type"] == "ack"
     assert (await a.act(END, "e3"))["type"] == "ack"  # assault over: side b's turn
-    reply = await b.act({"type": "move", "unit": "rhino-2", "path": [[56.0, 40.0]], "heading": 180.0}, "b1")
+    reply = await b.act({"type": "move", "unit": "rhino-2", "path": [[62.0, 44.0]], "heading": 180.0}, "b1")
     assert reply["type"] == "ack" and reply["seq"] == 7
 
     state = httpx.get(f"{server.http}/matches/{created['match_id']}/state", timeout=10).json()
@@ -68,7 +68,7 @@ async def test_two_players_and_a_spectator_follow_moves_and_a_shot(server: Serve
         assert client.view == state["view"]
     view = state["view"]
     assert view["units"]["predator-1"]["models"]["predator-1-m"]["pos"] == [14.0, 24.0]
-    assert view["units"]["rhino-2"]["models"]["rhino-2-m"]["pos"] == [56.0, 40.0]
+    assert view["units"]["rhino-2"]["models"]["rhino-2-m"]["pos"] == [62.0, 44.0]
     shot_lines = [e for e in view["log"] if e["seq"] == 4]
     assert shot_lines and shot_lines[0]["rolls"][0]["purpose"] == "to hit"
     # The shot either missed or took Hull Points according to its logged dice.
