@@ -195,3 +195,22 @@ def test_super_heavy_ignores_crew_results_and_explodes_costs_d3() -> None:
     fate = Fate()
     state = apply_result(state, "s", "explodes", _ctx([5]), fate)  # D3 = 3
     assert state.units["s"].hp == 6 and not fate.explodes
+
+
+def test_stunned_expires_at_the_end_of_the_owners_next_turn() -> None:
+    state, _ = _shoot(rhino("r", "b", 30, 24, 180), [6, 4, 4])
+    for _ in range(5):  # a: shooting, assault; b: movement, shooting, assault
+        state = act(state, state.active, EndPhase()).state
+        # still Stunned for the rest of side a's turn 1 and all of side b's turn (player turn 2)
+        assert ("stunned" in state.units["r"].statuses) is (state.player_turn <= 2)
+    assert state.active == "a" and "stunned" not in state.units["r"].statuses
+
+
+def test_two_explodes_results_one_explosion() -> None:
+    """RULES.md 1.14/1.16 [decided]: the explosion happens once however many Explodes! results."""
+    ap1 = (weapon("l1", "AP1 gun", 48, 9, 1), weapon("l2", "AP1 gun", 48, 9, 1))
+    shooter = vehicle("gun", "a", 10, 24, weapons=ap1)
+    state = make_state(shooter, rhino("r", "b", 30, 24, 180), phase="shooting")
+    res = act(state, "a", Shoot("gun", (Fire("l1", "r"), Fire("l2", "r"))), [6, 6, 6, 6, 5, 6, 2])
+    assert [r.purpose for r in res.rolls].count("Explodes! radius") == 1
+    assert res.state.units["r"].destroyed and not res.state.units["r"].wreck
