@@ -270,7 +270,7 @@ def _validate_geometry(state: MatchState, unit: Unit, moves: list[ModelMove], ki
     for mv in moves:
         end_fp = mv.end_footprint()
         if not g.inside_battlefield(end_fp, bf.width, bf.height):
-            if zoom and kind == "normal":
+            if zoom:
                 continue  # leaves combat airspace (Ongoing Reserves)
             return _r(
                 "off_table",

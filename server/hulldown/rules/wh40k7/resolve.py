@@ -233,9 +233,11 @@ def _resolve_squadron(
         member = _closest_member(members, origins)
         ctx.log(f"Hit allocated to {member.name}, the closest vehicle of the squadron.", refs.SQUADRONS)
         model = lead_model(member)
-        entry = _facing_entry(state, member, model, hit, exclude)
+        # Cover is worked out for each vehicle ignoring its (living) squadron-mates.
+        excl = (*exclude, *(m.id for m in members))
+        entry = _facing_entry(state, member, model, hit, excl)
         fate = fates.setdefault(member.id, Fate())
-        state = _resolve_group(state, ctx, member.id, [entry], exclude, fate, tally)
+        state = _resolve_group(state, ctx, member.id, [entry], excl, fate, tally)
         unit = state.units[member.id]
         if unit.hp == 0 or fate.explodes or fate.crash:
             state = finish_vehicle(state, ctx, member.id, fate)
@@ -265,6 +267,7 @@ def resolve_hits(
     origins = _attacker_origins(state, attacker, hits)
     if is_vehicle(target):
         members = squadron_members(state, target)
+
         if len(members) > 1:
             state = _resolve_squadron(state, ctx, target, hits, origins, excl, tally)
         else:
