@@ -5,7 +5,7 @@ from __future__ import annotations
 from hulldown.match.actions import Decide, EndPhase, Fire, Move, Shoot
 from hulldown.match.state import Point
 from hulldown.rules.wh40k7.geo import footprint, unit_distance
-from hulldown.rules.wh40k7.tankshock import ram_strength
+from hulldown.rules.wh40k7.ram import ram_strength
 
 from .builders import act, infantry, krak, make_state, rejected, rhino, vehicle, weapon
 

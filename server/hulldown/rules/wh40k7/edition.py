@@ -33,7 +33,7 @@ from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Side
 from ..phases import PHASES_40K7, end_phase
-from . import assault, movement, refs, shooting, speed, squadrons, tankshock, transports
+from . import assault, charge, movement, refs, shooting, speed, squadrons, tankshock, transports
 from .geo import on_table
 from .morale import regroup
 from .types import is_zooming
@@ -67,7 +67,7 @@ class Rules:
             case Shoot():
                 return shooting.validate_shoot(state, action)
             case Charge():
-                return assault.validate_charge(state, action)
+                return charge.validate_charge(state, action)
             case Fight():
                 return assault.validate_fight(state, action)
             case Embark():
@@ -96,7 +96,7 @@ class Rules:
             case Shoot():
                 return shooting.apply_shoot(state, side, action, ctx)
             case Charge():
-                return assault.apply_charge(state, action, ctx)
+                return charge.apply_charge(state, action, ctx)
             case Fight():
                 return assault.apply_fight(state, action, ctx)
             case Embark():
@@ -160,7 +160,7 @@ def _resume(state: MatchState, action: Decide, ctx: ApplyContext) -> MatchState:
         case "death_or_glory":
             return tankshock.resume_death_or_glory(state, decision, action.choice, ctx)
         case "overwatch":
-            return assault.resume_overwatch(state, decision, action.choice, ctx)
+            return charge.resume_overwatch(state, decision, action.choice, ctx)
         case "attack_vehicle":
             state = assault.resume_attack_vehicle(state, decision, action.choice, ctx)
             return _end_phase(state, ctx)

@@ -25,8 +25,7 @@ from ...match.state import MatchState, Unit
 from ...match.turns import replace_unit
 from .. import geometry as g
 from . import refs
-from .damage import Fate, apply_result, lose_hp
-from .destruction import finish_vehicle
+from .dangerous import dangerous_for_vehicle, dangerous_test
 from .firing import locked_in_combat
 from .geo import alive, all_terrain, footprint, on_table
 from .moves import ModelMove, model_moves, truncate
@@ -45,7 +44,6 @@ ENEMY_GAP = 1.0
 INFANTRY_COHERENCY = 2.0
 SQUADRON_COHERENCY = 4.0
 STRAIGHT_TOLERANCE_DEG = 1.0
-DANGEROUS_FAIL_ON = 1  # RULES.md 1.4: a dangerous terrain test fails on a 1
 
 
 def _r(code: str, rule: str, msg: str, **v: float | int | str | bool | None) -> Rejection:
@@ -386,59 +384,6 @@ def _check_coherency(state: MatchState, unit: Unit, moves: list[ModelMove]) -> R
     return None
 
 
-def _dangerous_for_vehicle(state: MatchState, unit: Unit, mv: ModelMove) -> bool:
-    """Does this vehicle move need a dangerous terrain test (RULES.md 1.4, Skimmers)?"""
-    pieces = [
-        p
-        for p in all_terrain(state)
-        if (p.has("difficult") or p.has("dangerous")) and p.id != f"wreck:{unit.id}"
-    ]
-    if is_zooming(unit):
-        return False
-    if is_skimmer(unit):
-        start = g.terrain_under(footprint(mv.model), pieces)
-        end = g.terrain_under(
-            mv.end_footprint(), [*pieces, *(p for p in all_terrain(state) if p.has("impassable"))]
-        )
-        return bool(start or end)
-    return bool(g.path_terrain(mv.swept(), pieces))
-
-
-def dangerous_test(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
-    """RULES.md 1.4: a failed dangerous terrain test (a 1) costs 1 HP and an Immobilised result;
-    a Walker is only Immobilised [decided]; infantry lose a Wound."""
-    unit = state.units[uid]
-    face = ctx.roll(
-        "dangerous terrain test", "fails on 1", lambda v: "fail" if v <= DANGEROUS_FAIL_ON else "pass"
-    )
-    if face > DANGEROUS_FAIL_ON:
-        ctx.log(f"{unit.name} passes its dangerous terrain test.", refs.DANGEROUS)
-        return state
-    if not is_vehicle(unit):
-        living = alive(unit)
-        victim = living[0]
-        models = dict(unit.models)
-        models[victim.id] = replace(victim, wounds=victim.wounds - 1, alive=victim.wounds > 1)
-        still = any(m.alive for m in models.values())
-        ctx.log(f"{unit.name} fails a dangerous terrain test: {victim.id} loses a Wound.", refs.DIFFICULT)
-        return replace_unit(state, replace(unit, models=models, destroyed=not still))
-    fate = Fate()
-    if is_walker(unit):
-        ctx.log(
-            f"{unit.name} fails its dangerous terrain test and is Immobilised (Walker: no Hull Point lost).",
-            refs.WALKER,
-        )
-        state = apply_result(state, uid, "immobilised", ctx, fate)
-    else:
-        state = lose_hp(state, uid, 1)
-        ctx.log(
-            f"{unit.name} fails its dangerous terrain test: loses 1 Hull Point ({state.units[uid].hp} left) and is Immobilised.",
-            refs.DANGEROUS,
-        )
-        state = apply_result(state, uid, "immobilised", ctx, fate)
-    return finish_vehicle(state, ctx, uid, fate)
-
-
 def _difficult_crossed(state: MatchState, mv: ModelMove) -> bool:
     pieces = [p for p in all_terrain(state) if p.has("difficult")]
     return bool(g.path_terrain(mv.swept(), pieces))
@@ -506,7 +451,7 @@ def _apply_unit_moves(
             )
             return set_status(state, uid, "reserves", 0)
     if is_vehicle(moved) and not is_walker(moved):
-        if any(_dangerous_for_vehicle(state, moved, mv) for mv in moves):
+        if any(dangerous_for_vehicle(state, moved, mv) for mv in moves):
             state = dangerous_test(state, ctx, uid)
     else:
         dangerous = [p for p in all_terrain(state) if p.has("dangerous")]

@@ -26,22 +26,23 @@ from shapely.geometry.base import BaseGeometry
 from ...match.actions import Move
 from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
-from ...match.state import Decision, MatchState, Model, Point, Unit
+from ...match.state import Decision, MatchState, Model, Point
 from ...match.turns import replace_unit
 from .. import geometry as g
 from . import refs
-from .attacks import ArmourFacing, Hit
-from .cover import armour_value
+from .attacks import Hit
+from .dangerous import dangerous_for_vehicle, dangerous_test
 from .geo import alive, footprint, on_table
 from .morale import morale_check
-from .movement import _dangerous_for_vehicle, common_checks, dangerous_test, move_limit
+from .movement import common_checks, move_limit
 from .moves import ModelMove
 from .penetration import PenProfile
 from .placement import Placer, base_radius
+from .ram import ram
 from .resolve import resolve_hits
 from .rolls import dice
 from .status import flag_unit
-from .types import is_heavy, is_super_heavy, is_tank, is_vehicle, is_zooming
+from .types import is_super_heavy, is_tank, is_vehicle, is_zooming
 
 STOP_SHORT = 1.0
 PUSH_CLEARANCE = 1.0
@@ -246,7 +247,7 @@ def _advance(state: MatchState, ctx: ApplyContext, run: _Run) -> MatchState:
         ram_t = rams[0] if rams and rams[0][0] <= end + STOP_SHORT else None
         shock = shocks[0] if shocks and shocks[0][0] <= end + 1e-9 else None
         if ram_t is not None and (shock is None or ram_t[0] < shock[0]):
-            state, go_on = _ram(state, ctx, run, ram_t[1], ram_t[0])
+            state, go_on = ram(state, ctx, run.uid, _hull_at(run.hull(state), run.u, ram_t[0]), ram_t[1])
             run.processed.append(ram_t[1])
             if not go_on:
                 return _finish(state, ctx, run, ram_t[0])
@@ -356,73 +357,6 @@ def resume_death_or_glory(
     return _advance(state, ctx, run)
 
 
-def ram_strength(unit: Unit, facing: ArmourFacing) -> int:
-    """40k7 Ramming: half the impacting facing's Armour Value rounded up, +1 Tank, +2 Heavy or
-    Super-heavy (the two bonuses do not add up)."""
-    av = armour_value(unit, facing)
-    bonus = 2 if (is_heavy(unit) or is_super_heavy(unit)) else 1 if is_tank(unit) else 0
-    return -(-av // 2) + bonus
-
-
-def _ram(state: MatchState, ctx: ApplyContext, run: _Run, vid: str, t: float) -> tuple[MatchState, bool]:
-    """The collision; returns (state, the rammer carries on)."""
-    rammer = state.units[run.uid]
-    rammed = state.units[vid]
-    contact_hull = _hull_at(run.hull(state), run.u, t)
-    front_centre = contact_hull.to_world((contact_hull.length / 2, 0.0))
-    rammed_model = alive(rammed)[0]
-    from .geo import facing_hull
-
-    facings = g.facings_of_point(facing_hull(rammed_model), front_centre)
-    rammed_facing = g.armour_facing(facings[0])
-    s_on_rammed = ram_strength(rammer, "front")
-    s_on_rammer = ram_strength(rammed, rammed_facing)
-    extra = 0
-    if is_super_heavy(rammer) and not is_super_heavy(rammed):
-        face = ctx.roll("Thunderblitz (Ram)", "1 none, 2-5 Kerr-smash, 6 Flipped")
-        if face == 6:
-            ctx.log(f"Thunderblitz: Flipped! {rammed.name} suffers an Explodes! result.", refs.THUNDERBLITZ)
-            from .damage import Fate, apply_result
-            from .destruction import finish_vehicle
-
-            fate = Fate()
-            state = apply_result(state, vid, "explodes", ctx, fate)
-            state = finish_vehicle(state, ctx, vid, fate)
-            return state, state.units[vid].destroyed and not state.units[vid].wreck
-        if face >= 2:
-            extra = 1
-            ctx.log("Thunderblitz: Kerr-smash! +D6 to the Ram's armour penetration roll.", refs.THUNDERBLITZ)
-    ctx.log(
-        f"{rammer.name} rams {rammed.name} ({rammed_facing} facing): S{s_on_rammed} hit on {rammed.name}, "
-        f"S{s_on_rammer} hit on {rammer.name}'s front.",
-        refs.RAM,
-    )
-    origin = (contact_hull.cx, contact_hull.cy)
-    hit_rammed = Hit(
-        PenProfile(s_on_rammed, extra_d6=extra),
-        None,
-        origin,
-        f"{rammer.name}'s Ram",
-        group=rammer.id,
-        facing=rammed_facing,
-        cover_allowed=False,
-    )
-    hit_rammer = Hit(
-        PenProfile(s_on_rammer),
-        None,
-        (rammed_model.pos.x, rammed_model.pos.y),
-        f"{rammed.name} (rammed)",
-        group=vid,
-        facing="front",
-        cover_allowed=False,
-    )
-    state, _ = resolve_hits(state, ctx, vid, [hit_rammed], attacker=None, kind="ram", exclude=())
-    if not state.units[run.uid].destroyed:
-        state, _ = resolve_hits(state, ctx, run.uid, [hit_rammer], attacker=None, kind="ram", exclude=())
-    removed = state.units[vid].destroyed and not state.units[vid].wreck
-    return state, removed and not state.units[run.uid].destroyed
-
-
 def _thunderblitz_shock(state: MatchState, ctx: ApplyContext, run: _Run, sid: str) -> MatchState:
     tank = state.units[run.uid]
     if not is_super_heavy(tank):
@@ -461,7 +395,7 @@ def _finish(state: MatchState, ctx: ApplyContext, run: _Run, end: float) -> Matc
     )
     state = _push_aside(state, ctx, run.uid)
     mv = ModelMove(run.uid, model, ((model.pos.x, model.pos.y), (x, y)), run.heading)
-    if _dangerous_for_vehicle(state, state.units[run.uid], mv):
+    if dangerous_for_vehicle(state, state.units[run.uid], mv):
         state = dangerous_test(state, ctx, run.uid)
     return state
 
