@@ -1,11 +1,12 @@
 """Warhammer 40,000 7th edition: the edition's rules object (RULES.md section 1, seed 001).
 
 Validation (pure, before append) and application (the reducer part, total) dispatch here to the
-modules of this package: ``movement`` (moves, pivots, Run, Flat Out, dangerous terrain),
-``tankshock`` (Tank Shock, Ram, Death or Glory), ``shooting`` / ``firing`` (shooting by speed,
-arcs, sight, Jink), ``resolve`` / ``damage`` / ``destruction`` (penetration, Hull Points, the
-damage table, wrecks and explosions), ``assault`` (charges, Overwatch, close combat),
-``transports``, ``squadrons``, ``morale``.
+modules of this package: ``movement`` / ``moves`` / ``dangerous`` (moves, pivots, Run, Flat Out,
+Zoom, dangerous terrain), ``tankshock`` / ``ram`` (Tank Shock, Death or Glory, Ram),
+``shooting`` / ``firing`` / ``blasts`` / ``speed`` (shooting by speed, arcs, sight, Jink),
+``resolve`` / ``penetration`` / ``cover`` / ``damage`` / ``destruction`` / ``wounds`` (hits,
+Hull Points, the damage table, wrecks and explosions), ``charge`` / ``assault`` (charges,
+Overwatch, close combat), ``transports``, ``squadrons``, ``morale``, ``core`` (tables).
 """
 
 from __future__ import annotations
