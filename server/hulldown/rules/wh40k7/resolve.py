@@ -166,6 +166,10 @@ def _resolve_group(
                     refs.OBSCURED,
                 )
                 continue
+            ctx.log(
+                f"{unit.name} is obscured ({cover}+ cover) but fails its save against the {p.result} hit.",
+                refs.OBSCURED,
+            )
         kept.append((e, p))
     # 3. deduct the Hull Points of every unsaved hit.
     glancing = [x for x in kept if x[1].result == "glancing"]
