@@ -80,7 +80,9 @@ async def store(store_url: str, key_prefix: str) -> AsyncIterator[RedisEventStor
 @pytest.fixture
 def server(redis_url: str, key_prefix: str, tmp_path: Path) -> Iterator[ServerProcess]:
     """A running ``hulldown serve`` on the test Redis, under this test's key prefix."""
-    process = ServerProcess(redis_url=redis_url, prefix=key_prefix, snapshot_every=5, log=tmp_path / "server.log")
+    process = ServerProcess(
+        redis_url=redis_url, prefix=key_prefix, snapshot_every=5, log=tmp_path / "server.log"
+    )
     process.start()
     yield process
     process.stop()

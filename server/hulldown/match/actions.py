@@ -25,7 +25,9 @@ MoveKind = Literal[
 ]
 
 
-class Move(msgspec.Struct, frozen=True, tag="move", tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
+class Move(
+    msgspec.Struct, frozen=True, tag="move", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+):
     """Move a unit along waypoints. Every model is moved by the same displacement as the unit's
     first model, whose centre follows ``path`` (waypoints after its start position);
     ``heading`` is the final heading of vehicle hulls (degrees, counter-clockwise, 0 = +x).
@@ -56,7 +58,9 @@ class Fire(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_field
     snap: bool = False
 
 
-class Shoot(msgspec.Struct, frozen=True, tag="shoot", tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
+class Shoot(
+    msgspec.Struct, frozen=True, tag="shoot", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+):
     """Fire a unit's weapons. 40k7 requires a single target; hh3 allows split fire."""
 
     unit: str
@@ -64,13 +68,22 @@ class Shoot(msgspec.Struct, frozen=True, tag="shoot", tag_field="type", forbid_u
     nonce: str = ""
 
 
-class Charge(msgspec.Struct, frozen=True, tag="charge", tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
+class Charge(
+    msgspec.Struct,
+    frozen=True,
+    tag="charge",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+):
     unit: str
     target: str
     nonce: str = ""
 
 
-class Fight(msgspec.Struct, frozen=True, tag="fight", tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
+class Fight(
+    msgspec.Struct, frozen=True, tag="fight", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+):
     """Make close combat attacks against a unit in base contact / engagement range."""
 
     unit: str
@@ -98,13 +111,27 @@ class Abandon(msgspec.Struct, frozen=True, tag="abandon", tag_field="type", forb
     model: str
 
 
-class EndPhase(msgspec.Struct, frozen=True, tag="end_phase", tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
+class EndPhase(
+    msgspec.Struct,
+    frozen=True,
+    tag="end_phase",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+):
     """Finish the current phase (the last phase also ends the player turn)."""
 
     nonce: str = ""
 
 
-class Decide(msgspec.Struct, frozen=True, tag="decide", tag_field="type", forbid_unknown_fields=True, omit_defaults=True):
+class Decide(
+    msgspec.Struct,
+    frozen=True,
+    tag="decide",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+):
     """Answer the pending decision ``decision`` with one of its options."""
 
     decision: str
@@ -117,13 +144,17 @@ class Undo(msgspec.Struct, frozen=True, tag="undo", tag_field="type", forbid_unk
     not acted since)."""
 
 
-class TakebackRequest(msgspec.Struct, frozen=True, tag="takeback_request", tag_field="type", forbid_unknown_fields=True):
+class TakebackRequest(
+    msgspec.Struct, frozen=True, tag="takeback_request", tag_field="type", forbid_unknown_fields=True
+):
     """Ask the opponent to let the match go back to the state as of ``to_seq``."""
 
     to_seq: int
 
 
-class TakebackAnswer(msgspec.Struct, frozen=True, tag="takeback_answer", tag_field="type", forbid_unknown_fields=True):
+class TakebackAnswer(
+    msgspec.Struct, frozen=True, tag="takeback_answer", tag_field="type", forbid_unknown_fields=True
+):
     grant: bool
 
 
