@@ -13,6 +13,8 @@ from typing import Any
 import httpx
 import msgspec
 
+from hulldown.match.state import Options
+from tests.undo.live_helpers import create as create_with_options
 from tests.undo.live_helpers import with_reserve
 
 from ..server_process import ServerProcess
@@ -165,5 +167,31 @@ async def test_state_at_any_seq_and_events(server: ServerProcess) -> None:
     summary = httpx.get(f"{server.http}/matches/{match_id}", timeout=10).json()
     assert summary["seq"] == 10 and summary["spectators"] == 1 and summary["players_connected"] == 2
     assert json.loads(json.dumps(summary))["edition"] == "40k7"
+    for client in (a, b, spectator):
+        await client.close()
+
+
+async def test_the_whole_log_is_paged_over_http(server: ServerProcess) -> None:
+    """The view keeps a window of the log; every older line is still served by /log."""
+    created = create_with_options(server, Options(turn_limit=0))
+    a, b, spectator = await connect_all(server, created)
+    match_id = created["match_id"]
+    for i in range(60):  # 60 phases: more log lines than the view's window holds
+        player = a if (i // 3) % 2 == 0 else b
+        assert (await player.act(END, f"end-{i}"))["type"] == "ack"
+    view = httpx.get(f"{server.http}/matches/{match_id}/state", timeout=10).json()["view"]
+    total = view["log_count"]
+    window = view["log"]
+    assert len(window) < total  # the window really dropped old lines
+    first = httpx.get(
+        f"{server.http}/matches/{match_id}/log", params={"from": 0, "limit": 10}, timeout=10
+    ).json()
+    assert first["total"] == total and [e["n"] for e in first["entries"]] == list(range(10))
+    rest = httpx.get(
+        f"{server.http}/matches/{match_id}/log", params={"from": window[0]["n"], "limit": 500}, timeout=10
+    ).json()
+    assert rest["entries"] == window
+    bad = httpx.get(f"{server.http}/matches/{match_id}/log", params={"from": "-1"}, timeout=10)
+    assert bad.status_code == 400
     for client in (a, b, spectator):
         await client.close()

@@ -96,6 +96,50 @@ def history_paths() -> dict[str, Schema]:
                 },
             }
         },
+        "/matches/{match_id}/log": {
+            "get": {
+                "operationId": "getLog",
+                "summary": "The whole combat log, paged: lines with n >= from, oldest first.",
+                "description": "The view carries only the recent window of the log; older lines are served here.",
+                "parameters": [
+                    MATCH_ID,
+                    TOKEN,
+                    {
+                        "name": "from",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": 0},
+                    },
+                    {
+                        "name": "limit",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "integer", "minimum": 0, "maximum": 500, "default": 100},
+                    },
+                ],
+                "responses": {
+                    "200": {
+                        "description": "A page of log lines and the total number of lines.",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "from": {"type": "integer"},
+                                        "total": {"type": "integer"},
+                                        "entries": {"type": "array", "items": _ref("LogEntry")},
+                                    },
+                                    "required": ["from", "total", "entries"],
+                                }
+                            }
+                        },
+                    },
+                    "400": _json("ErrorResponse", "bad_parameter: from/limit must be non-negative integers."),
+                    "403": forbidden,
+                    "404": unknown,
+                },
+            }
+        },
         "/matches/{match_id}/index": {
             "get": {
                 "operationId": "getIndex",
