@@ -41,20 +41,31 @@ class Settings:
     ws_deflate: bool = False
 
     @classmethod
-    def from_env(cls, **overrides: object) -> Settings:
-        values: dict[str, object] = {
-            "host": os.environ.get("HULLDOWN_HOST", "127.0.0.1"),
-            "port": _env_int("HULLDOWN_PORT", 8000),
-            "redis_url": os.environ.get("REDIS_URL", ""),
-            "data_dir": Path(os.environ.get("HULLDOWN_DATA_DIR", "hulldown-data")),
-            "snapshot_every": _env_int("HULLDOWN_SNAPSHOT_EVERY", 100),
-            "send_queue": _env_int("HULLDOWN_SEND_QUEUE", 512),
-            "max_frame": _env_int("HULLDOWN_MAX_FRAME", 65536),
-            "rate": _env_int("HULLDOWN_RATE", 50),
-            "key_prefix": os.environ.get("HULLDOWN_KEY_PREFIX", "hulldown"),
-            "appendfsync": os.environ.get("HULLDOWN_APPENDFSYNC", "everysec"),
-            "public_url": os.environ.get("HULLDOWN_PUBLIC_URL", ""),
-            "ws_deflate": os.environ.get("HULLDOWN_WS_DEFLATE", "") in ("1", "true", "yes"),
-        }
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)  # type: ignore[arg-type]
+    def from_env(
+        cls,
+        *,
+        host: str | None = None,
+        port: int | None = None,
+        data_dir: Path | None = None,
+        redis_url: str | None = None,
+        snapshot_every: int | None = None,
+    ) -> Settings:
+        """Settings from the environment; arguments that are not None (command-line flags) win."""
+        return cls(
+            host=host if host is not None else os.environ.get("HULLDOWN_HOST", "127.0.0.1"),
+            port=port if port is not None else _env_int("HULLDOWN_PORT", 8000),
+            redis_url=redis_url if redis_url is not None else os.environ.get("REDIS_URL", ""),
+            data_dir=data_dir
+            if data_dir is not None
+            else Path(os.environ.get("HULLDOWN_DATA_DIR", "hulldown-data")),
+            snapshot_every=snapshot_every
+            if snapshot_every is not None
+            else _env_int("HULLDOWN_SNAPSHOT_EVERY", 100),
+            send_queue=_env_int("HULLDOWN_SEND_QUEUE", 512),
+            max_frame=_env_int("HULLDOWN_MAX_FRAME", 65536),
+            rate=_env_int("HULLDOWN_RATE", 50),
+            key_prefix=os.environ.get("HULLDOWN_KEY_PREFIX", "hulldown"),
+            appendfsync=os.environ.get("HULLDOWN_APPENDFSYNC", "everysec"),
+            public_url=os.environ.get("HULLDOWN_PUBLIC_URL", ""),
+            ws_deflate=os.environ.get("HULLDOWN_WS_DEFLATE", "") in ("1", "true", "yes"),
+        )
