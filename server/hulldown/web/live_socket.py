@@ -18,6 +18,7 @@ from .. import protocol
 from ..live.hub import Audience, Connection
 from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
+from .socket_frames import error_text, read_first
 
 HELLO_TIMEOUT = 10.0
 
@@ -41,8 +42,7 @@ class RateLimit:
         return False
 
 
-def _error(code: str, message: str, fatal: bool = False) -> str:
-    return protocol.encode(protocol.Error(code=code, message=message, fatal=fatal)).decode()
+_error = error_text
 
 
 async def live_socket(websocket: WebSocket) -> None:
@@ -74,27 +74,15 @@ async def live_socket(websocket: WebSocket) -> None:
 
 
 async def _read_hello(websocket: WebSocket, max_frame: int) -> protocol.Hello | None:
-    while True:
-        try:
-            text = await asyncio.wait_for(websocket.receive_text(), HELLO_TIMEOUT)
-        except TimeoutError:
-            await websocket.send_text(_error("hello_timeout", "send hello first", fatal=True))
-            await websocket.close(code=4408)
-            return None
-        if len(text) > max_frame:
-            await websocket.send_text(_error("too_large", f"frame of {len(text)} bytes > {max_frame}"))
-            continue
-        try:
-            message = protocol.client_decoder.decode(text)
-        except msgspec.DecodeError as exc:
-            await websocket.send_text(_error("bad_message", str(exc)))
-            continue
-        if not isinstance(message, protocol.Hello):
-            await websocket.send_text(
-                _error("hello_first", f"expected hello, got {type(message).__name__.lower()}")
-            )
-            continue
-        return message
+    return await read_first(
+        websocket,
+        protocol.client_decoder,
+        protocol.Hello,
+        max_frame=max_frame,
+        timeout=HELLO_TIMEOUT,
+        timeout_code="hello_timeout",
+        first_code="hello_first",
+    )
 
 
 async def _authorise(live: LiveService, match_id: str, hello: protocol.Hello) -> Audience | None:

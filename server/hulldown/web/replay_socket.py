@@ -23,6 +23,7 @@ from ..match.state import MatchState
 from ..match.timeline import Timeline
 from ..match.views import view_json, view_patch
 from .access import Access, check_access
+from .socket_frames import error_text, read_first
 
 OPEN_TIMEOUT = 10.0
 MAX_STEP = 1000
@@ -33,8 +34,7 @@ def _text(message: protocol.ReplayServerMessage) -> str:
     return protocol.encode(message).decode()
 
 
-def _error(code: str, message: str, fatal: bool = False) -> str:
-    return _text(protocol.Error(code=code, message=message, fatal=fatal))
+_error = error_text
 
 
 async def replay_socket(websocket: WebSocket) -> None:
@@ -62,24 +62,15 @@ async def replay_socket(websocket: WebSocket) -> None:
 
 
 async def _read_open(websocket: WebSocket, max_frame: int) -> protocol.ReplayOpen | None:
-    while True:
-        try:
-            text = await asyncio.wait_for(websocket.receive_text(), OPEN_TIMEOUT)
-        except TimeoutError:
-            await websocket.send_text(_error("open_timeout", "send replay_open first", fatal=True))
-            await websocket.close(code=4408)
-            return None
-        if len(text) > max_frame:
-            await websocket.send_text(_error("too_large", f"frame of {len(text)} bytes > {max_frame}"))
-            continue
-        try:
-            message = protocol.replay_decoder.decode(text)
-        except msgspec.DecodeError as exc:
-            await websocket.send_text(_error("bad_message", str(exc)))
-            continue
-        if isinstance(message, protocol.ReplayOpen):
-            return message
-        await websocket.send_text(_error("open_first", "expected replay_open"))
+    return await read_first(
+        websocket,
+        protocol.replay_decoder,
+        protocol.ReplayOpen,
+        max_frame=max_frame,
+        timeout=OPEN_TIMEOUT,
+        timeout_code="open_timeout",
+        first_code="open_first",
+    )
 
 
 class ReplaySession:
