@@ -1,0 +1,154 @@
+"""Per-action timeline of the hulldown server, for finding where the mover's latency goes.
+
+Enabled by ``HULLDOWN_BENCH_TRACE=<file>`` (hulldown_server.py installs it; peer-hulldown.js then
+puts the client's send time, process.hrtime.bigint(), in every action_id). Wraps, without changing
+what they do: the uvicorn websocket protocol's receive and send, the event store's append and the
+hub's broadcast. Appends one JSON line per action to <file> with monotonic_ns stamps (the same clock
+as the Node driver's):
+
+    client_send  the player's send (from the action_id)
+    recv         uvicorn has the act frame (before the ASGI queue)
+    append0/1    RedisEventStore.append called / returned
+    bcast0/1     Hub.broadcast called / returned (the patch is queued for every socket)
+    (and one line per garbage collection: generation, start, duration)
+    sent1, sent2 the first two patch frames written to a socket (the players, when the hub sends to
+                 them first), sent_last the last one, sent_n how many
+    ack          the ack frame written to the mover's socket
+
+A diagnostic, not the benchmark: the bench results are produced without it.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import re
+import time
+from typing import Any
+
+ACTION_STAMP = re.compile(r'"action_id":"bench-[ab]-\d+-(\d+)"')
+
+
+def install(path: str) -> None:
+    from uvicorn.protocols.websockets import websockets_sansio_impl as ws_impl
+
+    from hulldown.live import hub as hub_mod
+    from hulldown.store import redis_store
+
+    out = open(path, "a", buffering=1)  # noqa: SIM115
+    now = time.monotonic_ns
+    current: dict[str, Any] = {}
+
+    def flush() -> None:
+        if current:
+            out.write(json.dumps(current) + "\n")
+            current.clear()
+
+    proto = ws_impl.WebSocketsSansIOProtocol
+    original_receive = proto.send_receive_event_to_app
+
+    def send_receive_event_to_app(self: Any) -> None:
+        t = now()
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        match = ACTION_STAMP.search(data.decode(errors="replace")) if b'"act"' in data else None
+        if match is not None:
+            flush()
+            current.update({"client_send": int(match.group(1)), "recv": t})
+        original_receive(self)
+
+    proto.send_receive_event_to_app = send_receive_event_to_app  # type: ignore[method-assign]
+
+    original_send = proto.send
+
+    async def send(self: Any, message: Any) -> None:
+        await original_send(self, message)
+        text = message.get("text") if isinstance(message, dict) else None
+        if text and current:
+            t = now()
+            if text.startswith('{"type":"patch"'):
+                n = current["sent_n"] = current.get("sent_n", 0) + 1
+                if n <= 2:
+                    current[f"sent{n}"] = t
+                current["sent_last"] = t
+            elif text.startswith('{"type":"ack"'):
+                current["ack"] = t
+
+    proto.send = send  # type: ignore[method-assign]
+
+    store_cls = redis_store.RedisEventStore
+    original_append = store_cls.append
+
+    async def append(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if current:
+            current["append0"] = now()
+        result = await original_append(self, *args, **kwargs)
+        if current:
+            current["append1"] = now()
+        return result
+
+    store_cls.append = append  # type: ignore[method-assign]
+
+    hub_cls = hub_mod.Hub
+    original_broadcast = hub_cls.broadcast
+
+    def broadcast(self: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        if current and "bcast0" not in current:
+            current["bcast0"] = now()
+            current["targets"] = len(self.connections) if hasattr(self, "connections") else None
+        original_broadcast(self, text, *args, **kwargs)
+        if current and "bcast1" not in current:
+            current["bcast1"] = now()
+
+    hub_cls.broadcast = broadcast  # type: ignore[method-assign]
+
+    # Finer stamps inside the runtime, where the names exist (the runtime changes; skip what is gone).
+    from hulldown.live import runtime as runtime_mod
+
+    def stamp_sync(owner: Any, name: str, key: str) -> None:
+        original = getattr(owner, name, None)
+        if original is None:
+            return
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if current and f"{key}0" not in current:
+                current[f"{key}0"] = now()
+                result = original(*args, **kwargs)
+                current[f"{key}1"] = now()
+                return result
+            return original(*args, **kwargs)
+
+        setattr(owner, name, wrapper)
+
+    def stamp_async(owner: Any, name: str, key: str) -> None:
+        original = getattr(owner, name, None)
+        if original is None:
+            return
+
+        async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if current and f"{key}0" not in current:
+                current[f"{key}0"] = now()
+                result = await original(*args, **kwargs)
+                current[f"{key}1"] = now()
+                return result
+            return await original(*args, **kwargs)
+
+        setattr(owner, name, wrapper)
+
+    stamp_async(runtime_mod.MatchRuntime, "submit", "submit")
+    stamp_sync(runtime_mod, "validate", "validate")
+    stamp_async(runtime_mod.MatchRuntime, "_fold", "fold")
+    stamp_sync(runtime_mod, "state_hash", "hash")
+    stamp_sync(runtime_mod, "encode_event", "encode")
+    stamp_sync(runtime_mod, "view_patch", "diff")
+
+    # Garbage-collector pauses: one {"gc": generation, "t": start, "ns": duration} line each.
+    gc_start: list[int] = [0]
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            gc_start[0] = now()
+        else:
+            t = gc_start[0]
+            out.write(json.dumps({"gc": info["generation"], "t": t, "ns": now() - t}) + "\n")
+
+    gc.callbacks.append(on_gc)
