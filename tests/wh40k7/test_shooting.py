@@ -214,3 +214,19 @@ def test_cannot_shoot_own_units_or_in_wrong_phase() -> None:
         rejected(replace(state, phase="movement"), "a", Shoot("g", (Fire("krak", "own"),))).code
         == "wrong_phase"
     )
+
+
+def test_angled_shot_cover_is_one_better_than_the_cover_hiding_the_firers_own_facing() -> None:
+    """Seed 001, Obscured Targets: a firer in the Rhino's front zone whose view of the whole front
+    is blocked by a wall (4+) shoots the side it can see (hidden only ~7%, not obscured on its
+    own); the Rhino still gets a cover save one point better than the wall's: 3+."""
+    wall = ruin("wall", 43, 18, 44, 26, save=4, kinds=("blocks_los", "cover"))
+    squad = infantry("s", "a", [(60, 30)], weapons=[(0, krak())])
+    state = make_state(squad, rhino("t", "b", 40, 24, 0), terrain=[wall], phase="shooting")
+    # to hit 4; penetration 4 + 8 = 12 > side AV11; cover 3 on 3+: saved, no Hull Point lost
+    res = act(state, "a", Shoot("s", (Fire("krak", "t"),)), [4, 4, 3])
+    pen = [r for r in res.rolls if r.purpose == "armour penetration"]
+    assert pen[0].target == "S8 vs side AV11"
+    cover = [r for r in res.rolls if r.purpose == "cover save"]
+    assert [(r.target, r.outcome) for r in cover] == [("3+", "saved")]
+    assert res.state.units["t"].hp == 3

@@ -4,9 +4,11 @@
   diagonal, the facing with the higher Armour Value is used (DIAGONAL_FAVOURS_DEFENDER
   [decided]: the rules give nobody a choice there, and a shot along the diagonal is the
   glancing-angle case).
-- A firer that cannot see any of its own facing but sees another shoots that facing with a
-  cover save one point better (seed 001, Obscured Targets). Among several visible facings it
-  takes the lowest Armour Value (the firer's option).
+- A firer that cannot see any of its own facing but sees another shoots that facing; the
+  vehicle's cover save is one point better than the one given by the cover hiding the firer's
+  own facing (seed 001, Obscured Targets: "one point better than that given by the cover
+  obscuring the vehicle's other facing"). Among several visible facings it takes the lowest
+  Armour Value (the firer's option).
 - Obscured: at least 25% of the targeted facing hidden from the majority of the firing models
   able to damage it (geometry.obscured_for_unit); the cover save is the best one among the
   pieces (terrain, wrecks, models) that hide part of that facing.
@@ -18,6 +20,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from shapely import MultiPoint, Polygon
 
@@ -46,20 +49,35 @@ def _pick(unit: Unit, facings: Sequence[g.Facing], highest: bool) -> g.Facing:
     return chosen[2]
 
 
+@dataclass(frozen=True)
+class FacingHit:
+    """The facing a shot is resolved against, and where its cover comes from.
+
+    ``cover_facing`` is the facing whose obscuring cover counts: the facing hit, except for an
+    angled shot, where it is the firer's own (wholly hidden) facing and ``bonus`` improves it.
+    """
+
+    facing: g.Facing
+    cover_facing: g.Facing
+    bonus: int = 0
+
+
 def facing_for(
     state: MatchState, unit: Unit, model: Model, origin: g.Point, exclude: Iterable[str]
-) -> tuple[g.Facing, int]:
-    """(facing hit, cover bonus) for a shot from ``origin`` at a vehicle model."""
+) -> FacingHit:
+    """The facing hit by a shot from ``origin`` at a vehicle model (RULES.md 1.10, 1.17)."""
     hull = facing_hull(model)
     own = g.facings_of_point(hull, origin)
     facing = _pick(unit, own, DIAGONAL_FAVOURS_DEFENDER) if len(own) > 1 else own[0]
     blockers = los_blockers(state, (*exclude, unit.id))
     if not blockers:
-        return facing, 0
+        return FacingHit(facing, facing)
     visible = g.visible_facings(hull, origin, blockers)
     if not visible or any(f in visible for f in own):
-        return facing, 0
-    return _pick(unit, visible, highest=False), ANGLED_SHOT_COVER_BONUS
+        return FacingHit(facing, facing)
+    # 40k7 Vehicles, Obscured Targets: the angled shot takes the facing it can see; the cover is
+    # that of the firer's own facing, one point better.
+    return FacingHit(_pick(unit, visible, highest=False), facing, ANGLED_SHOT_COVER_BONUS)
 
 
 def _relevant(pieces: list[CoverPiece], region: Polygon) -> list[CoverPiece]:

@@ -65,17 +65,18 @@ def can_damage(hit: Hit, armour: int) -> bool:
 @dataclass
 class _Entry:
     hit: Hit
-    facing: g.Facing | None
+    facing: g.Facing
     armour_name: ArmourFacing
+    cover_facing: g.Facing  # whose obscuring cover counts (the firer's own on an angled shot)
     bonus: int
 
 
 def _facing_entry(state: MatchState, unit: Unit, model: Model, hit: Hit, exclude: tuple[str, ...]) -> _Entry:
     if hit.facing is not None:
         gf: g.Facing = "left" if hit.facing == "side" else hit.facing
-        return _Entry(hit, gf, hit.facing, 0)
-    gf, bonus = facing_for(state, unit, model, hit.origin, exclude)
-    return _Entry(hit, gf, g.armour_facing(gf), bonus)
+        return _Entry(hit, gf, hit.facing, gf, 0)
+    fh = facing_for(state, unit, model, hit.origin, exclude)
+    return _Entry(hit, fh.facing, g.armour_facing(fh.facing), fh.cover_facing, fh.bonus)
 
 
 def _cover_of(
@@ -92,11 +93,13 @@ def _cover_of(
     if not hit.cover_allowed:
         return None
     best: int | None = hit.cover_override
-    if entry.facing is not None and hit.facing is None:
-        key = (hit.group, entry.facing)
+    if hit.facing is None:
+        # RULES.md 1.17: an angled shot (the firer sees none of its own facing) takes the cover
+        # hiding its own facing, one point better (entry.bonus).
+        key = (hit.group, entry.cover_facing)
         if key not in cache:
             cache[key] = vehicle_cover(
-                state, unit, model, entry.facing, group_origins.get(hit.group, [hit.origin]), exclude
+                state, unit, model, entry.cover_facing, group_origins.get(hit.group, [hit.origin]), exclude
             )
         obscured = cache[key]
         if obscured is not None:
