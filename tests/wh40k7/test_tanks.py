@@ -132,3 +132,41 @@ def test_super_heavy_thunderblitz_kerr_runch() -> None:
     res = act(state, "a", Move("sh", (Point(20, 24),), kind="tank_shock"), [3, 1, 6])
     assert res.state.units["e"].destroyed
     assert res.rolls[0].purpose == "Thunderblitz (Tank Shock)"
+
+
+def test_death_or_glory_hits_the_tank_shocking_member_of_a_squadron() -> None:
+    """40k7 Tanks, Death or Glory: the hero's attack hits the Tank that Tank Shocked it, even in
+    a squadron whose other member is closer to the hero's unit (no squadron allocation)."""
+    bombs = weapon("mb", "Melta bombs", 0, 8, 1, type="melee", rules=("armourbane", "grenade"))
+    shocker = rhino("ta", "a", 10, 24, squadron="sq")
+    mate = rhino("tb", "a", 10, 30, squadron="sq")
+    squad = infantry("e", "b", [(18, 24), (15.5, 30)], weapons=[(0, bombs)])
+    pending = act(
+        make_state(shocker, mate, squad), "a", Move("ta", (Point(22, 24),), kind="tank_shock"), [2, 2]
+    )
+    decision = pending.state.pending
+    assert decision is not None
+    # penetration 3 + 2 (Armourbane) + 8 = 13 > AV11; damage 4 + 2 (AP1) = 6: Immobilised
+    res = act(pending.state, "b", Decide(decision.id, "e-0/mb"), [3, 2, 4])
+    ta, tb = res.state.units["ta"], res.state.units["tb"]
+    assert ta.hp == 2 and "immobilised" in ta.statuses
+    assert tb.hp == 3 and not tb.statuses
+    assert abs(unit_distance(ta, res.state.units["e"]) - 1.0) < 1e-6  # stopped 1" short
+    assert res.state.units["e"].models["e-0"].alive
+
+
+def test_ram_hits_the_rammed_member_of_a_squadron() -> None:
+    """40k7 Tanks, Ramming: the rammed vehicle takes the hit, not the closest member of its
+    squadron; the rammer takes the hit back on its own front."""
+    lr = vehicle("lr", "a", 10, 24, armour=(14, 14, 14), keywords=("tank",), squadron="ours")
+    lr_mate = vehicle("lr2", "a", 10, 29, armour=(14, 14, 14), keywords=("tank",), squadron="ours")
+    rammed = vehicle("tr", "b", 20, 24, 90, armour=(10, 10, 10), keywords=("fast",), squadron="theirs")
+    # 2" from the rammer's hull centre at the moment of impact, the rammed Trukk 2.25"
+    closer = vehicle("tr2", "b", 16, 27.75, 0, armour=(10, 10, 10), keywords=("fast",), squadron="theirs")
+    state = make_state(lr, lr_mate, rammed, closer)
+    # S8 on the Trukk's side: 3 -> 11 penetrating, damage 1 (Shaken); S5 on the front AV14: 6 -> none
+    res = act(state, "a", Move("lr", (Point(22, 24),), kind="ram"), [3, 1, 6])
+    s = res.state
+    assert s.units["tr"].hp == 2 and "shaken" in s.units["tr"].statuses
+    assert s.units["tr2"].hp == 3 and not s.units["tr2"].statuses
+    assert s.units["lr"].hp == 3 and s.units["lr2"].hp == 3

@@ -8,7 +8,7 @@
   (RULES.md 1.13). Wrecked / Explodes! is decided once at the end of the attack.
 - A squadron: hits are resolved one at a time against the member closest to the attackers
   (RULES.md 1.21); a member that is destroyed is finished at once and the next hit goes to the
-  new closest member.
+  new closest member. Death or Glory and Ram hits strike the vehicle they name.
 - Anything else: wounds (module ``wounds``).
 """
 
@@ -33,6 +33,10 @@ from .types import is_vehicle
 from .wounds import resolve_wounds
 
 FACING_ORDER: tuple[g.Facing, ...] = ("front", "left", "right", "rear")
+# Attacks aimed at one particular vehicle, never allocated across its squadron (40k7 Tanks: the
+# Death or Glory attack hits the Tank that Tank Shocked; Ramming: the rammed and the ramming
+# vehicle each take the collision's hit).
+SINGLE_VEHICLE_KINDS: tuple[AttackKind, ...] = ("death_or_glory", "ram")
 # 40k7 Jink: a 4+ cover save [ext].
 JINK_COVER = 4
 
@@ -274,8 +278,7 @@ def resolve_hits(
     origins = _attacker_origins(state, attacker, hits)
     if is_vehicle(target):
         members = squadron_members(state, target)
-
-        if len(members) > 1:
+        if len(members) > 1 and kind not in SINGLE_VEHICLE_KINDS:
             state = _resolve_squadron(state, ctx, target, hits, origins, excl, tally)
         else:
             state = _resolve_vehicle(state, ctx, target_id, hits, excl, tally)
