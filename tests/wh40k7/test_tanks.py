@@ -170,3 +170,24 @@ def test_ram_hits_the_rammed_member_of_a_squadron() -> None:
     assert s.units["tr"].hp == 2 and "shaken" in s.units["tr"].statuses
     assert s.units["tr2"].hp == 3 and not s.units["tr2"].statuses
     assert s.units["lr"].hp == 3 and s.units["lr2"].hp == 3
+
+
+def test_death_or_glory_crew_stunned_does_not_stop_a_super_heavy() -> None:
+    """40k7 Super-heavy Vehicles ignore Crew Stunned, so a Stunned result from Death or Glory
+    does not stop the Super-heavy's Tank Shock (Tanks: only a Stunned, Immobilised, Wrecked or
+    Explodes! result stops the Tank): it loses the Hull Point and crushes the hero."""
+    bombs = weapon("mb", "Melta bombs", 0, 8, 1, type="melee", rules=("armourbane", "grenade"))
+    sh = vehicle(
+        "bb", "a", 10, 24, keywords=("super-heavy", "tank"), armour=(14, 13, 12), hp=9, length=7, width=4.5
+    )
+    squad = infantry("e", "b", [(20, 24)], weapons=[(0, bombs)])
+    # Thunderblitz 1 (nothing), Morale check 2 + 2: passed
+    pending = act(make_state(sh, squad), "a", Move("bb", (Point(22, 24),), kind="tank_shock"), [1, 2, 2])
+    decision = pending.state.pending
+    assert decision is not None
+    # penetration 6 + 6 (Armourbane) + 8 = 20 > AV14; damage 2 + 2 (AP1) = 4: Crew Stunned, ignored
+    res = act(pending.state, "b", Decide(decision.id, "e-0/mb"), [6, 6, 2])
+    bb = res.state.units["bb"]
+    assert bb.hp == 8 and not bb.statuses
+    assert bb.models["bb-m"].pos == Point(22, 24)
+    assert not res.state.units["e"].models["e-0"].alive

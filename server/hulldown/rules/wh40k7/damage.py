@@ -100,11 +100,11 @@ def apply_result(
 ) -> MatchState:
     """Apply one Vehicle Damage result (RULES.md 1.14) with every type exception."""
     unit = state.units[uid]
-    fate.results.append(result)
     name = RESULT_NAMES[result]
     if is_super_heavy(unit):
         # 40k7 Super-heavy: Shaken/Stunned/Weapon Destroyed/Immobilised are ignored; Explodes!
-        # costs D3 more Hull Points instead.
+        # costs D3 more Hull Points instead. Neither counts as a result the vehicle suffered
+        # (``fate.results``: e.g. a Death or Glory result that would stop a Tank Shock).
         if result == "explodes":
             extra = d3(ctx, "Super-heavy Explodes!: extra Hull Points lost")
             state = lose_hp(state, uid, extra)
@@ -116,6 +116,7 @@ def apply_result(
         else:
             ctx.log(f"{unit.name} ignores {name} (Super-heavy vehicle).", refs.SUPER_HEAVY)
         return state
+    fate.results.append(result)
     until = end_of_next_turn(state, unit.side)
     match result:
         case "shaken":
