@@ -200,3 +200,19 @@ def test_walker_wins_forces_morale_and_sweeps() -> None:
     morale = [r for r in res.rolls if r.purpose == "Morale check"]
     assert morale[0].target == "2D6 <= 7"
     assert res.state.units["m"].destroyed
+
+
+def test_fight_only_with_a_working_close_combat_weapon_of_the_unit() -> None:
+    """40k7 The Assault Phase, Fight: models attack with close combat weapons; a ranged weapon
+    (a lascannon's S9 AP2), a destroyed weapon or another unit's weapon is refused."""
+    fist = weapon("fist", "Power fist", 0, 8, 2, type="melee")
+    las = weapon("las", "Lascannon", 48, 9, 2)
+    squad = infantry("m", "a", [(27.75 - R, 24.0)], weapons=[(0, fist), (0, las)])
+    broken = replace(squad, weapons={**squad.weapons, "fist": replace(squad.weapons["fist"], destroyed=True)})
+    state = make_state(squad, rhino("r", "b", 30, 24, 0), phase="assault")
+    rej = rejected(state, "a", Fight("m", "r", "las"))
+    assert rej.code == "not_melee" and rej.values["weapon"] == "las"
+    assert "Lascannon" in rej.message
+    assert rejected(state, "a", Fight("m", "r", "sword")).code == "unknown_weapon"
+    state = make_state(broken, rhino("r", "b", 30, 24, 0), phase="assault")
+    assert rejected(state, "a", Fight("m", "r", "fist")).code == "unknown_weapon"

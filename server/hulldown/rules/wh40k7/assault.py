@@ -83,6 +83,31 @@ def validate_fight(state: MatchState, action: Fight) -> Rejection | None:
         )
     if not (_can_fight(unit) or _can_fight(target)):
         return reject("nobody_fights", refs.CLOSE_COMBAT, "neither unit can make close combat attacks")
+    return _validate_fight_weapon(unit, action.weapon)
+
+
+def _validate_fight_weapon(unit: Unit, weapon_id: str | None) -> Rejection | None:
+    """40k7 Fight sub-phase: the attacks are made with one of the unit's working close combat
+    weapons (none named: its first one, or a plain close combat attack)."""
+    if weapon_id is None:
+        return None
+    weapon = unit.weapons.get(weapon_id)
+    if weapon is None or weapon.destroyed:
+        return reject(
+            "unknown_weapon",
+            refs.FIGHT,
+            f"{unit.name} has no working close combat weapon {weapon_id!r}",
+            weapon=weapon_id,
+        )
+    if weapon.type != "melee":
+        return reject(
+            "not_melee",
+            refs.FIGHT,
+            f"{weapon.name} is a {weapon.type.replace('_', ' ')} weapon (range {weapon.range:g} in), "
+            "not a close combat weapon",
+            weapon=weapon.id,
+            range=weapon.range,
+        )
     return None
 
 
