@@ -10,7 +10,7 @@ from hulldown.match.state import Point
 from hulldown.rules.dice import FixedDice
 from hulldown.rules.wh40k7.damage import roll_damage
 
-from .builders import act, infantry, krak, make_state, rejected, rhino, vehicle, weapon
+from .builders import act, infantry, krak, make_state, rejected, rhino, ruin, vehicle, weapon
 
 R = 25.0 / 25.4 / 2
 
@@ -106,7 +106,24 @@ def test_passengers_take_leadership_test_at_end_of_phase() -> None:
     state = act(state, "a", Shoot("g", (Fire("krak", "r"),)), [6, 4, 1]).state  # penetrating, Shaken
     assert "passenger_test:r" in state.phase_flags
     res = act(state, "a", EndPhase(), [6, 5])  # 11 > Ld8: fails
-    assert "snap_only" in res.state.units["m"].statuses
+    # their next Shooting phase is in side b's coming player turn (player turn 2)
+    assert res.state.units["m"].statuses["snap_only"] == 2
+
+
+def test_passengers_failing_in_their_own_movement_phase_snap_only_in_that_turns_shooting() -> None:
+    """40k7 Transports, Effects of Damage on Passengers: the transport is Immobilised by a failed
+    dangerous terrain test in its own Movement phase; the passengers fail their Leadership test
+    at the end of the phase: Snap Shots only in their next Shooting phase - this turn's - and
+    not in the following turn's too."""
+    t, m = _embarked()
+    woods = ruin("woods", 34, 20, 36, 28, kinds=("difficult",))
+    state = act(make_state(t, m, terrain=[woods]), "a", Move("r", (Point(41, 24),)), [1]).state
+    assert "immobilised" in state.units["r"].statuses and "passenger_test:r" in state.phase_flags
+    state = act(state, "a", EndPhase(), [6, 5]).state  # 11 > Ld8: fails
+    assert state.phase == "shooting" and state.units["m"].statuses["snap_only"] == state.player_turn
+    for _ in range(2):  # the Shooting and Assault phases of this turn end: the effect is over
+        state = act(state, "a", EndPhase()).state
+    assert state.active == "b" and "snap_only" not in state.units["m"].statuses
 
 
 def test_wrecked_transport_passengers_disembark_within_3_and_test_pinning() -> None:

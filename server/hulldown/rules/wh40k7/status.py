@@ -7,11 +7,11 @@ expires, 0 = until removed):
   owner's next turn [decided].
 - ``immobilised``: permanent.
 - ``jink``: the 4+ Jink cover save, until the start of the unit's next Movement phase;
-  ``snap_only``: Snap Shots only (Jink, failed passenger Leadership test) until the end of its
-  next turn.
+  ``snap_only``: Snap Shots only - after a Jink until the end of its next turn; after a failed
+  passenger Leadership test until the end of its next Shooting phase.
 - ``pinned``: Gone to Ground after a failed Pinning test until the end of its next turn.
 - ``falling_back``: until it Regroups.
-- ``stunned_flyer``: a Crew Stunned Zooming Flyer must move 18" straight in its next Movement phase.
+- a Zooming Flyer with ``stunned`` must move 18" straight in its next Movement phase.
 - ``reserves``: a Flyer that left combat airspace (Ongoing Reserves; re-entry is not modelled).
 
 Per-turn flags (``Unit.turn_flags``, cleared when the owner's turn starts): ``moved``, ``pivoted``,
@@ -37,6 +37,16 @@ def end_of_next_turn(state: MatchState, side: Side) -> int:
     """The player-turn index at whose end "until the end of its next turn" expires for a unit of
     ``side`` (RULES.md 1.14 [decided]: the owning player's next player turn)."""
     return state.player_turn + (2 if state.active == side else 1)
+
+
+def end_of_next_shooting_phase(state: MatchState, side: Side) -> int:
+    """The player-turn index at whose end "in their next Shooting phase" expires for a unit of
+    ``side``, judged at the end of the current phase (40k7 Transports, Effects of Damage on
+    Passengers): in the owner's Movement phase its next Shooting phase is this turn's; later in
+    its own turn, the one of its next turn; in the opponent's turn, the one of its coming turn."""
+    if state.active != side:
+        return state.player_turn + 1
+    return state.player_turn if state.phase == "movement" else state.player_turn + 2
 
 
 def start_of_next_turn(state: MatchState, side: Side) -> int:

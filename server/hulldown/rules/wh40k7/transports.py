@@ -30,7 +30,7 @@ from .geo import alive, facing_hull, footprint, on_table
 from .morale import leadership_test
 from .placement import ENEMY_GAP, base_radius
 from .speed import COMBAT_SPEED
-from .status import end_of_next_turn, flag_unit, phase_flags_with_prefix, set_status
+from .status import end_of_next_shooting_phase, flag_unit, phase_flags_with_prefix, set_status
 from .types import is_assault_vehicle, is_super_heavy, is_transport, is_vehicle, is_zooming
 
 EMBARK_RANGE = 2.0
@@ -266,5 +266,5 @@ def passenger_tests(state: MatchState, ctx: ApplyContext) -> MatchState:
                     f"{p.name} (inside {transport.name}) fails its Leadership test: Snap Shots only next Shooting phase.",
                     refs.PASSENGERS,
                 )
-                state = set_status(state, pid, "snap_only", end_of_next_turn(state, p.side))
+                state = set_status(state, pid, "snap_only", end_of_next_shooting_phase(state, p.side))
     return state
