@@ -126,3 +126,17 @@ def test_volley_coaxial_weapon_fires_only_with_its_linked_weapon() -> None:
     coax = weapon("coax", strength=4, rng=24, mount=Mount(kind="coaxial", linked="main"))
     state = act(_state(_armoured(weapons=[main, coax])), "a", Charge("s", "v"), [6, 6])
     assert [p for p, _ in rolls(state)] == ["charge roll", "charge roll"]
+
+
+def test_melee_weapon_special_rules_apply_to_vehicle_hits() -> None:
+    """hh3 RULES 2.19 (hits on the rear armour with penetration rolls) with hh3 Armoury,
+    Armourbane: a melee weapon's special rules travel with its hits. An Armourbane S4 hit
+    rolling 6 against rear AV10 (10 = glancing) is penetrating: 1 HP, no damage table roll."""
+    bane = weapon("bomb", strength=4, ap=None, kind="melee", rng=0, rules=("armourbane",))
+    troops = squad("s", "a", [(30, 24), (30, 25.5)], ws=4, a=1, melee=bane)
+    state = act(_state(_armoured(), troops), "a", Charge("s", "v"), [6, 6])
+    # s-1: hits 2, 1 -> one hit, penetration 6 (4 + 6 = 10 vs AV10); s-2: 1, 1.
+    state = act(state, "a", Fight("s", "v"), [2, 1, 6, 1, 1])
+    assert "rear armour 10, penetrating" in log_text(state)
+    assert state.units["v"].hp == 2 and state.units["v"].statuses == {}
+    assert "vehicle damage table" not in [p for p, _ in rolls(state)]

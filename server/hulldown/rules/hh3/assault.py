@@ -275,9 +275,11 @@ def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext)
             hits += die >= need
         ctx.log(f"{label}: {hits} hits.", R_CORE_HIT)
         source = (model.pos.x, model.pos.y)
-        # RULES 2.19: every hit on a vehicle is resolved against its rear armour.
+        # RULES 2.19: every hit on a vehicle is resolved against its rear armour; the weapon's
+        # special rules (hh3 Armoury, e.g. Armourbane) go with its hits, as for shooting.
         facing: damage.ArmourFacing | None = "rear" if is_vehicle(target) else None
-        batch = [damage.Hit(strength, ap, dmg, label, source, (), facing, False, True)] * hits
+        rules = weapon.rules if weapon is not None else ()
+        batch = [damage.Hit(strength, ap, dmg, label, source, rules, facing, False, True)] * hits
         state = damage.resolve_hits(state, target.id, batch, ctx)
     target = state.units[target.id]
     if is_vehicle(target) and not target.destroyed:
