@@ -230,3 +230,23 @@ def test_angled_shot_cover_is_one_better_than_the_cover_hiding_the_firers_own_fa
     cover = [r for r in res.rolls if r.purpose == "cover save"]
     assert [(r.target, r.outcome) for r in cover] == [("3+", "saved")]
     assert res.state.units["t"].hp == 3
+
+
+def test_lance_firers_count_as_able_to_damage_av14_for_the_obscured_majority() -> None:
+    """RULES.md 1.17: obscured from the majority of the firing models able to damage the vehicle.
+    Two S7 Lance weapons can damage a Land Raider's front AV14 (it counts as 12, RULES.md 1.12):
+    the wall hides over 25% of the front from both of them, not from the lascannon, so the front
+    is obscured from 2 of 3 firers and every hit takes the 4+ cover save."""
+    las = weapon("las", "Lascannon", 48, 9, 2)
+    lance = weapon("lance", "Lance", 36, 7, 2, rules=("lance",))
+    squad = infantry("s", "a", [(20, 24), (20, 30), (20, 31.1)], weapons=[(0, las), (1, lance), (2, lance)])
+    raider = vehicle("lr", "b", 40, 24, 180, armour=(14, 14, 14), hp=4, keywords=("tank",))
+    wall = ruin("wall", 30, 26.5, 30.5, 29, save=4, kinds=("cover",))
+    state = make_state(squad, raider, terrain=[wall], phase="shooting")
+    fires = (Fire("las", "lr"), Fire("lance", "lr"), Fire("lance-2", "lr"))
+    # hits 6, 6, 6; penetration 6 (15), 6 (13 vs 12), 5 (12 vs 12: glancing); cover 1, 1, 1
+    # failed; damage 1 + 1, 1 + 1 (AP2): Crew Shaken twice
+    res = act(state, "a", Shoot("s", fires), [6, 6, 6, 6, 6, 5, 1, 1, 1, 1, 1])
+    cover = [r for r in res.rolls if r.purpose == "cover save"]
+    assert [(r.target, r.outcome) for r in cover] == [("4+", "failed")] * 3
+    assert res.state.units["lr"].hp == 1

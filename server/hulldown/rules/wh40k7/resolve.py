@@ -27,7 +27,7 @@ from .cover import armour_value, facing_for, vehicle_cover
 from .damage import Fate, apply_result, lose_hp, roll_damage
 from .destruction import finish_vehicle
 from .geo import alive, footprint, lead_model, on_table
-from .penetration import PenRoll, roll_penetration
+from .penetration import PenRoll, effective_armour, extra_dice, roll_penetration
 from .rolls import judge
 from .types import is_vehicle
 from .wounds import resolve_wounds
@@ -59,11 +59,12 @@ def _attacker_origins(state: MatchState, attacker: str | None, hits: list[Hit]) 
 
 
 def can_damage(hit: Hit, armour: int) -> bool:
-    """A firing model is "able to damage" a facing when its best roll reaches the armour."""
+    """A firing model is "able to damage" a facing when its best roll reaches the armour (after
+    Lance, RULES.md 1.12; Haywire always can)."""
     if hit.pen.haywire:
         return True
-    extra = 6 if (hit.pen.melta_half or hit.pen.armourbane) else 0
-    return hit.strength + 6 + extra + 6 * hit.pen.extra_d6 >= armour
+    best = hit.strength + 6 * (1 + extra_dice(hit.pen))
+    return best >= effective_armour(armour, hit.pen)
 
 
 @dataclass
