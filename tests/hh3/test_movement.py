@@ -66,6 +66,26 @@ def test_pivot_must_end_more_than_1in_from_enemies() -> None:
     assert rejection(_state(enemy), "a", Pivot("v", 180)) is None
 
 
+def test_pivot_never_turns_through_another_vehicle_or_impassable_terrain() -> None:
+    """hh3 RULES 2.6 + 2.9: the pivot turns the hull about its centre, and a vehicle never goes
+    through another vehicle or impassable terrain. A 5 x 3 in hull 0.1 in beside another one
+    cannot turn about (180 degrees: it ends where it started, but its corners sweep through the
+    neighbour), nor turn 30 degrees counter-clockwise past a rock 0.2 in off its front left corner
+    (30 degrees clockwise turns away from it); a non-vehicle model in the way is no obstacle
+    (RULES 2.9: vehicles move through non-vehicles)."""
+    neighbour = tank("w", "a", 20, 27.1, 0)
+    for heading in (180, 179, 181):
+        why = rejection(_state(neighbour), "a", Pivot("v", heading))
+        assert why is not None and why.code == "through_vehicle", (heading, why)
+    rock = wall("rock", 22.0, 25.7, 22.2, 25.9, "impassable")
+    why = rejection(_state(terrain=(rock,)), "a", Pivot("v", 30))
+    assert why is not None and why.code == "through_terrain"
+    assert rejection(_state(terrain=(rock,)), "a", Pivot("v", -30)) is None
+    # A friendly infantry model just off the corner: swept over, not an obstacle.
+    friend = squad("f", "a", [(22.3, 26.4)])
+    assert rejection(_state(friend), "a", Pivot("v", 30)) is None
+
+
 def test_move_may_not_end_within_1in_of_an_enemy_or_on_a_model() -> None:
     """hh3 RULES 2.9: never end on a model or within 1 in of an enemy."""
     enemy = squad("e", "b", [(29.5, 24)])

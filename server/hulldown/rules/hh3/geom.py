@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from shapely.geometry.base import BaseGeometry
+
 from ...match.state import MatchState, Model, Point, Terrain, Unit, Weapon
 from .. import geometry as g
 from .core import DEFAULT_BASE_MM, alive_models, units_on_table
@@ -32,6 +34,22 @@ def at(model: Model, pos: Point, heading: float | None = None) -> g.Footprint:
         h = model.heading if heading is None else heading
         return g.Hull(pos.x, pos.y, model.hull.length, model.hull.width, h)
     return g.Base(pos.x, pos.y, model.base_mm or DEFAULT_BASE_MM)
+
+
+def pivot_sweep(model: Model, heading: float) -> BaseGeometry:
+    """The area a hull covers pivoting about its centre to ``heading`` the shorter way round
+    (RULES 2.6: a pivot turns the vehicle; RULES 2.9: never through a vehicle or terrain).
+
+    ``geometry.swept_area`` takes headings 180 degrees apart as one footprint (right for a move,
+    which may be driven forwards or in reverse), so a pure turn is swept as two halves of at
+    most 90 degrees, each of which it sweeps exactly.
+    """
+    start = hull(model)
+    turn = (heading - start.heading + 180.0) % 360.0 - 180.0  # [-180, 180)
+    mid = start.heading + turn / 2.0
+    halfway = g.Hull(start.cx, start.cy, start.length, start.width, mid)
+    first = g.swept_area(start, (), mid)
+    return first.union(g.swept_area(halfway, (), start.heading + turn))
 
 
 def radius(model: Model) -> float:

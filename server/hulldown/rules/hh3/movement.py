@@ -140,9 +140,9 @@ def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | No
     return _validate_model_paths(state, unit, action)
 
 
-def _validate_vehicle_path(state: MatchState, unit: Unit, action: Move) -> Rejection | None:
-    model = vehicle_model(unit)
-    swept = sweep(unit, model, action)
+def _vehicle_sweep_clear(state: MatchState, unit: Unit, swept: BaseGeometry) -> Rejection | None:
+    """RULES 2.7, 2.9: the area a vehicle covers moving or pivoting never crosses another vehicle
+    (either side) or terrain that stops it (impassable, or above level 0)."""
     for other in units_on_table(state):
         if other.id == unit.id or not is_vehicle(other):
             continue
@@ -157,6 +157,14 @@ def _validate_vehicle_path(state: MatchState, unit: Unit, action: Move) -> Rejec
             )
         if piece.has("impassable"):
             return reject("through_terrain", R_DRIVE, f"{unit.name} cannot move through {piece.id}")
+    return None
+
+
+def _validate_vehicle_path(state: MatchState, unit: Unit, action: Move) -> Rejection | None:
+    model = vehicle_model(unit)
+    blocked = _vehicle_sweep_clear(state, unit, sweep(unit, model, action))
+    if blocked is not None:
+        return blocked
     end = end_positions(unit, action)[model.id]
     heading = action.heading if action.heading is not None else model.heading
     return _check_end(state, unit, {model.id: geom.at(model, end, heading)}, R_DRIVE)
@@ -300,6 +308,11 @@ def validate_pivot(state: MatchState, unit: Unit, action: Pivot) -> Rejection | 
         # [decided] the pivot replaces the vehicle's move, so Pinned forbids it too.
         return reject("pinned", "hh3 Statuses, Pinned (RULES 2.4)", f"{unit.name} is Pinned: it cannot pivot")
     model = vehicle_model(unit)
+    # The turn itself may not cross a vehicle or impassable terrain (RULES 2.9); non-vehicle
+    # models are no obstacle and take no hits, since a pivot is not a move [decided].
+    blocked = _vehicle_sweep_clear(state, unit, geom.pivot_sweep(model, action.heading))
+    if blocked is not None:
+        return blocked
     hull = geom.at(model, model.pos, action.heading % 360)
     return _check_end(state, unit, {model.id: hull}, R_PIVOT)
 
