@@ -82,6 +82,22 @@ def test_17_02_baseless_frame_rotates_about_its_centre() -> None:
     assert problem is not None and problem.code == "through_monster_vehicle"
 
 
+def test_17_02_turning_about_sweeps_the_whole_turn() -> None:
+    """40k11 17.02 + 17.01: turning a baseless FRAME model is a rotation about its centre, so
+    turning it about (180 degrees, or just short of or past it) sweeps its corners through the
+    VEHICLE beside it although the hull ends on its own footprint; on a move it translates, then
+    turns, so the same holds at the end of a move. The clear side takes the same turn freely."""
+    blocked = state(vehicle("tank", "a", 10, 24, length=10, width=4), vehicle("other", "a", 10, 29.5))
+    for heading in (179.0, 180.0, 181.0):
+        problem = check(blocked, Pivot(unit="tank", heading=heading))
+        assert problem is not None and problem.code == "through_monster_vehicle", (heading, problem)
+    problem = check(blocked, Move(unit="tank", path=(Point(12, 24),), heading=180))
+    assert problem is not None and problem.code == "through_monster_vehicle"
+    clear = state(vehicle("tank", "a", 10, 24, length=10, width=4), vehicle("other", "a", 10, 32))
+    after = step(clear, Pivot(unit="tank", heading=180))
+    assert after.units["tank"].models["tank-m"].heading == 180.0
+
+
 def test_17_02_rotation_at_the_end_of_a_move() -> None:
     """40k11 17.02 [decided]: on a move the hull translates, then turns about its centre to the
     final heading."""

@@ -89,7 +89,8 @@ def move_sweep(fp: Footprint, waypoints: Sequence[Point], end_heading: float | N
 
     Bases: the exact sweep of the circle. Hulls [decided]: 40k11 models need not face the way they
     move, so a hull translates along the path keeping its heading (each leg is the convex hull of
-    its two end placements) and then rotates about its centre to the final heading (17.02).
+    its two end placements) and then rotates about its centre to the final heading (17.02), the
+    whole turn swept (``turn_sweep``).
     """
     if isinstance(fp, Base):
         return swept_area(fp, waypoints)
@@ -100,8 +101,22 @@ def move_sweep(fp: Footprint, waypoints: Sequence[Point], end_heading: float | N
     )
     last = placements[-1]
     if end_heading is not None:
-        pieces.append(swept_area(last, (), end_heading))
+        pieces.append(turn_sweep(last, end_heading))
     return unary_union(pieces)
+
+
+def turn_sweep(hull: Hull, heading: float) -> BaseGeometry:
+    """The area a hull covers turning about its centre to ``heading`` the shorter way round
+    (17.02: "turn it any amount around its central axis").
+
+    ``geometry.swept_area`` takes headings 180 degrees apart as one footprint (a hull looks the
+    same turned about), which would let a model turn about through its neighbour; so the turn is
+    swept as two halves of at most 90 degrees, each of which it sweeps exactly.
+    """
+    turn = (heading - hull.heading + 180.0) % 360.0 - 180.0  # [-180, 180)
+    mid = hull.heading + turn / 2.0
+    halfway = Hull(hull.cx, hull.cy, hull.length, hull.width, mid)
+    return unary_union([swept_area(hull, (), mid), swept_area(halfway, (), hull.heading + turn)])
 
 
 def geo_terrain(pieces: dict[str, Terrain]) -> list[GeoTerrain]:
