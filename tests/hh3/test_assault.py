@@ -98,6 +98,21 @@ def test_units_still_in_contact_attack_again_next_turn_without_charging() -> Non
     assert [p for p, _ in rolls(state)] == ["melee hit test", "melee hit test"]
 
 
+def test_a_unit_still_in_contact_attacks_again_but_cannot_charge_again() -> None:
+    """hh3 RULES 2.19: a unit still in base contact with the vehicle in its own Assault phase
+    attacks it again without counting as having charged, so it cannot declare a new charge at
+    it (which would give it the charge's bonus Attack again)."""
+    state = _engaged()
+    # a: assault, end; b: start, movement, shooting, assault, end; a: start, movement, shooting
+    for _ in range(10):
+        state = act(state, state.active, EndPhase())
+    assert (state.active, state.phase) == ("a", "assault")
+    why = rejection(state, "a", Charge("s", "v"))
+    assert why is not None and why.code == "already_in_contact"
+    assert why.rule.startswith("hh3 Vehicles, Combat")
+    assert rejection(state, "a", Fight("s", "v")) is None
+
+
 def test_fight_needs_base_contact() -> None:
     """hh3 core Fight: only units in base contact fight."""
     why = rejection(_state(_armoured()), "a", Fight("s", "v"))

@@ -87,6 +87,15 @@ def validate_charge(state: MatchState, unit: Unit, action: Charge) -> Rejection 
     if target is None or not on_table(target) or target.side == unit.side:
         return reject("unknown_target", R_CORE_CHARGE, f"no enemy unit {action.target!r} on the table")
     distance = geom.unit_distance(unit, target)
+    if distance <= CONTACT:
+        # RULES 2.19: a unit still in base contact with the vehicle attacks it again without
+        # counting as having charged; it has nothing to charge (and no second charge bonus).
+        return reject(
+            "already_in_contact",
+            R_COMBAT,
+            f"{unit.name} is already in base contact with {target.name}: fight it without charging",
+            distance=distance,
+        )
     if distance > CHARGE_RANGE + g.EPS:
         return reject(
             "out_of_charge_range",
