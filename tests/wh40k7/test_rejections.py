@@ -22,7 +22,7 @@ from hulldown.match.actions import (
     Pivot,
     Shoot,
 )
-from hulldown.match.state import MatchState, Point
+from hulldown.match.state import MatchState, Point, Unit
 
 from .builders import act, infantry, krak, make_state, rejected, rhino, vehicle, weapon
 
@@ -309,3 +309,92 @@ def test_decide_only_by_the_deciding_side() -> None:
     assert validate(state, "a", EndPhase()).code == "decision_pending"  # type: ignore[union-attr]
     assert validate(state, "a", Decide(state.pending.id, "no")).code == "not_your_decision"  # type: ignore[union-attr]
     assert validate(state, "b", Decide(state.pending.id, "maybe")).code == "invalid_choice"  # type: ignore[union-attr]
+
+
+def _embarked_squad(*others: Unit) -> MatchState:
+    return make_state(
+        replace(rhino("r", "a", 30, 24), passengers=("s",)),
+        replace(infantry("s", "a", [(30, 24), (30, 24)]), embarked_in="r"),
+        *others,
+    )
+
+
+# code -> (state and action, the measured values, what the message must say)
+MEASURED: dict[str, tuple[Case, dict[str, object], str]] = {
+    "squadron_coherency": (
+        lambda: (
+            make_state(vehicle("a1", "a", 10, 24, squadron="s"), vehicle("a2", "a", 10, 28.5, squadron="s")),
+            Move("a1", (Point(10, 18),)),
+        ),
+        {"gap": 7.0, "limit": 4.0},
+        "a gap of 7.00 in > 4 in",
+    ),
+    "coherency": (
+        lambda: (
+            make_state(infantry("s", "a", [(10, 24), (11.5, 24)])),
+            Move("s", (), positions={"s-0": Point(10, 30)}),
+        ),
+        {"gap": 5.2, "limit": 2.0},
+        "a gap of 5.20 in > 2 in",
+    ),
+    "flyer_stunned": (
+        lambda: (
+            make_state(replace(vehicle("f", "a", 10, 24, keywords=("flyer",)), statuses={"stunned": 2})),
+            Move("f", (Point(30, 24),)),
+        ),
+        {"distance": 20.0, "limit": 18.0},
+        "exactly 18 in straight ahead, not 20.0 in",
+    ),
+    "flyer_pivot_too_far": (
+        lambda: (
+            make_state(vehicle("f", "a", 5, 24, keywords=("flyer",))),
+            Move("f", (Point(5, 44),), heading=90.0 + 45),
+        ),
+        {"turn": 135.0, "limit": 90.0},
+        "at most 90 degrees, not 135",
+    ),
+    "flyer_not_straight": (
+        lambda: (make_state(vehicle("f", "a", 5, 24, keywords=("flyer",))), Move("f", (Point(25, 30),))),
+        {"heading": 0.0, "towards": 16.7},
+        "(heading 0), not towards 17",
+    ),
+    "off_table": (
+        lambda: (make_state(vehicle("g", "a", 4, 24)), Move("g", (Point(1, 24),))),
+        {"x": 1.0, "y": 24.0, "width": 72.0, "height": 48.0},
+        "would end at (1.0, 24.0), off the 72 x 48 in battlefield",
+    ),
+    "too_close_to_enemy": (
+        lambda: (
+            _embarked_squad(infantry("e", "b", [(26, 28.5)])),
+            Disembark("s", {"s-0": Point(26, 27), "s-1": Point(26, 25.9)}),
+        ),
+        {"distance": 0.52, "model": "e-0"},
+        "would be 0.52 in from enemy model e-0 (at least 1 in)",
+    ),
+    "not_straight": (
+        lambda: (
+            make_state(rhino("t", "a", 10, 40)),
+            Move("t", (Point(14, 40), Point(16, 42)), kind="tank_shock"),
+        ),
+        {"waypoints": 2},
+        "give exactly one end point, not 2",
+    ),
+}
+
+
+@pytest.mark.parametrize("code", sorted(MEASURED))
+def test_rejection_reports_the_measured_numbers(code: str) -> None:
+    """DESIGN 1: a rejection carries the measured numbers, in its values and in its message."""
+    build, values, text = MEASURED[code]
+    state, action = build()
+    rej = rejected(state, "a", action)
+    assert rej.code == code, rej
+    for key, value in values.items():
+        got = rej.values.get(key)
+        assert got == value or (
+            isinstance(value, float) and isinstance(got, float) and abs(got - value) < 0.05
+        ), (
+            key,
+            rej.values,
+        )
+    assert text in rej.message, rej.message

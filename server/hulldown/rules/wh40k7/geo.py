@@ -93,6 +93,26 @@ def unit_distance(a: Unit, b: Unit) -> float:
     return best
 
 
+def coherency_gap(footprints: list[g.Footprint]) -> float:
+    """The widest gap the models must bridge to form one connected group: the smallest coherency
+    distance for which ``geometry.coherent`` holds (the longest edge of a minimum spanning tree
+    over closest-point distances), reported by coherency rejections. 0 for one model or none."""
+    if len(footprints) <= 1:
+        return 0.0
+    best = [math.inf] * len(footprints)
+    best[0] = 0.0
+    done = [False] * len(footprints)
+    widest = 0.0
+    for _ in footprints:
+        i = min((k for k in range(len(footprints)) if not done[k]), key=lambda k: best[k])
+        done[i] = True
+        widest = max(widest, best[i])
+        for j, other in enumerate(footprints):
+            if not done[j]:
+                best[j] = min(best[j], g.distance(footprints[i], other))
+    return widest
+
+
 def point_to_unit(p: g.Point, unit: Unit) -> float:
     return min((g.distance(p, footprint(m)) for m in alive(unit)), default=math.inf)
 

@@ -27,7 +27,7 @@ from .. import geometry as g
 from . import refs
 from .dangerous import dangerous_for_vehicle, dangerous_test
 from .firing import locked_in_combat
-from .geo import alive, all_terrain, footprint, on_table
+from .geo import alive, all_terrain, coherency_gap, footprint, on_table
 from .moves import ModelMove, model_moves, truncate
 from .speed import COMBAT_SPEED, CRUISING_SPEED, FLYER_CRUISING_SPEED, FLYER_MIN_MOVE
 from .status import flag_unit, set_status
@@ -273,7 +273,12 @@ def _validate_geometry(state: MatchState, unit: Unit, moves: list[ModelMove], ki
             return _r(
                 "off_table",
                 rule,
-                f"{mv.model.id} would end at ({mv.end[0]:.1f}, {mv.end[1]:.1f}), off the battlefield",
+                f"{mv.model.id} would end at ({mv.end[0]:.1f}, {mv.end[1]:.1f}), off the "
+                f"{bf.width:g} x {bf.height:g} in battlefield",
+                x=mv.end[0],
+                y=mv.end[1],
+                width=bf.width,
+                height=bf.height,
             )
         swept = mv.swept()
         if not flies:
@@ -337,27 +342,35 @@ def _validate_zoom(unit: Unit, mv: ModelMove, kind: str) -> Rejection | None:
         return _r(
             "flyer_stunned",
             refs.FLYER,
-            f"{unit.name} is Crew Stunned: it must move exactly 18 in straight ahead",
+            f"{unit.name} is Crew Stunned: it must move exactly {FLYER_MIN_MOVE:g} in straight ahead, "
+            f"not {mv.length:.1f} in",
             distance=mv.length,
+            limit=FLYER_MIN_MOVE,
         )
     start = mv.model.heading
     if abs(mv.heading - start) > 1e-9 and _turn(start, mv.heading) > 1e-9:
         if unit.flag("pivoted") or kind != "normal" or "stunned" in unit.statuses:
             return _r("flyer_one_pivot", refs.FLYER, "a Zooming Flyer makes a single pivot, before it moves")
-        if _turn(start, mv.heading) > FLYER_PIVOT_MAX + 1e-9:
+        turn = _turn(start, mv.heading)
+        if turn > FLYER_PIVOT_MAX + 1e-9:
             return _r(
                 "flyer_pivot_too_far",
                 refs.FLYER,
-                f"a Zooming Flyer pivots at most 90 degrees, not {_turn(start, mv.heading):.0f}",
+                f"a Zooming Flyer pivots at most {FLYER_PIVOT_MAX:g} degrees, not {turn:.0f}",
+                turn=turn,
+                limit=FLYER_PIVOT_MAX,
             )
     for a, b in zip(mv.path, mv.path[1:], strict=False):
         if math.hypot(b[0] - a[0], b[1] - a[1]) < 1e-9:
             continue
-        if _turn(_heading_of(a, b), mv.heading) > STRAIGHT_TOLERANCE_DEG:
+        towards = _heading_of(a, b)
+        if _turn(towards, mv.heading) > STRAIGHT_TOLERANCE_DEG:
             return _r(
                 "flyer_not_straight",
                 refs.FLYER,
-                f"a Zooming Flyer moves straight ahead (heading {mv.heading:.0f}), not towards {_heading_of(a, b):.0f}",
+                f"a Zooming Flyer moves straight ahead (heading {mv.heading:.0f}), not towards {towards:.0f}",
+                heading=mv.heading,
+                towards=towards,
             )
     return None
 
@@ -372,15 +385,26 @@ def _check_coherency(state: MatchState, unit: Unit, moves: list[ModelMove]) -> R
         ]
         fps = [footprint(new_pos.get(m.id, m)) for u in members for m in alive(u)]
         if not g.coherent(fps, SQUADRON_COHERENCY):
+            gap = coherency_gap(fps)
             return _r(
                 "squadron_coherency",
                 refs.SQUADRONS,
-                f"the squadron of {unit.name} would be out of coherency (4 in)",
+                f"the squadron of {unit.name} would be out of coherency: a gap of {gap:.2f} in > "
+                f"{SQUADRON_COHERENCY:g} in",
+                gap=gap,
+                limit=SQUADRON_COHERENCY,
             )
         return None
     fps = [footprint(new_pos.get(m.id, m)) for m in alive(unit)]
     if not g.coherent(fps, INFANTRY_COHERENCY):
-        return _r("coherency", refs.COHERENCY, f"{unit.name} would be out of unit coherency (2 in)")
+        gap = coherency_gap(fps)
+        return _r(
+            "coherency",
+            refs.COHERENCY,
+            f"{unit.name} would be out of unit coherency: a gap of {gap:.2f} in > {INFANTRY_COHERENCY:g} in",
+            gap=gap,
+            limit=INFANTRY_COHERENCY,
+        )
     return None
 
 

@@ -81,7 +81,7 @@ def validate_tank_shock(state: MatchState, action: Move) -> Rejection | None:
         return reject(
             "not_straight",
             rule,
-            "a Tank Shock is one straight move: give exactly one end point",
+            f"a Tank Shock is one straight move: give exactly one end point, not {len(action.path)}",
             waypoints=len(action.path),
         )
     model = alive(unit)[0]

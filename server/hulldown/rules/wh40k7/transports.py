@@ -26,7 +26,7 @@ from ...match.turns import replace_unit
 from .. import geometry as g
 from . import refs
 from .firing import locked_in_combat
-from .geo import alive, facing_hull, footprint, on_table
+from .geo import alive, coherency_gap, facing_hull, footprint, on_table
 from .morale import leadership_test
 from .placement import ENEMY_GAP, base_radius
 from .speed import COMBAT_SPEED
@@ -191,17 +191,29 @@ def validate_disembark(state: MatchState, action: Disembark) -> Rejection | None
                 model=m.id,
             )
         if not g.inside_battlefield(base, bf.width, bf.height):
-            return reject("off_table", refs.TRANSPORT, f"model {m.id} would be off the battlefield")
+            return reject(
+                "off_table",
+                refs.TRANSPORT,
+                f"model {m.id} at ({p.x:.1f}, {p.y:.1f}) would be off the {bf.width:g} x {bf.height:g} in "
+                "battlefield",
+                model=m.id,
+                x=p.x,
+                y=p.y,
+                width=bf.width,
+                height=bf.height,
+            )
         for u, o in others:
             if g.overlaps(base, footprint(o)):
                 return reject(
                     "overlaps_model", refs.TRANSPORT, f"model {m.id} would overlap {o.id}", model=o.id
                 )
-            if u.side != unit.side and g.distance(base, footprint(o)) < ENEMY_GAP - 1e-9:
+            gap = g.distance(base, footprint(o)) if u.side != unit.side else ENEMY_GAP
+            if gap < ENEMY_GAP - 1e-9:
                 return reject(
                     "too_close_to_enemy",
                     refs.TRANSPORT,
-                    f"model {m.id} would be within 1 in of enemy model {o.id}",
+                    f"model {m.id} would be {gap:.2f} in from enemy model {o.id} (at least {ENEMY_GAP:g} in)",
+                    distance=gap,
                     model=o.id,
                 )
         if any(g.overlaps(base, q) for q in placed):
@@ -218,7 +230,14 @@ def validate_disembark(state: MatchState, action: Disembark) -> Rejection | None
                 )
         placed.append(base)
     if not g.coherent(placed, COHERENCY):
-        return reject("coherency", refs.COHERENCY, f"{unit.name} would be out of unit coherency (2 in)")
+        gap = coherency_gap(placed)
+        return reject(
+            "coherency",
+            refs.COHERENCY,
+            f"{unit.name} would be out of unit coherency: a gap of {gap:.2f} in > {COHERENCY:g} in",
+            gap=gap,
+            limit=COHERENCY,
+        )
     return None
 
 
