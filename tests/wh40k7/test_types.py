@@ -126,6 +126,36 @@ def test_passengers_failing_in_their_own_movement_phase_snap_only_in_that_turns_
     assert state.active == "b" and "snap_only" not in state.units["m"].statuses
 
 
+def test_passengers_test_after_the_combats_fought_at_the_end_of_the_assault_phase() -> None:
+    """40k7 Transports, Effects of Damage on Passengers: "at the end of a phase in which a vehicle
+    sustains" Crew Shaken - also when the damage comes from a combat fought as the Assault phase
+    ends (a Walker transport locked with Infantry)."""
+    walker = vehicle(
+        "w",
+        "a",
+        30,
+        24,
+        keywords=("walker", "transport"),
+        kind="walker",
+        armour=(12, 12, 10),
+        ws=4,
+        i=4,
+        length=2.5,
+        width=2.5,
+        capacity=5,
+    )
+    walker = replace(walker, passengers=("m",))
+    marines = replace(_marines(), embarked_in="w")
+    fist = weapon("fist", "Power fist", 0, 8, 2, type="melee")
+    enemy = infantry("e", "b", [(31.25 + R, 24)], i=1, weapons=[(0, fist)])
+    state = make_state(walker, marines, enemy, phase="assault")
+    # to hit 4 (WS4 vs WS4: 4+); penetration 5 + 8 = 13 > front AV12; damage 1 + 1 (AP2) = 2:
+    # Crew Shaken; the passengers' Leadership test 6 + 5 = 11 > Ld8 fails
+    res = act(state, "a", EndPhase(), [4, 5, 1, 6, 5])
+    assert "shaken" in res.state.units["w"].statuses and res.state.units["w"].hp == 2
+    assert "snap_only" in res.state.units["m"].statuses
+
+
 def test_wrecked_transport_passengers_disembark_within_3_and_test_pinning() -> None:
     t, m = _embarked()
     t = replace(t, side="b", hp=1)

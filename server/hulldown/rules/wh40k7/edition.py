@@ -130,12 +130,13 @@ def _validate_end_phase(state: MatchState) -> Rejection | None:
 
 
 def _end_phase(state: MatchState, ctx: ApplyContext) -> MatchState:
-    """End the phase: passenger tests, remaining combats, then the next phase or player turn."""
-    state = transports.passenger_tests(state, ctx)
+    """End the phase: remaining combats, then passenger tests (40k7 Transports: at the end of the
+    phase, so after the damage those combats do), then the next phase or player turn."""
     if state.phase == "assault":
         state = assault.continue_end_of_assault(state, ctx)
         if state.pending is not None:
             return state
+    state = transports.passenger_tests(state, ctx)
     new = end_phase(state, PHASES_40K7, ctx)
     if new.active != state.active:
         new = _start_of_turn(new, ctx)
