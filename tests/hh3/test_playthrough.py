@@ -1,36 +1,40 @@
-"""hh3 random playthrough (DESIGN.md 10.8): random legal actions are validated, encoded and
-decoded as events (match/events.py), evolved with SeededDice; folding the log from scratch gives
-the same state hash as the live run."""
+"""hh3 random playthrough (DESIGN.md 10.8, machinery in tests/playthrough.py): two armies of
+tanks, transports with passengers and infantry move, Rush, pivot, embark and disembark, split
+their fire, charge and fight among terrain; folding the log gives the live state."""
 
 from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 
 import pytest
 
 from hulldown.match.actions import (
     Action,
     Charge,
-    Decide,
     Disembark,
     Embark,
-    EndPhase,
     Fight,
     Fire,
     Move,
     Pivot,
     Shoot,
 )
-from hulldown.match.events import Event, MatchCreated, decode_event, encode_event
-from hulldown.match.reducer import evolve, fold, state_hash
-from hulldown.match.state import Battlefield, MatchState, Mount, Options, Point, Side, Unit
-from hulldown.match.validate import validate
+from hulldown.match.events import Event
+from hulldown.match.state import MatchState, Mount, Options, Point, Side, Unit
 from hulldown.rules import geometry as g
-from hulldown.rules.dice import NoDice, SeededDice
 from hulldown.rules.hh3 import geom
 
+from ..playthrough import (
+    assert_fold_equals_live,
+    creation,
+    decisions,
+    lead,
+    play,
+    random_step,
+    shuffled_with_end_phase,
+    toward,
+)
 from .builders import squad, tank, transport, wall, weapon
 
 MATCH = "playthrough-hh3"
@@ -72,42 +76,13 @@ def armies() -> tuple[Unit, ...]:
 
 
 def created() -> Event:
-    body = MatchCreated(
-        edition="hh3",
-        battlefield=Battlefield(),
-        terrain=(
-            wall("ruin", 34, 20, 38, 24, "blocks_los", "cover", cover=4),
-            wall("swamp", 30, 8, 36, 12, "dangerous", "difficult"),
-            wall("low-wall", 36, 30, 37, 34, "cover", cover=5),
-            wall("tower", 10, 40, 14, 44, "impassable", level=1),
-        ),
-        units=armies(),
-        options=Options(wrecks_remain=True),
-        commitment="test",
+    terrain = (
+        wall("ruin", 34, 20, 38, 24, "blocks_los", "cover", cover=4),
+        wall("swamp", 30, 8, 36, 12, "dangerous", "difficult"),
+        wall("low-wall", 36, 30, 37, 34, "cover", cover=5),
+        wall("tower", 10, 40, 14, 44, "impassable", level=1),
     )
-    return Event(seq=1, at=0.0, by="system", action_id="create", body=body)
-
-
-def _lead(unit: Unit) -> tuple[float, float] | None:
-    for m in unit.models.values():
-        if m.alive:
-            return (m.pos.x, m.pos.y)
-    return None
-
-
-def _toward(s: MatchState, unit: Unit, target_id: str, stop: float) -> Point | None:
-    lead = _lead(unit)
-    target = s.units.get(target_id)
-    if lead is None or target is None:
-        return None
-    best = _lead(target)
-    if best is None:
-        return None
-    d = math.hypot(best[0] - lead[0], best[1] - lead[1])
-    if d <= stop:
-        return None
-    k = (d - stop) / d
-    return Point(lead[0] + (best[0] - lead[0]) * k, lead[1] + (best[1] - lead[1]) * k)
+    return creation("hh3", armies(), terrain, Options(wrecks_remain=True))
 
 
 def _disembark_spots(s: MatchState, unit: Unit, rng: random.Random) -> dict[str, Point]:
@@ -135,8 +110,9 @@ def _disembark_spots(s: MatchState, unit: Unit, rng: random.Random) -> dict[str,
 
 
 def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
-    if s.pending is not None:
-        return [(s.pending.side, Decide(decision=s.pending.id, choice=o)) for o in s.pending.options]
+    answers = decisions(s)
+    if answers is not None:
+        return answers
     side = s.active
     mine = [u for u in s.units.values() if u.side == side and not u.destroyed]
     foes = [u.id for u in s.units.values() if u.side != side and not u.destroyed and u.embarked_in is None]
@@ -146,16 +122,15 @@ def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
             if s.phase == "movement":
                 out.extend(Disembark(unit=u.id, positions=_disembark_spots(s, u, rng)) for _ in range(3))
             continue
-        lead = _lead(u)
-        if lead is None:
+        start = lead(u)
+        if start is None:
             continue
         if s.phase == "movement":
             for kind in ("normal", "rush"):
-                a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.5, u.profile.m * 1.5)
-                end = Point(lead[0] + r * math.cos(a), lead[1] + r * math.sin(a))
+                end = random_step(rng, start, 0.5, u.profile.m * 1.5)
                 out.append(Move(unit=u.id, kind=kind, path=(end,), heading=rng.uniform(0, 360)))
             if foes:
-                goal = _toward(s, u, rng.choice(foes), rng.uniform(3.0, 9.0))
+                goal = toward(start, lead(s.units[rng.choice(foes)]), rng.uniform(3.0, 9.0))
                 if goal is not None:
                     out.append(Move(unit=u.id, path=(goal,)))
             out.append(Pivot(unit=u.id, heading=rng.uniform(0, 360)))
@@ -179,43 +154,19 @@ def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
             out.append(Charge(unit=u.id, target=rng.choice(foes)))
             for f in foes:
                 out.append(Fight(unit=u.id, target=f))
-    rng.shuffle(out)
-    if rng.random() < 0.1:
-        out.insert(0, EndPhase())
-    else:
-        out.append(EndPhase())
-    return [(side, a) for a in out]
+    return shuffled_with_end_phase(side, out, rng, early=0.1)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_random_playthrough_fold_equals_live_state(seed: int) -> None:
     """DESIGN.md 10.8 for hh3: fold(initial, log) == live state, by state_hash."""
-    rng = random.Random(seed)
-    dice_seed = f"hh3-seed-{seed}".encode()
-    first = created()
-    live = evolve(MatchState(match_id=MATCH, edition="hh3", seq=0), first, NoDice())
-    log: list[Event] = [first]
-    applied: Counter[str] = Counter()
-    refused: Counter[str] = Counter()
-    for _ in range(500):
-        for side, action in candidates(live, rng):
-            why = validate(live, side, action)
-            if why is not None:
-                refused[why.code] += 1
-                continue
-            event = Event(seq=live.seq + 1, at=0.0, by=side, action_id=f"act-{live.seq + 1}", body=action)
-            decoded = decode_event(encode_event(event))
-            assert decoded == event
-            live = evolve(live, decoded, SeededDice(dice_seed, MATCH, decoded.seq))
-            log.append(decoded)
-            applied[type(action).__name__ if not isinstance(action, Move) else f"Move:{action.kind}"] += 1
-            break
-    folded = fold(MATCH, log, lambda e: SeededDice(dice_seed, MATCH, e.seq))
-    assert state_hash(folded) == state_hash(live)
-    assert folded == live
+    run = play(
+        created(), "hh3", MATCH, candidates, seed=seed, dice_seed=f"hh3-seed-{seed}".encode(), steps=500
+    )
+    assert_fold_equals_live(run)
     # The run exercised the rules, not only EndPhase.
-    assert sum(refused.values()) > 0
+    applied = run.applied
+    assert sum(run.refused.values()) > 0
     assert applied["EndPhase"] > 10 and applied["Shoot"] > 3 and applied["Move:normal"] > 3
     assert applied["Disembark"] >= 1
-    assert live.log_count > 100
-    assert sum(applied.values()) == len(log) - 1
+    assert run.live.log_count > 100

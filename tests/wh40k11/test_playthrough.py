@@ -1,23 +1,29 @@
-"""40k11 random playthrough (DESIGN.md 10.8): random legal actions are validated, encoded and
-decoded as events (match/events.py), evolved with SeededDice; folding the log from scratch gives
-the same state hash as the live run."""
+"""40k11 random playthrough (DESIGN.md 10.8, machinery in tests/playthrough.py): FRAME vehicles,
+a MONSTER and infantry move, Advance, Fall Back, shoot (close-quarters too), charge and fight;
+folding the log gives the live state."""
 
 from __future__ import annotations
 
-import math
 import random
-from collections import Counter
 
 import pytest
 
-from hulldown.match.actions import Action, Charge, Decide, EndPhase, Fight, Fire, Move, Pivot, Shoot
-from hulldown.match.events import Event, MatchCreated, decode_event, encode_event
-from hulldown.match.reducer import evolve, fold, state_hash
-from hulldown.match.state import Battlefield, MatchState, Options, Point, Side, Unit
-from hulldown.match.validate import validate
-from hulldown.rules.dice import NoDice, SeededDice
+from hulldown.match.actions import Action, Charge, Fight, Fire, Move, Pivot, Shoot
+from hulldown.match.events import Event
+from hulldown.match.state import MatchState, Side, Unit
 from hulldown.rules.wh40k11.units import flag_int, flag_value
 
+from ..playthrough import (
+    assert_fold_equals_live,
+    creation,
+    decisions,
+    lead,
+    nearest_model,
+    play,
+    random_step,
+    shuffled_with_end_phase,
+    toward,
+)
 from .builders import infantry, vehicle, weapon
 
 MATCH = "playthrough-40k11"
@@ -78,65 +84,30 @@ def armies() -> tuple[Unit, ...]:
 
 
 def created() -> Event:
-    body = MatchCreated(
-        edition="40k11",
-        battlefield=Battlefield(),
-        terrain=(),
-        units=armies(),
-        options=Options(),
-        commitment="test",
-    )
-    return Event(seq=1, at=0.0, by="system", action_id="create", body=body)
-
-
-def _lead(unit: Unit) -> tuple[float, float] | None:
-    for m in unit.models.values():
-        if m.alive:
-            return (m.pos.x, m.pos.y)
-    return None
-
-
-def _toward(s: MatchState, unit: Unit, target_id: str, stop: float) -> Point | None:
-    """A point for the lead model, straight toward the target's nearest model, ``stop`` inches short."""
-    lead = _lead(unit)
-    target = s.units.get(target_id)
-    if lead is None or target is None:
-        return None
-    best = min(
-        ((m.pos.x, m.pos.y) for m in target.models.values() if m.alive),
-        key=lambda p: math.hypot(p[0] - lead[0], p[1] - lead[1]),
-        default=None,
-    )
-    if best is None:
-        return None
-    d = math.hypot(best[0] - lead[0], best[1] - lead[1])
-    if d <= stop:
-        return None
-    k = (d - stop) / d
-    return Point(lead[0] + (best[0] - lead[0]) * k, lead[1] + (best[1] - lead[1]) * k)
+    return creation("40k11", armies())
 
 
 def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
-    if s.pending is not None:
-        return [(s.pending.side, Decide(decision=s.pending.id, choice=o)) for o in s.pending.options]
+    answers = decisions(s)
+    if answers is not None:
+        return answers
     side = s.active
     mine = [u for u in s.units.values() if u.side == side and not u.destroyed]
     foes = [u.id for u in s.units.values() if u.side != side and not u.destroyed]
     out: list[Action] = []
     for u in mine:
-        lead = _lead(u)
-        if lead is None:
+        start = lead(u)
+        if start is None:
             continue
         if s.phase == "movement":
             for kind in ("normal", "fall_back", "advance"):
                 reach = u.profile.m + (flag_int(u, "advance_roll") or 0)
-                a, r = rng.uniform(0, 2 * math.pi), rng.uniform(0.5, reach)
-                end = Point(lead[0] + r * math.cos(a), lead[1] + r * math.sin(a))
+                end = random_step(rng, start, 0.5, reach)
                 out.append(
                     Move(unit=u.id, kind=kind, path=(end,), heading=rng.choice([None, rng.uniform(0, 360)]))
-                )  # type: ignore[arg-type]
+                )
             if foes:
-                goal = _toward(s, u, rng.choice(foes), 4.5)
+                goal = toward(start, nearest_model(s, u, rng.choice(foes)), 4.5)
                 if goal is not None:
                     out.append(Move(unit=u.id, path=(goal,)))
             out.append(Move(unit=u.id, kind="advance"))
@@ -154,48 +125,23 @@ def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
             out.append(Charge(unit=u.id, target=rng.choice(foes)))
             target = flag_value(u, "charge_target")
             for stop in (0.4, 1.2, rng.uniform(0.3, 2.5)) if target is not None else ():
-                goal = _toward(s, u, target or "", stop)
+                goal = toward(start, nearest_model(s, u, target or ""), stop)
                 if goal is not None:
                     out.append(Move(unit=u.id, kind="charge", path=(goal,)))
         elif s.phase == "fight":
             for f in foes:
                 melee = [w.id for w in u.weapons.values() if w.type == "melee"]
                 out.append(Fight(unit=u.id, target=f, weapon=rng.choice([None, *melee])))
-    rng.shuffle(out)
-    if rng.random() < 0.12:
-        out.insert(0, EndPhase())
-    else:
-        out.append(EndPhase())
-    return [(side, a) for a in out]
+    return shuffled_with_end_phase(side, out, rng, early=0.12)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_playthrough_fold_equals_live_state(seed: int) -> None:
     """DESIGN.md 10.8 for 40k11: fold(initial, log) == live state, by state_hash."""
-    rng = random.Random(seed)
-    dice_seed = f"seed-{seed}".encode()
-    first = created()
-    live = evolve(MatchState(match_id=MATCH, edition="40k11", seq=0), first, NoDice())
-    log: list[Event] = [first]
-    applied: Counter[str] = Counter()
-    refused = 0
-    for _ in range(600):
-        for side, action in candidates(live, rng):
-            if validate(live, side, action) is not None:
-                refused += 1
-                continue
-            event = Event(seq=live.seq + 1, at=0.0, by=side, action_id=f"act-{live.seq + 1}", body=action)
-            decoded = decode_event(encode_event(event))
-            assert decoded == event
-            live = evolve(live, decoded, SeededDice(dice_seed, MATCH, decoded.seq))
-            log.append(decoded)
-            applied[type(action).__name__ if not isinstance(action, Move) else f"Move:{action.kind}"] += 1
-            break
-    folded = fold(MATCH, log, lambda e: SeededDice(dice_seed, MATCH, e.seq))
-    assert state_hash(folded) == state_hash(live)
-    assert folded == live
+    run = play(created(), "40k11", MATCH, candidates, seed=seed, dice_seed=f"seed-{seed}".encode(), steps=600)
+    assert_fold_equals_live(run)
     # The run exercised the rules, not only EndPhase.
-    assert refused > 0
+    applied = run.applied
+    assert sum(run.refused.values()) > 0
     assert applied["EndPhase"] > 10 and applied["Shoot"] > 3 and applied["Move:normal"] > 3
-    assert live.log_count > 100
-    assert sum(applied.values()) == len(log) - 1
+    assert run.live.log_count > 100
