@@ -91,6 +91,17 @@ def test_embark_needs_every_model_within_2in_of_an_access_facing() -> None:
     assert why.values["model"] == "s-2" and abs(float(why.values["distance"] or 0) - 2.57) < 0.01
 
 
+def test_a_unit_locked_in_combat_cannot_embark() -> None:
+    """hh3 RULES 2.21 with hh3 core, Locked in Combat: embarking is the unit's move, and a unit
+    locked in combat (base contact with enemy infantry) cannot move, so it cannot climb into its
+    transport to leave the fight; once it is free it may."""
+    troops = squad("s", "a", LEFT_SPOTS[:2])
+    foe = squad("foe", "b", [(27.6, 26.6 + 1.26)])  # base to base with s-1
+    why = rejection(make([_rhino(), troops, foe]), "a", Embark("s", "rhino"))
+    assert why is not None and why.code == "locked_in_combat"
+    assert rejection(make([_rhino(), troops]), "a", Embark("s", "rhino")) is None
+
+
 def _aboard(**kw: object) -> MatchState:
     troops = squad("s", "a", [(30, 24)] * 4, embarked_in="rhino", gun=weapon("g", strength=4, ap=5, rng=24))
     enemy = tank("e", "b", 45, 24, 180, armour=(14, 14, 14))

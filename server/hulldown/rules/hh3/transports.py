@@ -29,6 +29,7 @@ from .core import (
     F_MOVE_DONE,
     F_MOVED,
     LIGHT_TRANSPORT_KEYWORD,
+    R_CORE_MOVE,
     R_EMBARK,
     R_EMERGENCY,
     R_TRANSPORT,
@@ -38,6 +39,7 @@ from .core import (
     units_on_table,
     vehicle_model,
 )
+from .movement import locked
 
 # Emergency disembarkation places bases this far off the hull (in contact within CONTACT) and
 # tries positions every PLACE_STEP inches around the hull [decided].
@@ -75,6 +77,9 @@ def validate_embark(state: MatchState, unit: Unit, action: Embark) -> Rejection 
         )
     if statuses.is_pinned(unit):
         return reject("pinned", R_EMBARK, f"{unit.name} is Pinned: it cannot move, so it cannot embark")
+    if locked(state, unit):
+        # hh3 core, Locked in Combat: no move, and embarking is the unit's move [decided].
+        return reject("locked_in_combat", R_CORE_MOVE, f"{unit.name} is locked in combat: it cannot embark")
     transport = state.units.get(action.transport)
     if transport is None or not on_table(transport) or transport.side != unit.side:
         return reject(
