@@ -4,10 +4,11 @@ and helpers that validate and apply one action with fixed dice."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from msgspec.structs import replace
 
-from hulldown.match.actions import Action
+from hulldown.match.actions import Action, EndPhase
 from hulldown.match.events import Event
 from hulldown.match.reducer import evolve, initial_state
 from hulldown.match.rejection import Rejection
@@ -122,22 +123,60 @@ def vehicle(
     )
 
 
-def rhino(uid: str, side: Side, x: float, y: float, heading: float = 0.0, **kw: object) -> Unit:
-    opts: dict[str, object] = {
-        "name": "Rhino",
-        "armour": (11, 11, 10),
-        "hp": 3,
-        "keywords": ("tank", "transport"),
-        "capacity": 10,
-        "access": ("left", "right", "rear"),
-    }
-    opts.update(kw)
-    return vehicle(uid, side, x, y, heading, **opts)  # type: ignore[arg-type]
+class VehicleBuilder(Protocol):
+    def __call__(
+        self, uid: str, side: Side, x: float, y: float, heading: float = 0.0, **kw: object
+    ) -> Unit: ...
 
 
-def predator(uid: str, side: Side, x: float, y: float, heading: float = 0.0, **kw: object) -> Unit:
-    kw.setdefault("weapons", (lascannon(),))
-    return vehicle(uid, side, x, y, heading, name="Predator", armour=(13, 11, 10), hp=3, **kw)  # type: ignore[arg-type]
+def _preset(defaults: dict[str, object]) -> VehicleBuilder:
+    """A builder: ``vehicle`` with a model's profile as the defaults; keyword arguments override
+    them."""
+
+    def build(uid: str, side: Side, x: float, y: float, heading: float = 0.0, **kw: object) -> Unit:
+        return vehicle(uid, side, x, y, heading, **{**defaults, **kw})  # type: ignore[arg-type]
+
+    return build
+
+
+RHINO: dict[str, object] = {
+    "name": "Rhino",
+    "armour": (11, 11, 10),
+    "hp": 3,
+    "keywords": ("tank", "transport"),
+    "capacity": 10,
+    "access": ("left", "right", "rear"),
+}
+PREDATOR: dict[str, object] = {"name": "Predator", "armour": (13, 11, 10), "hp": 3, "weapons": (lascannon(),)}
+# A Space Marine Dreadnought: a Walker, WS4 S6 I4 A2, Armour 12/12/10, on a 2.5" square hull.
+DREADNOUGHT: dict[str, object] = {
+    "keywords": ("walker",),
+    "kind": "walker",
+    "ws": 4,
+    "s": 6,
+    "i": 4,
+    "a": 2,
+    "armour": (12, 12, 10),
+    "length": 2.5,
+    "width": 2.5,
+}
+# A light Fast Skimmer (a Land Speeder, a Vyper): Armour 10/10/10, 2 Hull Points, 3" x 2".
+SPEEDER: dict[str, object] = {
+    "keywords": ("fast", "skimmer"),
+    "armour": (10, 10, 10),
+    "hp": 2,
+    "length": 3,
+    "width": 2,
+}
+# A Flyer (every Flyer Zooms in these rules).
+FLYER: dict[str, object] = {"keywords": ("flyer",)}
+
+
+rhino = _preset(RHINO)
+predator = _preset(PREDATOR)
+dreadnought = _preset(DREADNOUGHT)
+speeder = _preset(SPEEDER)
+flyer = _preset(FLYER)
 
 
 def infantry(
@@ -239,6 +278,13 @@ def act(
             f"{fixed.remaining} fixed dice left unused; log: {[e.text for e in new.log[-8:]]}"
         )
     return Result(new, fixed)
+
+
+def end_phases(state: MatchState, n: int) -> MatchState:
+    """End ``n`` phases in a row, each by the side to play, rolling no dice."""
+    for _ in range(n):
+        state = act(state, state.active, EndPhase()).state
+    return state
 
 
 def rejected(state: MatchState, side: Side, action: Action) -> Rejection:

@@ -28,7 +28,7 @@ from hulldown.rules.wh40k7.geo import alive, footprint, on_table, unit_distance
 from hulldown.rules.wh40k7.placement import place_models
 from hulldown.rules.wh40k7.types import is_flyer, is_tank, is_vehicle, is_walker
 
-from .builders import infantry, krak, lascannon, rhino, ruin, vehicle, weapon
+from .builders import dreadnought, flyer, infantry, krak, lascannon, rhino, ruin, speeder, vehicle, weapon
 
 MAX_ACTIONS_PER_PHASE = 10
 
@@ -62,51 +62,9 @@ def battle_scenario() -> Scenario:
             passengers=("ma",),
         ),
         replace(infantry("ma", "a", [(8, 20)] * 5, weapons=[(0, bolter), (1, flamer)]), embarked_in="ra"),
-        vehicle(
-            "dread",
-            "a",
-            10,
-            30,
-            0,
-            keywords=("walker",),
-            kind="walker",
-            ws=4,
-            s=6,
-            i=4,
-            a=2,
-            length=2.5,
-            width=2.5,
-            armour=(12, 12, 10),
-            weapons=(melta, fist),
-        ),
-        vehicle(
-            "ls1",
-            "a",
-            6,
-            38,
-            0,
-            keywords=("fast", "skimmer"),
-            armour=(10, 10, 10),
-            hp=2,
-            length=3,
-            width=2,
-            squadron="speeders",
-            weapons=(replace(hb, id="hb"),),
-        ),
-        vehicle(
-            "ls2",
-            "a",
-            6,
-            42,
-            0,
-            keywords=("fast", "skimmer"),
-            armour=(10, 10, 10),
-            hp=2,
-            length=3,
-            width=2,
-            squadron="speeders",
-            weapons=(replace(ml, id="ml"),),
-        ),
+        dreadnought("dread", "a", 10, 30, weapons=(melta, fist)),
+        speeder("ls1", "a", 6, 38, squadron="speeders", weapons=(replace(hb, id="hb"),)),
+        speeder("ls2", "a", 6, 42, squadron="speeders", weapons=(replace(ml, id="ml"),)),
         infantry(
             "tac",
             "a",
@@ -158,17 +116,7 @@ def battle_scenario() -> Scenario:
             ),
             embarked_in="trukk",
         ),
-        vehicle(
-            "vf",
-            "b",
-            66,
-            40,
-            180,
-            keywords=("flyer",),
-            armour=(10, 10, 10),
-            hp=3,
-            weapons=(lascannon("fl1"), krak("fl2")),
-        ),
+        flyer("vf", "b", 66, 40, 180, armour=(10, 10, 10), weapons=(lascannon("fl1"), krak("fl2"))),
         vehicle(
             "chariot",
             "b",

@@ -7,7 +7,7 @@ from msgspec.structs import replace
 from hulldown.match.actions import Charge, Decide, EndPhase, Fight
 from hulldown.rules.wh40k7.geo import unit_distance
 
-from .builders import act, infantry, make_state, rejected, rhino, vehicle, weapon
+from .builders import act, dreadnought, flyer, infantry, make_state, rejected, rhino, vehicle, weapon
 
 R = 25.0 / 25.4 / 2  # radius of a 25 mm base
 
@@ -35,9 +35,7 @@ def test_glancing_counts_1_penetrating_2_and_a_losing_vehicle_does_nothing() -> 
 def test_vehicles_cannot_charge_but_walkers_can() -> None:
     """RULES.md 1.18: vehicles cannot charge (Walkers and Chariots can)."""
     tank = rhino("t", "a", 10, 24)
-    walker = vehicle(
-        "w", "a", 10, 10, keywords=("walker",), kind="walker", ws=4, s=6, i=4, a=2, length=2.5, width=2.5
-    )
+    walker = dreadnought("w", "a", 10, 10)
     chariot = vehicle("c", "a", 10, 40, keywords=("chariot",), ws=4, s=5, i=4, a=2)
     enemy = infantry("e", "b", [(16, 24), (16, 10), (16, 40)])
     state = make_state(tank, walker, chariot, enemy, phase="assault")
@@ -78,23 +76,7 @@ def test_charge_longer_than_12_rejected() -> None:
 def test_walker_may_fire_overwatch_owner_decides() -> None:
     """40k7 Walkers may fire Overwatch: the charged unit's owner decides (pending decision)."""
     gun = weapon("hb", "Heavy bolter", 36, 5, 4, shots=3)
-    walker = vehicle(
-        "w",
-        "b",
-        30,
-        24,
-        180,
-        keywords=("walker",),
-        kind="walker",
-        ws=4,
-        s=6,
-        i=4,
-        a=2,
-        length=2.5,
-        width=2.5,
-        weapons=(gun,),
-        armour=(12, 12, 10),
-    )
+    walker = dreadnought("w", "b", 30, 24, 180, weapons=(gun,))
     state = make_state(infantry("m", "a", [(22, 24)], t=4, sv=3), walker, phase="assault")
     pending = act(state, "a", Charge("m", "w")).state
     assert pending.pending is not None and pending.pending.side == "b" and pending.pending.kind == "overwatch"
@@ -107,22 +89,7 @@ def test_walker_may_fire_overwatch_owner_decides() -> None:
 
 def test_walker_hit_on_front_armour_with_its_ws_and_fights_back() -> None:
     """40k7 Walkers: close combat hits on the front armour; the Walker strikes back like Infantry."""
-    walker = vehicle(
-        "w",
-        "b",
-        30,
-        24,
-        180,
-        keywords=("walker",),
-        kind="walker",
-        ws=4,
-        s=6,
-        i=4,
-        a=1,
-        length=2.5,
-        width=2.5,
-        armour=(12, 12, 10),
-    )
+    walker = dreadnought("w", "b", 30, 24, 180, a=1)
     fist = weapon("fist", "Power fist", 0, 8, 2, type="melee")
     squad = infantry("m", "a", [(31.25 + R, 24)], weapons=[(0, fist)], i=4)
     state = make_state(squad, walker, phase="assault")
@@ -167,30 +134,14 @@ def test_vehicle_is_never_locked_in_combat() -> None:
 
 
 def test_cannot_charge_zooming_flyer() -> None:
-    flyer = vehicle("f", "b", 25, 24, keywords=("flyer",))
-    state = make_state(infantry("m", "a", [(20, 24)]), flyer, phase="assault")
+    state = make_state(infantry("m", "a", [(20, 24)]), flyer("f", "b", 25, 24), phase="assault")
     assert rejected(state, "a", Charge("m", "f")).code == "cannot_charge_flyer"
 
 
 def test_walker_wins_forces_morale_and_sweeps() -> None:
     """A vehicle that wins forces a Morale check at -difference (RULES.md 1.20); a Walker may make
     a Sweeping Advance (D6 + I each; the loser is destroyed if caught)."""
-    walker = vehicle(
-        "w",
-        "b",
-        30,
-        24,
-        180,
-        keywords=("walker",),
-        kind="walker",
-        ws=5,
-        s=6,
-        i=4,
-        a=2,
-        length=2.5,
-        width=2.5,
-        armour=(12, 12, 10),
-    )
+    walker = dreadnought("w", "b", 30, 24, 180, ws=5)
     squad = infantry("m", "a", [(31.25 + R, 24), (31.25 + R, 25.1)], i=3, ld=8)
     state = make_state(squad, walker, phase="assault")
     # I4 walker: to hit 3, 1 (3+); wound 2 (2+); save 2 (3+) fails -> 1 casualty.

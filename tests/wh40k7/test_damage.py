@@ -11,7 +11,19 @@ from hulldown.match.state import MatchState, Point, Unit
 from hulldown.rules.dice import FixedDice
 from hulldown.rules.wh40k7.damage import Fate, apply_result, damage_modifier, table_result
 
-from .builders import act, infantry, krak, lascannon, make_state, rejected, rhino, vehicle, weapon
+from .builders import (
+    act,
+    end_phases,
+    flyer,
+    infantry,
+    krak,
+    lascannon,
+    make_state,
+    rejected,
+    rhino,
+    vehicle,
+    weapon,
+)
 
 
 @pytest.mark.parametrize(
@@ -56,27 +68,30 @@ def test_crew_shaken_snap_shots_until_end_of_owners_next_turn() -> None:
     r = state.units["r"]
     assert r.hp == 2 and r.statuses["shaken"] == 2  # side b's next player turn is #2
     # side b's turn: must snap
-    state = act(state, "a", EndPhase()).state  # shooting -> assault
-    state = act(state, "a", EndPhase()).state  # -> b's turn, movement
+    state = end_phases(state, 2)  # shooting -> assault -> b's turn, movement
     assert state.active == "b" and "shaken" in state.units["r"].statuses
     state = act(state, "b", EndPhase()).state
     rej = rejected(state, "b", Shoot("r", (Fire("k2", "gun"),)))
     assert rej.code == "must_snap" and rej.values["reason"] == "shaken"
     res = act(state, "b", Shoot("r", (Fire("k2", "gun", snap=True),)), [5])
     assert res.rolls[0].target == "6+"
-    state = act(res.state, "b", EndPhase()).state
-    state = act(state, "b", EndPhase()).state  # end of b's turn: expires
+    state = end_phases(res.state, 2)  # end of b's turn: expires
     assert "shaken" not in state.units["r"].statuses
+
+
+def _cannot_move_or_pivot_next_turn(state: MatchState, code: str) -> None:
+    """In side b's next Movement phase the Rhino "r" neither moves nor pivots."""
+    state = end_phases(state, 2)
+    assert state.active == "b" and state.phase == "movement"
+    assert rejected(state, "b", Move("r", (Point(30, 30),))).code == code
+    assert rejected(state, "b", Pivot("r", 90)).code == code
 
 
 def test_crew_stunned_no_move_no_pivot() -> None:
     """Crew Stunned: Snap Shots only and no move or pivot until the end of its next turn."""
     state, _ = _shoot(rhino("r", "b", 30, 24, 180), [6, 4, 4])
     assert "stunned" in state.units["r"].statuses
-    state = act(state, "a", EndPhase()).state
-    state = act(state, "a", EndPhase()).state
-    assert rejected(state, "b", Move("r", (Point(30, 30),))).code == "stunned"
-    assert rejected(state, "b", Pivot("r", 90)).code == "stunned"
+    _cannot_move_or_pivot_next_turn(state, "stunned")
 
 
 def test_weapon_destroyed_picks_a_random_weapon() -> None:
@@ -95,10 +110,7 @@ def test_weapon_destroyed_without_weapons_counts_as_immobilised() -> None:
 def test_immobilised_cannot_move_or_pivot() -> None:
     state, _ = _shoot(rhino("r", "b", 30, 24, 180), [6, 4, 6])
     assert state.units["r"].statuses["immobilised"] == 0
-    state = act(state, "a", EndPhase()).state
-    state = act(state, "a", EndPhase()).state
-    assert rejected(state, "b", Move("r", (Point(30, 30),))).code == "immobilised"
-    assert rejected(state, "b", Pivot("r", 90)).code == "immobilised"
+    _cannot_move_or_pivot_next_turn(state, "immobilised")
 
 
 def test_explodes_removes_vehicle_and_hits_units_within_d6() -> None:
@@ -163,7 +175,7 @@ def test_chariot_immobilised_counts_as_stunned() -> None:
 @pytest.mark.parametrize(("face", "crash"), [(2, True), (3, False)])
 def test_zooming_flyer_immobilised(face: int, crash: bool) -> None:
     """Zooming Flyer Immobilised: D6, 1-2 Crash and Burn, 3+ Crew Stunned."""
-    state = make_state(vehicle("f", "b", 30, 24, keywords=("flyer",)))
+    state = make_state(flyer("f", "b", 30, 24))
     fate = Fate()
     state = apply_result(state, "f", "immobilised", _ctx([face]), fate)
     assert fate.crash is crash
@@ -172,9 +184,8 @@ def test_zooming_flyer_immobilised(face: int, crash: bool) -> None:
 
 def test_zooming_flyer_explodes_crashes_and_burns() -> None:
     """Zooming Flyer: Explodes! becomes Crash and Burn (a scattering large blast, S6 hits)."""
-    flyer = vehicle("f", "b", 30, 24, keywords=("flyer",))
     guard = infantry("g", "a", [(31, 24), (40, 40)], t=3, sv=5)
-    state = make_state(flyer, guard)
+    state = make_state(flyer("f", "b", 30, 24), guard)
     from hulldown.rules.wh40k7.destruction import finish_vehicle
 
     fate = Fate()
@@ -200,7 +211,7 @@ def test_super_heavy_ignores_crew_results_and_explodes_costs_d3() -> None:
 def test_stunned_expires_at_the_end_of_the_owners_next_turn() -> None:
     state, _ = _shoot(rhino("r", "b", 30, 24, 180), [6, 4, 4])
     for _ in range(5):  # a: shooting, assault; b: movement, shooting, assault
-        state = act(state, state.active, EndPhase()).state
+        state = end_phases(state, 1)
         # still Stunned for the rest of side a's turn 1 and all of side b's turn (player turn 2)
         assert ("stunned" in state.units["r"].statuses) is (state.player_turn <= 2)
     assert state.active == "a" and "stunned" not in state.units["r"].statuses

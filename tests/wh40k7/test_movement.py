@@ -8,7 +8,7 @@ from msgspec.structs import replace
 from hulldown.match.actions import EndPhase, Fire, Move, Pivot, Shoot
 from hulldown.match.state import Point
 
-from .builders import act, infantry, krak, make_state, rejected, rhino, ruin, vehicle
+from .builders import act, dreadnought, flyer, infantry, krak, make_state, rejected, rhino, ruin, vehicle
 
 
 def test_vehicle_moves_up_to_12_inches_cruising_speed() -> None:
@@ -101,17 +101,15 @@ def test_skimmer_tests_only_when_starting_or_ending_in_difficult_terrain() -> No
 
 def test_walker_failing_dangerous_terrain_is_immobilised_without_losing_hp() -> None:
     """40k7 Walkers: a failed Dangerous Terrain test Immobilises [decided: no Hull Point]."""
-    walker = vehicle(
-        "w", "a", 10, 24, keywords=("walker",), kind="walker", ws=4, s=6, i=4, a=2, length=2.5, width=2.5
+    state = make_state(
+        dreadnought("w", "a", 10, 24), terrain=[ruin("mine", 12, 20, 13, 28, kinds=("dangerous",))]
     )
-    state = make_state(walker, terrain=[ruin("mine", 12, 20, 13, 28, kinds=("dangerous",))])
     r = act(state, "a", Move("w", (Point(15, 24),)), [1]).state.units["w"]
     assert r.hp == 3 and "immobilised" in r.statuses
 
 
 def test_walker_moves_6_like_infantry() -> None:
-    walker = vehicle("w", "a", 10, 24, keywords=("walker",), kind="walker", ws=4, length=2.5, width=2.5)
-    state = make_state(walker)
+    state = make_state(dreadnought("w", "a", 10, 24))
     assert rejected(state, "a", Move("w", (Point(16.5, 24),))).values["limit"] == 6.0
 
 
@@ -153,7 +151,7 @@ def test_move_in_wrong_phase_rejected() -> None:
 
 def test_zooming_flyer_moves_18_to_36_straight() -> None:
     """40k7 Flyers, Zoom: at least 18", at most 36", straight ahead after one pivot of 90 deg."""
-    state = make_state(vehicle("f", "a", 5, 24, keywords=("flyer",)))
+    state = make_state(flyer("f", "a", 5, 24))
     assert rejected(state, "a", Move("f", (Point(20, 24),))).code == "flyer_too_slow"
     assert rejected(state, "a", Move("f", (Point(42, 24),))).code == "too_far"
     assert rejected(state, "a", Move("f", (Point(25, 30),))).code == "flyer_not_straight"
@@ -166,6 +164,6 @@ def test_zooming_flyer_moves_18_to_36_straight() -> None:
 
 
 def test_zooming_flyer_leaving_the_table_enters_ongoing_reserves() -> None:
-    state = make_state(vehicle("f", "a", 60, 24, keywords=("flyer",)))
+    state = make_state(flyer("f", "a", 60, 24))
     r = act(state, "a", Move("f", (Point(80, 24),))).state.units["f"]
     assert "reserves" in r.statuses

@@ -24,7 +24,7 @@ from hulldown.match.actions import (
 )
 from hulldown.match.state import MatchState, Point, Unit
 
-from .builders import act, infantry, krak, make_state, rejected, rhino, vehicle, weapon
+from .builders import act, flyer, infantry, krak, make_state, rejected, rhino, vehicle, weapon
 
 R = 25.0 / 25.4 / 2
 Case = Callable[[], tuple[MatchState, Action]]
@@ -150,7 +150,7 @@ CASES: dict[str, tuple[Case, str]] = {
     "bad_move": (lambda: (make_state(_gun()), Move("g", ())), "Movement"),
     "flyer_stunned": (
         lambda: (
-            make_state(replace(vehicle("f", "a", 10, 24, keywords=("flyer",)), statuses={"stunned": 2})),
+            make_state(replace(flyer("f", "a", 10, 24), statuses={"stunned": 2})),
             Move("f", (Point(30, 24),)),
         ),
         "Flyers",
@@ -319,6 +319,10 @@ def _embarked_squad(*others: Unit) -> MatchState:
     )
 
 
+def _zooming() -> MatchState:
+    return make_state(flyer("f", "a", 5, 24))
+
+
 # code -> (state and action, the measured values, what the message must say)
 MEASURED: dict[str, tuple[Case, dict[str, object], str]] = {
     "squadron_coherency": (
@@ -338,28 +342,22 @@ MEASURED: dict[str, tuple[Case, dict[str, object], str]] = {
         "a gap of 5.20 in > 2 in",
     ),
     "flyer_stunned": (
-        lambda: (
-            make_state(replace(vehicle("f", "a", 10, 24, keywords=("flyer",)), statuses={"stunned": 2})),
-            Move("f", (Point(30, 24),)),
-        ),
+        CASES["flyer_stunned"][0],
         {"distance": 20.0, "limit": 18.0},
         "exactly 18 in straight ahead, not 20.0 in",
     ),
     "flyer_pivot_too_far": (
-        lambda: (
-            make_state(vehicle("f", "a", 5, 24, keywords=("flyer",))),
-            Move("f", (Point(5, 44),), heading=90.0 + 45),
-        ),
+        lambda: (_zooming(), Move("f", (Point(5, 44),), heading=135.0)),
         {"turn": 135.0, "limit": 90.0},
         "at most 90 degrees, not 135",
     ),
     "flyer_not_straight": (
-        lambda: (make_state(vehicle("f", "a", 5, 24, keywords=("flyer",))), Move("f", (Point(25, 30),))),
+        lambda: (_zooming(), Move("f", (Point(25, 30),))),
         {"heading": 0.0, "towards": 16.7},
         "(heading 0), not towards 17",
     ),
     "off_table": (
-        lambda: (make_state(vehicle("g", "a", 4, 24)), Move("g", (Point(1, 24),))),
+        CASES["off_table"][0],
         {"x": 1.0, "y": 24.0, "width": 72.0, "height": 48.0},
         "would end at (1.0, 24.0), off the 72 x 48 in battlefield",
     ),
@@ -391,10 +389,6 @@ def test_rejection_reports_the_measured_numbers(code: str) -> None:
     assert rej.code == code, rej
     for key, value in values.items():
         got = rej.values.get(key)
-        assert got == value or (
-            isinstance(value, float) and isinstance(got, float) and abs(got - value) < 0.05
-        ), (
-            key,
-            rej.values,
-        )
+        close = isinstance(value, float) and isinstance(got, float) and abs(got - value) < 0.05
+        assert got == value or close, (key, rej.values)
     assert text in rej.message, rej.message

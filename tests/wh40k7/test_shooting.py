@@ -8,7 +8,7 @@ from msgspec.structs import replace
 from hulldown.match.actions import Decide, Fire, Shoot
 from hulldown.match.state import Mount, Point
 
-from .builders import act, infantry, krak, make_state, predator, rejected, rhino, ruin, vehicle, weapon
+from .builders import act, flyer, infantry, krak, make_state, predator, rejected, rhino, ruin, vehicle, weapon
 
 
 def _two_guns(moved: float, keywords: tuple[str, ...] = ("tank",), n: int = 2):
@@ -198,8 +198,7 @@ def test_zooming_flyer_only_snap_shots_unless_skyfire_and_no_blasts() -> None:
     frag = weapon("frag", "Frag blast", 48, 4, 6, rules=("blast",))
     sky = weapon("sky", "Icarus lascannon", 96, 9, 2, rules=("skyfire",))
     gun = vehicle("g", "a", 10, 24, weapons=(krak(), frag, sky))
-    flyer = vehicle("f", "b", 40, 24, 180, keywords=("flyer",), armour=(10, 10, 10), hp=3)
-    state = make_state(gun, flyer, phase="shooting")
+    state = make_state(gun, flyer("f", "b", 40, 24, 180, armour=(10, 10, 10), hp=3), phase="shooting")
     assert rejected(state, "a", Shoot("g", (Fire("krak", "f"),))).code == "must_snap"
     assert rejected(state, "a", Shoot("g", (Fire("frag", "f"),))).code == "cannot_hit_flyer"
     pending = act(state, "a", Shoot("g", (Fire("sky", "f"),))).state

@@ -6,39 +6,14 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from hulldown.match.actions import Abandon, Fire, Move, Shoot
-from hulldown.match.state import Point
+from hulldown.match.state import Point, Unit
 
-from .builders import act, krak, make_state, rejected, rhino, vehicle, weapon
+from .builders import act, krak, make_state, rejected, rhino, speeder, vehicle, weapon
 
 
-def _vypers():
-    a = vehicle(
-        "v1",
-        "b",
-        40,
-        24,
-        180,
-        keywords=("fast", "skimmer", "heavy"),
-        armour=(10, 10, 10),
-        hp=2,
-        squadron="sq",
-        length=3,
-        width=2,
-    )
-    b = vehicle(
-        "v2",
-        "b",
-        44,
-        24,
-        180,
-        keywords=("fast", "skimmer", "heavy"),
-        armour=(10, 10, 10),
-        hp=2,
-        squadron="sq",
-        length=3,
-        width=2,
-    )
-    return a, b
+def _vyper(uid: str, x: float) -> Unit:
+    """A Vyper of squadron "sq" (Heavy here, so that it cannot Jink)."""
+    return speeder(uid, "b", x, 24, 180, keywords=("fast", "skimmer", "heavy"), squadron="sq")
 
 
 def test_hits_go_one_at_a_time_to_the_closest_vehicle() -> None:
@@ -46,7 +21,7 @@ def test_hits_go_one_at_a_time_to_the_closest_vehicle() -> None:
     hit goes to the new closest member. (Heavy skimmers cannot Jink.)"""
     hb = weapon("hb", "Heavy bolter", 36, 5, 4, shots=3)
     gun = vehicle("g", "a", 10, 24, weapons=(hb,), bs=5)
-    v1, v2 = _vypers()
+    v1, v2 = _vyper("v1", 40), _vyper("v2", 44)
     state = make_state(gun, v1, v2, phase="shooting")
     # 3 hits (2+); hit 1 on v1: 5 + 5 = 10 glancing; hit 2 on v1: glancing -> wrecked;
     # hit 3 goes to v2: 5 + 6 = 11 penetrating; the wreck of v1 now obscures v2 (5+ cover: 1

@@ -7,7 +7,7 @@ from hulldown.match.state import Point
 from hulldown.rules.wh40k7.geo import footprint, unit_distance
 from hulldown.rules.wh40k7.ram import ram_strength
 
-from .builders import act, infantry, krak, make_state, rejected, rhino, vehicle, weapon
+from .builders import act, flyer, infantry, krak, make_state, rejected, rhino, vehicle, weapon
 
 R = 25.0 / 25.4 / 2
 
@@ -120,7 +120,7 @@ def test_ram_collision_both_roll_and_rammer_halts_and_snaps() -> None:
 
 
 def test_zooming_flyer_cannot_be_rammed() -> None:
-    state = make_state(rhino("t", "a", 10, 24), vehicle("f", "b", 20, 24, keywords=("flyer",)))
+    state = make_state(rhino("t", "a", 10, 24), flyer("f", "b", 20, 24))
     assert rejected(state, "a", Move("t", (Point(22, 24),), kind="ram", target="f")).code == "bad_ram_target"
 
 

@@ -10,7 +10,19 @@ from hulldown.match.state import Point
 from hulldown.rules.dice import FixedDice
 from hulldown.rules.wh40k7.damage import roll_damage
 
-from .builders import act, infantry, krak, make_state, rejected, rhino, ruin, vehicle, weapon
+from .builders import (
+    act,
+    dreadnought,
+    end_phases,
+    infantry,
+    krak,
+    make_state,
+    rejected,
+    rhino,
+    ruin,
+    vehicle,
+    weapon,
+)
 
 R = 25.0 / 25.4 / 2
 
@@ -121,8 +133,7 @@ def test_passengers_failing_in_their_own_movement_phase_snap_only_in_that_turns_
     assert "immobilised" in state.units["r"].statuses and "passenger_test:r" in state.phase_flags
     state = act(state, "a", EndPhase(), [6, 5]).state  # 11 > Ld8: fails
     assert state.phase == "shooting" and state.units["m"].statuses["snap_only"] == state.player_turn
-    for _ in range(2):  # the Shooting and Assault phases of this turn end: the effect is over
-        state = act(state, "a", EndPhase()).state
+    state = end_phases(state, 2)  # the Shooting and Assault phases of this turn end: it is over
     assert state.active == "b" and "snap_only" not in state.units["m"].statuses
 
 
@@ -130,28 +141,16 @@ def test_passengers_test_after_the_combats_fought_at_the_end_of_the_assault_phas
     """40k7 Transports, Effects of Damage on Passengers: "at the end of a phase in which a vehicle
     sustains" Crew Shaken - also when the damage comes from a combat fought as the Assault phase
     ends (a Walker transport locked with Infantry)."""
-    walker = vehicle(
-        "w",
-        "a",
-        30,
-        24,
-        keywords=("walker", "transport"),
-        kind="walker",
-        armour=(12, 12, 10),
-        ws=4,
-        i=4,
-        length=2.5,
-        width=2.5,
-        capacity=5,
-    )
+    walker = dreadnought("w", "a", 30, 24, keywords=("walker", "transport"), capacity=5)
     walker = replace(walker, passengers=("m",))
     marines = replace(_marines(), embarked_in="w")
     fist = weapon("fist", "Power fist", 0, 8, 2, type="melee")
     enemy = infantry("e", "b", [(31.25 + R, 24)], i=1, weapons=[(0, fist)])
     state = make_state(walker, marines, enemy, phase="assault")
-    # to hit 4 (WS4 vs WS4: 4+); penetration 5 + 8 = 13 > front AV12; damage 1 + 1 (AP2) = 2:
-    # Crew Shaken; the passengers' Leadership test 6 + 5 = 11 > Ld8 fails
-    res = act(state, "a", EndPhase(), [4, 5, 1, 6, 5])
+    # Initiative 4: the Walker misses twice (1, 1 on 4+). Initiative 1: the fist hits (4 on 4+);
+    # penetration 5 + 8 = 13 > front AV12; damage 1 + 1 (AP2) = 2: Crew Shaken; the passengers'
+    # Leadership test 6 + 5 = 11 > Ld8 fails
+    res = act(state, "a", EndPhase(), [1, 1, 4, 5, 1, 6, 5])
     assert "shaken" in res.state.units["w"].statuses and res.state.units["w"].hp == 2
     assert "snap_only" in res.state.units["m"].statuses
 
@@ -195,28 +194,13 @@ def test_exploding_transport_hits_each_passenger() -> None:
 # --- Walker, Heavy, Chariot, Skimmer, Flyer, Super-heavy -------------------------------------
 
 
-def _walker(uid: str = "w", side: str = "a", x: float = 10, y: float = 24):  # type: ignore[no-untyped-def]
-    return vehicle(
-        uid,
-        side,
-        x,
-        y,
-        keywords=("walker",),
-        kind="walker",
-        ws=4,
-        s=6,
-        i=4,
-        a=2,
-        length=2.5,
-        width=2.5,
-        weapons=(krak("k1"), krak("k2")),
-        armour=(12, 12, 10),
-    )  # type: ignore[arg-type]
-
-
 def test_walker_fires_all_weapons_after_moving_and_can_run() -> None:
     """40k7 Walkers: fire all weapons after moving; Run D6" in the Shooting phase."""
-    state = make_state(replace(_walker(), moved=6.0), rhino("t", "b", 40, 24, 180), phase="shooting")
+    state = make_state(
+        replace(dreadnought("w", "a", 10, 24, weapons=(krak("k1"), krak("k2"))), moved=6.0),
+        rhino("t", "b", 40, 24, 180),
+        phase="shooting",
+    )
     act(state, "a", Shoot("w", (Fire("k1", "t"), Fire("k2", "t"))), [1, 1])
     res = act(state, "a", Move("w", (Point(16, 24),), kind="run"), [3])
     assert res.state.units["w"].models["w-m"].pos == Point(13, 24)
@@ -265,5 +249,5 @@ def test_disembarked_unit_cannot_charge_from_a_closed_transport() -> None:
     state = make_state(t, m, enemy)
     positions = {f"m-{k}": Point(26.0, 20.0 + 1.05 * k) for k in range(5)}
     state = act(state, "a", Disembark("m", positions)).state
-    state = act(act(state, "a", EndPhase()).state, "a", EndPhase()).state
+    state = end_phases(state, 2)
     assert rejected(state, "a", Charge("m", "e")).code == "cannot_charge"
