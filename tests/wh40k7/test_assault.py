@@ -167,3 +167,13 @@ def test_fight_only_with_a_working_close_combat_weapon_of_the_unit() -> None:
     assert rejected(state, "a", Fight("m", "r", "sword")).code == "unknown_weapon"
     state = make_state(broken, rhino("r", "b", 30, 24, 0), phase="assault")
     assert rejected(state, "a", Fight("m", "r", "fist")).code == "unknown_weapon"
+
+
+def test_a_vehicle_does_not_start_a_fight() -> None:
+    """RULES.md 1.18-1.20: vehicles (not Walkers or Chariots) make no close combat attacks, so a
+    Rhino cannot start a Fight with the Infantry in contact with it: whether that Infantry
+    attacks it again is its own owner's choice (the attack_vehicle decision)."""
+    squad = infantry("m", "b", [(27.75 - R, 24.0)])
+    state = make_state(squad, rhino("r", "a", 30, 24, 0), phase="assault")
+    rej = rejected(state, "a", Fight("r", "m"))
+    assert rej.code == "cannot_fight" and rej.values == {"unit": "r"}

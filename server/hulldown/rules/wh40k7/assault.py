@@ -83,6 +83,14 @@ def validate_fight(state: MatchState, action: Fight) -> Rejection | None:
         )
     if not (_can_fight(unit) or _can_fight(target)):
         return reject("nobody_fights", refs.CLOSE_COMBAT, "neither unit can make close combat attacks")
+    if not _can_fight(unit):
+        # RULES.md 1.20: enemies in contact with a vehicle may attack it again - their choice.
+        return reject(
+            "cannot_fight",
+            refs.CLOSE_COMBAT,
+            f"{unit.name} is a vehicle: it makes no close combat attacks (Walkers and Chariots do)",
+            unit=unit.id,
+        )
     return _validate_fight_weapon(unit, action.weapon)
 
 
