@@ -67,3 +67,23 @@ def test_abandon_immobilised_member_but_not_a_stunned_one() -> None:
     assert rejected(state, "a", Move("a3", (Point(20, 33),))).code == "squadron_coherency"
     state = act(state, "a", Abandon("a3", "a1-m")).state
     assert state.units["a1"].squadron is None
+
+
+def test_each_vehicle_moved_flat_out_by_the_squadron_must_be_able_to() -> None:
+    """40k7 Vehicle Squadrons: vehicles declare Flat Out individually, instead of shooting; moving
+    a squadron-mate Flat Out with the same action needs that vehicle not to have shot - and its
+    move in the Movement phase does not prevent it."""
+    a1 = speeder("a1", "a", 10, 24, squadron="s", weapons=(krak("k"),))
+    a2 = speeder("a2", "a", 10, 28, squadron="s", weapons=(krak("k"),))
+    both = {"a1-m": Point(20, 24), "a2-m": Point(20, 28)}
+    moved = make_state(
+        replace(a1, moved=4.0, turn_flags=("moved",)),
+        replace(a2, moved=4.0, turn_flags=("moved",)),
+        phase="shooting",
+    )
+    res = act(moved, "a", Move("a1", (), kind="flat_out", positions=both))
+    assert all(res.state.units[u].flag("flat_out") for u in ("a1", "a2"))
+    state = make_state(a1, a2, rhino("t", "b", 40, 24, 180), phase="shooting")
+    state = act(state, "a", Shoot("a2", (Fire("k", "t"),)), [1]).state
+    rej = rejected(state, "a", Move("a1", (), kind="flat_out", positions=both))
+    assert rej.code == "already_shot" and "a2" in rej.message

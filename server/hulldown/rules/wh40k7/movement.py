@@ -183,6 +183,22 @@ def validate_move(state: MatchState, action: Move) -> Rejection | None:
             rule,
             f"a {kind.replace('_', ' ')} move is made in the Shooting phase, not the {state.phase} phase",
         )
+    bad = _unit_checks(state, unit, kind)
+    if bad is not None:
+        return bad
+    moves = model_moves(state, unit, action)
+    if isinstance(moves, str):
+        return _r("bad_move", refs.MOVEMENT, moves)
+    for other in _moving_units(state, moves):
+        # 40k7 Vehicle Squadrons: every vehicle moved by the action makes that kind of move.
+        bad = _unit_checks(state, other, kind) if other.id != unit.id else None
+        if bad is not None:
+            return bad
+    return _validate_geometry(state, unit, moves, kind)
+
+
+def _unit_checks(state: MatchState, unit: Unit, kind: str) -> Rejection | None:
+    """May this unit make a move of this kind now (RULES.md 1.1-1.5; Run; Flat Out)?"""
     bad = _common_checks(state, unit, kind)
     if bad is not None:
         return bad
@@ -227,17 +243,7 @@ def validate_move(state: MatchState, action: Move) -> Rejection | None:
                 refs.TRANSPORT,
                 f"passengers fired out of {unit.name}: it cannot move Flat Out",
             )
-    moves = model_moves(state, unit, action)
-    if isinstance(moves, str):
-        return _r("bad_move", refs.MOVEMENT, moves)
-    for other in _moving_units(state, moves):
-        if other.id != unit.id:
-            if other.flag("moved"):
-                return _r("already_moved", refs.MOVEMENT, f"{other.name} has already moved this phase")
-            bad = _common_checks(state, other, kind)
-            if bad is not None:
-                return bad
-    return _validate_geometry(state, unit, moves, kind)
+    return None
 
 
 def _validate_geometry(state: MatchState, unit: Unit, moves: list[ModelMove], kind: str) -> Rejection | None:
