@@ -116,7 +116,7 @@ def test_passengers_take_leadership_test_at_end_of_phase() -> None:
     gun = vehicle("g", "a", 10, 24, weapons=(krak(),))
     state = make_state(gun, t, m, phase="shooting")
     state = act(state, "a", Shoot("g", (Fire("krak", "r"),)), [6, 4, 1]).state  # penetrating, Shaken
-    assert "passenger_test:r" in state.phase_flags
+    assert "passenger_test:m:r" in state.phase_flags
     res = act(state, "a", EndPhase(), [6, 5])  # 11 > Ld8: fails
     # their next Shooting phase is in side b's coming player turn (player turn 2)
     assert res.state.units["m"].statuses["snap_only"] == 2
@@ -130,7 +130,7 @@ def test_passengers_failing_in_their_own_movement_phase_snap_only_in_that_turns_
     t, m = _embarked()
     woods = ruin("woods", 34, 20, 36, 28, kinds=("difficult",))
     state = act(make_state(t, m, terrain=[woods]), "a", Move("r", (Point(41, 24),)), [1]).state
-    assert "immobilised" in state.units["r"].statuses and "passenger_test:r" in state.phase_flags
+    assert "immobilised" in state.units["r"].statuses and "passenger_test:m:r" in state.phase_flags
     state = act(state, "a", EndPhase(), [6, 5]).state  # 11 > Ld8: fails
     assert state.phase == "shooting" and state.units["m"].statuses["snap_only"] == state.player_turn
     state = end_phases(state, 2)  # the Shooting and Assault phases of this turn end: it is over
@@ -173,6 +173,20 @@ def test_wrecked_transport_passengers_disembark_within_3_and_test_pinning() -> N
     for model in s.units["m"].models.values():
         assert model.alive and g.distance(hull, footprint(model)) + R <= 3.0 + 1e-6
     assert [r.purpose for r in res.rolls][-2:] == ["Pinning test", "Pinning test"]
+
+
+def test_passengers_of_a_transport_shaken_then_wrecked_still_take_the_leadership_test() -> None:
+    """40k7 Transports, Effects of Damage on Passengers: the effect reaches the passengers "even if
+    they disembark" - here forced out of the wreck by the same shot that Shook the crew: at the
+    end of the phase they still test Leadership (6 + 5 = 11 > Ld8: Snap Shots only)."""
+    t, m = _embarked()
+    gun = vehicle("g", "a", 10, 24, weapons=(krak(),))
+    state = make_state(gun, replace(t, side="b", hp=1), replace(m, side="b"), phase="shooting")
+    # hit 6; rear AV10: 8 + 3 = 11 penetrating -> 0 HP; damage 3 (Shaken); Wrecked; Pinning 3 + 3
+    state = act(state, "a", Shoot("g", (Fire("krak", "r"),)), [6, 3, 3, 3, 3]).state
+    assert state.units["r"].wreck and state.units["m"].embarked_in is None
+    res = act(state, "a", EndPhase(), [6, 5])
+    assert res.state.units["m"].statuses["snap_only"] == 2
 
 
 def test_exploding_transport_hits_each_passenger() -> None:

@@ -88,10 +88,12 @@ def lose_hp(state: MatchState, uid: str, n: int) -> MatchState:
 
 def _passenger_effect(state: MatchState, uid: str) -> MatchState:
     """40k7 Transports: Shaken/Stunned/Weapon Destroyed/Immobilised make the passengers take a
-    Leadership test at the end of the phase."""
+    Leadership test at the end of the phase - "even if they disembark" (or the transport is
+    destroyed) before then: the flag names each passenger unit aboard now."""
     unit = state.units[uid]
-    if is_transport(unit) and unit.passengers:
-        return add_phase_flag(state, f"passenger_test:{uid}")
+    if is_transport(unit):
+        for pid in unit.passengers:
+            state = add_phase_flag(state, f"passenger_test:{pid}:{uid}")
     return state
 
 

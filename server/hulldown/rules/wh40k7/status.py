@@ -19,7 +19,7 @@ Per-turn flags (``Unit.turn_flags``, cleared when the owner's turn starts): ``mo
 ``disembarked``, ``overwatched``, ``regrouped``, ``fired_heavy`` (no charge after Heavy, Rapid
 Fire, Salvo or Ordnance), ``shot_at:<unit>``, ``no_charge``.
 Per-phase flags (``MatchState.phase_flags``): ``fought:<unit>``, ``morale:<unit>``,
-``casualties:<unit>:<models at phase start>``, ``passenger_test:<transport>``,
+``casualties:<unit>:<models at phase start>``, ``passenger_test:<passenger unit>:<transport>``,
 ``squadron_target:<squadron>:<target>``.
 """
 

@@ -264,26 +264,29 @@ def apply_disembark(state: MatchState, action: Disembark, ctx: ApplyContext) -> 
 
 def passenger_tests(state: MatchState, ctx: ApplyContext) -> MatchState:
     """End of phase: passengers of transports that suffered Shaken / Stunned / Weapon Destroyed /
-    Immobilised take a Leadership test; failure = Snap Shots only in their next Shooting phase."""
+    Immobilised this phase take a Leadership test, even if they have disembarked since (40k7
+    Transports, Effects of Damage on Passengers); failure = Snap Shots only in their next Shooting
+    phase. One test per passenger unit however many results."""
     pending = phase_flags_with_prefix(state, "passenger_test:")
     if pending:
         state = replace(
             state, phase_flags=tuple(f for f in state.phase_flags if not f.startswith("passenger_test:"))
         )
-    for tid in pending:
-        transport = state.units.get(tid)
-        if transport is None:
+    tested: set[str] = set()
+    for flag in pending:
+        pid, _, tid = flag.partition(":")
+        p = state.units.get(pid)
+        if p is None or p.destroyed or pid in tested:
             continue
-        for pid in transport.passengers:
-            p = state.units[pid]
-            if p.destroyed:
-                continue
-            if leadership_test(ctx, p.profile.ld, "passenger Leadership test"):
-                ctx.log(f"{p.name} (inside {transport.name}) passes its Leadership test.", refs.PASSENGERS)
-            else:
-                ctx.log(
-                    f"{p.name} (inside {transport.name}) fails its Leadership test: Snap Shots only next Shooting phase.",
-                    refs.PASSENGERS,
-                )
-                state = set_status(state, pid, "snap_only", end_of_next_shooting_phase(state, p.side))
+        tested.add(pid)
+        transport = state.units.get(tid)
+        where = f"{'inside' if p.embarked_in == tid else 'out of'} {transport.name if transport else tid}"
+        if leadership_test(ctx, p.profile.ld, "passenger Leadership test"):
+            ctx.log(f"{p.name} ({where}) passes its Leadership test.", refs.PASSENGERS)
+        else:
+            ctx.log(
+                f"{p.name} ({where}) fails its Leadership test: Snap Shots only next Shooting phase.",
+                refs.PASSENGERS,
+            )
+            state = set_status(state, pid, "snap_only", end_of_next_shooting_phase(state, p.side))
     return state
