@@ -191,3 +191,14 @@ def test_death_or_glory_crew_stunned_does_not_stop_a_super_heavy() -> None:
     assert bb.hp == 8 and not bb.statuses
     assert bb.models["bb-m"].pos == Point(22, 24)
     assert not res.state.units["e"].models["e-0"].alive
+
+
+def test_death_or_glory_choice_with_a_slash_in_the_model_id() -> None:
+    """The reducer is total (DESIGN 1): a Death or Glory option "<model>/<weapon>" is resolved
+    even when the scenario's model id itself contains a "/"."""
+    tank = rhino("t", "a", 10, 24)
+    squad = infantry("e/1", "b", [(18, 24), (18, 30)])
+    pending = act(make_state(tank, squad), "a", Move("t", (Point(22, 24),), kind="tank_shock"), [2, 2]).state
+    assert pending.pending is not None and "e/1-0/close_combat" in pending.pending.options
+    res = act(pending, "b", Decide(pending.pending.id, "e/1-0/close_combat"), [1])  # 4 + 1 = 5 < 11
+    assert not res.state.units["e/1"].models["e/1-0"].alive

@@ -313,8 +313,10 @@ def resume_death_or_glory(
     if choice == "none":
         ctx.log(f"{state.units[sid].name} lets the Tank through.", refs.DEATH_OR_GLORY)
         return _advance(state, ctx, run)
-    model_id, weapon_id = choice.split("/", 1)
     hero_unit = state.units[sid]
+    # The option is "<model id>/<weapon id or close_combat>"; ids may themselves contain "/".
+    model_id = max((m for m in hero_unit.models if choice.startswith(f"{m}/")), key=len)
+    weapon_id = choice[len(model_id) + 1 :]
     hero = hero_unit.models[model_id]
     tank = state.units[run.uid]
     hull = run.hull(state)
