@@ -179,3 +179,19 @@ def test_vehicle_shooting_uses_its_bs() -> None:
     state = make_state(gun, rhino("t", "b", 30, 24, 180), phase="shooting")
     res = act(state, "a", Shoot("g", (Fire("k", "t"),)), [3])
     assert res.rolls[0].target == "4+" and res.rolls[0].outcome == "miss"
+
+
+def test_unit_ids_with_separators_are_told_apart_in_phase_bookkeeping() -> None:
+    """The reducer is total (DESIGN 1) whatever the scenario's ids: units "t" and "t:2" are both
+    shot at in one phase (40k7 Morale, 25% casualties: each unit's strength at the start of the
+    phase is remembered separately)."""
+    bolter = weapon("bg", "Boltgun", 24, 4, None, type="assault")
+    shooters = [infantry(f"s{k}", "a", [(10, 24 + 10 * k)], weapons=[(0, bolter)]) for k in range(2)]
+    t = infantry("t", "b", [(30, 24), (30, 25.2), (30, 26.4), (30, 27.6)], sv=None)
+    t2 = infantry("t:2", "b", [(30, 34), (30, 35.2)], sv=None)
+    state = make_state(*shooters, t, t2, phase="shooting")
+    state = act(state, "a", Shoot("s1", (Fire("bg", "t:2"),)), [6, 1]).state  # hit, no wound
+    # hit, wound 6 (no save): 1 of 4 "t" dead -> Morale 6 + 5 = 11 > Ld8 fails; Fall Back 3 + 2
+    res = act(state, "a", Shoot("s0", (Fire("bg", "t"),)), [6, 6, 6, 5, 3, 2])
+    assert "falling_back" in res.state.units["t"].statuses
+    assert "falling_back" not in res.state.units["t:2"].statuses

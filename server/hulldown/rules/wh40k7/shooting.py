@@ -150,9 +150,18 @@ def _pen(shot: WeaponShot) -> PenProfile:
     )
 
 
+def _strength_at_start(state: MatchState, uid: str) -> int | None:
+    """The models the unit had when it first took fire this phase: the flag
+    ``strength:<uid>:<n>`` (n all digits, so ids holding ":" are told apart)."""
+    for rest in phase_flags_with_prefix(state, f"strength:{uid}:"):
+        if rest.isdigit():
+            return int(rest)
+    return None
+
+
 def note_strength(state: MatchState, uid: str) -> MatchState:
     """Remember how many models a unit had when it first took fire this phase (Morale, 25%)."""
-    if phase_flags_with_prefix(state, f"strength:{uid}:"):
+    if _strength_at_start(state, uid) is not None:
         return state
     return add_phase_flag(state, f"strength:{uid}:{len(alive(state.units[uid]))}")
 
@@ -162,12 +171,11 @@ def casualty_morale(state: MatchState, ctx: ApplyContext, uid: str) -> MatchStat
     unit = state.units[uid]
     if unit.destroyed or is_vehicle(unit) or has_phase_flag(state, f"morale:{uid}"):
         return state
-    start_s = phase_flags_with_prefix(state, f"strength:{uid}:")
-    if not start_s:
+    start = _strength_at_start(state, uid)
+    if not start:
         return state
-    start = int(start_s[0])
     lost = start - len(alive(unit))
-    if start == 0 or lost < MORALE_FRACTION * start:
+    if lost < MORALE_FRACTION * start:
         return state
     state = add_phase_flag(state, f"morale:{uid}")
     state, _ = morale_check(state, ctx, uid, reason=f" after losing {lost} of {start} models this phase")
