@@ -8,7 +8,20 @@ from msgspec.structs import replace
 from hulldown.match.actions import Decide, Fire, Shoot
 from hulldown.match.state import Mount, Point
 
-from .builders import act, flyer, infantry, krak, make_state, predator, rejected, rhino, ruin, vehicle, weapon
+from .builders import (
+    act,
+    flyer,
+    infantry,
+    krak,
+    make_state,
+    predator,
+    rejected,
+    rhino,
+    ruin,
+    speeder,
+    vehicle,
+    weapon,
+)
 
 
 def _two_guns(moved: float, keywords: tuple[str, ...] = ("tank",), n: int = 2):
@@ -103,6 +116,20 @@ def test_super_heavy_may_split_fire() -> None:
     gun = vehicle("g", "a", 10, 24, weapons=(krak("k1"), krak("k2")), keywords=("super-heavy",), hp=9)
     state = make_state(gun, rhino("t", "b", 40, 24, 180), rhino("u", "b", 40, 10, 180), phase="shooting")
     act(state, "a", Shoot("g", (Fire("k1", "t"), Fire("k2", "u"))), [1, 1])
+
+
+def test_split_fire_at_two_skimmers_asks_each_owner_once_about_jink() -> None:
+    """40k7 Jink: each targeted skimmer's owner decides once, whatever its id (here "s,1")."""
+    gun = vehicle("g", "a", 10, 24, weapons=(krak("k1"), krak("k2")), keywords=("super-heavy",), hp=9)
+    skimmers = (speeder("s,1", "b", 40, 24, 180), speeder("s2", "b", 40, 10, 180))
+    state = make_state(gun, *skimmers, phase="shooting")
+    state = act(state, "a", Shoot("g", (Fire("k1", "s,1"), Fire("k2", "s2")))).state
+    asked = []
+    while state.pending is not None:
+        assert len(asked) < 2, f"asked again: {asked}"
+        asked.append(state.pending.context["target"])
+        state = act(state, "b", Decide(state.pending.id, "no"), [1, 1] if len(asked) == 2 else []).state
+    assert asked == ["s,1", "s2"] and state.units["g"].flag("shot")
 
 
 def test_out_of_range_reports_the_measured_distance() -> None:

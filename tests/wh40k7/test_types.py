@@ -122,6 +122,18 @@ def test_passengers_take_leadership_test_at_end_of_phase() -> None:
     assert res.state.units["m"].statuses["snap_only"] == 2
 
 
+def test_passengers_whose_ids_hold_a_colon_still_take_the_leadership_test() -> None:
+    """40k7 Transports, Effects of Damage on Passengers, with the ids "m:1" (passengers) and "r:1"
+    (transport): the end-of-phase Leadership test still finds them."""
+    t = replace(rhino("r:1", "b", 30, 24, 0), passengers=("m:1",))
+    m = replace(_marines("m:1"), side="b", embarked_in="r:1")
+    gun = vehicle("g", "a", 10, 24, weapons=(krak(),))
+    state = make_state(gun, t, m, phase="shooting")
+    state = act(state, "a", Shoot("g", (Fire("krak", "r:1"),)), [6, 4, 1]).state  # penetrating, Shaken
+    res = act(state, "a", EndPhase(), [6, 5])  # 11 > Ld8: fails
+    assert res.state.units["m:1"].statuses["snap_only"] == 2
+
+
 def test_passengers_failing_in_their_own_movement_phase_snap_only_in_that_turns_shooting() -> None:
     """40k7 Transports, Effects of Damage on Passengers: the transport is Immobilised by a failed
     dangerous terrain test in its own Movement phase; the passengers fail their Leadership test

@@ -98,7 +98,7 @@ def apply_shoot(
                 "action": msgspec.json.encode(action).decode(),
                 "by": side,
                 "target": jinker,
-                "asked": ",".join(asked),
+                "asked": msgspec.json.encode(list(asked)).decode(),
             },
         )
         ctx.log(f"{target.name} may Jink: waiting for side {target.side}.", refs.JINK)
@@ -116,12 +116,20 @@ def apply_shoot(
     return state
 
 
+def _asked(text: str) -> tuple[str, ...]:
+    """The targets already asked about Jink: a JSON list of unit ids (ids may hold a comma);
+    older decisions held a comma-separated text."""
+    if text.startswith("["):
+        return tuple(msgspec.json.decode(text, type=list[str]))
+    return tuple(x for x in text.split(",") if x)
+
+
 def resume_jink(state: MatchState, decision: Decision, choice: str, ctx: ApplyContext) -> MatchState:
     """The target's owner answered the Jink decision; carry on with the shooting."""
     action = msgspec.json.decode(decision.context["action"], type=Shoot)
     by: Side = "a" if decision.context["by"] == "a" else "b"
     tid = decision.context["target"]
-    asked = (*(x for x in decision.context.get("asked", "").split(",") if x), tid)
+    asked = (*_asked(decision.context.get("asked", "")), tid)
     state = replace(state, pending=None)
     target = state.units[tid]
     if choice == "jink":

@@ -262,6 +262,14 @@ def apply_disembark(state: MatchState, action: Disembark, ctx: ApplyContext) -> 
     return state
 
 
+def _passenger_and_transport(state: MatchState, ids: str) -> tuple[str, str]:
+    """Split "<passenger>:<transport>" where the ids themselves may hold ":" (both are units)."""
+    for i, ch in enumerate(ids):
+        if ch == ":" and ids[:i] in state.units and ids[i + 1 :] in state.units:
+            return ids[:i], ids[i + 1 :]
+    return ids, ""
+
+
 def passenger_tests(state: MatchState, ctx: ApplyContext) -> MatchState:
     """End of phase: passengers of transports that suffered Shaken / Stunned / Weapon Destroyed /
     Immobilised this phase take a Leadership test, even if they have disembarked since (40k7
@@ -274,7 +282,7 @@ def passenger_tests(state: MatchState, ctx: ApplyContext) -> MatchState:
         )
     tested: set[str] = set()
     for flag in pending:
-        pid, _, tid = flag.partition(":")
+        pid, tid = _passenger_and_transport(state, flag)
         p = state.units.get(pid)
         if p is None or p.destroyed or pid in tested:
             continue
