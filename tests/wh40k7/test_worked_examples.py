@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from hulldown.match.actions import Fight, Fire, Shoot
 from hulldown.match.state import Mount
 
@@ -44,15 +46,12 @@ def test_example2_immobilised_again_loses_another_hull_point() -> None:
     """40k7 Vehicle Damage table: an already Immobilised Rhino (3 HP) takes a penetrating AP3 hit;
     damage 6 -> Immobilised again -> one more HP lost: 1 HP left."""
     shooter = vehicle("dev", "a", 10, 24, weapons=(krak(),))
-    target = rhino("rhino", "b", 40, 24, 180)
-    target = target.__class__(
-        **{**{f: getattr(target, f) for f in target.__struct_fields__}, "statuses": {"immobilised": 0}}
-    )
+    target = replace(rhino("rhino", "b", 40, 24, 180), statuses={"immobilised": 0})
     state = make_state(shooter, target, phase="shooting")
     # to hit 6, penetration 4 (8 + 4 = 12 > AV11), damage 6 (AP3: no modifier)
     res = act(state, "a", Shoot("dev", (Fire("krak", "rhino"),)), [6, 4, 6])
     rh = res.state.units["rhino"]
-    assert rh.hp == 1
+    assert rh.hp == 1 and rh.statuses == {"immobilised": 0}
     assert not rh.destroyed
 
 
@@ -92,9 +91,7 @@ def test_example3_unobscured_rhino_gets_no_cover_roll() -> None:
 def _marine_on_rhino_rear(immobilised: bool):
     rh = rhino("rhino", "b", 30, 24, 0)
     if immobilised:
-        rh = rh.__class__(
-            **{**{f: getattr(rh, f) for f in rh.__struct_fields__}, "statuses": {"immobilised": 0}}
-        )
+        rh = replace(rh, statuses={"immobilised": 0})
     radius = 25.0 / 25.4 / 2
     marine = infantry("marines", "a", [(27.75 - radius, 24.0)], ws=4, s=4, a=1)
     return make_state(marine, rh, phase="assault")
