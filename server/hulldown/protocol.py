@@ -118,7 +118,9 @@ ServerMessage = Welcome | Patch | Ack | Rejected | Resync | Error | Pong
 # ---- the replay feed: /matches/{id}/replay ----------------------------------------------
 
 
-class ReplayOpen(msgspec.Struct, frozen=True, tag="replay_open", tag_field="type", forbid_unknown_fields=True):
+class ReplayOpen(
+    msgspec.Struct, frozen=True, tag="replay_open", tag_field="type", forbid_unknown_fields=True
+):
     """First message on a replay connection. ``token``: a side token or the spectator token of a
     private match (a spectator of a delayed match replays only up to the delayed seq). Starts at
     ``from_seq`` (a ``replay_state``), then ``mode`` "step" waits for ``replay_step``; "play" sends
@@ -132,22 +134,30 @@ class ReplayOpen(msgspec.Struct, frozen=True, tag="replay_open", tag_field="type
     token: str | None = None
 
 
-class ReplayPlay(msgspec.Struct, frozen=True, tag="replay_play", tag_field="type", forbid_unknown_fields=True):
+class ReplayPlay(
+    msgspec.Struct, frozen=True, tag="replay_play", tag_field="type", forbid_unknown_fields=True
+):
     speed: float = 1.0
     max_gap: float | None = None
 
 
-class ReplayPause(msgspec.Struct, frozen=True, tag="replay_pause", tag_field="type", forbid_unknown_fields=True):
+class ReplayPause(
+    msgspec.Struct, frozen=True, tag="replay_pause", tag_field="type", forbid_unknown_fields=True
+):
     pass
 
 
-class ReplayStep(msgspec.Struct, frozen=True, tag="replay_step", tag_field="type", forbid_unknown_fields=True):
+class ReplayStep(
+    msgspec.Struct, frozen=True, tag="replay_step", tag_field="type", forbid_unknown_fields=True
+):
     """Send the next ``count`` frames now (pauses playback)."""
 
     count: int = 1
 
 
-class ReplaySeek(msgspec.Struct, frozen=True, tag="replay_seek", tag_field="type", forbid_unknown_fields=True):
+class ReplaySeek(
+    msgspec.Struct, frozen=True, tag="replay_seek", tag_field="type", forbid_unknown_fields=True
+):
     """Jump to the state as of ``seq`` (a fresh ``replay_state``); the mode is kept."""
 
     seq: int
