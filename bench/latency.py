@@ -36,11 +36,12 @@ import websockets
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.scenarios import duel  # noqa: E402
+from msgspec.structs import replace  # noqa: E402
+from tests.scenarios import duel, rhino  # noqa: E402
 from tests.server_process import ServerProcess  # noqa: E402
 
 from hulldown.match.scenario import CreateMatch  # noqa: E402
-from hulldown.match.state import Options  # noqa: E402
+from hulldown.match.state import Options, Unit  # noqa: E402
 from hulldown.store.connect import make_client  # noqa: E402
 
 SEQ_RE = re.compile(rb'"seq":(\d+)')
@@ -196,8 +197,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     redis_url = args.redis_url or f"unix://{_embedded_socket(data_dir)}"
     try:
         scenario = duel()
+        units = (*scenario.scenario.units, *army_units(args.extra_units))
         body = CreateMatch(
-            edition=scenario.edition, scenario=scenario.scenario, options=Options(turn_limit=1_000_000)
+            edition=scenario.edition,
+            scenario=replace(scenario.scenario, units=units),
+            options=Options(turn_limit=1_000_000),
         )
         created = httpx.post(f"{server.http}/matches", content=msgspec.json.encode(body), timeout=10).json()
         url = f"{server.ws}/matches/{created['match_id']}/live"
@@ -311,6 +315,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         server.stop()
 
 
+def army_units(per_side: int) -> list[Unit]:
+    """``per_side`` Rhinos for each side in rows along the table edges, out of the duel's way."""
+    units = []
+    for i in range(per_side):
+        x = 4.0 + (i % 12) * 5.5
+        units.append(rhino(f"rhino-a{i}", "a", x, 4.0 + (i // 12) * 5.0, 90.0))
+        units.append(rhino(f"rhino-b{i}", "b", x, 44.0 - (i // 12) * 5.0, 270.0))
+    return units
+
+
 def _embedded_socket(data_dir: Path) -> Path:
     from hulldown.store.embedded import socket_path_for
 
@@ -330,6 +344,12 @@ def main() -> None:
     )
     parser.add_argument("--redis-url", default="", help="use this Redis instead of an embedded one")
     parser.add_argument("--snapshot-every", type=int, default=100)
+    parser.add_argument(
+        "--extra-units",
+        type=int,
+        default=0,
+        help="add this many Rhinos per side (a match of army size: the full view grows, patches do not)",
+    )
     args = parser.parse_args()
     print(json.dumps(asyncio.run(run(args))))
 

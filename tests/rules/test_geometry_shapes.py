@@ -126,3 +126,18 @@ def test_inside_battlefield() -> None:
     assert not inside_battlefield(Hull(70, 47, 5, 3, 90), 72, 48)
     assert inside_battlefield(Base(0.5, 47.5, 25.4), 72, 48)
     assert not inside_battlefield(Base(0.49, 20, 25.4), 72, 48)
+
+
+def test_within_agrees_with_distance_near_and_beyond_the_reach_cut() -> None:
+    """``within`` answers far pairs from the centres alone; it must agree with ``distance``."""
+    hull = Hull(10.0, 10.0, 5.0, 3.0, 30.0)
+    for dx in [x * 0.25 for x in range(0, 60)]:
+        for other in (Hull(10.0 + dx, 12.0, 4.0, 2.0, 75.0), Base(10.0 + dx, 12.0, 32.0)):
+            for d in (0.05, 1.0, 2.0):
+                assert within(hull, other, d) == (distance(hull, other) <= d + 1e-9), (dx, other, d)
+
+
+def test_footprint_polygons_are_built_once_per_footprint() -> None:
+    hull = Hull(1.0, 2.0, 5.0, 3.0, 10.0)
+    assert hull.polygon() is Hull(1.0, 2.0, 5.0, 3.0, 10.0).polygon()
+    assert hull.polygon() is not hull.translate(0.5, 0.0).polygon()

@@ -10,6 +10,7 @@ Pure module: no I/O, no randomness, no clock.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -76,7 +77,12 @@ class Hull:
         )
 
     def polygon(self) -> Polygon:
-        return Polygon(self.corners())
+        return _hull_polygon(self)
+
+    @property
+    def reach(self) -> float:
+        """Distance from the centre to a corner: no part of the hull is farther."""
+        return math.hypot(self.length / 2.0, self.width / 2.0)
 
     def translate(self, dx: float, dy: float) -> Hull:
         return replace(self, cx=self.cx + dx, cy=self.cy + dy)
@@ -105,7 +111,12 @@ class Base:
         return self.diameter_mm / MM_PER_INCH / 2.0
 
     def polygon(self) -> Polygon:
-        return ShapelyPoint(self.cx, self.cy).buffer(self.radius, quad_segs=BASE_QUAD_SEGS)
+        return _base_polygon(self)
+
+    @property
+    def reach(self) -> float:
+        """Distance from the centre to the edge of the base."""
+        return self.radius
 
     def translate(self, dx: float, dy: float) -> Base:
         return replace(self, cx=self.cx + dx, cy=self.cy + dy)
@@ -208,8 +219,29 @@ def distance(a: Shape, b: Shape) -> float:
 
 
 def within(a: Shape, b: Shape, d: float) -> bool:
-    """True when the closest-point distance is at most `d` inches (with EPS tolerance)."""
+    """True when the closest-point distance is at most `d` inches (with EPS tolerance).
+
+    Two footprints whose centres are farther apart than their reaches plus `d` cannot be within
+    `d`: that cheap test answers most calls without building a polygon."""
+    if (
+        isinstance(a, Hull | Base)
+        and isinstance(b, Hull | Base)
+        and math.hypot(a.cx - b.cx, a.cy - b.cy) - a.reach - b.reach > d + EPS
+    ):
+        return False
     return distance(a, b) <= d + EPS
+
+
+# Footprints are frozen values and shapely geometries immutable: the polygon of a footprint is
+# built once and shared (a model that did not move keeps its footprint between events).
+@functools.lru_cache(maxsize=8192)
+def _hull_polygon(hull: Hull) -> Polygon:
+    return Polygon(hull.corners())
+
+
+@functools.lru_cache(maxsize=8192)
+def _base_polygon(base: Base) -> Polygon:
+    return ShapelyPoint(base.cx, base.cy).buffer(base.radius, quad_segs=BASE_QUAD_SEGS)
 
 
 def overlaps(a: Shape, b: Shape) -> bool:

@@ -29,7 +29,7 @@ from .. import geometry as g
 from . import refs
 from .attacks import ArmourFacing, Hit, Tally
 from .core import ws_to_hit
-from .geo import CONTACT_EPS, alive, footprint, on_table, unit_distance
+from .geo import CONTACT_EPS, alive, footprint, on_table, unit_distance, units_in_contact
 from .morale import fall_back, morale_check
 from .penetration import PenProfile
 from .resolve import resolve_hits, squadron_members
@@ -343,7 +343,7 @@ def _contacts(state: MatchState, side: Side) -> list[tuple[str, str]]:
     theirs = [u for u in state.units.values() if u.side != side and on_table(u)]
     for u in mine:
         for e in theirs:
-            if unit_distance(u, e) <= CONTACT_EPS:
+            if units_in_contact(u, e):
                 pairs.append((u.id, e.id))
     return pairs
 

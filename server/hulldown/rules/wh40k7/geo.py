@@ -83,6 +83,12 @@ def model_distance(a: Model, b: Model) -> float:
     return g.distance(footprint(a), footprint(b))
 
 
+def units_within(a: Unit, b: Unit, d: float) -> bool:
+    """Some living models of the two units are within ``d`` inches (hull or base edges)."""
+    fb = [footprint(mb) for mb in alive(b)]
+    return any(g.within(footprint(ma), other, d) for ma in alive(a) for other in fb)
+
+
 def unit_distance(a: Unit, b: Unit) -> float:
     """Closest distance between any living models of two units (hull or base edges)."""
     best = math.inf
@@ -122,7 +128,7 @@ def in_contact(a: Model, b: Model) -> bool:
 
 
 def units_in_contact(a: Unit, b: Unit) -> bool:
-    return unit_distance(a, b) <= CONTACT_EPS
+    return units_within(a, b, CONTACT_EPS)
 
 
 def terrain_piece(t: Terrain) -> g.TerrainPiece:
