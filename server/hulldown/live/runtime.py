@@ -73,6 +73,9 @@ class MatchRuntime:
         self.states.remember(state)
         self.delayed: DelayedFeed | None = None
         self.changed = asyncio.Event()
+        # The event this process is appending and the state it makes, while the append is in
+        # flight (the tailer may deliver it first; it need not be folded twice).
+        self._inflight: tuple[Event, MatchState] | None = None
 
     # ---- folding -------------------------------------------------------------------------
 
@@ -81,7 +84,13 @@ class MatchRuntime:
         async with self._fold_lock:
             if event.seq != self.state.seq + 1:
                 return False
-            after, _ = await self._fold(self.state, event)
+            inflight = self._inflight
+            if inflight is not None and _same_event(inflight[0], event):
+                # Our own append, read back by the tailer before the append's reply came in:
+                # the state it makes was folded already.
+                after = inflight[1]
+            else:
+                after, _ = await self._fold(self.state, event)
             self._commit(event, after)
             return True
 
@@ -156,9 +165,13 @@ class MatchRuntime:
         ``base.seq``, and commit the folded state if this process has not folded it already."""
         after, dice = await self._fold(base, event)
         event = replace(event, rolls=tuple(r.value for r in dice.rolls), state_hash=state_hash(after))
-        result = await self.store.append(
-            self.match_id, encode_event(event), expect=base.seq, action_id=action_id
-        )
+        self._inflight = (event, after)
+        try:
+            result = await self.store.append(
+                self.match_id, encode_event(event), expect=base.seq, action_id=action_id
+            )
+        finally:
+            self._inflight = None
         if result.status == "appended":
             async with self._fold_lock:
                 if self.state is base:
@@ -297,6 +310,11 @@ class MatchRuntime:
     def close(self) -> None:
         if self.delayed is not None:
             self.delayed.close()
+
+
+def _same_event(a: Event, b: Event) -> bool:
+    """The same appended event: same seq, actor, action id and stored outcome."""
+    return a.seq == b.seq and a.by == b.by and a.action_id == b.action_id and a.state_hash == b.state_hash
 
 
 def _rejected(action_id: str, rejection: Rejection) -> protocol.Rejected:

@@ -1,0 +1,41 @@
+"""An event this process appends is folded once: when the stream tailer reads it back before
+the append's reply arrives, the runtime commits the state it already folded (DESIGN.md 1)."""
+
+from __future__ import annotations
+
+import time
+
+from msgspec.structs import replace
+
+from hulldown.live.runtime import _same_event
+from hulldown.live.service import CreatedMatch, LiveService
+from hulldown.match.actions import EndPhase
+from hulldown.match.events import Event
+from hulldown.store.redis_store import RedisEventStore
+from tests.scenarios import duel
+
+
+async def test_a_read_back_own_event_commits_the_state_folded_before_the_append(
+    store: RedisEventStore, redis_url: str, key_prefix: str
+) -> None:
+    live = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
+    created = await live.create(duel())
+    assert isinstance(created, CreatedMatch)
+    runtime = await live.get(created.match_id)
+    assert runtime is not None
+    base = runtime.state
+    event = Event(seq=base.seq + 1, at=time.time(), by="a", action_id="own-1", body=EndPhase())
+    folded, _ = await runtime._fold(base, event)
+    runtime._inflight = (event, folded)
+    assert await runtime.advance(event)
+    assert runtime.state is folded  # committed as folded, not folded a second time
+    assert runtime.state.phase == "shooting"
+
+
+def test_only_the_same_appended_event_matches() -> None:
+    event = Event(seq=5, at=1.0, by="a", action_id="x", body=EndPhase(), state_hash="h1")
+    assert _same_event(event, replace(event, at=2.0))
+    assert not _same_event(event, replace(event, action_id="y"))
+    assert not _same_event(event, replace(event, by="b"))
+    assert not _same_event(event, replace(event, seq=6))
+    assert not _same_event(event, replace(event, state_hash="h2"))
