@@ -60,3 +60,27 @@ async def access_or_error(connection: HTTPConnection, live: LiveService, match_i
             "this match is private: pass its spectator token (Authorization: Bearer <token> or ?token=)",
         )
     return found
+
+
+@dataclass(frozen=True)
+class OpenMatch:
+    """The match a request's path names, and what the caller may see of it."""
+
+    live: LiveService
+    match_id: str
+    runtime: MatchRuntime
+    access: Access
+
+
+async def open_match(connection: HTTPConnection) -> OpenMatch | Response:
+    """The match of ``{match_id}`` in the path with the caller's access: 404 for no such match,
+    403 for a private match asked without its spectator token."""
+    live: LiveService = connection.app.state.live
+    match_id = connection.path_params["match_id"]
+    runtime = await live.get(match_id)
+    if runtime is None:
+        return error(404, "unknown_match", "no such match")
+    access = await access_or_error(connection, live, match_id)
+    if isinstance(access, Response):
+        return access
+    return OpenMatch(live, match_id, runtime, access)

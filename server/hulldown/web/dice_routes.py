@@ -12,7 +12,7 @@ from starlette.routing import Route
 from ..live.service import LiveService
 from ..match.events import decode_event
 from ..verify import NotRevealed, verify_events
-from .access import access_or_error
+from .access import open_match
 from .responses import MsgspecJSON, error
 
 
@@ -27,12 +27,10 @@ async def get_dice(request: Request) -> Response:
     delayed view reaches the reveal)."""
     live = _live(request)
     match_id = request.path_params["match_id"]
-    runtime = await live.get(match_id)
-    if runtime is None:
-        return error(404, "unknown_match", "no such match")
-    access = await access_or_error(request, live, match_id)
-    if isinstance(access, Response):
-        return access
+    opened = await open_match(request)
+    if isinstance(opened, Response):
+        return opened
+    runtime, access = opened.runtime, opened.access
     visible = access.state(runtime)
     if not visible.seed:
         return error(
@@ -56,12 +54,10 @@ async def get_index(request: Request) -> Response:
     """The seq where every turn, player turn and phase starts; every action, undone ones marked."""
     live = _live(request)
     match_id = request.path_params["match_id"]
-    runtime = await live.get(match_id)
-    if runtime is None:
-        return error(404, "unknown_match", "no such match")
-    access = await access_or_error(request, live, match_id)
-    if isinstance(access, Response):
-        return access
+    opened = await open_match(request)
+    if isinstance(opened, Response):
+        return opened
+    runtime, access = opened.runtime, opened.access
     limit = access.limit(runtime)
     timeline = await live.timeline(match_id, limit)
     if timeline is None:

@@ -16,8 +16,8 @@ from ..match.reducer import state_hash
 from ..match.rejection import Rejection
 from ..match.scenario import CreateMatch
 from ..match.views import view_json
-from .access import access_or_error
-from .responses import MsgspecJSON, error, rejection
+from .access import open_match
+from .responses import MsgspecJSON, error, int_param, rejection
 
 MAX_BODY = 1_000_000
 _create_decoder = msgspec.json.Decoder(CreateMatch)
@@ -26,19 +26,6 @@ _create_decoder = msgspec.json.Decoder(CreateMatch)
 def _live(request: Request) -> LiveService:
     live: LiveService = request.app.state.live
     return live
-
-
-def _int_param(request: Request, name: str) -> int | Response | None:
-    raw = request.query_params.get(name)
-    if raw is None or raw == "":
-        return None
-    try:
-        value = int(raw)
-    except ValueError:
-        return error(400, "bad_parameter", f"{name} must be an integer, got {raw!r}")
-    if value < 0:
-        return error(400, "bad_parameter", f"{name} must be >= 0, got {value}")
-    return value
 
 
 def _base_url(request: Request) -> str:
@@ -74,7 +61,7 @@ async def create_match(request: Request) -> Response:
 
 async def list_matches(request: Request) -> Response:
     live = _live(request)
-    limit = _int_param(request, "limit")
+    limit = int_param(request, "limit")
     if isinstance(limit, Response):
         return limit
     ids = await live.store.list_matches(limit=limit or 100, offset=0)
@@ -116,15 +103,13 @@ async def get_match(request: Request) -> Response:
 async def get_state(request: Request) -> Response:
     live = _live(request)
     match_id = request.path_params["match_id"]
-    at = _int_param(request, "at")
+    at = int_param(request, "at")
     if isinstance(at, Response):
         return at
-    runtime = await live.get(match_id)
-    if runtime is None:
-        return error(404, "unknown_match", "no such match")
-    access = await access_or_error(request, live, match_id)
-    if isinstance(access, Response):
-        return access
+    opened = await open_match(request)
+    if isinstance(opened, Response):
+        return opened
+    runtime, access = opened.runtime, opened.access
     latest = access.state(runtime)  # spectators of a delayed match: the delayed state
     if at is None or at == latest.seq:
         state = latest
@@ -143,18 +128,16 @@ async def get_state(request: Request) -> Response:
 async def get_events(request: Request) -> Response:
     live = _live(request)
     match_id = request.path_params["match_id"]
-    start = _int_param(request, "from")
+    start = int_param(request, "from")
     if isinstance(start, Response):
         return start
-    limit = _int_param(request, "limit")
+    limit = int_param(request, "limit")
     if isinstance(limit, Response):
         return limit
-    runtime = await live.get(match_id)
-    if runtime is None:
-        return error(404, "unknown_match", "no such match")
-    access = await access_or_error(request, live, match_id)
-    if isinstance(access, Response):
-        return access
+    opened = await open_match(request)
+    if isinstance(opened, Response):
+        return opened
+    runtime, access = opened.runtime, opened.access
     after = max(0, (start or 1) - 1)
     until = access.limit(runtime)
     entries = await live.store.read(match_id, after=after, until=until, count=min(limit or 1000, 5000))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import msgspec
+from starlette.requests import Request
 from starlette.responses import Response
 
 from ..match.rejection import Rejection
@@ -28,3 +29,16 @@ def rejection(status: int, rej: Rejection) -> MsgspecJSON:
         {"error": {"code": rej.code, "rule": rej.rule, "message": rej.message, "values": rej.values}},
         status_code=status,
     )
+
+
+def int_param(request: Request, name: str) -> int | Response | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        value = int(raw)
+    except ValueError:
+        return error(400, "bad_parameter", f"{name} must be an integer, got {raw!r}")
+    if value < 0:
+        return error(400, "bad_parameter", f"{name} must be >= 0, got {value}")
+    return value

@@ -20,7 +20,7 @@ from starlette.responses import Response
 from ..live.service import LiveService
 from ..match.state import MatchState, Model, Unit, Weapon
 from ..rules import geometry as g
-from .access import access_or_error
+from .access import open_match
 from .responses import MsgspecJSON, error
 
 ArcEdition = Literal["40k7", "hh3"]
@@ -99,12 +99,10 @@ async def get_arcs(request: Request) -> Response:
     unit_id = request.query_params.get("unit", "")
     weapon_id = request.query_params.get("weapon", "")
     raw_at = request.query_params.get("at")
-    runtime = await live.get(match_id)
-    if runtime is None:
-        return error(404, "unknown_match", "no such match")
-    access = await access_or_error(request, live, match_id)
-    if isinstance(access, Response):
-        return access
+    opened = await open_match(request)
+    if isinstance(opened, Response):
+        return opened
+    runtime, access = opened.runtime, opened.access
     latest = access.state(runtime)  # a delayed match's spectators: the delayed state
     state: MatchState | None = latest
     if raw_at:
