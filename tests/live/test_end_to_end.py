@@ -195,3 +195,17 @@ async def test_the_whole_log_is_paged_over_http(server: ServerProcess) -> None:
     assert bad.status_code == 400
     for client in (a, b, spectator):
         await client.close()
+
+
+async def test_a_client_of_another_protocol_version_is_refused(server: ServerProcess) -> None:
+    created = create(server)
+    url = f"{server.ws}/matches/{created['match_id']}/live"
+    client = await RawClient.connect(url, {"spectator": True, "protocol": 2})
+    refused = client.messages[0]
+    assert refused == {
+        "type": "error",
+        "code": "unsupported_protocol",
+        "message": "this server speaks protocol 1, the client asked for 2",
+        "fatal": True,
+    }
+    await client.close()

@@ -54,6 +54,16 @@ async def live_socket(websocket: WebSocket) -> None:
         hello = await _read_hello(websocket, settings.max_frame)
         if hello is None:
             return
+        if hello.protocol != protocol.PROTOCOL_VERSION:
+            await websocket.send_text(
+                _error(
+                    "unsupported_protocol",
+                    f"this server speaks protocol {protocol.PROTOCOL_VERSION}, the client asked for {hello.protocol}",
+                    fatal=True,
+                )
+            )
+            await websocket.close(code=4400)
+            return
         runtime = await live.get(match_id)
         if runtime is None:
             await websocket.send_text(_error("unknown_match", f"no match {match_id}", fatal=True))
