@@ -25,6 +25,8 @@ class Settings:
     - ``key_prefix`` (HULLDOWN_KEY_PREFIX): prefix of every Redis key.
     - ``appendfsync`` (HULLDOWN_APPENDFSYNC): embedded Redis AOF fsync policy (everysec/always).
     - ``ws_deflate`` (HULLDOWN_WS_DEFLATE): per-message deflate on websockets (off: patches are small).
+    - ``evict_after`` (HULLDOWN_EVICT_AFTER): seconds after which a match nobody uses is dropped
+      from the process (loaded again from its snapshot on next use); 0 keeps every match.
     """
 
     host: str = "127.0.0.1"
@@ -39,6 +41,7 @@ class Settings:
     appendfsync: str = "everysec"
     public_url: str = ""
     ws_deflate: bool = False
+    evict_after: float = 900.0
 
     @classmethod
     def from_env(
@@ -68,4 +71,5 @@ class Settings:
             appendfsync=os.environ.get("HULLDOWN_APPENDFSYNC", "everysec"),
             public_url=os.environ.get("HULLDOWN_PUBLIC_URL", ""),
             ws_deflate=os.environ.get("HULLDOWN_WS_DEFLATE", "") in ("1", "true", "yes"),
+            evict_after=float(os.environ.get("HULLDOWN_EVICT_AFTER", "900")),
         )

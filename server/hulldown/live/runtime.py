@@ -15,9 +15,10 @@ When a fold ends the match, the runtime appends the seed reveal (the seed is sec
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import msgspec
 from msgspec.structs import replace
@@ -76,6 +77,10 @@ class MatchRuntime:
         # The event this process is appending and the state it makes, while the append is in
         # flight (the tailer may deliver it first; it need not be folded twice).
         self._inflight: tuple[Event, MatchState] | None = None
+        # Connections using this runtime (live and replay sockets) and when it was last used:
+        # an idle runtime with no users may be evicted from the process (LiveService.evict_idle).
+        self.users = 0
+        self.last_used = time.monotonic()
 
     # ---- folding -------------------------------------------------------------------------
 
@@ -92,6 +97,7 @@ class MatchRuntime:
             else:
                 after, _ = await self._fold(self.state, event)
             self._commit(event, after)
+            self.last_used = time.monotonic()
             return True
 
     async def _fold(self, base: MatchState, event: Event) -> tuple[MatchState, Dice]:
@@ -306,6 +312,22 @@ class MatchRuntime:
             feed.hold(event.at, state)
         self.delayed = feed
         feed.release(current, now)
+
+    @contextlib.contextmanager
+    def in_use(self) -> Iterator[None]:
+        """Mark the runtime as used by a connection for the ``with`` block."""
+        self.users += 1
+        try:
+            yield
+        finally:
+            self.users -= 1
+            self.last_used = time.monotonic()
+
+    def idle_for(self, now: float) -> float | None:
+        """Seconds since the runtime was last used, or None while it is in use or busy."""
+        if self.users or self.lock.locked() or self._fold_lock.locked():
+            return None
+        return now - self.last_used
 
     def close(self) -> None:
         if self.delayed is not None:

@@ -7,6 +7,7 @@ after it, then followed by this process's single stream tailer.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import secrets
@@ -43,8 +44,18 @@ class CreatedMatch:
 class LiveService:
     """Every match this process serves, and the one tail loop that feeds them."""
 
-    def __init__(self, store: RedisEventStore, redis_url: str, *, prefix: str, snapshot_every: int) -> None:
+    def __init__(
+        self,
+        store: RedisEventStore,
+        redis_url: str,
+        *,
+        prefix: str,
+        snapshot_every: int,
+        evict_after: float = 0.0,
+    ) -> None:
         self.store = store
+        self.evict_after = evict_after
+        self._evictor: asyncio.Task[None] | None = None
         self.snapshot_every = snapshot_every
         self.runtimes: dict[str, MatchRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -53,11 +64,44 @@ class LiveService:
 
     async def start(self) -> None:
         await self.tailer.start()
+        if self.evict_after > 0:
+            self._evictor = asyncio.create_task(self._evict_periodically())
 
     async def stop(self) -> None:
+        if self._evictor is not None:
+            self._evictor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._evictor
         await self.tailer.stop()
         for runtime in self.runtimes.values():
             runtime.close()
+
+    async def _evict_periodically(self) -> None:
+        while True:
+            await asyncio.sleep(max(1.0, self.evict_after / 4))
+            await self.evict_idle(self.evict_after)
+
+    async def evict_idle(self, idle_seconds: float) -> list[str]:
+        """Forget matches nobody has used for ``idle_seconds`` (no connection, nothing in flight):
+        they stop being tailed and are loaded again, from a snapshot, on their next use."""
+        evicted = []
+        for match_id in list(self.runtimes):
+            # Under the match's loading lock: a get() that misses the runtime while it is being
+            # evicted waits here and then loads and follows the match afresh.
+            lock = self._loading.setdefault(match_id, asyncio.Lock())
+            if lock.locked():
+                continue
+            async with lock:
+                runtime = self.runtimes.get(match_id)
+                idle = None if runtime is None else runtime.idle_for(time.monotonic())
+                if runtime is None or idle is None or idle < idle_seconds:
+                    continue
+                del self.runtimes[match_id]
+                self._timelines.pop(match_id, None)
+                runtime.close()
+                await self.tailer.unfollow(match_id)
+                evicted.append(match_id)
+        return evicted
 
     async def _on_events(self, match_id: str, entries: list[tuple[int, bytes]]) -> None:
         runtime = self.runtimes.get(match_id)

@@ -27,7 +27,11 @@ def create_app(settings: Settings) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = RedisEventStore.from_url(settings.redis_url, prefix=settings.key_prefix)
         live = LiveService(
-            store, settings.redis_url, prefix=settings.key_prefix, snapshot_every=settings.snapshot_every
+            store,
+            settings.redis_url,
+            prefix=settings.key_prefix,
+            snapshot_every=settings.snapshot_every,
+            evict_after=settings.evict_after,
         )
         await live.start()
         app.state.live = live

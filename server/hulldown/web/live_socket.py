@@ -76,9 +76,10 @@ async def live_socket(websocket: WebSocket) -> None:
             await websocket.send_text(_error("unauthorised", "bad token for this match", fatal=True))
             await websocket.close(code=4401)
             return
-        await _serve(
-            websocket, runtime, audience, hello, settings.send_queue, settings.max_frame, settings.rate
-        )
+        with runtime.in_use():
+            await _serve(
+                websocket, runtime, audience, hello, settings.send_queue, settings.max_frame, settings.rate
+            )
     except WebSocketDisconnect:
         return
 

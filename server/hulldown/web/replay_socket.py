@@ -56,7 +56,8 @@ async def replay_socket(websocket: WebSocket) -> None:
             await websocket.send_text(_error("unauthorised", "this match is private: bad token", fatal=True))
             await websocket.close(code=4401)
             return
-        await ReplaySession(websocket, live, runtime, access, opened, max_frame).run()
+        with runtime.in_use():
+            await ReplaySession(websocket, live, runtime, access, opened, max_frame).run()
     except WebSocketDisconnect:
         return
 
