@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from hulldown.match.scenario import CreateMatch, Scenario
 from hulldown.match.state import (
     Armour,
+    Edition,
     HullSize,
     Model,
     Mount,
@@ -43,14 +46,10 @@ def vehicle(
         kind="vehicle",
         profile=Profile(m=m, bs=bs, armour=Armour(*armour), hp=hp),
         models={model.id: model},
-        weapons={w.id: Weapon(**{**_fields(w), "model": model.id}) for w in weapons},
+        weapons={w.id: replace(w, model=model.id) for w in weapons},
         keywords=keywords,
         hp=hp,
     )
-
-
-def _fields(w: Weapon) -> dict[str, object]:
-    return {f: getattr(w, f) for f in w.__struct_fields__}
 
 
 def lascannon(wid: str = "lascannon", mount: Mount | None = None) -> Weapon:
@@ -85,10 +84,10 @@ def predator(uid: str, side: Side, x: float, y: float, heading: float = 0.0) -> 
     )
 
 
-def duel(edition: str = "40k7") -> CreateMatch:
+def duel(edition: Edition = "40k7") -> CreateMatch:
     """A Predator (side a) and a Rhino (side b) 30" apart on an empty 72x48 table."""
     return CreateMatch(
-        edition=edition,  # type: ignore[arg-type]
+        edition=edition,
         scenario=Scenario(
             units=(predator("predator-1", "a", 10, 24), rhino("rhino-1", "b", 40, 24, 180)),
             terrain=(

@@ -13,6 +13,7 @@ from hulldown.match.rejection import Rejection
 from hulldown.match.state import (
     Armour,
     Battlefield,
+    HullFacing,
     HullSize,
     MatchState,
     Model,
@@ -25,6 +26,7 @@ from hulldown.match.state import (
     Unit,
     UnitKind,
     Weapon,
+    WeaponType,
 )
 from hulldown.match.validate import validate
 from hulldown.rules.dice import FixedDice
@@ -42,7 +44,7 @@ def weapon(
     rng: float = 48.0,
     mount: Mount | None = None,
     rules: tuple[str, ...] = (),
-    kind: str = "heavy",
+    kind: WeaponType = "heavy",
     model: str = "",
 ) -> Weapon:
     return Weapon(
@@ -54,7 +56,7 @@ def weapon(
         ap=ap,
         damage=damage,
         shots=shots,
-        type=kind,  # type: ignore[arg-type]
+        type=kind,
         rules=rules,
         mount=mount or Mount(kind="turret"),
     )
@@ -74,7 +76,7 @@ def tank(
     keywords: tuple[str, ...] = (),
     weapons: Sequence[Weapon] = (),
     capacity: int = 0,
-    access: tuple[str, ...] = (),
+    access: tuple[HullFacing, ...] = (),
     faction: str = FACTION,
     length: float = 5.0,
     width: float = 3.0,
@@ -93,7 +95,7 @@ def tank(
             armour=Armour(*armour),
             hp=hp,
             capacity=capacity,
-            access=access,  # type: ignore[arg-type]
+            access=access,
             inv=inv,
         ),
         models={model.id: model},
@@ -113,7 +115,7 @@ def transport(
     heading: float = 0.0,
     *,
     capacity: int = 12,
-    access: tuple[str, ...] = ("left", "right", "rear"),
+    access: tuple[HullFacing, ...] = ("left", "right", "rear"),
     keywords: tuple[str, ...] = (),
     armour: tuple[int, int, int] = (11, 11, 10),
     hp: int = 3,

@@ -8,7 +8,18 @@ from hulldown.match.actions import Action
 from hulldown.match.events import Event
 from hulldown.match.reducer import evolve
 from hulldown.match.rejection import Rejection
-from hulldown.match.state import HullSize, MatchState, Model, Point, Profile, Side, Terrain, Unit, Weapon
+from hulldown.match.state import (
+    HullSize,
+    MatchState,
+    Model,
+    Point,
+    Profile,
+    Side,
+    Terrain,
+    Unit,
+    Weapon,
+    WeaponType,
+)
 from hulldown.match.validate import validate
 from hulldown.rules.dice import FixedDice
 
@@ -23,7 +34,7 @@ def weapon(
     d: int = 1,
     shots: int = 1,
     rules: tuple[str, ...] = (),
-    kind: str = "assault",
+    kind: WeaponType = "assault",
 ) -> Weapon:
     return Weapon(
         id=wid,
@@ -35,7 +46,7 @@ def weapon(
         damage=d,
         shots=shots,
         rules=rules,
-        type=kind,  # type: ignore[arg-type]
+        type=kind,
     )
 
 

@@ -15,6 +15,7 @@ from hulldown.match.rejection import Rejection
 from hulldown.match.scenario import Scenario, match_created
 from hulldown.match.state import (
     Armour,
+    HullFacing,
     HullSize,
     LogRoll,
     MatchState,
@@ -27,6 +28,7 @@ from hulldown.match.state import (
     Terrain,
     Unit,
     Weapon,
+    WeaponType,
 )
 from hulldown.match.validate import validate
 from hulldown.rules.dice import FixedDice
@@ -39,7 +41,7 @@ def weapon(
     s: int,
     ap: int | None,
     *,
-    type: str = "heavy",
+    type: WeaponType = "heavy",
     shots: int = 1,
     rules: tuple[str, ...] = (),
     mount: Mount | None = None,
@@ -53,7 +55,7 @@ def weapon(
         strength=s,
         ap=ap,
         shots=shots,
-        type=type,  # type: ignore[arg-type]
+        type=type,
         rules=rules,
         mount=mount or Mount(kind="turret"),
     )
@@ -83,7 +85,7 @@ def vehicle(
     width: float = 3.5,
     weapons: Sequence[Weapon] = (),
     capacity: int = 0,
-    access: tuple[str, ...] = (),
+    access: tuple[HullFacing, ...] = (),
     squadron: str | None = None,
     ws: int = 0,
     s: int = 0,
@@ -113,7 +115,7 @@ def vehicle(
             armour=Armour(*armour),
             hp=hp,
             capacity=capacity,
-            access=access,  # type: ignore[arg-type]
+            access=access,
         ),
         models={model.id: model},
         weapons={w.id: replace(w, model=model.id) for w in weapons},

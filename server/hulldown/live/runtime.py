@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import msgspec
 from msgspec.structs import replace
@@ -56,7 +56,6 @@ class MatchRuntime:
         state: MatchState,
         *,
         snapshot_every: int,
-        on_background: Callable[[asyncio.Task[None]], None] | None = None,
     ) -> None:
         self.store = store
         self.match_id = match_id
@@ -68,7 +67,6 @@ class MatchRuntime:
         self.hub = Hub()
         self.recent: deque[tuple[int, str]] = deque(maxlen=RECENT_PATCHES)
         self._tasks: set[asyncio.Task[None]] = set()
-        self._on_background = on_background
         self.view_text_cache: tuple[int, str] | None = None
         self.states = StateSource(store, match_id, seed)
         self.states.remember(state)

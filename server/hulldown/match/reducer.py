@@ -13,7 +13,7 @@ from typing import assert_never
 import msgspec
 from msgspec.structs import replace
 
-from ..rules.dice import Dice, NoDice
+from ..rules.dice import Dice
 from .actions import (
     Abandon,
     Charge,
@@ -34,6 +34,7 @@ from .context import ApplyContext
 from .editions import rules_for
 from .events import Event, MatchCreated, MatchEnded, SeedRevealed
 from .state import LOG_WINDOW, LogEntry, MatchState, Side, other_side
+from .victory import CONCESSION
 
 _hash_encoder = msgspec.json.Encoder(order="sorted")
 
@@ -71,7 +72,7 @@ def evolve(state: MatchState, event: Event, dice: Dice) -> MatchState:
         case Concede():
             side: Side = "a" if event.by == "a" else "b"
             ctx.log(f"Side {side} concedes.", "")
-            new = replace(state, ended=True, winner=other_side(side), end_reason="concession", pending=None)
+            new = replace(state, ended=True, winner=other_side(side), end_reason=CONCESSION, pending=None)
         case Undo() | TakebackRequest() | TakebackAnswer():
             # Undo and takebacks need the earlier state; the history-aware fold handles them
             # (match/history.py). Here they only record themselves.
@@ -107,10 +108,6 @@ def _finish(state: MatchState, seq: int, entries: list[LogEntry]) -> MatchState:
 
 
 DiceFor = Callable[[Event], Dice]
-
-
-def no_dice(_: Event) -> Dice:
-    return NoDice()
 
 
 def fold(

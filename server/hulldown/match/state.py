@@ -16,6 +16,11 @@ Side = Literal["a", "b"]
 Edition = Literal["40k7", "hh3", "40k11"]
 UnitKind = Literal["vehicle", "infantry", "monster", "paragon", "walker"]
 
+WeaponType = Literal[
+    "assault", "heavy", "rapid_fire", "ordnance", "salvo", "pistol", "melee", "primary", "none"
+]
+HullFacing = Literal["front", "rear", "left", "right"]
+
 SIDES: tuple[Side, Side] = ("a", "b")
 
 
@@ -65,9 +70,7 @@ class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ap: int | None = None
     damage: int = 1
     shots: int = 1
-    type: Literal[
-        "assault", "heavy", "rapid_fire", "ordnance", "salvo", "pistol", "melee", "primary", "none"
-    ] = "assault"
+    type: WeaponType = "assault"
     rules: tuple[str, ...] = ()
     mount: Mount = Mount()
     destroyed: bool = False
@@ -95,7 +98,7 @@ class Profile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     armour: Armour | None = None
     hp: int = 0
     capacity: int = 0
-    access: tuple[Literal["front", "rear", "left", "right"], ...] = ()
+    access: tuple[HullFacing, ...] = ()
 
 
 class Model(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -20,17 +20,12 @@ from collections.abc import Callable, Iterable
 import msgspec
 from msgspec.structs import replace
 
-from ..rules.dice import Dice, FixedDice
+from ..rules.dice import Dice
 from .events import Event
 from .history import StateAt, evolve_with_history
 from .state import LineStep, LogEntry, MatchState, Side
 
 DiceFor = Callable[[Event], Dice]
-
-
-def recorded_dice(event: Event) -> Dice:
-    """The dice an event recorded when it was appended (``Event.rolls``): replay without the seed."""
-    return FixedDice(event.rolls)
 
 
 class PhaseStart(msgspec.Struct, frozen=True):

@@ -113,13 +113,3 @@ class NoDice:
     @property
     def rolls(self) -> Sequence[Roll]:
         return ()
-
-
-def d3(dice: Dice) -> int:
-    """D3 = ceil(D6 / 2) (RULES.md section 0)."""
-    return (dice.d6() + 1) // 2
-
-
-def two_d6_pick_highest(dice: Dice) -> int:
-    """'2D6 pick highest', used by 40k7 Ordnance armour penetration (RULES.md 1.12)."""
-    return max(dice.d6(), dice.d6())

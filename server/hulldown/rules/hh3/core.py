@@ -13,7 +13,6 @@ from ...match.state import MatchState, Model, Side, Unit, Weapon
 
 # --- Rule references (edition + section of RULES.md section 2 and the seed's headings) -------
 R_VEHICLE = "hh3 Vehicles (RULES 2.1-2.3)"
-R_STATUS = "hh3 Vehicles, Statuses (RULES 2.4)"
 R_REPAIR = "hh3 Vehicles, Repair Test (RULES 2.5)"
 R_MOVE = "hh3 Vehicles, Movement (RULES 2.6)"
 R_PIVOT = "hh3 Vehicles, Pivoting is not moving (RULES 2.6)"
