@@ -1,25 +1,18 @@
 """Views: what one audience may see (DESIGN.md section 6).
 
-The state holds no secret (the dice seed lives in the store's match metadata and never enters
-the state), so the player views and the live spectator view are the state itself; a delayed
+The state holds no secret (the dice seed lives in the store's match metadata and enters the
+state only when it is revealed at the end of the match), so the player views and the live spectator view are the state itself; a delayed
 spectator sees an older state. Views are encoded once per audience, never once per socket.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
 from .diff import Op, diff
 from .state import MatchState
-
-Audience = Literal["a", "b", "spectator", "delayed"]
-
-
-def view(state: MatchState, audience: Audience) -> MatchState:
-    """The state as ``audience`` may see it. Today every audience sees the same, secret-free state."""
-    return state
 
 
 def view_json(state: MatchState) -> dict[str, Any]:

@@ -117,8 +117,7 @@ async def _serve(
     connection = Connection(websocket.send_text, audience, queue_size)
 
     async def resync_text() -> str:
-        seq, view = _view_text(runtime, audience)
-        return f'{{"type":"resync","seq":{seq},"view":{view},"reason":"too far behind"}}'
+        return _resync(runtime, audience, "too far behind")
 
     # Registering and queueing the welcome happen with no await between them, so no patch
     # can fall between the welcome's seq and the first queued patch.
@@ -167,6 +166,12 @@ async def _serve(
             await writer
 
 
+def _resync(runtime: MatchRuntime, audience: Audience, reason: str) -> str:
+    """A ``resync`` frame: the audience's full view as JSON text (cached per seq), spliced in."""
+    seq, view = _view_text(runtime, audience)
+    return f'{{"type":"resync","seq":{seq},"view":{view},"reason":"{reason}"}}'
+
+
 def _view_text(runtime: MatchRuntime, audience: Audience) -> tuple[int, str]:
     """The full view ``audience`` may see: a delayed spectator gets the released state only."""
     if audience == "delayed" and runtime.delayed is not None:
@@ -199,8 +204,7 @@ async def _handle(
         case protocol.Resume():
             patches = _patches_after(runtime, audience, message.from_seq)
             if patches is None:
-                seq, view = _view_text(runtime, audience)
-                connection.push(f'{{"type":"resync","seq":{seq},"view":{view},"reason":"resume too old"}}')
+                connection.push(_resync(runtime, audience, "resume too old"))
             else:
                 for text in patches:
                     connection.push(text)
