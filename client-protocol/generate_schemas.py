@@ -4,7 +4,7 @@
     python client-protocol/generate_schemas.py            # write
     python client-protocol/generate_schemas.py --check    # exit 1 if the committed files are stale
 
-Same as ``python -m hulldown.schemas``. tests/protocol/test_schemas.py fails when the committed
+Same as ``python -m hulldown.wire.schemas``. tests/protocol/test_schemas.py fails when the committed
 files differ from what the msgspec types generate.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from hulldown.schemas import main
+from hulldown.wire.schemas import main
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -3,7 +3,7 @@
 What ``hulldown serve`` does, in this process (so /proc/<this pid> is the server the harness
 measures): start an embedded Redis (AOF on, ``appendfsync everysec``, unix socket) in a fresh
 temporary data directory, then uvicorn with the hulldown app on 127.0.0.1:<port>, configured as
-``hulldown.serve.serve`` configures it. Then create one match through ``POST /matches`` (the 40k7
+``hulldown.cli.serve.serve`` configures it. Then create one match through ``POST /matches`` (the 40k7
 duel of examples/duel-40k7.json with ``turn_limit`` 1,000,000, so the match never ends during a
 run) and print ``READY <json>`` on stdout:
 
@@ -104,9 +104,9 @@ def main() -> int:
 
     import uvicorn
 
-    from hulldown.config import Settings
     from hulldown.store.embedded import EmbeddedRedis
     from hulldown.web.app import create_app
+    from hulldown.web.settings import Settings
 
     trace = os.environ.get("HULLDOWN_BENCH_TRACE")
     if trace:

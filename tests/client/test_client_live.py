@@ -11,8 +11,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from hulldown import protocol
 from hulldown.client import Backoff, Client, ClientError, FatalError, create_match, get_events, get_state
+from hulldown.wire import protocol
 from tests.scenarios import duel
 
 from ..server_process import ServerProcess

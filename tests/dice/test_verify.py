@@ -8,10 +8,10 @@ import hashlib
 import pytest
 from msgspec.structs import replace
 
+from hulldown.cli.verify import NotRevealed, verify_events
 from hulldown.match.actions import Concede, EndPhase, Fire, Move, Shoot
 from hulldown.match.events import SeedRevealed
 from hulldown.match.state import Point
-from hulldown.verify import NotRevealed, verify_events
 
 from .forge import Forge
 

@@ -12,7 +12,7 @@ import msgspec
 from hulldown.client import Client
 from hulldown.match.scenario import CreateMatch, Scenario
 from hulldown.match.state import Options
-from hulldown.protocol import Ack, Rejected
+from hulldown.wire.protocol import Ack, Rejected
 from tests.hh3 import builders as hh3
 from tests.wh40k11 import builders as w11
 

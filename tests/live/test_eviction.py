@@ -7,8 +7,8 @@ import time
 from hulldown.live.service import CreatedMatch, LiveService
 from hulldown.match.actions import EndPhase
 from hulldown.match.reducer import state_hash
-from hulldown.protocol import Ack
 from hulldown.store.redis_store import RedisEventStore
+from hulldown.wire.protocol import Ack
 from tests.scenarios import duel
 
 

@@ -9,7 +9,7 @@ from hulldown.match import events
 from hulldown.match.actions import EndPhase, Fire, Move, Shoot
 from hulldown.match.events import SCHEMA_VERSION, Event, decode_event, encode_event
 from hulldown.match.state import Point
-from hulldown.protocol import client_decoder
+from hulldown.wire.protocol import client_decoder
 
 
 def test_every_action_round_trips_with_its_tag() -> None:

@@ -11,9 +11,9 @@ import httpx
 import msgspec
 from starlette.routing import Mount, Route, WebSocketRoute
 
-from hulldown.config import Settings
 from hulldown.web import openapi
 from hulldown.web.app import create_app
+from hulldown.web.settings import Settings
 from tests.scenarios import duel
 
 from ..server_process import ServerProcess

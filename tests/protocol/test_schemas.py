@@ -12,8 +12,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from hulldown import protocol, schemas
 from hulldown.match.actions import Action
+from hulldown.wire import protocol, schemas
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL_DIR = ROOT / "client-protocol"
@@ -23,7 +23,7 @@ def test_committed_schemas_match_the_code() -> None:
     stale = schemas.differences(PROTOCOL_DIR)
     assert stale == [], (
         f"client-protocol files differ from the msgspec types: {stale}; "
-        "run `python -m hulldown.schemas` and commit the result"
+        "run `python -m hulldown.wire.schemas` and commit the result"
     )
 
 

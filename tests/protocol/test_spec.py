@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from hulldown import protocol, rejection_catalogue
+from hulldown.wire import protocol, rejection_catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = (ROOT / "client-protocol" / "SPEC.md").read_text()

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from hulldown import protocol
 from hulldown.client.patch import apply_patch
 from hulldown.rules.dice import derive_die
+from hulldown.wire import protocol
 
 ROOT = Path(__file__).resolve().parents[2]
 COMMITTED = ROOT / "client-protocol" / "transcripts"

@@ -20,9 +20,9 @@ import msgspec
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
-from hulldown import protocol
 from hulldown.client import Client, apply_patch, create_match, get_state
 from hulldown.match.state import Model, Options, Point, Profile, Unit
+from hulldown.wire import protocol
 from tests.scenarios import duel, rhino
 
 from ..client.test_patch import _random_op, _random_value

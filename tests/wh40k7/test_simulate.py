@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hulldown.simulate import run_scenario
+from hulldown.cli.simulate import run_scenario
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "simulate.md"
 

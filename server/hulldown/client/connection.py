@@ -30,8 +30,8 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
-from .. import protocol
 from ..match.actions import Action
+from ..wire import protocol
 from .backoff import Backoff, GiveUp
 from .patch import PatchError
 from .view import LocalView

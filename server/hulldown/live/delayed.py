@@ -17,9 +17,9 @@ from collections.abc import Callable
 
 import msgspec
 
-from .. import protocol
 from ..match.state import MatchState
 from ..match.views import view_json, view_patch
+from ..wire import protocol
 
 RECENT_PATCHES = 1024
 

@@ -23,7 +23,6 @@ from collections.abc import Iterator
 import msgspec
 from msgspec.structs import replace
 
-from .. import protocol
 from ..match.actions import Action, TakebackRequest
 from ..match.events import Event, EventBody, SeedRevealed, decode_event, encode_event
 from ..match.reducer import state_hash
@@ -33,6 +32,7 @@ from ..match.validate import validate
 from ..match.views import view_json, view_patch
 from ..rules.dice import Dice
 from ..store.redis_store import RedisEventStore
+from ..wire import protocol
 from .delayed import DelayedFeed
 from .hub import Hub
 from .states import StateSource

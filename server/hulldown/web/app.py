@@ -8,7 +8,6 @@ from collections.abc import AsyncIterator
 from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 
-from ..config import Settings
 from ..live.service import LiveService
 from ..store.redis_store import RedisEventStore
 from .dice_routes import routes as dice_routes
@@ -16,6 +15,7 @@ from .http_routes import routes as http_routes
 from .live_socket import live_socket
 from .log_routes import routes as log_routes
 from .replay_socket import replay_socket
+from .settings import Settings
 from .viewer_routes import routes as viewer_routes
 
 

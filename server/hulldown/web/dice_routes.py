@@ -9,9 +9,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from ..cli.verify import NotRevealed, verify_events
 from ..live.service import LiveService
 from ..match.events import decode_event
-from ..verify import NotRevealed, verify_events
 from .access import open_match
 from .responses import MsgspecJSON, error
 

@@ -14,10 +14,10 @@ import time
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .. import protocol
 from ..live.hub import Audience, Connection
 from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
+from ..wire import protocol
 from .socket_frames import error_text, read_first
 
 HELLO_TIMEOUT = 10.0

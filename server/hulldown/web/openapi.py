@@ -1,7 +1,7 @@
 """The HTTP routes as an OpenAPI 3.1 document, served at ``GET /openapi.json``.
 
 The request/response bodies are described by msgspec structs (below, and the protocol's own
-types), turned into JSON Schemas by :mod:`hulldown.schemas`; the paths are assembled by hand.
+types), turned into JSON Schemas by :mod:`hulldown.wire.schemas`; the paths are assembled by hand.
 The websocket endpoint is listed too (as the GET that upgrades), with its message schemas under
 ``x-websocket``; the full protocol is in ``client-protocol/SPEC.md``.
 """
@@ -15,12 +15,12 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .. import protocol
 from ..match.events import Event
 from ..match.rejection import Value
 from ..match.scenario import CreateMatch
 from ..match.state import Edition, MatchState, Side
-from ..schemas import components
+from ..wire import protocol
+from ..wire.schemas import components
 from .openapi_history import HISTORY_BODY_TYPES, union_components, with_history
 
 OPENAPI_VERSION = "3.1.0"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import protocol
+from ..cli.verify import Report
 from ..match.timeline import TimelineIndex
-from ..verify import Report
+from ..wire import protocol
 
 Schema = dict[str, Any]
 REF = "#/components/schemas/{name}"

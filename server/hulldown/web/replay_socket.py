@@ -16,12 +16,12 @@ import contextlib
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .. import protocol
 from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
 from ..match.state import MatchState
 from ..match.timeline import Timeline
 from ..match.views import view_json, view_patch
+from ..wire import protocol
 from .access import Access, check_access
 from .socket_frames import error_text, read_first
 

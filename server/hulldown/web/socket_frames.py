@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import msgspec
 from starlette.websockets import WebSocket
 
-from .. import protocol
+from ..wire import protocol
 
 First = TypeVar("First")
 

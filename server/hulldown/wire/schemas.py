@@ -1,8 +1,8 @@
 """JSON Schemas of the wire protocol, generated from the msgspec types.
 
-``python -m hulldown.schemas`` (or ``client-protocol/generate_schemas.py``) writes
+``python -m hulldown.wire.schemas`` (or ``client-protocol/generate_schemas.py``) writes
 ``client-protocol/schemas/*.json``, ``client-protocol/openapi.json`` and
-``client-protocol/rejection-codes.md`` (:mod:`hulldown.rejection_catalogue`); ``--check`` exits
+``client-protocol/rejection-codes.md`` (:mod:`hulldown.wire.rejection_catalogue`); ``--check`` exits
 non-zero when the committed files differ from what the code generates. The tests run the same
 comparison, so a change to a protocol type without regenerating fails CI.
 
@@ -23,11 +23,11 @@ from typing import Any
 
 import msgspec
 
+from ..match.actions import Action
+from ..match.events import Event
+from ..match.scenario import CreateMatch
+from ..match.state import MatchState
 from . import protocol, rejection_catalogue
-from .match.actions import Action
-from .match.events import Event
-from .match.scenario import CreateMatch
-from .match.state import MatchState
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 DEFS_TEMPLATE = "#/$defs/{name}"
@@ -154,7 +154,7 @@ def render(document: Schema) -> str:
 
 def generated_files() -> dict[str, str]:
     """Relative path (under client-protocol/) -> file text, for every generated file."""
-    from .web.openapi import openapi_document  # the web layer builds on these schemas
+    from ..web.openapi import openapi_document  # the web layer builds on these schemas
 
     files = {f"schemas/{doc.filename}": render(build_document(doc)) for doc in DOCUMENTS}
     files["openapi.json"] = render(openapi_document())
@@ -164,7 +164,7 @@ def generated_files() -> dict[str, str]:
 
 def default_directory() -> Path:
     """``client-protocol/`` of the source checkout this module lives in."""
-    return Path(__file__).resolve().parents[2] / "client-protocol"
+    return Path(__file__).resolve().parents[3] / "client-protocol"
 
 
 def differences(directory: Path) -> list[str]:

@@ -11,10 +11,10 @@ from collections.abc import Iterator, Sequence
 
 import msgspec
 
-from .match.actions import Decide, Fire, Move, Pivot, Shoot, TakebackAnswer, TakebackRequest
-from .match.events import Event, MatchCreated, MatchEnded, SeedRevealed
-from .match.state import LogEntry, LogRoll
-from .match.timeline import DiceFor, Timeline
+from ..match.actions import Decide, Fire, Move, Pivot, Shoot, TakebackAnswer, TakebackRequest
+from ..match.events import Event, MatchCreated, MatchEnded, SeedRevealed
+from ..match.state import LogEntry, LogRoll
+from ..match.timeline import DiceFor, Timeline
 
 
 def describe(event: Event) -> str:

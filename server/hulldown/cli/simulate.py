@@ -17,13 +17,13 @@ from typing import Any
 
 import msgspec
 
-from .match.actions import Action
-from .match.events import Event, MatchCreated
-from .match.reducer import evolve, state_hash
-from .match.scenario import Scenario, check_scenario, match_created
-from .match.state import Edition, MatchState, Options, Side
-from .match.validate import validate
-from .rules.dice import DiceExhausted, Roll, SeededDice, commitment
+from ..match.actions import Action
+from ..match.events import Event, MatchCreated
+from ..match.reducer import evolve, state_hash
+from ..match.scenario import Scenario, check_scenario, match_created
+from ..match.state import Edition, MatchState, Options, Side
+from ..match.validate import validate
+from ..rules.dice import DiceExhausted, Roll, SeededDice, commitment
 
 DEFAULT_SEED = "hulldown-simulate"
 DEFAULT_MATCH_ID = "simulation"

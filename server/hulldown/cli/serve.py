@@ -10,9 +10,9 @@ from types import FrameType
 
 import uvicorn
 
-from .config import Settings
-from .store.embedded import EmbeddedRedis
-from .web.app import create_app
+from ..store.embedded import EmbeddedRedis
+from ..web.app import create_app
+from ..web.settings import Settings
 
 log = logging.getLogger("hulldown")
 

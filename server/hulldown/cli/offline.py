@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .match.events import Event, decode_event
-from .store.embedded import EmbeddedRedis, socket_path_for
-from .store.redis_store import RedisEventStore
+from ..match.events import Event, decode_event
+from ..store.embedded import EmbeddedRedis, socket_path_for
+from ..store.redis_store import RedisEventStore
 
 BATCH = 5000
 

@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 import msgspec
 
-from .match.actions import Action
-from .match.rejection import Value
+from ..match.actions import Action
+from ..match.rejection import Value
 
 PROTOCOL_VERSION = 1
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import logging
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .cli_history import add_commands as add_history_commands
-from .config import Settings
+from ..web.settings import Settings
+from .history import add_commands as add_history_commands
 from .simulate import add_simulate_command
 
 
@@ -57,7 +56,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     handler = args.handler
     result: int = handler(args)
     return result
-
-
-if __name__ == "__main__":
-    sys.exit(main())

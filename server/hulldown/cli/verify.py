@@ -22,11 +22,11 @@ from typing import Literal
 
 import msgspec
 
-from .match.dice_binding import event_nonce
-from .match.events import Event, MatchCreated, SeedRevealed
-from .match.reducer import state_hash
-from .match.timeline import Timeline
-from .rules.dice import Dice, SeededDice, derive_die
+from ..match.dice_binding import event_nonce
+from ..match.events import Event, MatchCreated, SeedRevealed
+from ..match.reducer import state_hash
+from ..match.timeline import Timeline
+from ..rules.dice import Dice, SeededDice, derive_die
 
 MAX_FAILURES = 100
 

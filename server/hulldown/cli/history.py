@@ -19,12 +19,12 @@ from typing import Any
 
 import msgspec
 
-from .match.dice_binding import event_nonce
-from .match.events import Event
+from ..match.dice_binding import event_nonce
+from ..match.events import Event
+from ..rules.dice import Dice, FixedDice, NoDice, SeededDice
 from .offline import MatchLog, UnknownMatch, load, redis_url_for
 from .progress import ProgressBar
 from .replay import render
-from .rules.dice import Dice, FixedDice, NoDice, SeededDice
 from .verify import NotRevealed, Report, verify_events
 
 PROGRESS_FROM = 1000  # events: below this a verify is quick and shows no bar
