@@ -2,22 +2,21 @@
 
 from __future__ import annotations
 
-from msgspec.structs import replace
-
 from hulldown.match.scenario import CreateMatch, Scenario
 from hulldown.match.state import (
     Armour,
     Edition,
-    HullSize,
-    Model,
     Mount,
     Options,
-    Point,
     Profile,
     Side,
-    Terrain,
     Unit,
     Weapon,
+)
+from tests.builders import (
+    hull_model,
+    rectangle,
+    single_model_unit,
 )
 
 
@@ -38,15 +37,14 @@ def vehicle(
     weapons: tuple[Weapon, ...] = (),
     m: float = 12.0,
 ) -> Unit:
-    model = Model(id=f"{uid}-m", pos=Point(x, y), heading=heading, hull=HullSize(length, width))
-    return Unit(
-        id=uid,
-        side=side,
-        name=name or uid,
+    return single_model_unit(
+        uid,
+        side,
+        hull_model(uid, x, y, heading, length=length, width=width),
+        name=name,
         kind="vehicle",
         profile=Profile(m=m, bs=bs, armour=Armour(*armour), hp=hp),
-        models={model.id: model},
-        weapons={w.id: replace(w, model=model.id) for w in weapons},
+        weapons=weapons,
         keywords=keywords,
         hp=hp,
     )
@@ -90,14 +88,7 @@ def duel(edition: Edition = "40k7") -> CreateMatch:
         edition=edition,
         scenario=Scenario(
             units=(predator("predator-1", "a", 10, 24), rhino("rhino-1", "b", 40, 24, 180)),
-            terrain=(
-                Terrain(
-                    id="ruin-1",
-                    points=(Point(30, 5), Point(34, 5), Point(34, 9), Point(30, 9)),
-                    kinds=("difficult", "blocks_los", "cover"),
-                    cover_save=4,
-                ),
-            ),
+            terrain=(rectangle("ruin-1", 30, 5, 34, 9, ("difficult", "blocks_los", "cover"), 4),),
         ),
         options=Options(),
     )

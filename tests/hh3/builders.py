@@ -7,19 +7,16 @@ from collections.abc import Iterable, Sequence
 from msgspec.structs import replace
 
 from hulldown.match.actions import Action
-from hulldown.match.events import Event, MatchCreated
-from hulldown.match.reducer import evolve, initial_state
+from hulldown.match.events import MatchCreated
+from hulldown.match.reducer import initial_state
 from hulldown.match.rejection import Rejection
 from hulldown.match.state import (
     Armour,
     Battlefield,
     HullFacing,
-    HullSize,
     MatchState,
-    Model,
     Mount,
     Options,
-    Point,
     Profile,
     Side,
     Terrain,
@@ -28,8 +25,15 @@ from hulldown.match.state import (
     Weapon,
     WeaponType,
 )
-from hulldown.match.validate import validate
-from hulldown.rules.dice import FixedDice
+from tests.builders import (
+    based_models,
+    hull_model,
+    multi_model_unit,
+    rectangle,
+    rejection_of,
+    single_model_unit,
+    validated_step,
+)
 
 FACTION = "legiones-astartes"
 
@@ -83,11 +87,11 @@ def tank(
     inv: int | None = None,
     passengers: tuple[str, ...] = (),
 ) -> Unit:
-    model = Model(id=f"{uid}-m", pos=Point(x, y), heading=heading, hull=HullSize(length, width))
-    return Unit(
-        id=uid,
-        side=side,
-        name=uid,
+    model = hull_model(uid, x, y, heading, length=length, width=width)
+    return single_model_unit(
+        uid,
+        side,
+        model,
         kind="vehicle",
         profile=Profile(
             m=m,
@@ -98,8 +102,7 @@ def tank(
             access=access,
             inv=inv,
         ),
-        models={model.id: model},
-        weapons={w.id: replace(w, model=model.id) for w in weapons},
+        weapons=weapons,
         keywords=keywords,
         faction=faction,
         hp=hp,
@@ -165,22 +168,19 @@ def squad(
     keywords: tuple[str, ...] = (),
     embarked_in: str | None = None,
 ) -> Unit:
-    models: dict[str, Model] = {}
+    models = based_models(uid, positions, base_mm=32.0, wounds=w, first=1, bulky=bulky)
     weapons: dict[str, Weapon] = {}
-    for n, (x, y) in enumerate(positions, start=1):
-        mid = f"{uid}-{n}"
-        models[mid] = Model(id=mid, pos=Point(x, y), base_mm=32.0, wounds=w, bulky=bulky)
+    for mid in models:
         if gun is not None:
             weapons[f"{mid}-gun"] = replace(gun, id=f"{mid}-gun", model=mid)
         if melee is not None:
             weapons[f"{mid}-melee"] = replace(melee, id=f"{mid}-melee", model=mid)
-    return Unit(
-        id=uid,
-        side=side,
-        name=uid,
+    return multi_model_unit(
+        uid,
+        side,
+        models,
         kind=kind,
         profile=Profile(m=m, ws=ws, bs=bs, s=s, t=t, w=w, i=i, a=a, cool=cool, sv=sv, inv=inv),
-        models=models,
         weapons=weapons,
         keywords=keywords,
         faction=faction,
@@ -217,18 +217,12 @@ def make(
 
 
 def rejection(state: MatchState, side: Side, action: Action) -> Rejection | None:
-    return validate(state, side, action)
+    return rejection_of(state, side, action)
 
 
 def act(state: MatchState, side: Side, action: Action, dice: Sequence[int] = ()) -> MatchState:
     """Validate (it must pass), then apply with exactly these dice (all must be used)."""
-    why = validate(state, side, action)
-    assert why is None, f"unexpected rejection: {why}"
-    fixed = FixedDice(dice)
-    event = Event(seq=state.seq + 1, at=0.0, by=side, action_id=f"t{state.seq + 1}", body=action)
-    new = evolve(state, event, fixed)
-    assert fixed.remaining == 0, f"{fixed.remaining} dice left unused"
-    return new
+    return validated_step(state, side, action, dice)[0]
 
 
 def log_text(state: MatchState) -> str:
@@ -250,10 +244,4 @@ def wall(
     cover: int | None = None,
     level: int = 0,
 ) -> Terrain:
-    return Terrain(
-        id=tid,
-        points=(Point(x0, y0), Point(x1, y0), Point(x1, y1), Point(x0, y1)),
-        kinds=kinds,
-        cover_save=cover,
-        level=level,
-    )
+    return rectangle(tid, x0, y0, x1, y1, kinds, cover, level)

@@ -5,14 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from hulldown.match.actions import Action
-from hulldown.match.events import Event
-from hulldown.match.reducer import evolve
 from hulldown.match.rejection import Rejection
 from hulldown.match.state import (
-    HullSize,
     MatchState,
-    Model,
-    Point,
     Profile,
     Side,
     Terrain,
@@ -20,8 +15,14 @@ from hulldown.match.state import (
     Weapon,
     WeaponType,
 )
-from hulldown.match.validate import validate
-from hulldown.rules.dice import FixedDice
+from tests.builders import (
+    based_models,
+    hull_model,
+    multi_model_unit,
+    rejection_of,
+    single_model_unit,
+    validated_step,
+)
 
 
 def weapon(
@@ -68,17 +69,12 @@ def infantry(
     base_mm: float = 32.0,
     keywords: tuple[str, ...] = ("infantry",),
 ) -> Unit:
-    models = {
-        f"{uid}-{i}": Model(id=f"{uid}-{i}", pos=Point(x, y), base_mm=base_mm, wounds=w)
-        for i, (x, y) in enumerate(positions, start=1)
-    }
-    return Unit(
-        id=uid,
-        side=side,
-        name=uid,
+    return multi_model_unit(
+        uid,
+        side,
+        based_models(uid, positions, base_mm=base_mm, wounds=w, first=1),
         kind="infantry",
         profile=Profile(m=m, ws=ws, bs=bs, s=s, t=t, w=w, a=a, sv=sv, inv=inv),
-        models=models,
         weapons={wp.id: wp for wp in weapons},
         keywords=keywords,
     )
@@ -106,22 +102,15 @@ def vehicle(
     m: float = 10.0,
 ) -> Unit:
     """A one-model MONSTER/VEHICLE unit; its model id is ``<uid>-m``."""
-    model = Model(
-        id=f"{uid}-m",
-        pos=Point(x, y),
-        heading=heading,
-        hull=HullSize(length, width),
-        base_mm=base_mm,
-        wounds=w,
-    )
-    return Unit(
-        id=uid,
-        side=side,
-        name=uid,
+    model = hull_model(uid, x, y, heading, length=length, width=width, base_mm=base_mm, wounds=w)
+    return single_model_unit(
+        uid,
+        side,
+        model,
         kind="monster" if "monster" in keywords else "vehicle",
         profile=Profile(m=m, ws=ws, bs=bs, s=s, t=t, w=w, a=a, sv=sv),
-        models={model.id: model},
-        weapons={wp.id: wp for wp in weapons},
+        weapons=weapons,
+        bind_weapons=False,
         keywords=keywords,
     )
 
@@ -141,18 +130,12 @@ def state(
 
 
 def check(s: MatchState, action: Action, side: Side | None = None) -> Rejection | None:
-    return validate(s, side or s.active, action)
+    return rejection_of(s, side or s.active, action)
 
 
 def step(s: MatchState, action: Action, dice: Iterable[int] = (), side: Side | None = None) -> MatchState:
     """Validate (must pass), then evolve with fixed dice, which must all be used."""
-    by = side or s.active
-    problem = validate(s, by, action)
-    assert problem is None, problem
-    fixed = FixedDice(dice)
-    new = evolve(s, Event(seq=s.seq + 1, at=0.0, by=by, action_id=f"t{s.seq + 1}", body=action), fixed)
-    assert fixed.remaining == 0, f"{fixed.remaining} fixed dice unused"
-    return new
+    return validated_step(s, side or s.active, action, dice)[0]
 
 
 def rolls(s: MatchState) -> list[tuple[str, int, str]]:

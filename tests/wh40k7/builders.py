@@ -9,20 +9,16 @@ from typing import Protocol
 from msgspec.structs import replace
 
 from hulldown.match.actions import Action, EndPhase
-from hulldown.match.events import Event
-from hulldown.match.reducer import evolve, initial_state
+from hulldown.match.reducer import initial_state
 from hulldown.match.rejection import Rejection
 from hulldown.match.scenario import Scenario, match_created
 from hulldown.match.state import (
     Armour,
     HullFacing,
-    HullSize,
     LogRoll,
     MatchState,
-    Model,
     Mount,
     Options,
-    Point,
     Profile,
     Side,
     Terrain,
@@ -30,8 +26,16 @@ from hulldown.match.state import (
     Weapon,
     WeaponType,
 )
-from hulldown.match.validate import validate
 from hulldown.rules.dice import FixedDice
+from tests.builders import (
+    based_models,
+    hull_model,
+    multi_model_unit,
+    rectangle,
+    rejection_of,
+    single_model_unit,
+    validated_step,
+)
 
 
 def weapon(
@@ -94,17 +98,12 @@ def vehicle(
     kind: str = "vehicle",
     base_mm: float | None = None,
 ) -> Unit:
-    model = Model(
-        id=f"{uid}-m",
-        pos=Point(x, y),
-        heading=heading,
-        hull=None if base_mm else HullSize(length, width),
-        base_mm=base_mm,
-    )
-    return Unit(
-        id=uid,
-        side=side,
-        name=name or uid,
+    model = hull_model(uid, x, y, heading, length=length, width=width, base_mm=base_mm, hull=not base_mm)
+    return single_model_unit(
+        uid,
+        side,
+        model,
+        name=name,
         kind=kind,  # type: ignore[arg-type]
         profile=Profile(
             bs=bs,
@@ -117,8 +116,7 @@ def vehicle(
             capacity=capacity,
             access=access,
         ),
-        models={model.id: model},
-        weapons={w.id: replace(w, model=model.id) for w in weapons},
+        weapons=weapons,
         keywords=keywords,
         hp=hp,
         squadron=squadron,
@@ -202,21 +200,17 @@ def infantry(
     base_mm: float = 25.0,
 ) -> Unit:
     """A unit of models; ``weapons`` pairs a model index with a weapon it carries."""
-    models = {
-        f"{uid}-{k}": Model(id=f"{uid}-{k}", pos=Point(x, y), base_mm=base_mm, wounds=w)
-        for k, (x, y) in enumerate(positions)
-    }
     ws_map: dict[str, Weapon] = {}
     for idx, wp in weapons:
         wid = wp.id if wp.id not in ws_map else f"{wp.id}-{idx}"
         ws_map[wid] = replace(wp, id=wid, model=f"{uid}-{idx}")
-    return Unit(
-        id=uid,
-        side=side,
-        name=name or uid,
+    return multi_model_unit(
+        uid,
+        side,
+        based_models(uid, positions, base_mm=base_mm, wounds=w),
+        name=name,
         kind="infantry",
         profile=Profile(ws=ws, bs=bs, s=s, t=t, w=w, i=i, a=a, ld=ld, sv=sv, inv=inv),
-        models=models,
         weapons=ws_map,
         keywords=keywords,
     )
@@ -231,12 +225,7 @@ def ruin(
     save: int = 4,
     kinds: tuple[str, ...] = ("difficult", "blocks_los", "cover"),
 ) -> Terrain:
-    return Terrain(
-        id=tid,
-        points=(Point(x0, y0), Point(x1, y0), Point(x1, y1), Point(x0, y1)),
-        kinds=kinds,
-        cover_save=save,
-    )
+    return rectangle(tid, x0, y0, x1, y1, kinds, save)
 
 
 def make_state(
@@ -269,16 +258,7 @@ def act(
     state: MatchState, side: Side, action: Action, dice: Sequence[int] = (), *, exact: bool = True
 ) -> Result:
     """Validate then apply one action with fixed dice; with ``exact`` every die must be used."""
-    rejection = validate(state, side, action)
-    assert rejection is None, f"unexpectedly rejected: {rejection}"
-    fixed = FixedDice(dice)
-    new = evolve(
-        state, Event(seq=state.seq + 1, at=0.0, by=side, action_id=f"t{state.seq + 1}", body=action), fixed
-    )
-    if exact:
-        assert fixed.remaining == 0, (
-            f"{fixed.remaining} fixed dice left unused; log: {[e.text for e in new.log[-8:]]}"
-        )
+    new, fixed = validated_step(state, side, action, dice, exact=exact)
     return Result(new, fixed)
 
 
@@ -290,7 +270,7 @@ def end_phases(state: MatchState, n: int) -> MatchState:
 
 
 def rejected(state: MatchState, side: Side, action: Action) -> Rejection:
-    rejection = validate(state, side, action)
+    rejection = rejection_of(state, side, action)
     assert rejection is not None, f"expected a rejection for {action}"
     assert rejection.rule.startswith("40k7"), rejection.rule
     return rejection

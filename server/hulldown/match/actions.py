@@ -162,19 +162,23 @@ class Concede(msgspec.Struct, frozen=True, tag="concede", tag_field="type", forb
     pass
 
 
-Action = (
-    Move
-    | Pivot
-    | Shoot
-    | Charge
-    | Fight
-    | Embark
-    | Disembark
-    | Abandon
-    | EndPhase
-    | Decide
-    | Undo
-    | TakebackRequest
-    | TakebackAnswer
-    | Concede
+PlayAction = Move | Pivot | Shoot | Charge | Fight | Embark | Disembark | Abandon | EndPhase | Decide
+"""The actions an edition's dispatch table handles (match/dispatch.py)."""
+
+SharedAction = Undo | TakebackRequest | TakebackAnswer | Concede
+"""The actions every edition shares, handled before any edition is asked (match/history.py)."""
+
+Action = PlayAction | SharedAction
+
+PLAY_ACTION_KINDS: tuple[type[PlayAction], ...] = (
+    Move,
+    Pivot,
+    Shoot,
+    Charge,
+    Fight,
+    Embark,
+    Disembark,
+    Abandon,
+    EndPhase,
+    Decide,
 )

@@ -7,12 +7,9 @@ target and outcome) and collects the log lines the event produces.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
 
 from ..rules.dice import Dice
-from .actions import Action
-from .rejection import Rejection
-from .state import LogEntry, LogRoll, MatchState, Side
+from .state import LogEntry, LogRoll
 
 
 class ApplyContext:
@@ -57,18 +54,3 @@ class ApplyContext:
         """Attach rolls not yet logged to a final line so no die goes unrecorded."""
         if self._pending_rolls:
             self.log("dice rolled")
-
-
-class EditionRules(Protocol):
-    """One edition's rules behind one interface (DESIGN.md section 2)."""
-
-    edition: str
-    phases: tuple[str, ...]
-
-    def validate(self, state: MatchState, side: Side, action: Action) -> Rejection | None:
-        """Check ``action`` against the state; ``None`` means legal. Never mutates."""
-        ...
-
-    def apply(self, state: MatchState, side: Side, action: Action, ctx: ApplyContext) -> MatchState:
-        """Apply a validated action. Total: must not raise for any action validate accepted."""
-        ...

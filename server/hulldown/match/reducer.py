@@ -8,28 +8,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable
-from typing import assert_never
 
 import msgspec
 from msgspec.structs import replace
 
 from ..rules.dice import Dice
-from .actions import (
-    Abandon,
-    Charge,
-    Concede,
-    Decide,
-    Disembark,
-    Embark,
-    EndPhase,
-    Fight,
-    Move,
-    Pivot,
-    Shoot,
-    TakebackAnswer,
-    TakebackRequest,
-    Undo,
-)
+from .actions import Concede, TakebackAnswer, TakebackRequest, Undo
 from .context import ApplyContext
 from .editions import rules_for
 from .events import Event, MatchCreated, MatchEnded, SeedRevealed
@@ -78,22 +62,10 @@ def evolve(state: MatchState, event: Event, dice: Dice) -> MatchState:
             # (match/history.py). Here they only record themselves.
             ctx.log(f"{type(body).__name__} by side {event.by}.", "DESIGN 5")
             new = state
-        case (
-            Move()
-            | Pivot()
-            | Shoot()
-            | Charge()
-            | Fight()
-            | Embark()
-            | Disembark()
-            | Abandon()
-            | EndPhase()
-            | Decide()
-        ):
+        case _:
+            # Every other event is a play action: the edition's dispatch table applies it.
             actor: Side = "a" if event.by == "a" else "b"
             new = rules_for(state.edition).apply(state, actor, body, ctx)
-        case _:
-            assert_never(body)
     ctx.flush()
     return _finish(new, event.seq, ctx.entries)
 

@@ -6,28 +6,11 @@ state at version ``v`` and returns a :class:`Rejection` or ``None``.
 
 from __future__ import annotations
 
-from .actions import (
-    Abandon,
-    Action,
-    Charge,
-    Concede,
-    Decide,
-    Disembark,
-    Embark,
-    Fight,
-    Move,
-    Pivot,
-    Shoot,
-    TakebackAnswer,
-    TakebackRequest,
-    Undo,
-)
+from .actions import Action, Concede, Decide, EndPhase, TakebackAnswer, TakebackRequest, Undo
 from .editions import rules_for
 from .history import StateAt, check_history_action, check_pending_takeback
 from .rejection import Rejection, reject
 from .state import MatchState, Side
-
-_UNIT_ACTIONS = (Move, Pivot, Shoot, Charge, Fight, Embark, Disembark, Abandon)
 
 
 def validate(
@@ -79,7 +62,7 @@ def validate(
         return reject(
             "not_your_turn", "turn sequence", f"it is side {state.active}'s turn", active=state.active
         )
-    if isinstance(action, _UNIT_ACTIONS):
+    if not isinstance(action, EndPhase | Decide):
         unit = state.units.get(action.unit)
         if unit is None:
             return reject("unknown_unit", "scenario", f"no unit {action.unit!r}", unit=action.unit)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1]
 MAX_EXAMPLES = 3
+UNSUPPORTED_ACTION = "unsupported_action"
 
 # Where a module's rejections come from, by path prefix (first match wins).
 ORIGINS: tuple[tuple[str, str], ...] = (
@@ -28,6 +29,7 @@ ORIGINS: tuple[tuple[str, str], ...] = (
     ("match/validate.py", "every edition"),
     ("match/history.py", "undo / takeback"),
     ("match/scenario.py", "POST /matches"),
+    ("match/dispatch.py", "every edition"),
     ("live/", "server"),
 )
 
@@ -161,6 +163,16 @@ def _calls(path: Path, package: Path) -> Iterator[Raised]:
     names = _Names(path, tree)
     callees = {"reject", *_wrappers(tree)}
     for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _callee(node) == "unsupported" and len(node.args) == 3:
+            # A dispatch table's ``unsupported(Kind, rule, message)`` (match/dispatch.py).
+            yield Raised(
+                code=UNSUPPORTED_ACTION,
+                origin=_origin(relative),
+                rule=_template(node.args[1], names),
+                message=_template(node.args[2], names),
+                module=relative,
+            )
+            continue
         if not isinstance(node, ast.Call) or _callee(node) not in callees or len(node.args) < 3:
             continue
         code = node.args[0]

@@ -6,31 +6,19 @@ runs when the active player ends the End phase, see endphase.py). RULES.md secti
 
 from __future__ import annotations
 
-from typing import assert_never
+from collections.abc import Callable
+from typing import TypeVar
 
-from ...match.actions import (
-    Abandon,
-    Action,
-    Charge,
-    Concede,
-    Decide,
-    Disembark,
-    Embark,
-    EndPhase,
-    Fight,
-    Move,
-    Pivot,
-    Shoot,
-    TakebackAnswer,
-    TakebackRequest,
-    Undo,
-)
+from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Move, Pivot, Shoot
 from ...match.context import ApplyContext
+from ...match.dispatch import Applier, DispatchTable, Validator
 from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Side, Unit
 from ..phases import PHASES_HH3
 from . import assault, endphase, movement, shooting, transports
 from .core import R_TURN
+
+UnitAction = TypeVar("UnitAction", Move, Pivot, Shoot, Charge, Fight, Embark, Disembark)
 
 
 def _unit(state: MatchState, uid: str) -> Unit | Rejection:
@@ -40,90 +28,38 @@ def _unit(state: MatchState, uid: str) -> Unit | Rejection:
     return unit
 
 
-class Rules:
-    edition = "hh3"
-    phases = PHASES_HH3
+def _of_unit(check: Callable[[MatchState, Unit, UnitAction], Rejection | None]) -> Validator[UnitAction]:
+    """hh3 checks take the acting unit, which must be in play."""
 
-    def validate(self, state: MatchState, side: Side, action: Action) -> Rejection | None:
-        match action:
-            case EndPhase() | Undo() | TakebackRequest() | TakebackAnswer() | Concede():
-                return None
-            case Decide():
-                pending = state.pending
-                if pending is None or pending.kind not in (
-                    shooting.DECISION_FACING,
-                    endphase.DECISION_REPAIR,
-                ):
-                    return reject("no_decision_pending", R_TURN, "there is no hh3 decision to answer")
-                return None
-            case Abandon():
-                return reject("unsupported_action", R_TURN, "hh3 has no squadrons to abandon a vehicle from")
-            case Move() | Pivot() | Shoot() | Charge() | Fight() | Embark() | Disembark():
-                unit = _unit(state, action.unit)
-                if isinstance(unit, Rejection):
-                    return unit
-                return self._validate_unit_action(state, unit, action)
-            case _:
-                assert_never(action)
+    def validate(state: MatchState, side: Side, action: UnitAction) -> Rejection | None:
+        unit = _unit(state, action.unit)
+        if isinstance(unit, Rejection):
+            return unit
+        return check(state, unit, action)
 
-    def _validate_unit_action(
-        self,
-        state: MatchState,
-        unit: Unit,
-        action: Move | Pivot | Shoot | Charge | Fight | Embark | Disembark,
-    ) -> Rejection | None:
-        match action:
-            case Move():
-                return movement.validate_move(state, unit, action)
-            case Pivot():
-                return movement.validate_pivot(state, unit, action)
-            case Shoot():
-                return shooting.validate_shoot(state, unit, action)
-            case Charge():
-                return assault.validate_charge(state, unit, action)
-            case Fight():
-                return assault.validate_fight(state, unit, action)
-            case Embark():
-                return transports.validate_embark(state, unit, action)
-            case Disembark():
-                return transports.validate_disembark(state, unit, action)
-            case _:
-                assert_never(action)
-
-    def apply(self, state: MatchState, side: Side, action: Action, ctx: ApplyContext) -> MatchState:
-        match action:
-            case EndPhase():
-                return endphase.end_current_phase(state, ctx)
-            case Decide():
-                return self._apply_decide(state, action, ctx)
-            case Move():
-                return movement.apply_move(state, state.units[action.unit], action, ctx)
-            case Pivot():
-                return movement.apply_pivot(state, state.units[action.unit], action, ctx)
-            case Shoot():
-                return shooting.apply_shoot(state, state.units[action.unit], action, ctx)
-            case Charge():
-                return assault.apply_charge(state, state.units[action.unit], action, ctx)
-            case Fight():
-                return assault.apply_fight(state, state.units[action.unit], action, ctx)
-            case Embark():
-                return transports.apply_embark(state, state.units[action.unit], action, ctx)
-            case Disembark():
-                return transports.apply_disembark(state, state.units[action.unit], action, ctx)
-            case Abandon() | Undo() | TakebackRequest() | TakebackAnswer() | Concede():
-                return state
-            case _:
-                assert_never(action)
-
-    def _apply_decide(self, state: MatchState, action: Decide, ctx: ApplyContext) -> MatchState:
-        pending = state.pending
-        if pending is None:
-            return state
-        if pending.kind == shooting.DECISION_FACING:
-            return shooting.resume_facing(state, pending, action.choice, ctx)
-        if pending.kind == endphase.DECISION_REPAIR:
-            return endphase.resume_repair(state, pending, action.choice, ctx)
-        return state
+    return validate
 
 
-RULES = Rules()
+def _to_unit(
+    apply: Callable[[MatchState, Unit, UnitAction, ApplyContext], MatchState],
+) -> Applier[UnitAction]:
+    """hh3 rules apply to the acting unit (validated to be in play)."""
+    return lambda state, side, action, ctx: apply(state, state.units[action.unit], action, ctx)
+
+
+RULES = DispatchTable("hh3", PHASES_HH3, R_TURN)
+RULES.on(
+    EndPhase,
+    lambda state, side, action: None,
+    lambda state, side, action, ctx: endphase.end_current_phase(state, ctx),
+)
+RULES.on(Move, _of_unit(movement.validate_move), _to_unit(movement.apply_move))
+RULES.on(Pivot, _of_unit(movement.validate_pivot), _to_unit(movement.apply_pivot))
+RULES.on(Shoot, _of_unit(shooting.validate_shoot), _to_unit(shooting.apply_shoot))
+RULES.on(Charge, _of_unit(assault.validate_charge), _to_unit(assault.apply_charge))
+RULES.on(Fight, _of_unit(assault.validate_fight), _to_unit(assault.apply_fight))
+RULES.on(Embark, _of_unit(transports.validate_embark), _to_unit(transports.apply_embark))
+RULES.on(Disembark, _of_unit(transports.validate_disembark), _to_unit(transports.apply_disembark))
+RULES.unsupported(Abandon, R_TURN, "hh3 has no squadrons to abandon a vehicle from")
+RULES.decision(shooting.DECISION_FACING, shooting.resume_facing)
+RULES.decision(endphase.DECISION_REPAIR, endphase.resume_repair)

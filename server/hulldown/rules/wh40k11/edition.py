@@ -10,91 +10,39 @@ RULES.md section 3; seed 000 (section 17). Phases: Command, Movement, Shooting, 
 
 from __future__ import annotations
 
-from typing import assert_never
-
-from ...match.actions import (
-    Abandon,
-    Action,
-    Charge,
-    Concede,
-    Decide,
-    Disembark,
-    Embark,
-    EndPhase,
-    Fight,
-    Move,
-    Pivot,
-    Shoot,
-    TakebackAnswer,
-    TakebackRequest,
-    Undo,
-)
+from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Move, Pivot, Shoot
 from ...match.context import ApplyContext
-from ...match.rejection import Rejection, reject
+from ...match.dispatch import DispatchTable, sideless, sideless_apply
 from ...match.state import MatchState, Side
 from ..phases import PHASES_40K11, end_phase
 from .charge import apply_charge, validate_charge
 from .constants import EDITION, R_CORE
-from .fight import apply_decide, apply_fight, offer_or_end, validate_decide, validate_fight
+from .fight import FIGHT_DECISION, apply_fight, offer_or_end, resume_fight_decision, validate_fight
 from .movement import apply_move, pivot_as_move, validate_move
 from .shooting import apply_shoot, validate_shoot
 
 
-class Rules:
-    edition = EDITION
-    phases = PHASES_40K11
-
-    def validate(self, state: MatchState, side: Side, action: Action) -> Rejection | None:
-        match action:
-            case EndPhase():
-                return None
-            case Move():
-                return validate_move(state, action)
-            case Pivot():
-                return validate_move(state, pivot_as_move(action))
-            case Shoot():
-                return validate_shoot(state, action)
-            case Charge():
-                return validate_charge(state, action)
-            case Fight():
-                return validate_fight(state, action)
-            case Decide():
-                return validate_decide(state, action)
-            case Embark() | Disembark() | Abandon():
-                return reject(
-                    "unsupported_action",
-                    R_CORE,
-                    f"{type(action).__name__} is not part of the 40k11 core here",
-                )
-            case Undo() | TakebackRequest() | TakebackAnswer() | Concede():
-                return None  # handled by the generic layers (match/validate.py, match/history.py)
-            case _:
-                assert_never(action)
-
-    def apply(self, state: MatchState, side: Side, action: Action, ctx: ApplyContext) -> MatchState:
-        match action:
-            case EndPhase():
-                if state.phase == "fight":
-                    return offer_or_end(state, ctx)
-                return end_phase(state, self.phases, ctx)
-            case Move():
-                return apply_move(state, action, ctx)
-            case Pivot():
-                return apply_move(state, pivot_as_move(action), ctx)
-            case Shoot():
-                return apply_shoot(state, action, ctx)
-            case Charge():
-                return apply_charge(state, action, ctx)
-            case Fight():
-                return apply_fight(state, action, ctx)
-            case Decide():
-                return apply_decide(state, action, ctx)
-            case (
-                Embark() | Disembark() | Abandon() | Undo() | TakebackRequest() | TakebackAnswer() | Concede()
-            ):
-                return state
-            case _:
-                assert_never(action)
+def _apply_end_phase(state: MatchState, side: Side, action: EndPhase, ctx: ApplyContext) -> MatchState:
+    """40k11 Fight phase: the phase ends once neither side has a unit left to fight."""
+    if state.phase == "fight":
+        return offer_or_end(state, ctx)
+    return end_phase(state, PHASES_40K11, ctx)
 
 
-RULES = Rules()
+NOT_IN_CORE = "is not part of the 40k11 core here"
+
+RULES = DispatchTable(EDITION, PHASES_40K11, R_CORE)
+RULES.on(EndPhase, lambda state, side, action: None, _apply_end_phase)
+RULES.on(Move, sideless(validate_move), sideless_apply(apply_move))
+RULES.on(
+    Pivot,
+    lambda state, side, action: validate_move(state, pivot_as_move(action)),
+    lambda state, side, action, ctx: apply_move(state, pivot_as_move(action), ctx),
+)
+RULES.on(Shoot, sideless(validate_shoot), sideless_apply(apply_shoot))
+RULES.on(Charge, sideless(validate_charge), sideless_apply(apply_charge))
+RULES.on(Fight, sideless(validate_fight), sideless_apply(apply_fight))
+RULES.unsupported(Embark, R_CORE, f"Embark {NOT_IN_CORE}")
+RULES.unsupported(Disembark, R_CORE, f"Disembark {NOT_IN_CORE}")
+RULES.unsupported(Abandon, R_CORE, f"Abandon {NOT_IN_CORE}")
+RULES.decision(FIGHT_DECISION, resume_fight_decision)

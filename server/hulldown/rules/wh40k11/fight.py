@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from ...match.actions import Decide, Fight
+from ...match.actions import Fight
 from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
 from ...match.state import Decision, MatchState, Model, Unit, Weapon, other_side
@@ -127,24 +127,15 @@ def offer_or_end(state: MatchState, ctx: ApplyContext) -> MatchState:
     return replace(state, pending=decision)
 
 
-def validate_decide(state: MatchState, action: Decide) -> Rejection | None:
-    pending = state.pending
-    if pending is None or pending.kind != FIGHT_DECISION:
-        return reject("unknown_decision", R_FIGHT, "40k11 has no such decision")
-    return None
-
-
-def apply_decide(state: MatchState, action: Decide, ctx: ApplyContext) -> MatchState:
-    pending = state.pending
-    if pending is None or pending.kind != FIGHT_DECISION:
-        return state
+def resume_fight_decision(state: MatchState, pending: Decision, choice: str, ctx: ApplyContext) -> MatchState:
+    """40k11 Fight phase: the offered unit fights the chosen enemy, or declines to fight."""
     unit_id = pending.context.get("unit", "")
     state = replace(state, pending=None)
     unit = state.units.get(unit_id)
-    target = state.units.get(action.choice)
-    if action.choice == DECLINE or unit is None or target is None or not units_engaged(unit, target):
+    target = state.units.get(choice)
+    if choice == DECLINE or unit is None or target is None or not units_engaged(unit, target):
         ctx.log(f"{unit.name if unit else unit_id} does not fight.", R_FIGHT)
         state = add_phase_flag(state, FOUGHT, unit_id)
     else:
-        state = fight(state, unit_id, action.choice, None, ctx)
+        state = fight(state, unit_id, choice, None, ctx)
     return offer_or_end(state, ctx)

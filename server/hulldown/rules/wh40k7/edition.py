@@ -11,28 +11,11 @@ Overwatch, close combat), ``transports``, ``squadrons``, ``morale``, ``core`` (t
 
 from __future__ import annotations
 
-from typing import assert_never
-
-from ...match.actions import (
-    Abandon,
-    Action,
-    Charge,
-    Concede,
-    Decide,
-    Disembark,
-    Embark,
-    EndPhase,
-    Fight,
-    Move,
-    Pivot,
-    Shoot,
-    TakebackAnswer,
-    TakebackRequest,
-    Undo,
-)
+from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Move, Pivot, Shoot
 from ...match.context import ApplyContext
+from ...match.dispatch import DispatchTable, sideless, sideless_apply
 from ...match.rejection import Rejection, reject
-from ...match.state import MatchState, Side
+from ...match.state import Decision, MatchState, Side
 from ..phases import PHASES_40K7, end_phase
 from . import assault, charge, movement, refs, shooting, speed, squadrons, tankshock, transports
 from .geo import on_table
@@ -43,78 +26,29 @@ from .types import is_zooming
 COMBAT_SPEED = speed.COMBAT_SPEED
 CRUISING_SPEED = speed.CRUISING_SPEED
 
-
-class Rules:
-    edition = "40k7"
-    phases = PHASES_40K7
-
-    def validate(self, state: MatchState, side: Side, action: Action) -> Rejection | None:
-        match action:
-            case EndPhase():
-                return _validate_end_phase(state)
-            case Move():
-                if action.kind in ("normal", "run", "flat_out"):
-                    return movement.validate_move(state, action)
-                if action.kind in ("tank_shock", "ram"):
-                    return tankshock.validate_tank_shock(state, action)
-                return reject(
-                    "unsupported_action",
-                    refs.TURN,
-                    f"{action.kind} moves do not exist in 40k7",
-                    kind=action.kind,
-                )
-            case Pivot():
-                return movement.validate_pivot(state, action)
-            case Shoot():
-                return shooting.validate_shoot(state, action)
-            case Charge():
-                return charge.validate_charge(state, action)
-            case Fight():
-                return assault.validate_fight(state, action)
-            case Embark():
-                return transports.validate_embark(state, action)
-            case Disembark():
-                return transports.validate_disembark(state, action)
-            case Abandon():
-                return squadrons.validate_abandon(state, action)
-            case Decide():
-                return None
-            case Undo() | TakebackRequest() | TakebackAnswer() | Concede():
-                return None
-            case _:
-                assert_never(action)
-
-    def apply(self, state: MatchState, side: Side, action: Action, ctx: ApplyContext) -> MatchState:
-        match action:
-            case EndPhase():
-                return _end_phase(state, ctx)
-            case Move():
-                if action.kind in ("tank_shock", "ram"):
-                    return tankshock.begin(state, action, ctx)
-                return movement.apply_move(state, action, ctx)
-            case Pivot():
-                return movement.apply_pivot(state, action, ctx)
-            case Shoot():
-                return shooting.apply_shoot(state, side, action, ctx)
-            case Charge():
-                return charge.apply_charge(state, action, ctx)
-            case Fight():
-                return assault.apply_fight(state, action, ctx)
-            case Embark():
-                return transports.apply_embark(state, action, ctx)
-            case Disembark():
-                return transports.apply_disembark(state, action, ctx)
-            case Abandon():
-                return squadrons.apply_abandon(state, action, ctx)
-            case Decide():
-                return _resume(state, action, ctx)
-            case Undo() | TakebackRequest() | TakebackAnswer() | Concede():
-                return state
-            case _:
-                assert_never(action)
+MOVE_KINDS = ("normal", "run", "flat_out")
+"""40k7 moves: ordinary moves, Run and Flat Out (movement.py)."""
+SHOCK_KINDS = ("tank_shock", "ram")
+"""40k7 Tank Shock and Ram (tankshock.py)."""
 
 
-def _validate_end_phase(state: MatchState) -> Rejection | None:
+def _validate_move(state: MatchState, side: Side, action: Move) -> Rejection | None:
+    if action.kind in MOVE_KINDS:
+        return movement.validate_move(state, action)
+    if action.kind in SHOCK_KINDS:
+        return tankshock.validate_tank_shock(state, action)
+    return reject(
+        "unsupported_action", refs.TURN, f"{action.kind} moves do not exist in 40k7", kind=action.kind
+    )
+
+
+def _apply_move(state: MatchState, side: Side, action: Move, ctx: ApplyContext) -> MatchState:
+    if action.kind in SHOCK_KINDS:
+        return tankshock.begin(state, action, ctx)
+    return movement.apply_move(state, action, ctx)
+
+
+def _validate_end_phase(state: MatchState, side: Side, action: EndPhase) -> Rejection | None:
     """40k7 Flyers: a Zooming Flyer must move (at least 18") in its own Movement phase."""
     if state.phase != "movement":
         return None
@@ -127,6 +61,10 @@ def _validate_end_phase(state: MatchState) -> Rejection | None:
                 unit=unit.id,
             )
     return None
+
+
+def _apply_end_phase(state: MatchState, side: Side, action: EndPhase, ctx: ApplyContext) -> MatchState:
+    return _end_phase(state, ctx)
 
 
 def _end_phase(state: MatchState, ctx: ApplyContext) -> MatchState:
@@ -152,25 +90,25 @@ def _start_of_turn(state: MatchState, ctx: ApplyContext) -> MatchState:
     return state
 
 
-def _resume(state: MatchState, action: Decide, ctx: ApplyContext) -> MatchState:
-    decision = state.pending
-    if decision is None:
-        return state
-    match decision.kind:
-        case "jink":
-            return shooting.resume_jink(state, decision, action.choice, ctx)
-        case "death_or_glory":
-            return tankshock.resume_death_or_glory(state, decision, action.choice, ctx)
-        case "overwatch":
-            return charge.resume_overwatch(state, decision, action.choice, ctx)
-        case "attack_vehicle":
-            state = assault.resume_attack_vehicle(state, decision, action.choice, ctx)
-            return _end_phase(state, ctx)
-        case _:
-            ctx.log(f"Unknown decision {decision.kind!r} cleared.", refs.TURN)
-            from msgspec.structs import replace
-
-            return replace(state, pending=None)
+def _resume_attack_vehicle(
+    state: MatchState, decision: Decision, choice: str, ctx: ApplyContext
+) -> MatchState:
+    """40k7 Vehicles and Close Combat: after the answer, the rest of the phase's combats."""
+    state = assault.resume_attack_vehicle(state, decision, choice, ctx)
+    return _end_phase(state, ctx)
 
 
-RULES = Rules()
+RULES = DispatchTable("40k7", PHASES_40K7, refs.TURN)
+RULES.on(EndPhase, _validate_end_phase, _apply_end_phase)
+RULES.on(Move, _validate_move, _apply_move)
+RULES.on(Pivot, sideless(movement.validate_pivot), sideless_apply(movement.apply_pivot))
+RULES.on(Shoot, sideless(shooting.validate_shoot), shooting.apply_shoot)
+RULES.on(Charge, sideless(charge.validate_charge), sideless_apply(charge.apply_charge))
+RULES.on(Fight, sideless(assault.validate_fight), sideless_apply(assault.apply_fight))
+RULES.on(Embark, sideless(transports.validate_embark), sideless_apply(transports.apply_embark))
+RULES.on(Disembark, sideless(transports.validate_disembark), sideless_apply(transports.apply_disembark))
+RULES.on(Abandon, sideless(squadrons.validate_abandon), sideless_apply(squadrons.apply_abandon))
+RULES.decision("jink", shooting.resume_jink)
+RULES.decision("death_or_glory", tankshock.resume_death_or_glory)
+RULES.decision("overwatch", charge.resume_overwatch)
+RULES.decision("attack_vehicle", _resume_attack_vehicle)
