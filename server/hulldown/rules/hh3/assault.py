@@ -104,7 +104,7 @@ def validate_charge(state: MatchState, unit: Unit, action: Charge) -> Rejection 
             distance=distance,
             limit=CHARGE_RANGE,
         )
-    if not any(geom.sees(state, (m.pos.x, m.pos.y), target) for m in alive_models(unit)):
+    if not any(geom.sees(state, (m.pos.x, m.pos.y), target, unit.id) for m in alive_models(unit)):
         return reject("no_line_of_sight", R_CORE_CHARGE, f"no model of {unit.name} can see {target.name}")
     return None
 
@@ -202,7 +202,7 @@ def _volley_weapons(state: MatchState, unit: Unit, charger: Unit) -> list[Weapon
             continue
         if not geom.in_arc(unit, weapon, charger):
             continue
-        if not geom.sees(state, geom.firing_point(unit, weapon), charger):
+        if not geom.sees(state, geom.firing_point(unit, weapon), charger, unit.id):
             continue
         chosen.append(weapon)
         used.add(weapon.model)

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 import msgspec
@@ -53,6 +54,12 @@ ARMOUR_ORDER: tuple[ArmourFacing, ...] = ("front", "side", "rear")
 INDIRECT_RULES = ("barrage", "indirect")
 NO_SNAP_RULES = ("blast", "template")  # hh3 Armoury: weapons that cannot make Snap Shots [ext]
 DECISION_FACING = "facing"
+# hh3 Armoury, Blast and Template [decided]: their hits, when the attack could land on two facings
+# (a tie the owner would choose), take the Side instead of the owner's choice.
+AREA_RULES = ("blast", "template")
+BLAST_ON_TWO_FACINGS: ArmourFacing = "side"
+# RULES 2.13 [seed]: indirect fire or no line of sight always hits the Side armour.
+NO_SIGHT_FACING: ArmourFacing = "side"
 
 
 def is_indirect(weapon: Weapon) -> bool:
@@ -139,7 +146,7 @@ def _validate_fire(state: MatchState, unit: Unit, action: Shoot, fire: Fire, spl
             distance=distance,
             range=weapon.range,
         )
-    if not is_indirect(weapon) and not geom.sees(state, geom.firing_point(unit, weapon), target):
+    if not is_indirect(weapon) and not geom.sees(state, geom.firing_point(unit, weapon), target, unit.id):
         return reject("no_line_of_sight", R_CORE_SHOOT, f"{weapon.name} cannot see {target.name}")
     if not geom.in_arc(unit, weapon, target):
         return reject(
@@ -161,80 +168,144 @@ def _validate_fire(state: MatchState, unit: Unit, action: Shoot, fire: Fire, spl
     return None
 
 
-def facing_options(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -> tuple[ArmourFacing, ...]:
-    """RULES 2.13: the armour facings this weapon's hits may strike (one, or two for the owner)."""
-    if not is_vehicle(target):
-        return ()
+@dataclass(frozen=True, slots=True)
+class AttackFacing:
+    """RULES 2.13 [ext + decided]: the facing one Shooting Attack hits on one vehicle.
+
+    ``counts``: firing models per hull zone (a model on a corner line counts in both zones it can
+    see); ``options``: the armour facing hit, or the tied facings the owner chooses between;
+    ``why``: the reading in words, for the log.
+    """
+
+    target: str
+    counts: dict[g.Facing, int]
+    options: tuple[ArmourFacing, ...]
+    why: str
+
+
+def direct_zones(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -> tuple[g.Facing, ...]:
+    """RULES 2.13: the hull zone(s) a weapon's firing point stands in, as seen by that weapon;
+    () for indirect fire or no line of sight (those hits always take the Side). A base across a
+    corner line stands in both zones; the zones it cannot see any part of are dropped."""
     origin = geom.firing_point(unit, weapon)
+    if is_indirect(weapon) or not geom.sees(state, origin, target, unit.id):
+        return ()
     hull = geom.hull(vehicle_model(target))
-    if is_indirect(weapon) or not geom.sees(state, origin, target):
-        return ("side",)
     model = unit.models[weapon.model]
-    eps = geom.radius(model) or g.DIAGONAL_EPS
-    zones = g.facings_of_point(hull, origin, eps)
-    visible = set(g.visible_facings(hull, origin, geom.blockers(state)))
-    if len(zones) > 1 and visible & set(zones):
-        zones = tuple(z for z in zones if z in visible)
-    armour = {g.armour_facing(z) for z in zones}
-    values = {damage.armour_value(target, f) for f in armour}
+    zones = g.facings_of_point(hull, origin, geom.radius(model) or g.DIAGONAL_EPS)
+    if len(zones) > 1:
+        visible = set(g.visible_facings(hull, origin, geom.blockers(state, (unit.id, target.id))))
+        if visible & set(zones):
+            zones = tuple(z for z in zones if z in visible)
+    return zones
+
+
+def attack_facing(state: MatchState, unit: Unit, fires: list[Fire], target: Unit) -> AttackFacing:
+    """RULES 2.13 [ext + decided]: one attack hits one facing. Each firing model counts once in
+    every zone it stands in (a vehicle firer: the zones of its weapons' mount points); the zone
+    with the most firing models is hit; a tie between facings of different armour values is the
+    owner's choice (a lone firer on a corner line is such a tie). No firing model tracing line of
+    sight: the Side."""
+    zones_of: dict[str, set[g.Facing]] = {}
+    for fire in fires:
+        weapon = unit.weapons[fire.weapon]
+        zones_of.setdefault(weapon.model, set()).update(direct_zones(state, unit, weapon, target))
+    counts: dict[g.Facing, int] = {}
+    for zones in zones_of.values():
+        for zone in zones:
+            counts[zone] = counts.get(zone, 0) + 1
+    if not counts:
+        why = "no firing model has line of sight: Side armour"
+        return AttackFacing(target.id, counts, (NO_SIGHT_FACING,), why)
+    most = max(counts.values())
+    tied = [z for z in g.FACINGS if counts.get(z) == most]
+    armour = {g.armour_facing(z) for z in tied}
     ordered = tuple(f for f in ARMOUR_ORDER if f in armour)
-    if len(values) == 1:
-        return ordered[:1]
-    return ordered
+    tally = ", ".join(f"{counts[z]} in {z}" for z in g.FACINGS if z in counts)
+    if len({damage.armour_value(target, f) for f in ordered}) == 1:
+        return AttackFacing(target.id, counts, ordered[:1], f"firing models: {tally}")
+    return AttackFacing(target.id, counts, ordered, f"firing models: {tally}; a tie, the owner chooses")
+
+
+def forced_facing(
+    state: MatchState, unit: Unit, weapon: Weapon, target: Unit, attack: AttackFacing
+) -> ArmourFacing | None:
+    """The facing a weapon's hits take whatever the attack's facing (None: the attack's): the
+    Side for indirect fire or no line of sight (RULES 2.13 [seed]); ``BLAST_ON_TWO_FACINGS`` for
+    Blast and Template hits when the attack could land on two facings (RULES 2.13 [decided])."""
+    if not direct_zones(state, unit, weapon, target):
+        return NO_SIGHT_FACING
+    area = any(r.split(":")[0] in AREA_RULES for r in weapon.rules)
+    return BLAST_ON_TWO_FACINGS if area and len(attack.options) > 1 else None
+
+
+def facing_plan(state: MatchState, unit: Unit, action: Shoot) -> dict[str, AttackFacing]:
+    """The facing of every vehicle target of a Shooting Attack, in the order of the Shoot."""
+    plan: dict[str, AttackFacing] = {}
+    for fire in action.fire:
+        target = state.units[fire.target]
+        if fire.target in plan or not is_vehicle(target):
+            continue
+        fires = [f for f in action.fire if f.target == fire.target]
+        plan[fire.target] = attack_facing(state, unit, fires, target)
+    return plan
+
+
+def _needs_choice(state: MatchState, unit: Unit, action: Shoot, attack: AttackFacing) -> bool:
+    target = state.units[attack.target]
+    return len(attack.options) > 1 and any(
+        forced_facing(state, unit, unit.weapons[f.weapon], target, attack) is None
+        for f in action.fire
+        if f.target == attack.target
+    )
 
 
 def apply_shoot(
-    state: MatchState, unit: Unit, action: Shoot, ctx: ApplyContext, chosen: dict[int, str] | None = None
+    state: MatchState, unit: Unit, action: Shoot, ctx: ApplyContext, chosen: dict[str, str] | None = None
 ) -> MatchState:
-    """Ask the owner for every two-facing choice first (no dice yet), then resolve."""
+    """Ask the owner of every vehicle target whose facing is a tie first (no dice yet), then
+    resolve."""
     picks = dict(chosen or {})
-    for i, fire in enumerate(action.fire):
-        if i in picks:
-            continue
-        options = facing_options(state, unit, unit.weapons[fire.weapon], state.units[fire.target])
-        if len(options) > 1:
-            return _ask_facing(state, unit, action, picks, i, options, ctx)
-    return resolve_shoot(state, unit.id, action, picks, ctx)
+    plan = facing_plan(state, unit, action)
+    for tid, attack in plan.items():
+        if tid not in picks and _needs_choice(state, unit, action, attack):
+            return _ask_facing(state, unit, action, picks, attack, ctx)
+    return resolve_shoot(state, unit.id, action, plan, picks, ctx)
 
 
 def _ask_facing(
     state: MatchState,
     unit: Unit,
     action: Shoot,
-    picks: dict[int, str],
-    index: int,
-    options: tuple[ArmourFacing, ...],
+    picks: dict[str, str],
+    attack: AttackFacing,
     ctx: ApplyContext,
 ) -> MatchState:
-    fire = action.fire[index]
-    target = state.units[fire.target]
-    weapon = unit.weapons[fire.weapon]
-    prompt = f"{weapon.name} of {unit.name} sees two facings of {target.name}: choose the facing hit"
+    target = state.units[attack.target]
+    prompt = f"{unit.name} shoots {target.name} from two facings equally: choose the facing hit"
     decision = Decision(
-        id=f"facing-{ctx.seq}-{index}",
+        id=f"facing-{ctx.seq}-{target.id}",
         side=target.side,
         kind=DECISION_FACING,
-        options=options,
+        options=attack.options,
         prompt=prompt,
         rule=R_FACING,
         context={
             "unit": unit.id,
             "shoot": msgspec.json.encode(action).decode(),
-            "chosen": msgspec.json.encode({str(k): v for k, v in picks.items()}).decode(),
-            "index": str(index),
+            "chosen": msgspec.json.encode(picks).decode(),
+            "target": target.id,
         },
     )
-    ctx.log(f"{prompt} ({' or '.join(options)}); side {target.side} decides.", R_FACING)
+    ctx.log(f"{prompt} ({attack.why}: {' or '.join(attack.options)}); side {target.side} decides.", R_FACING)
     return replace(state, pending=decision)
 
 
 def resume_facing(state: MatchState, decision: Decision, choice: str, ctx: ApplyContext) -> MatchState:
     """The owner answered a facing decision: record it, then ask the next or resolve."""
     action = msgspec.json.decode(decision.context["shoot"], type=Shoot)
-    picks = {
-        int(k): v for k, v in msgspec.json.decode(decision.context["chosen"], type=dict[str, str]).items()
-    }
-    picks[int(decision.context["index"])] = choice
+    picks = msgspec.json.decode(decision.context["chosen"], type=dict[str, str])
+    picks[decision.context["target"]] = choice
     ctx.log(f"Side {decision.side} chooses the {choice} facing.", R_FACING)
     state = replace(state, pending=None)
     return apply_shoot(state, state.units[decision.context["unit"]], action, ctx, picks)
@@ -257,9 +328,30 @@ def heavy_profile(unit: Unit, weapon: Weapon) -> tuple[int, int | None, int]:
 
 
 def resolve_shoot(
-    state: MatchState, uid: str, action: Shoot, picks: dict[int, str], ctx: ApplyContext
+    state: MatchState,
+    uid: str,
+    action: Shoot,
+    plan: dict[str, AttackFacing],
+    picks: dict[str, str],
+    ctx: ApplyContext,
 ) -> MatchState:
     split = split_fire(action)
+    shooter = state.units[uid]
+    # Every facing is fixed before the first die (RULES 2.13): a vehicle destroyed during the
+    # attack no longer blocks, but the facings were decided when the attack was declared.
+    facings: list[ArmourFacing | None] = []
+    for fire in action.fire:
+        attack = plan.get(fire.target)
+        if attack is None:
+            facings.append(None)
+            continue
+        target = state.units[fire.target]
+        forced = forced_facing(state, shooter, shooter.weapons[fire.weapon], target, attack)
+        facings.append(forced or _armour(picks.get(fire.target)) or attack.options[0])
+    for attack in plan.values():
+        if attack.target not in picks:
+            chosen = attack.options[0] if len(attack.options) == 1 else "by the weapons' own rules"
+            ctx.log(f"Facing hit on {state.units[attack.target].name}: {chosen} ({attack.why}).", R_FACING)
     for i, fire in enumerate(action.fire):
         unit = state.units[uid]
         target = state.units[fire.target]
@@ -283,11 +375,9 @@ def resolve_shoot(
             die = ctx.roll("hit test", f"{need}+", at_least(need, "hit", "miss"))
             hits += die >= need
         ctx.log(f"{weapon.name}: {hits} of {shots} hit.", R_CORE_HIT)
-        options = facing_options(state, unit, weapon, target)
-        facing = picks.get(i) or (options[0] if options else None)
         source = geom.firing_point(unit, weapon)
         batch = [
-            damage.Hit(strength, ap, weapon.damage, weapon.name, source, weapon.rules, _armour(facing))
+            damage.Hit(strength, ap, weapon.damage, weapon.name, source, weapon.rules, facings[i])
             for _ in range(hits)
         ]
         state = damage.resolve_hits(state, target.id, batch, ctx)

@@ -1,0 +1,130 @@
+"""hh3 rules fidelity, fixed dice: vehicles block line of sight, one facing per attack, moving
+after disembarking, Rapid vehicles, Super-heavy and Stable vehicles, Explodes (X) after an
+Emergency Disembarkation, Volley Attacks, Light Transport and explicit Defensive weapons
+(docs/rules-notes.md, hh3)."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from hulldown.match.actions import Charge, Decide, Fire, Shoot
+from hulldown.match.state import MatchState
+
+from .builders import act, log_text, make, rejection, squad, tank, weapon
+
+# --- Vehicles block line of sight (hh3 core, Line of Sight) ---------------------------------------
+# Shooter at (20, 24), target hull at (40, 24); a 5 x 3 hull turned across the line at (30, 24)
+# hides every point of the target from the shooter's turret.
+
+
+def _sight_state(blocker_side: str | None, blocker_kind: str = "vehicle") -> MatchState:
+    shooter = tank("s", "a", 20, 24, 0, weapons=[weapon("gun", strength=9)])
+    target = tank("t", "b", 40, 24, 180)
+    units = [shooter, target]
+    if blocker_side == "a" or blocker_side == "b":
+        if blocker_kind == "vehicle":
+            units.append(tank("wall-tank", blocker_side, 30, 24, 90))
+        else:
+            units.append(squad("wall-squad", blocker_side, [(30, 22), (30, 23.3), (30, 24.6), (30, 25.9)]))
+    return make(units, phase="shooting")
+
+
+@pytest.mark.parametrize("blocker_side", ["a", "b"])
+def test_a_vehicle_of_either_side_blocks_line_of_sight(blocker_side: str) -> None:
+    """hh3 core, Line of Sight: a model with the Vehicle type breaks the line, friend or foe."""
+    why = rejection(_sight_state(blocker_side), "a", Shoot("s", (Fire("gun", "t"),)))
+    assert why is not None and why.code == "no_line_of_sight"
+
+
+def test_without_the_vehicle_in_the_way_the_target_is_seen() -> None:
+    """hh3 core, Line of Sight: the same shot with nothing in between is legal and resolves."""
+    state = act(_sight_state(None), "a", Shoot("s", (Fire("gun", "t"),)), [6, 1])
+    assert "front armour 13, no effect" in log_text(state)
+
+
+def test_infantry_in_the_way_does_not_block() -> None:
+    """hh3 core, Line of Sight [decided]: only models with the Vehicle type block; the squad
+    standing where the hull stood does not."""
+    assert rejection(_sight_state("a", "infantry"), "a", Shoot("s", (Fire("gun", "t"),))) is None
+
+
+def test_a_vehicle_in_the_way_blocks_the_charge_line_of_sight() -> None:
+    """hh3 core, Charge Sub-Phase: a charge needs line of sight, which a vehicle breaks."""
+    troops = squad("c", "a", [(24, 24)])
+    target = squad("e", "b", [(34, 24)])
+    blocker = tank("wall-tank", "a", 29, 24, 90, length=8.0)
+    state = make([troops, target, blocker], phase="assault")
+    why = rejection(state, "a", Charge("c", "e"))
+    assert why is not None and why.code == "no_line_of_sight"
+
+
+# --- One facing per attack (RULES 2.13) -----------------------------------------------------------
+# Target at (40, 24) facing -x: front AV13, side AV12, rear AV10. Models at x = 20 stand in the
+# front zone; a model at (40, 34) stands in a side zone; (25, 33) lies on the front corner line.
+FRONT = [(20.0, 22.5), (20.0, 24.0), (20.0, 25.5)]
+SIDE = (40.0, 34.0)
+CORNER = (25.0, 33.0)
+
+
+def _attack_state(positions: list[tuple[float, float]], rules: tuple[str, ...] = ()) -> MatchState:
+    gun = weapon("las", strength=9, rng=48, rules=rules)
+    troops = squad("s", "a", positions, gun=gun)
+    target = tank("t", "b", 40, 24, 180, armour=(13, 12, 10))
+    return make([troops, target], phase="shooting")
+
+
+def _all_fire(state: MatchState) -> Shoot:
+    return Shoot("s", tuple(Fire(w, "t") for w in sorted(state.units["s"].weapons)))
+
+
+def test_the_facing_with_most_firing_models_is_hit_by_every_hit() -> None:
+    """hh3 RULES 2.13: three firing models in the front zone, one in a side zone: the whole
+    attack hits the front, the side model's hit included (4 hits, penetration dice 1: 10 vs 13)."""
+    state = _attack_state([*FRONT, SIDE])
+    state = act(state, "a", _all_fire(state), [6, 1] * 4)
+    text = log_text(state)
+    assert state.pending is None
+    assert text.count("vs front armour 13, no effect") == 4
+    assert "side armour" not in text
+    assert "firing models: 3 in front, 1 in" in text
+
+
+@pytest.mark.parametrize(("choice", "armour"), [("front", 13), ("side", 12)])
+def test_a_tie_is_the_owners_choice_for_the_whole_attack(choice: str, armour: int) -> None:
+    """hh3 RULES 2.13 ("the vehicle's owner chooses"): one model in front, one in a side zone is a
+    tie; the owner (side b) is asked before any die and both hits take the chosen facing."""
+    state = _attack_state([FRONT[1], SIDE])
+    state = act(state, "a", _all_fire(state))
+    pending = state.pending
+    assert pending is not None and pending.side == "b" and pending.kind == "facing"
+    assert pending.options == ("front", "side")
+    state = act(state, "b", Decide(pending.id, choice), [6, 1, 6, 1])
+    assert log_text(state).count(f"vs {choice} armour {armour}, no effect") == 2
+
+
+def test_a_lone_blast_firer_on_a_corner_line_takes_the_side() -> None:
+    """hh3 RULES 2.13 [decided]: Blast hits that could land on two facings use the Side, so the
+    owner is not asked (penetration 3: 12 vs side AV12, glancing; against the front: nothing)."""
+    state = _attack_state([CORNER], rules=("blast",))
+    state = act(state, "a", _all_fire(state), [6, 3, 1])
+    assert state.pending is None
+    assert "vs side armour 12, glancing" in log_text(state)
+
+
+def test_blast_hits_take_the_side_while_the_rest_follow_the_owners_choice() -> None:
+    """hh3 RULES 2.13 [decided]: a tie between a model with an ordinary gun (front) and one with a
+    Blast weapon (side): the owner chooses front, which the ordinary hit takes; the Blast hit
+    still takes the Side (penetration dice 1: 10 vs 13, 10 vs 12)."""
+    state = _attack_state([FRONT[1], SIDE])
+    troops = state.units["s"]
+    blast = replace(troops.weapons["s-2-gun"], name="frag", rules=("blast",))
+    troops = replace(troops, weapons={**troops.weapons, "s-2-gun": blast})
+    state = replace(state, units={**state.units, "s": troops})
+    state = act(state, "a", _all_fire(state))
+    pending = state.pending
+    assert pending is not None and pending.options == ("front", "side")
+    state = act(state, "b", Decide(pending.id, "front"), [6, 1, 6, 1])
+    text = log_text(state)
+    assert "las: 10 vs front armour 13, no effect" in text
+    assert "frag: 10 vs side armour 12, no effect" in text
