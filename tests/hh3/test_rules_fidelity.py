@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from hulldown.match.actions import Charge, Decide, Fire, Shoot
-from hulldown.match.state import MatchState
+from hulldown.match.actions import Charge, Decide, Disembark, Fire, Move, Shoot
+from hulldown.match.state import MatchState, Point
 
-from .builders import act, log_text, make, rejection, squad, tank, weapon
+from .builders import act, log_text, make, rejection, squad, tank, transport, weapon
 
 # --- Vehicles block line of sight (hh3 core, Line of Sight) ---------------------------------------
 # Shooter at (20, 24), target hull at (40, 24); a 5 x 3 hull turned across the line at (30, 24)
@@ -128,3 +128,34 @@ def test_blast_hits_take_the_side_while_the_rest_follow_the_owners_choice() -> N
     text = log_text(state)
     assert "las: 10 vs front armour 13, no effect" in text
     assert "frag: 10 vs side armour 12, no effect" in text
+
+
+# --- Disembarking ends with a move (hh3 core, Placing Disembarked Models) ---------------------------
+
+
+def _disembarked() -> MatchState:
+    troops = squad("s", "a", [(30, 24)] * 4, embarked_in="rhino", m=7.0)
+    rhino = transport("rhino", "a", 30, 24, 0, passengers=("s",))
+    state = make([rhino, troops, tank("e", "b", 60, 24, 180)])
+    spots = {f"s-{k + 1}": Point(28.0 + 1.3 * k, 26.14) for k in range(4)}
+    return act(state, "a", Disembark("s", spots))
+
+
+def test_disembarked_models_may_then_make_a_normal_move() -> None:
+    """hh3 core, Placing Disembarked Models: once placed the unit may make a normal move (up to
+    M 7 in); then it has used its move."""
+    state = _disembarked()
+    state = act(state, "a", Move("s", (Point(28.0, 33.0),)))
+    lead = state.units["s"].models["s-1"]
+    assert (lead.pos.x, lead.pos.y) == (28.0, 33.0)
+    why = rejection(state, "a", Move("s", (Point(28.0, 34.0),)))
+    assert why is not None and why.code == "already_moved"
+
+
+def test_the_move_after_disembarking_is_a_normal_move_only() -> None:
+    """hh3 core, Placing Disembarked Models: a normal move, so no Rush and no more than M."""
+    state = _disembarked()
+    why = rejection(state, "a", Move("s", (Point(28.0, 30.0),), kind="rush"))
+    assert why is not None and why.code == "disembarked_no_rush"
+    why = rejection(state, "a", Move("s", (Point(28.0, 33.3),)))
+    assert why is not None and why.code == "too_far"

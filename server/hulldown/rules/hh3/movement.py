@@ -27,12 +27,14 @@ from .core import (
     DANGEROUS_FAILS_ON,
     DRIVE_THROUGH_STRENGTH,
     ENEMY_GAP,
+    F_DISEMBARKED,
     F_MOVE_DONE,
     F_MOVED,
     F_RUSHED,
     R_CLIMB,
     R_CORE_MOVE,
     R_DANGEROUS,
+    R_DISEMBARK_MOVE,
     R_DRIVE,
     R_MOVE,
     R_PIVOT,
@@ -116,6 +118,12 @@ def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | No
             "pinned", "hh3 Statuses, Pinned (RULES 2.4)", f"{unit.name} is Pinned: it cannot {what}"
         )
     rush = action.kind == "rush"
+    if rush and unit.flag(F_DISEMBARKED):
+        return reject(
+            "disembarked_no_rush",
+            R_DISEMBARK_MOVE,
+            f"{unit.name} disembarked this phase: it may make a normal move, not a Rush",
+        )
     if rush and is_vehicle(unit) and not is_fast(unit):
         return reject("no_rush", R_RUSH, f"{unit.name} has no Fast (Rapid) sub-type: a vehicle cannot Rush")
     if locked(state, unit):

@@ -5,10 +5,11 @@
 # do not (Stable and Super-heavy vehicles are exempt); each weapon fires once. Infantry units fire
 # one weapon per model at one target (hh3 core, Shooting Attacks).
 #
-# Which facing is hit: the zone the firing model is in. A model whose base (or a vehicle weapon's
-# mount point) lies across a diagonal sees two facings; then the target's owner chooses through a
-# pending decision, asked before any die is rolled [decided: only when the armour values differ].
-# Indirect fire (``barrage`` or ``indirect`` weapon rules) or no line of sight: Side armour.
+# Which facing is hit (RULES 2.13): one facing per attack on a vehicle. Every firing model counts
+# in the zone(s) it stands in; the zone with the most firing models is hit; a tie between facings
+# of different armour is the target owner's choice through a pending decision asked before any
+# die is rolled. Indirect fire (``barrage`` or ``indirect`` weapon rules) or no line of sight:
+# Side armour; Blast and Template hits of a tied attack: Side [decided].
 """
 
 from __future__ import annotations

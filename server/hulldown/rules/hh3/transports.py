@@ -26,7 +26,6 @@ from .core import (
     F_DISEMBARKED,
     F_DISEMBARKED_ASSAULT,
     F_EMBARKED,
-    F_MOVE_DONE,
     F_MOVED,
     LIGHT_TRANSPORT_KEYWORD,
     R_CORE_MOVE,
@@ -219,7 +218,9 @@ def apply_disembark(state: MatchState, unit: Unit, action: Disembark, ctx: Apply
         else:
             models[mid] = replace(model, pos=pos)
     unit = replace(unit, models=models, embarked_in=None)
-    for flag in (F_DISEMBARKED, F_MOVED, F_MOVE_DONE):
+    # hh3 core, Placing Disembarked Models [ext]: once placed the unit may still make a normal
+    # move (not a Rush), so the disembarkation does not use up its Move sub-phase activation.
+    for flag in (F_DISEMBARKED, F_MOVED):
         unit = add_flag(unit, flag)
     if transport.has(ASSAULT_VEHICLE_KEYWORD):
         unit = add_flag(unit, F_DISEMBARKED_ASSAULT)
