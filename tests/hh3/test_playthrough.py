@@ -150,6 +150,15 @@ def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
             out.append(Shoot(unit=u.id, fire=fire))
             target = rng.choice(foes)
             out.append(Shoot(unit=u.id, fire=tuple(Fire(weapon=w.id, target=target) for w in ranged)))
+            # A target within range of every weapon fired, so that shooting happens often enough.
+            near = [
+                f
+                for f in foes
+                if all(geom.model_to_unit(u.models[w.model], s.units[f]) <= w.range for w in ranged)
+            ]
+            if near:
+                target = rng.choice(near)
+                out.append(Shoot(unit=u.id, fire=tuple(Fire(weapon=w.id, target=target) for w in ranged)))
         elif s.phase == "assault" and foes:
             out.append(Charge(unit=u.id, target=rng.choice(foes)))
             for f in foes:

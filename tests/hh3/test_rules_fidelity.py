@@ -159,3 +159,43 @@ def test_the_move_after_disembarking_is_a_normal_move_only() -> None:
     assert why is not None and why.code == "disembarked_no_rush"
     why = rejection(state, "a", Move("s", (Point(28.0, 33.3),)))
     assert why is not None and why.code == "too_far"
+
+
+# --- Rapid (Fast) vehicles (hh3 Armoury, Rapid) ------------------------------------------------------
+
+
+def _rushed_rapid() -> MatchState:
+    gun = weapon("las", strength=9, rng=48)
+    frag = weapon("frag", strength=4, ap=None, rng=24, rules=("blast",))
+    rapid = tank("v", "a", 20, 24, 0, m=10, keywords=("rapid",), weapons=[gun, frag])
+    state = make([rapid, tank("e", "b", 50, 24, 180)])
+    state = act(state, "a", Move("v", (Point(30, 24),), kind="rush"))
+    return replace(state, phase="shooting")
+
+
+def test_a_rapid_vehicle_that_rushed_may_shoot_snap_shots_only() -> None:
+    """hh3 Armoury, Rapid: a Rapid vehicle that Rushed may shoot, every attack a Snap Shot (BS4
+    Snap Shots hit on 5+: a 4 misses)."""
+    state = _rushed_rapid()
+    state = act(state, "a", Shoot("v", (Fire("las", "e"),)), [4])
+    text = log_text(state)
+    assert "Snap Shots (Rushed)" in text and "las: 0 of 1 hit" in text
+
+
+def test_a_rushed_rapid_vehicle_cannot_fire_a_weapon_that_cannot_snap() -> None:
+    """hh3 Armoury, Rapid and Blast: a Blast weapon cannot make Snap Shots, so it cannot fire."""
+    why = rejection(_rushed_rapid(), "a", Shoot("v", (Fire("frag", "e"),)))
+    assert why is not None and why.code == "cannot_snap" and why.values["reason"] == "Rushed"
+
+
+def test_a_rapid_transport_that_rushed_lets_nobody_disembark() -> None:
+    """hh3 Armoury, Rapid: a Rapid transport that Rushed may not let its passengers disembark."""
+    troops = squad("s", "a", [(20, 24)] * 2, embarked_in="rhino")
+    rhino = transport("rhino", "a", 20, 24, 0, passengers=("s",), keywords=("rapid",))
+    state = make([rhino, troops, tank("e", "b", 60, 24, 180)])
+    spots = {"s-1": Point(28.0, 26.14), "s-2": Point(29.3, 26.14)}
+    state = act(state, "a", Move("rhino", (Point(30, 24),), kind="rush"))
+    why = rejection(state, "a", Disembark("s", spots))
+    assert why is not None and why.code == "transport_rushed"
+    walked = make([transport("rhino", "a", 30, 24, 0, passengers=("s",), keywords=("rapid",)), troops])
+    assert rejection(walked, "a", Disembark("s", spots)) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from hulldown.match.actions import Charge, Disembark, Embark, Fire, Move, Shoot
+from hulldown.match.actions import Charge, Disembark, Embark, Fire, Shoot
 from hulldown.match.state import MatchState, Point, Unit, UnitKind
 from hulldown.rules import geometry as g
 from hulldown.rules.hh3 import geom

@@ -46,17 +46,18 @@ from .core import (
     vehicle_model,
 )
 
-# [decided] A Fast/Rapid vehicle has no Initiative to add: its Rush moves up to twice its M.
-FAST_VEHICLE_RUSH_FACTOR = 2.0
+# hh3 Armoury, Rapid (the seed's Fast) [ext]: a Rapid vehicle has no Initiative to add; its Rush
+# adds 6" to its Movement.
+VEHICLE_RUSH_BONUS = 6.0
 
 
 def move_limit(unit: Unit, rush: bool) -> float:
-    """Normal move: M. Rush: M + I (hh3 core, Rush); Fast/Rapid vehicles: see the constant."""
+    """Normal move: M. Rush: M + I (hh3 core, Rush); Rapid vehicles: M + 6" (hh3 Armoury, Rapid)."""
     m = unit.profile.m
     if not rush:
         return m
     if is_vehicle(unit):
-        return m * FAST_VEHICLE_RUSH_FACTOR
+        return m + VEHICLE_RUSH_BONUS
     return m + unit.profile.i
 
 

@@ -40,6 +40,7 @@ from .core import (
     STABLE_KEYWORD,
     at_least,
     is_defensive,
+    is_fast,
     is_melee,
     is_super_heavy,
     is_vehicle,
@@ -75,6 +76,9 @@ def snap_reason(unit: Unit, weapon: Weapon, fire: Fire, split: bool) -> str | No
     """Why this weapon fires Snap Shots (None: full BS)."""
     if statuses.must_snap(unit):
         return "Suppressed"
+    if unit.flag(F_RUSHED) and is_vehicle(unit):
+        # hh3 Armoury, Rapid [ext]: a Rapid vehicle that Rushed may shoot, only Snap Shots.
+        return "Rushed"
     exempt = unit.has(STABLE_KEYWORD) or is_super_heavy(unit)
     if split and is_vehicle(unit) and not is_defensive(weapon) and not exempt:
         return "split fire with a Battle weapon"
@@ -94,7 +98,7 @@ def validate_shoot(state: MatchState, unit: Unit, action: Shoot) -> Rejection | 
         return reject("embarked", R_CORE_SHOOT, f"{unit.name} is embarked")
     if unit.flag(F_SHOT):
         return reject("already_shot", R_CORE_SHOOT, f"{unit.name} has already shot this phase")
-    if unit.flag(F_RUSHED):
+    if unit.flag(F_RUSHED) and not (is_vehicle(unit) and is_fast(unit)):
         return reject("rushed", R_CORE_SHOOT, f"{unit.name} Rushed this turn: it cannot shoot")
     if locked(state, unit):
         return reject("locked_in_combat", R_CORE_SHOOT, f"{unit.name} is locked in combat")

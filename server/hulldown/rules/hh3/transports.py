@@ -27,10 +27,12 @@ from .core import (
     F_DISEMBARKED_ASSAULT,
     F_EMBARKED,
     F_MOVED,
+    F_RUSHED,
     LIGHT_TRANSPORT_KEYWORD,
     R_CORE_MOVE,
     R_EMBARK,
     R_EMERGENCY,
+    R_RAPID,
     R_TRANSPORT,
     TRANSPORT_KEYWORD,
     alive_models,
@@ -173,6 +175,12 @@ def validate_disembark(state: MatchState, unit: Unit, action: Disembark) -> Reje
             f"{unit.name} embarked this Movement phase: it cannot also disembark",
         )
     transport = state.units[unit.embarked_in]
+    if transport.flag(F_RUSHED):
+        return reject(
+            "transport_rushed",
+            R_RAPID,
+            f"{transport.name} Rushed this turn: its passengers cannot disembark",
+        )
     alive = {m.id: m for m in alive_models(unit)}
     if not action.positions:
         return reject("nothing_placed", R_EMBARK, "place at least one model to disembark")
