@@ -99,7 +99,7 @@ def test_wreck_remains_when_agreed_difficult_dangerous_6_plus_cover() -> None:
     assert state.units["t"].wreck
     assert set(piece.kinds) == {"difficult", "dangerous", "cover"} and piece.cover_save == 6
     state = replace(state, phase="movement")
-    state = act(state, "a", Move("v", (Point(30, 24),)), [1])
+    state = act(state, "a", Move("v", (Point(27, 24),)), [1])
     assert rolls(state) == [("dangerous terrain", 1)]
     assert state.units["v"].hp == 2
 

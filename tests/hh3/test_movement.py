@@ -132,7 +132,7 @@ def test_dangerous_terrain_costs_1_damage_without_saves() -> None:
     swamp = wall("swamp", 24, 20, 26, 28, "dangerous")
     for die, hp in ((1, 2), (2, 3)):
         v = tank("v", "a", 20, 24, 0, m=10, inv=4, keywords=("mitigation:5",))
-        state = act(make([v], terrain=[swamp]), "a", Move("v", (Point(30, 24),)), [die])
+        state = act(make([v], terrain=[swamp]), "a", Move("v", (Point(28, 24),)), [die])
         assert state.units["v"].hp == hp
         assert rolls(state) == [("dangerous terrain", die)]
 

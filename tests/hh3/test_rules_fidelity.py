@@ -11,7 +11,7 @@ from msgspec.structs import replace
 from hulldown.match.actions import Charge, Decide, Disembark, Fire, Move, Shoot
 from hulldown.match.state import MatchState, Point
 
-from .builders import act, log_text, make, rejection, squad, tank, transport, weapon
+from .builders import act, log_text, make, rejection, rolls, squad, tank, transport, wall, weapon
 
 # --- Vehicles block line of sight (hh3 core, Line of Sight) ---------------------------------------
 # Shooter at (20, 24), target hull at (40, 24); a 5 x 3 hull turned across the line at (30, 24)
@@ -199,3 +199,55 @@ def test_a_rapid_transport_that_rushed_lets_nobody_disembark() -> None:
     assert why is not None and why.code == "transport_rushed"
     walked = make([transport("rhino", "a", 30, 24, 0, passengers=("s",), keywords=("rapid",)), troops])
     assert rejection(walked, "a", Disembark("s", spots)) is None
+
+
+# --- Super-heavy and Stable vehicles (hh3 Armoury, Super-heavy, Stable) --------------------------
+SWAMP = wall("swamp", 24, 20, 26, 28, "dangerous", "difficult")
+
+
+def test_difficult_or_dangerous_terrain_slows_a_move_by_2in() -> None:
+    """hh3 core, Line of Movement: crossing difficult or dangerous terrain reduces the Movement
+    by 2 in: M10 moves at most 8 in through the swamp (then a dangerous terrain test)."""
+    state = make([tank("v", "a", 20, 24, 0, m=10)], terrain=[SWAMP])
+    why = rejection(state, "a", Move("v", (Point(30, 24),)))
+    assert why is not None and why.code == "too_far" and why.values["limit"] == 8.0
+    state = act(state, "a", Move("v", (Point(28, 24),)), [2])
+    assert rolls(state) == [("dangerous terrain", 2)]
+
+
+def test_a_super_heavy_vehicle_ignores_difficult_and_dangerous_terrain() -> None:
+    """hh3 Armoury, Super-heavy: not affected by difficult or dangerous terrain: the full 10 in
+    through the swamp, and no dangerous terrain test (no die at all)."""
+    state = make([tank("v", "a", 20, 24, 0, m=10, keywords=("super-heavy",))], terrain=[SWAMP])
+    state = act(state, "a", Move("v", (Point(30, 24),)))
+    assert rolls(state) == [] and state.units["v"].hp == 3
+
+
+def _heavy_shot(keywords: tuple[str, ...], statuses: dict[str, int] | None = None) -> str:
+    gun = weapon("cannon", strength=8, rules=("heavy:s",))
+    shooter = tank("v", "a", 20, 24, 0, m=10, keywords=keywords, weapons=[gun])
+    shooter = replace(shooter, statuses=statuses or {})
+    state = make([shooter, tank("t", "b", 40, 24, 180)])
+    state = act(state, "a", Move("v", (Point(24, 24),)))
+    state = act(replace(state, phase="shooting"), "a", Shoot("v", (Fire("cannon", "t"),)), [6, 1])
+    (target,) = [
+        r.target
+        for e in state.log
+        if e.seq == state.seq
+        for r in e.rolls
+        if r.purpose == "armour penetration"
+    ]
+    return target
+
+
+@pytest.mark.parametrize("keyword", ["stable", "super-heavy"])
+def test_stable_and_super_heavy_vehicles_count_as_stationary_for_heavy(keyword: str) -> None:
+    """hh3 Armoury, Stable / Super-heavy: always Stationary for its weapons, so Heavy (S) adds 1
+    Strength after a move (S8 fires at S9); a vehicle without the rule gets nothing."""
+    assert _heavy_shot((keyword,)) == "S9 vs AV13"
+    assert _heavy_shot(()) == "S8 vs AV13"
+
+
+def test_a_status_still_takes_the_stationary_benefit_away() -> None:
+    """hh3 RULES 2.4 (any status: no Stationary benefit) [decided: Stable does not override it]."""
+    assert _heavy_shot(("stable",), {"stunned": 0}) == "S8 vs AV13"

@@ -34,6 +34,7 @@ from .core import (
     R_CLIMB,
     R_CORE_MOVE,
     R_DANGEROUS,
+    R_DIFFICULT,
     R_DISEMBARK_MOVE,
     R_DRIVE,
     R_MOVE,
@@ -41,6 +42,7 @@ from .core import (
     R_RUSH,
     alive_models,
     is_fast,
+    is_super_heavy,
     is_vehicle,
     units_on_table,
     vehicle_model,
@@ -59,6 +61,29 @@ def move_limit(unit: Unit, rush: bool) -> float:
     if is_vehicle(unit):
         return m + VEHICLE_RUSH_BONUS
     return m + unit.profile.i
+
+
+# hh3 core, Line of Movement [ext]: a move any part of which crosses difficult or dangerous
+# terrain has the Movement reduced by 2" (charges are not moves here: no penalty).
+DIFFICULT_TERRAIN_PENALTY = 2.0
+SLOWING_TERRAIN_KINDS = ("difficult", "dangerous")
+
+
+def terrain_unaffected(unit: Unit) -> bool:
+    """hh3 Armoury, Super-heavy [ext]: a Super-heavy vehicle is not affected by difficult or
+    dangerous terrain (no penalty to its move, no dangerous terrain test)."""
+    return is_vehicle(unit) and is_super_heavy(unit)
+
+
+def terrain_penalty(state: MatchState, unit: Unit, swept: BaseGeometry) -> float:
+    """hh3 core, Line of Movement: 2" off the move when its swept area crosses difficult or
+    dangerous terrain; nothing for units that terrain does not affect."""
+    if terrain_unaffected(unit):
+        return 0.0
+    for piece in geom.terrain_pieces(state):
+        if any(piece.has(k) for k in SLOWING_TERRAIN_KINDS) and g.overlaps(swept, piece.polygon()):
+            return DIFFICULT_TERRAIN_PENALTY
+    return 0.0
 
 
 def locked(state: MatchState, unit: Unit) -> bool:
@@ -133,14 +158,16 @@ def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | No
         return reject("empty_path", rule, "a move needs a path or end positions")
     if action.positions and is_vehicle(unit):
         return reject("empty_path", rule, "a vehicle moves along a path")
-    limit = move_limit(unit, rush)
     for model in alive_models(unit):
+        penalty = terrain_penalty(state, unit, sweep(unit, model, action))
+        limit = move_limit(unit, rush) - penalty
         length = path_length(model, model_path(unit, model, action))
         if length > limit + 1e-9:
+            slowed = f" (difficult or dangerous terrain: -{penalty:g} in)" if penalty else ""
             return reject(
                 "too_far",
-                R_RUSH if rush else rule,
-                f"{model.id} would move {length:.2f} in, {limit:g} in allowed",
+                R_DIFFICULT if penalty else R_RUSH if rush else rule,
+                f"{model.id} would move {length:.2f} in, {limit:g} in allowed{slowed}",
                 distance=length,
                 limit=limit,
             )
@@ -251,8 +278,10 @@ def dangerous_terrain(
     state: MatchState, uid: str, sweeps: dict[str, BaseGeometry], ctx: ApplyContext
 ) -> MatchState:
     """RULES 2.8: one test (fails on a 1) per dangerous piece a model moved through or into
-    [decided: per piece]. Vehicle: 1 point of Damage, no penetration roll, save or mitigation.
+    [decided: per piece]; none for a Super-heavy vehicle (hh3 Armoury, Super-heavy). Vehicle: 1 point of Damage, no penetration roll, save or mitigation.
     Other models [decided]: the model loses 1 wound, no save."""
+    if terrain_unaffected(state.units[uid]):
+        return state
     for mid, swept in sweeps.items():
         for piece in geom.terrain_pieces(state):
             unit = state.units[uid]

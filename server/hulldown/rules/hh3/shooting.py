@@ -68,6 +68,12 @@ def is_indirect(weapon: Weapon) -> bool:
     return any(rule.split(":")[0] in INDIRECT_RULES for rule in weapon.rules)
 
 
+def counts_as_stationary(unit: Unit) -> bool:
+    """hh3 Armoury, Stable and Super-heavy [ext]: such a vehicle always counts as Stationary for
+    its weapons, whether it moved or not."""
+    return is_vehicle(unit) and (unit.has(STABLE_KEYWORD) or is_super_heavy(unit))
+
+
 def split_fire(action: Shoot) -> bool:
     return len({f.target for f in action.fire}) > 1
 
@@ -318,10 +324,13 @@ def resume_facing(state: MatchState, decision: Decision, choice: str, ctx: Apply
 
 def heavy_profile(unit: Unit, weapon: Weapon) -> tuple[int, int | None, int]:
     """hh3 Armoury, Heavy (X): +1 to X (s, ap: one step better, fp: shots) when the unit remained
-    Stationary and has no status (RULES 2.4: any status, no Stationary benefit)."""
+    Stationary and has no status (RULES 2.4: any status, no Stationary benefit). Stable and
+    Super-heavy vehicles always count as Stationary for their weapons (hh3 Armoury, Stable and
+    Super-heavy [ext]); a status still takes the benefit away [decided]."""
     strength, ap, shots = weapon.strength, weapon.ap, weapon.shots
     which = rule_text(weapon.rules, "heavy")
-    if which is None or not statuses.stationary_benefit(unit, unit.flag(F_MOVED)):
+    moved = unit.flag(F_MOVED) and not counts_as_stationary(unit)
+    if which is None or not statuses.stationary_benefit(unit, moved):
         return strength, ap, shots
     if which == "s":
         strength += 1
