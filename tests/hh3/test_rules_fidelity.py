@@ -251,3 +251,35 @@ def test_stable_and_super_heavy_vehicles_count_as_stationary_for_heavy(keyword: 
 def test_a_status_still_takes_the_stationary_benefit_away() -> None:
     """hh3 RULES 2.4 (any status: no Stationary benefit) [decided: Stable does not override it]."""
     assert _heavy_shot(("stable",), {"stunned": 0}) == "S8 vs AV13"
+
+
+def test_a_rushed_rapid_vehicle_makes_one_shooting_attack_only() -> None:
+    """hh3 Armoury, Rapid: no multiple Shooting Attacks in a turn in which it Rushed."""
+    state = _rushed_rapid()
+    state = replace(state, units={**state.units, "e2": tank("e2", "b", 50, 34, 180)})
+    why = rejection(state, "a", Shoot("v", (Fire("las", "e"), Fire("frag", "e2"))))
+    assert why is not None and why.code == "rushed_split_fire"
+
+
+def test_a_rapid_transport_that_let_passengers_out_cannot_rush() -> None:
+    """hh3 Armoury, Rapid: a Rapid transport that Rushes may not Disembark anyone in that turn,
+    so after its passengers got out it may still move normally, not Rush."""
+    troops = squad("s", "a", [(20, 24)] * 2, embarked_in="rhino")
+    rhino = transport("rhino", "a", 30, 24, 0, passengers=("s",), keywords=("rapid",))
+    state = make([rhino, troops, tank("e", "b", 60, 24, 180)])
+    state = act(state, "a", Disembark("s", {"s-1": Point(28.0, 26.14), "s-2": Point(29.3, 26.14)}))
+    why = rejection(state, "a", Move("rhino", (Point(30, 14),), kind="rush"))
+    assert why is not None and why.code == "transport_unloaded"
+    assert rejection(state, "a", Move("rhino", (Point(30, 16),))) is None
+
+
+def test_stable_gets_no_stationary_benefit_after_a_rush() -> None:
+    """hh3 Armoury, Stable: always Stationary for its weapons, except after a Rush (a Rapid and
+    Stable vehicle that Rushed fires its Heavy (S) cannon at S8, as Snap Shots: BS4 5+)."""
+    gun = weapon("cannon", strength=8, rules=("heavy:s",))
+    shooter = tank("v", "a", 20, 24, 0, m=10, keywords=("stable", "rapid"), weapons=[gun])
+    state = make([shooter, tank("t", "b", 40, 24, 180)])
+    state = act(state, "a", Move("v", (Point(24, 24),), kind="rush"))
+    state = act(replace(state, phase="shooting"), "a", Shoot("v", (Fire("cannon", "t"),)), [6, 1])
+    targets = [r.target for e in state.log if e.seq == state.seq for r in e.rolls]
+    assert targets == ["5+", "S8 vs AV13"]

@@ -90,6 +90,7 @@ F_DISORDERED = "disordered"
 F_FOUGHT = "fought"
 F_EMBARKED = "embarked"
 F_DISEMBARKED = "disembarked"
+F_UNLOADED = "unloaded"  # a transport whose passengers disembarked this turn
 F_DISEMBARKED_ASSAULT = "disembarked_assault"  # from an Assault Vehicle: charges not Disordered
 
 

@@ -31,6 +31,7 @@ from .core import (
     F_MOVE_DONE,
     F_MOVED,
     F_RUSHED,
+    F_UNLOADED,
     R_CLIMB,
     R_CORE_MOVE,
     R_DANGEROUS,
@@ -39,6 +40,7 @@ from .core import (
     R_DRIVE,
     R_MOVE,
     R_PIVOT,
+    R_RAPID,
     R_RUSH,
     alive_models,
     is_fast,
@@ -152,6 +154,14 @@ def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | No
         )
     if rush and is_vehicle(unit) and not is_fast(unit):
         return reject("no_rush", R_RUSH, f"{unit.name} has no Fast (Rapid) sub-type: a vehicle cannot Rush")
+    if rush and unit.flag(F_UNLOADED):
+        # hh3 Armoury, Rapid [ext]: a Rapid transport that Rushes may not let anyone disembark in
+        # that turn, so one whose passengers already disembarked may not Rush.
+        return reject(
+            "transport_unloaded",
+            R_RAPID,
+            f"{unit.name} let its passengers disembark this turn: it cannot Rush",
+        )
     if locked(state, unit):
         return reject("locked_in_combat", R_CORE_MOVE, f"{unit.name} is locked in combat")
     if not action.path and not action.positions:

@@ -35,6 +35,7 @@ from .core import (
     R_CORE_HIT,
     R_CORE_SHOOT,
     R_FACING,
+    R_RAPID,
     R_SHOOT,
     R_WEAPON_CLASS,
     STABLE_KEYWORD,
@@ -70,8 +71,9 @@ def is_indirect(weapon: Weapon) -> bool:
 
 def counts_as_stationary(unit: Unit) -> bool:
     """hh3 Armoury, Stable and Super-heavy [ext]: such a vehicle always counts as Stationary for
-    its weapons, whether it moved or not."""
-    return is_vehicle(unit) and (unit.has(STABLE_KEYWORD) or is_super_heavy(unit))
+    its weapons, whether it moved or not, unless it Rushed."""
+    sub_type = unit.has(STABLE_KEYWORD) or is_super_heavy(unit)
+    return is_vehicle(unit) and sub_type and not unit.flag(F_RUSHED)
 
 
 def split_fire(action: Shoot) -> bool:
@@ -120,6 +122,12 @@ def validate_shoot(state: MatchState, unit: Unit, action: Shoot) -> Rejection | 
         if split_fire(action):
             return reject("one_target", R_CORE_SHOOT, "only vehicles may split their fire between targets")
     split = split_fire(action)
+    if split and unit.flag(F_RUSHED):
+        return reject(
+            "rushed_split_fire",
+            R_RAPID,
+            f"{unit.name} Rushed this turn: it makes one Shooting Attack, at one target",
+        )
     for fire in action.fire:
         why = _validate_fire(state, unit, action, fire, split)
         if why is not None:

@@ -28,6 +28,7 @@ from .core import (
     F_EMBARKED,
     F_MOVED,
     F_RUSHED,
+    F_UNLOADED,
     LIGHT_TRANSPORT_KEYWORD,
     R_CORE_MOVE,
     R_EMBARK,
@@ -236,7 +237,7 @@ def apply_disembark(state: MatchState, unit: Unit, action: Disembark, ctx: Apply
     if lost:
         ctx.log(f"{', '.join(lost)} could not be placed and are removed as casualties.", R_EMBARK)
     state = replace_unit(state, unit)
-    return replace_unit(state, replace(transport, passengers=()))
+    return replace_unit(state, add_flag(replace(transport, passengers=()), F_UNLOADED))
 
 
 def _candidates(transport: Unit, model: Model) -> list[Point]:
