@@ -37,7 +37,7 @@ def test_one_move_per_phase() -> None:
 
 def test_no_rush_unless_fast_or_rapid() -> None:
     """hh3 RULES 2.6: no Rush unless Fast (Rapid in the published rules: both accepted); a Rapid
-    vehicle's Rush adds 6 in to its M (hh3 Armoury, Rapid): M10 Rushes up to 16 in."""
+    vehicle's Rush adds 6 in to its M (hh3 Vehicle Sub-Types, Rapid): M10 Rushes up to 16 in."""
     why = rejection(_state(), "a", Move("v", (Point(25, 24),), kind="rush"))
     assert why is not None and why.code == "no_rush"
     for keyword in ("fast", "rapid"):

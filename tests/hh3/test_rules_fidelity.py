@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from hulldown.match.actions import Charge, Decide, Disembark, Fire, Move, Shoot
-from hulldown.match.state import MatchState, Point
+from hulldown.match.actions import Charge, Decide, Disembark, Embark, Fire, Move, Shoot
+from hulldown.match.state import MatchState, Mount, Point
 
 from .builders import act, log_text, make, rejection, rolls, squad, tank, transport, wall, weapon
 
@@ -161,7 +161,7 @@ def test_the_move_after_disembarking_is_a_normal_move_only() -> None:
     assert why is not None and why.code == "too_far"
 
 
-# --- Rapid (Fast) vehicles (hh3 Armoury, Rapid) ------------------------------------------------------
+# --- Rapid (Fast) vehicles (hh3 Vehicle Sub-Types, Rapid) ------------------------------------------------------
 
 
 def _rushed_rapid() -> MatchState:
@@ -174,7 +174,7 @@ def _rushed_rapid() -> MatchState:
 
 
 def test_a_rapid_vehicle_that_rushed_may_shoot_snap_shots_only() -> None:
-    """hh3 Armoury, Rapid: a Rapid vehicle that Rushed may shoot, every attack a Snap Shot (BS4
+    """hh3 Vehicle Sub-Types, Rapid: a Rapid vehicle that Rushed may shoot, every attack a Snap Shot (BS4
     Snap Shots hit on 5+: a 4 misses)."""
     state = _rushed_rapid()
     state = act(state, "a", Shoot("v", (Fire("las", "e"),)), [4])
@@ -183,13 +183,13 @@ def test_a_rapid_vehicle_that_rushed_may_shoot_snap_shots_only() -> None:
 
 
 def test_a_rushed_rapid_vehicle_cannot_fire_a_weapon_that_cannot_snap() -> None:
-    """hh3 Armoury, Rapid and Blast: a Blast weapon cannot make Snap Shots, so it cannot fire."""
+    """hh3 Vehicle Sub-Types, Rapid and Blast: a Blast weapon cannot make Snap Shots, so it cannot fire."""
     why = rejection(_rushed_rapid(), "a", Shoot("v", (Fire("frag", "e"),)))
     assert why is not None and why.code == "cannot_snap" and why.values["reason"] == "Rushed"
 
 
 def test_a_rapid_transport_that_rushed_lets_nobody_disembark() -> None:
-    """hh3 Armoury, Rapid: a Rapid transport that Rushed may not let its passengers disembark."""
+    """hh3 Vehicle Sub-Types, Rapid: a Rapid transport that Rushed may not let its passengers disembark."""
     troops = squad("s", "a", [(20, 24)] * 2, embarked_in="rhino")
     rhino = transport("rhino", "a", 20, 24, 0, passengers=("s",), keywords=("rapid",))
     state = make([rhino, troops, tank("e", "b", 60, 24, 180)])
@@ -201,7 +201,7 @@ def test_a_rapid_transport_that_rushed_lets_nobody_disembark() -> None:
     assert rejection(walked, "a", Disembark("s", spots)) is None
 
 
-# --- Super-heavy and Stable vehicles (hh3 Armoury, Super-heavy, Stable) --------------------------
+# --- Super-heavy and Stable vehicles (hh3 Vehicle Sub-Types, Super-heavy, Stable) --------------------------
 SWAMP = wall("swamp", 24, 20, 26, 28, "dangerous", "difficult")
 
 
@@ -216,7 +216,7 @@ def test_difficult_or_dangerous_terrain_slows_a_move_by_2in() -> None:
 
 
 def test_a_super_heavy_vehicle_ignores_difficult_and_dangerous_terrain() -> None:
-    """hh3 Armoury, Super-heavy: not affected by difficult or dangerous terrain: the full 10 in
+    """hh3 Vehicle Sub-Types, Super-heavy: not affected by difficult or dangerous terrain: the full 10 in
     through the swamp, and no dangerous terrain test (no die at all)."""
     state = make([tank("v", "a", 20, 24, 0, m=10, keywords=("super-heavy",))], terrain=[SWAMP])
     state = act(state, "a", Move("v", (Point(30, 24),)))
@@ -242,7 +242,7 @@ def _heavy_shot(keywords: tuple[str, ...], statuses: dict[str, int] | None = Non
 
 @pytest.mark.parametrize("keyword", ["stable", "super-heavy"])
 def test_stable_and_super_heavy_vehicles_count_as_stationary_for_heavy(keyword: str) -> None:
-    """hh3 Armoury, Stable / Super-heavy: always Stationary for its weapons, so Heavy (S) adds 1
+    """hh3 Vehicle Sub-Types, Stable / Super-heavy: always Stationary for its weapons, so Heavy (S) adds 1
     Strength after a move (S8 fires at S9); a vehicle without the rule gets nothing."""
     assert _heavy_shot((keyword,)) == "S9 vs AV13"
     assert _heavy_shot(()) == "S8 vs AV13"
@@ -254,7 +254,7 @@ def test_a_status_still_takes_the_stationary_benefit_away() -> None:
 
 
 def test_a_rushed_rapid_vehicle_makes_one_shooting_attack_only() -> None:
-    """hh3 Armoury, Rapid: no multiple Shooting Attacks in a turn in which it Rushed."""
+    """hh3 Vehicle Sub-Types, Rapid: no multiple Shooting Attacks in a turn in which it Rushed."""
     state = _rushed_rapid()
     state = replace(state, units={**state.units, "e2": tank("e2", "b", 50, 34, 180)})
     why = rejection(state, "a", Shoot("v", (Fire("las", "e"), Fire("frag", "e2"))))
@@ -262,7 +262,7 @@ def test_a_rushed_rapid_vehicle_makes_one_shooting_attack_only() -> None:
 
 
 def test_a_rapid_transport_that_let_passengers_out_cannot_rush() -> None:
-    """hh3 Armoury, Rapid: a Rapid transport that Rushes may not Disembark anyone in that turn,
+    """hh3 Vehicle Sub-Types, Rapid: a Rapid transport that Rushes may not Disembark anyone in that turn,
     so after its passengers got out it may still move normally, not Rush."""
     troops = squad("s", "a", [(20, 24)] * 2, embarked_in="rhino")
     rhino = transport("rhino", "a", 30, 24, 0, passengers=("s",), keywords=("rapid",))
@@ -274,7 +274,7 @@ def test_a_rapid_transport_that_let_passengers_out_cannot_rush() -> None:
 
 
 def test_stable_gets_no_stationary_benefit_after_a_rush() -> None:
-    """hh3 Armoury, Stable: always Stationary for its weapons, except after a Rush (a Rapid and
+    """hh3 Vehicle Sub-Types, Stable: always Stationary for its weapons, except after a Rush (a Rapid and
     Stable vehicle that Rushed fires its Heavy (S) cannon at S8, as Snap Shots: BS4 5+)."""
     gun = weapon("cannon", strength=8, rules=("heavy:s",))
     shooter = tank("v", "a", 20, 24, 0, m=10, keywords=("stable", "rapid"), weapons=[gun])
@@ -283,3 +283,109 @@ def test_stable_gets_no_stationary_benefit_after_a_rush() -> None:
     state = act(replace(state, phase="shooting"), "a", Shoot("v", (Fire("cannon", "t"),)), [6, 1])
     targets = [r.target for e in state.log if e.seq == state.seq for r in e.rolls]
     assert targets == ["5+", "S8 vs AV13"]
+
+
+# --- Volley Attacks (hh3 core, Charge Procedure step 4; RULES 2.19) ---------------------------------
+
+
+def _volley_state() -> MatchState:
+    weapons = [
+        weapon("hb", strength=5, ap=4, rng=36, kind="assault"),
+        weapon("storm", strength=4, ap=5, rng=24, kind="assault"),
+        weapon("cannon", strength=8, ap=3, rng=36, kind="heavy"),
+        weapon("pintle", strength=8, ap=3, rng=36, kind="heavy", mount=Mount(kind="pintle")),
+    ]
+    troops = squad("s", "a", [(30, 24), (30, 25.5)], melee=weapon("fist", strength=4, kind="melee", rng=0))
+    return make([troops, tank("v", "b", 36, 24, 180, weapons=weapons)], phase="assault")
+
+
+def test_only_assault_weapons_and_pintle_mounts_may_volley() -> None:
+    """hh3 core, Charge Procedure step 4: Volley Attacks use Assault weapons only; a Pintle mounted
+    weapon counts as having the Assault trait (hh3 Vehicles, Weapon Mounts). The Heavy cannon is
+    not offered."""
+    state = act(_volley_state(), "a", Charge("s", "v"))
+    pending = state.pending
+    assert pending is not None and pending.kind == "volley" and pending.side == "b"
+    assert pending.options == ("all", "none", "hb", "pintle", "storm")
+    assert rolls(state) == []
+
+
+def test_the_owner_chooses_which_weapons_volley() -> None:
+    """RULES 2.19 / hh3 core step 4: the owner picks the heavy bolter, then stops: only its one
+    Snap Shot is rolled (a 1 misses), then the charge roll."""
+    state = act(_volley_state(), "a", Charge("s", "v"))
+    assert state.pending is not None
+    state = act(state, "b", Decide(state.pending.id, "hb"))
+    pending = state.pending
+    assert pending is not None and pending.options == ("all", "done", "pintle", "storm")
+    state = act(state, "b", Decide(pending.id, "done"), [1, 2, 4])
+    assert [p for p, _ in rolls(state)] == ["volley hit test (Snap Shot)", "charge roll", "charge roll"]
+    assert "Volley Attacks with hb: 0 of 1 hit" in log_text(state)
+    assert "with storm" not in log_text(state)
+
+
+def test_the_owner_may_choose_not_to_volley() -> None:
+    """hh3 core step 4: either side may choose not to volley: no volley die, only the charge roll."""
+    state = act(_volley_state(), "a", Charge("s", "v"))
+    assert state.pending is not None
+    state = act(state, "b", Decide(state.pending.id, "none"), [2, 4])
+    assert [p for p, _ in rolls(state)] == ["charge roll", "charge roll"]
+    assert state.units["s"].flag("charge_ok")
+
+
+def test_no_volley_from_a_unit_already_locked_in_combat() -> None:
+    """hh3 core step 4: if the charged unit is already locked in combat, it makes no Volley."""
+    gun = weapon("bolt", strength=4, ap=5, rng=24, kind="assault")
+    target = squad("t", "b", [(40, 24)], gun=gun)
+    other = squad("o", "a", [(41.3, 24)])
+    charger = squad("c", "a", [(34, 24)])
+    state = act(make([charger, target, other], phase="assault"), "a", Charge("c", "t"), [6, 6])
+    assert state.pending is None
+    assert "already locked in combat: no Volley Attacks" in log_text(state)
+
+
+# --- Light Transport and Bulky (X); Defensive weapons by designation --------------------------------
+
+
+def _embark(*keywords: str, bulky: int = 1) -> MatchState:
+    carrier = transport("light", "a", 30, 24, 0, keywords=("light_transport",))
+    troops = squad("s", "a", [(27.6 + 1.3 * k, 26.6) for k in range(2)], bulky=bulky, keywords=keywords)
+    return make([carrier, troops])
+
+
+@pytest.mark.parametrize(("keywords", "bulky"), [(("bulky:1",), 1), (("bulky",), 1), ((), 2)])
+def test_a_light_transport_refuses_any_bulky_model_bulky_1_included(
+    keywords: tuple[str, ...], bulky: int
+) -> None:
+    """hh3 Armoury, Light Transport and Bulky (X) [decided: any X]: Bulky (1), written as the
+    keyword or bare, and Bulky (2) models cannot embark."""
+    why = rejection(_embark(*keywords, bulky=bulky), "a", Embark("s", "light"))
+    assert why is not None and why.code == "light_transport"
+
+
+def test_a_light_transport_takes_models_without_bulky() -> None:
+    """hh3 Armoury, Light Transport: models without the Bulky rule embark (1 point each)."""
+    state = act(_embark(), "a", Embark("s", "light"))
+    assert state.units["s"].embarked_in == "light" and "(2/12)" in log_text(state)
+
+
+def test_bulky_keyword_counts_x_points_of_capacity() -> None:
+    """hh3 RULES 2.20: a Bulky (3) model takes 3 points: two of them need 6 of a capacity of 5."""
+    carrier = transport("rhino", "a", 30, 24, 0, capacity=5)
+    troops = squad("s", "a", [(27.6 + 1.3 * k, 26.6) for k in range(2)], keywords=("bulky:3",))
+    why = rejection(make([carrier, troops]), "a", Embark("s", "rhino"))
+    assert why is not None and why.code == "over_capacity" and why.values["needed"] == 6
+
+
+def test_a_weapon_designated_defensive_does_not_snap_when_splitting_fire() -> None:
+    """hh3 Vehicles, Defensive Weapons and Battle Weapons: a weapon designated Defensive on its
+    profile is Defensive whatever its Strength: an S8 hull gun marked so fires at full BS (3+)
+    when the vehicle splits its fire, while the unmarked S8 cannon makes Snap Shots (5+)."""
+    marked = replace(weapon("hull-gun", strength=8, mount=Mount(kind="hull", arc="front")), defensive=True)
+    cannon = weapon("cannon", strength=8)
+    shooter = tank("v", "a", 20, 24, 0, weapons=[marked, cannon])
+    state = make([shooter, tank("t1", "b", 40, 24, 180), tank("t2", "b", 40, 34, 180)], phase="shooting")
+    state = act(state, "a", Shoot("v", (Fire("hull-gun", "t1"), Fire("cannon", "t2"))), [4, 4, 1])
+    targets = [r.target for e in state.log if e.seq == state.seq for r in e.rolls if r.purpose == "hit test"]
+    assert targets == ["3+", "5+"]
+    assert "hull-gun (Defensive, 1 shots, full BS)" in log_text(state)

@@ -17,12 +17,10 @@ R_REPAIR = "hh3 Vehicles, Repair Test (RULES 2.5)"
 R_MOVE = "hh3 Vehicles, Movement (RULES 2.6)"
 R_PIVOT = "hh3 Vehicles, Pivoting is not moving (RULES 2.6)"
 R_RUSH = "hh3 Vehicles, No rushing (RULES 2.6)"
-R_RAPID = "hh3 Armoury, Rapid (the Fast sub-type, RULES 2.6)"
+R_RAPID = "hh3 Vehicle Sub-Types, Rapid (the Fast sub-type)"
 R_CLIMB = "hh3 Vehicles, No climbing (RULES 2.7)"
 R_DANGEROUS = "hh3 Vehicles, Dangerous terrain (RULES 2.8)"
 R_DIFFICULT = "hh3 core, Line of Movement (difficult and dangerous terrain)"
-R_SUPER_HEAVY = "hh3 Armoury, Super-heavy"
-R_STABLE = "hh3 Armoury, Stable"
 R_DRIVE = "hh3 Vehicles, Driving through other units (RULES 2.9)"
 R_SHOOT = "hh3 Vehicles, Shooting (RULES 2.10)"
 R_WEAPON_CLASS = "hh3 Vehicles, Defensive and Battle weapons (RULES 2.11)"
@@ -34,6 +32,8 @@ R_GLANCING = "hh3 Vehicles, Vehicle damage table (RULES 2.16)"
 R_WRECK = "hh3 Vehicles, Wrecks (RULES 2.17)"
 R_EXPLODES = "hh3 Armoury, Explodes (X) (RULES 2.18)"
 R_COMBAT = "hh3 Vehicles, Combat (RULES 2.19)"
+R_VOLLEY = "hh3 core, Charge Procedure, Make Volley Attacks"
+R_LIGHT_TRANSPORT = "hh3 Armoury, Light Transport and Bulky (X)"
 R_TRANSPORT = "hh3 Transport sub-type, Who can get in (RULES 2.20)"
 R_EMBARK = "hh3 Transport sub-type, Embarking / Disembarking (RULES 2.21)"
 R_DISEMBARK_MOVE = "hh3 core, Placing Disembarked Models"
@@ -166,8 +166,11 @@ def is_melee(weapon: Weapon) -> bool:
 
 
 def is_defensive(weapon: Weapon) -> bool:
-    """RULES 2.11 [ext]: Strength 6 or less, any Sponson and any Pintle weapon is Defensive;
-    everything else is a Battle weapon."""
+    """RULES 2.11 [ext]: Strength 6 or less, any Sponson and any Pintle weapon, and any weapon
+    whose profile designates it Defensive (``Weapon.defensive``) is Defensive; everything else is
+    a Battle weapon (hh3 Vehicles, Defensive Weapons and Battle Weapons)."""
+    if weapon.defensive:
+        return True
     return weapon.strength <= DEFENSIVE_MAX_STRENGTH or weapon.mount.kind in ("sponson", "pintle")
 
 

@@ -53,6 +53,7 @@ class Rules:
                 if pending is None or pending.kind not in (
                     shooting.DECISION_FACING,
                     endphase.DECISION_REPAIR,
+                    assault.DECISION_VOLLEY,
                 ):
                     return reject("no_decision_pending", R_TURN, "there is no hh3 decision to answer")
                 return None
@@ -123,6 +124,8 @@ class Rules:
             return shooting.resume_facing(state, pending, action.choice, ctx)
         if pending.kind == endphase.DECISION_REPAIR:
             return endphase.resume_repair(state, pending, action.choice, ctx)
+        if pending.kind == assault.DECISION_VOLLEY:
+            return assault.resume_volley(state, pending, action.choice, ctx)
         return state
 
 

@@ -50,13 +50,13 @@ from .core import (
     vehicle_model,
 )
 
-# hh3 Armoury, Rapid (the seed's Fast) [ext]: a Rapid vehicle has no Initiative to add; its Rush
+# hh3 Vehicle Sub-Types, Rapid (the seed's Fast) [ext]: a Rapid vehicle has no Initiative to add; its Rush
 # adds 6" to its Movement.
 VEHICLE_RUSH_BONUS = 6.0
 
 
 def move_limit(unit: Unit, rush: bool) -> float:
-    """Normal move: M. Rush: M + I (hh3 core, Rush); Rapid vehicles: M + 6" (hh3 Armoury, Rapid)."""
+    """Normal move: M. Rush: M + I (hh3 core, Rush); Rapid vehicles: M + 6" (hh3 Vehicle Sub-Types, Rapid)."""
     m = unit.profile.m
     if not rush:
         return m
@@ -72,7 +72,7 @@ SLOWING_TERRAIN_KINDS = ("difficult", "dangerous")
 
 
 def terrain_unaffected(unit: Unit) -> bool:
-    """hh3 Armoury, Super-heavy [ext]: a Super-heavy vehicle is not affected by difficult or
+    """hh3 Vehicle Sub-Types, Super-heavy [ext]: a Super-heavy vehicle is not affected by difficult or
     dangerous terrain (no penalty to its move, no dangerous terrain test)."""
     return is_vehicle(unit) and is_super_heavy(unit)
 
@@ -155,7 +155,7 @@ def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | No
     if rush and is_vehicle(unit) and not is_fast(unit):
         return reject("no_rush", R_RUSH, f"{unit.name} has no Fast (Rapid) sub-type: a vehicle cannot Rush")
     if rush and unit.flag(F_UNLOADED):
-        # hh3 Armoury, Rapid [ext]: a Rapid transport that Rushes may not let anyone disembark in
+        # hh3 Vehicle Sub-Types, Rapid [ext]: a Rapid transport that Rushes may not let anyone disembark in
         # that turn, so one whose passengers already disembarked may not Rush.
         return reject(
             "transport_unloaded",
@@ -288,7 +288,7 @@ def dangerous_terrain(
     state: MatchState, uid: str, sweeps: dict[str, BaseGeometry], ctx: ApplyContext
 ) -> MatchState:
     """RULES 2.8: one test (fails on a 1) per dangerous piece a model moved through or into
-    [decided: per piece]; none for a Super-heavy vehicle (hh3 Armoury, Super-heavy). Vehicle: 1 point of Damage, no penetration roll, save or mitigation.
+    [decided: per piece]; none for a Super-heavy vehicle (hh3 Vehicle Sub-Types, Super-heavy). Vehicle: 1 point of Damage, no penetration roll, save or mitigation.
     Other models [decided]: the model loses 1 wound, no save."""
     if terrain_unaffected(state.units[uid]):
         return state

@@ -70,7 +70,7 @@ def is_indirect(weapon: Weapon) -> bool:
 
 
 def counts_as_stationary(unit: Unit) -> bool:
-    """hh3 Armoury, Stable and Super-heavy [ext]: such a vehicle always counts as Stationary for
+    """hh3 Vehicle Sub-Types, Stable and Super-heavy [ext]: such a vehicle always counts as Stationary for
     its weapons, whether it moved or not, unless it Rushed."""
     sub_type = unit.has(STABLE_KEYWORD) or is_super_heavy(unit)
     return is_vehicle(unit) and sub_type and not unit.flag(F_RUSHED)
@@ -85,7 +85,7 @@ def snap_reason(unit: Unit, weapon: Weapon, fire: Fire, split: bool) -> str | No
     if statuses.must_snap(unit):
         return "Suppressed"
     if unit.flag(F_RUSHED) and is_vehicle(unit):
-        # hh3 Armoury, Rapid [ext]: a Rapid vehicle that Rushed may shoot, only Snap Shots.
+        # hh3 Vehicle Sub-Types, Rapid [ext]: a Rapid vehicle that Rushed may shoot, only Snap Shots.
         return "Rushed"
     exempt = unit.has(STABLE_KEYWORD) or is_super_heavy(unit)
     if split and is_vehicle(unit) and not is_defensive(weapon) and not exempt:
@@ -333,7 +333,7 @@ def resume_facing(state: MatchState, decision: Decision, choice: str, ctx: Apply
 def heavy_profile(unit: Unit, weapon: Weapon) -> tuple[int, int | None, int]:
     """hh3 Armoury, Heavy (X): +1 to X (s, ap: one step better, fp: shots) when the unit remained
     Stationary and has no status (RULES 2.4: any status, no Stationary benefit). Stable and
-    Super-heavy vehicles always count as Stationary for their weapons (hh3 Armoury, Stable and
+    Super-heavy vehicles always count as Stationary for their weapons (hh3 Vehicle Sub-Types, Stable and
     Super-heavy [ext]); a status still takes the benefit away [decided]."""
     strength, ap, shots = weapon.strength, weapon.ap, weapon.shots
     which = rule_text(weapon.rules, "heavy")
