@@ -34,7 +34,7 @@ from .constants import (
     R_SHOOT,
     SHOT,
 )
-from .space import engaged_with, footprint, sight_blockers
+from .space import engaged_with, extent, sight_blockers, sight_points
 from .units import (
     is_blast,
     is_close_quarters,
@@ -142,7 +142,7 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
                 target=target.id,
             )
     gap = min(
-        (distance(footprint(unit, shooter), footprint(target, m)) for m in live_models(target)),
+        (distance(extent(unit, shooter), extent(target, m)) for m in live_models(target)),
         default=float("inf"),
     )
     if gap > weapon.range + 1e-9:
@@ -154,9 +154,11 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
             range=weapon.range,
         )
     blockers = sight_blockers(state)
-    origin = (shooter.pos.x, shooter.pos.y)
+    # 17.02 FRAME: visibility from and to any part of the model (space.sight_points, extent).
     if blockers and not any(
-        line_of_sight(origin, footprint(target, m), blockers) for m in live_models(target)
+        line_of_sight(origin, extent(target, m), blockers)
+        for origin in sight_points(unit, shooter)
+        for m in live_models(target)
     ):
         return reject("no_line_of_sight", R_SHOOT, f"{shooter.id} cannot see any model of {target.name}")
     modifier = 0

@@ -6,20 +6,33 @@ own beyond the choice of footprint and the translation sweep of a hull.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 from collections.abc import Sequence
 
 from shapely import unary_union
 from shapely.geometry.base import BaseGeometry
 
 from ...match.state import MatchState, Model, Terrain, Unit
-from ..geometry import Base, Footprint, Hull, Point, distance, los_blockers, swept_area
+from ..geometry import (
+    Base,
+    Footprint,
+    Hull,
+    Point,
+    Shape,
+    as_geometry,
+    distance,
+    los_blockers,
+    swept_area,
+)
 from ..geometry import TerrainPiece as GeoTerrain
 from .constants import (
     DEFAULT_BASE_MM,
     ENGAGEMENT_RANGE_HORIZONTAL,
     ENGAGEMENT_RANGE_VERTICAL,
     EPS,
+    FRAME_SIGHT_STEP,
     GROUND_LEVEL_SEPARATION,
 )
 from .units import enemies, is_frame, live_models, on_table
@@ -39,9 +52,43 @@ def footprint(unit: Unit, model: Model, at: Point | None = None, heading: float 
     return Base(x, y, model.base_mm or DEFAULT_BASE_MM)
 
 
+@functools.lru_cache(maxsize=4096)
+def _whole(hull: Hull, base: Base) -> BaseGeometry:
+    return unary_union([hull.polygon(), base.polygon()])
+
+
+def extent(unit: Unit, model: Model, at: Point | None = None, heading: float | None = None) -> Shape:
+    """The whole model, for distances and line of sight.
+
+    40k11 17.02: a FRAME model is measured to and from the closest point on the model, "not
+    necessarily from its base": with a hull and a base, the closest of the two (their union),
+    so a base sticking out past the hull counts too. Any other model: its ``footprint``.
+    """
+    fp = footprint(unit, model, at, heading)
+    if isinstance(fp, Hull) and is_frame(unit) and model.base_mm is not None:
+        return _whole(fp, Base(fp.cx, fp.cy, model.base_mm))
+    return fp
+
+
+def sight_points(unit: Unit, model: Model) -> list[Point]:
+    """Where a model's lines of sight start. 17.02 FRAME: from any part of the model, so its
+    centre, the corners of its outline and points along the outline every ``FRAME_SIGHT_STEP``
+    inches [decided]; other models: the centre of the model (RULES.md 3 [ext, simplified])."""
+    centre = (model.pos.x, model.pos.y)
+    if not is_frame(unit):
+        return [centre]
+    outline = as_geometry(extent(unit, model)).exterior
+    points = [centre]
+    coords = [(float(x), float(y)) for x, y in outline.coords]
+    for (ax, ay), (bx, by) in itertools.pairwise(coords):
+        steps = max(1, math.ceil(math.hypot(bx - ax, by - ay) / FRAME_SIGHT_STEP))
+        points.extend((ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps) for k in range(steps))
+    return points
+
+
 def model_distance(ua: Unit, ma: Model, ub: Unit, mb: Model) -> float:
-    """Closest-point distance between two models (17.02 for FRAME models)."""
-    return distance(footprint(ua, ma), footprint(ub, mb))
+    """Closest-point distance between two models (17.02 for FRAME models: the whole model)."""
+    return distance(extent(ua, ma), extent(ub, mb))
 
 
 def unit_distance(a: Unit, b: Unit) -> float:
