@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from hulldown.match.actions import Charge, Decide, Disembark, Embark, Fire, Move, Shoot
+from hulldown.match.actions import Charge, Decide, Disembark, Embark, EndPhase, Fire, Move, Shoot
 from hulldown.match.state import MatchState, Mount, Point
 
 from .builders import act, log_text, make, rejection, rolls, squad, tank, transport, wall, weapon
@@ -389,3 +389,33 @@ def test_a_weapon_designated_defensive_does_not_snap_when_splitting_fire() -> No
     targets = [r.target for e in state.log if e.seq == state.seq for r in e.rolls if r.purpose == "hit test"]
     assert targets == ["3+", "5+"]
     assert "hull-gun (Defensive, 1 shots, full BS)" in log_text(state)
+
+
+# --- Repair Tests with added dice (RULES 2.5: "some special rules add dice") ----------------------
+
+
+def _repairing(*keywords: str) -> MatchState:
+    vehicle = replace(tank("v", "a", 20, 24, keywords=keywords), statuses={"pinned": 0})
+    return make([vehicle, tank("enemy", "b", 50, 24)], phase="end")
+
+
+def test_a_rule_that_adds_dice_rolls_them_all_and_any_six_repairs() -> None:
+    """hh3 Repair Test: repair_dice:2 adds two dice: 2, 6, 1 -> passed, the one status goes."""
+    state = act(_repairing("repair_dice:2"), "a", EndPhase(), [2, 6, 1])
+    assert [p for p, _ in rolls(state)] == ["Repair Test (v)"] * 3
+    assert state.units["v"].statuses == {}
+
+
+def test_added_dice_without_a_six_fail_and_one_die_without_the_rule() -> None:
+    """hh3 Repair Test: 5, 4 with one added die fail; without the rule only one die is rolled."""
+    state = act(_repairing("repair_dice:1"), "a", EndPhase(), [5, 4])
+    assert state.units["v"].statuses == {"pinned": 0}
+    state = act(_repairing(), "a", EndPhase(), [6])
+    assert state.units["v"].statuses == {}
+
+
+def test_added_dice_combine_with_a_lowered_target() -> None:
+    """hh3 Repair Test: Auto-repair (4) lowers the target to 4+ and repair_dice:1 adds a die:
+    3, 4 passes."""
+    state = act(_repairing("repair_dice:1", "auto_repair:4"), "a", EndPhase(), [3, 4])
+    assert state.units["v"].statuses == {}

@@ -35,12 +35,11 @@ def end_current_phase(state: MatchState, ctx: ApplyContext) -> MatchState:
             continue
         if is_vehicle(unit):
             target = statuses.repair_target(unit)
-            die = ctx.roll(
-                f"Repair Test ({unit.name})",
-                f"{target}+",
-                at_least(target, "repaired", "failed"),
-            )
-            if die < target:
+            dice = [
+                ctx.roll(f"Repair Test ({unit.name})", f"{target}+", at_least(target, "repaired", "failed"))
+                for _ in range(statuses.repair_dice(unit))
+            ]
+            if max(dice) < target:
                 ctx.log(
                     f"{unit.name} fails its Repair Test: it keeps {', '.join(sorted(unit.statuses))}.",
                     R_REPAIR,
