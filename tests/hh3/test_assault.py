@@ -84,7 +84,10 @@ def test_vehicle_counts_as_ws1_and_is_hit_on_its_rear_armour() -> None:
     text = log_text(state)
     assert "hits on 2+" in text and "rear armour 10, glancing" in text
     assert state.units["v"].statuses == {"pinned": 0}
-    assert "does not attack back and Holds" in text
+    assert "does not attack back" in text
+    # RULES 2.19: at the end of the combat (the Resolution sub-phase) it can only Hold.
+    state = act(state, "a", EndPhase())
+    assert "v is a vehicle: it can only Hold" in log_text(state)
 
 
 def test_units_still_in_contact_attack_again_next_turn_without_charging() -> None:

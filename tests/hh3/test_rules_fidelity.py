@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
-from hulldown.match.actions import Charge, Decide, Disembark, Embark, EndPhase, Fire, Move, Shoot
-from hulldown.match.state import MatchState, Mount, Point
+from hulldown.match.actions import Charge, Decide, Disembark, Embark, EndPhase, Fight, Fire, Move, Shoot
+from hulldown.match.state import MatchState, Mount, Point, Unit, UnitKind
 
 from .builders import act, log_text, make, rejection, rolls, squad, tank, transport, wall, weapon
 
@@ -419,3 +419,80 @@ def test_added_dice_combine_with_a_lowered_target() -> None:
     3, 4 passes."""
     state = act(_repairing("repair_dice:1", "auto_repair:4"), "a", EndPhase(), [3, 4])
     assert state.units["v"].statuses == {}
+
+
+# --- Combat resolution with vehicles (RULES 2.19; hh3 core, Resolution Sub-Phase) ------------------
+# A tank at (36, 24) facing -x: its front edge is x = 33.5. Bases of radius 0.63 centred at
+# x = 32.86 touch it; at x = 31.59 they touch those.
+TOUCH = 32.86
+BEHIND = 31.59
+
+
+def _melee(*units: Unit) -> MatchState:
+    return make([tank("v", "b", 36, 24, 180), *units], phase="assault")
+
+
+def test_a_lone_vehicle_loses_on_models_and_can_only_hold() -> None:
+    """RULES 2.19 ("a lone vehicle will normally lose the combat. It can only Hold") with the
+    Resolution Sub-Phase: two attackers, no model removed: side a 1 point for the most models,
+    side b 0: side a wins; the vehicle cannot be Routed (no Panic Check, no die) and Holds."""
+    state = _melee(squad("s", "a", [(TOUCH, 24), (TOUCH, 25.3)]))
+    state = act(state, "a", Fight("s", "v"), [1, 1])
+    state = act(state, "a", EndPhase())
+    text = log_text(state)
+    assert "side a 1 points, side b 0 points (models 2 against 1)" in text
+    assert "Side a wins the combat." in text and "no Panic Check" in text
+    assert "v is a vehicle: it can only Hold." in text
+    assert rolls(state) == [] and state.units["v"].statuses == {}
+
+
+def test_a_lone_vehicle_against_a_lone_model_is_a_draw() -> None:
+    """hh3 core, Resolution Sub-Phase: one model against one, nothing removed: 0 - 0, a draw."""
+    state = _melee(squad("p", "a", [(TOUCH, 24)], kind="paragon"))
+    state = act(state, "a", Fight("p", "v"), [1])
+    state = act(state, "a", EndPhase())
+    assert "The combat is a draw." in log_text(state)
+
+
+def _mixed_loser(kind: UnitKind = "infantry", w: int = 1) -> MatchState:
+    attackers = squad("s", "a", [(TOUCH, 24), (TOUCH, 25.3), (TOUCH, 22.7)])
+    defenders = squad(
+        "t",
+        "b",
+        [(BEHIND, 24)] + ([(BEHIND - 1.27, 24)] if kind == "infantry" else []),
+        kind=kind,
+        w=w,
+        sv=None,
+    )
+    return _melee(attackers, defenders)
+
+
+def test_the_losing_side_panics_and_its_infantry_is_routed_while_its_vehicle_holds() -> None:
+    """hh3 core, Resolution Sub-Phase: s kills one of t's two models: side a 1 + 1 (3 models
+    against 2) = 2, side b 0. One Panic Check for the losers at Leadership 7 - 2 = 5: 3 + 3 fails,
+    t gains Routed; the tank in the same combat cannot be Routed and can only Hold."""
+    state = act(_mixed_loser(), "a", Fight("s", "t"), [6, 6, 1, 1])
+    state = act(state, "a", EndPhase(), [3, 3])
+    text = log_text(state)
+    assert "side a 2 points, side b 0 points (models 3 against 2)" in text
+    assert state.units["t"].statuses == {"routed": 0}
+    assert state.units["v"].statuses == {}
+    assert "v is a vehicle: it can only Hold." in text
+    assert [p for p, _ in rolls(state)] == ["Panic Check (t)", "Panic Check (t)"]
+
+
+def test_a_passed_panic_check_changes_nothing() -> None:
+    """hh3 core, Resolution Sub-Phase: the same combat, Panic Check 2 + 3 = 5 passes."""
+    state = act(_mixed_loser(), "a", Fight("s", "t"), [6, 6, 1, 1])
+    state = act(state, "a", EndPhase(), [2, 3])
+    assert state.units["t"].statuses == {}
+
+
+def test_a_slain_paragon_counts_its_base_wounds_for_combat_resolution() -> None:
+    """Paragon (seed glossary: "counts as its base Wounds value for combat resolution"): s slays a
+    W2 Paragon (two wounds) while the tank fights on: side a 2 (its base Wounds) + 1 (3 models
+    against 1) = 3 points, not 2; side b (only the tank left) makes no Panic Check."""
+    state = act(_mixed_loser("paragon", w=2), "a", Fight("s", "t"), [6, 6, 6, 6])
+    assert state.units["t"].destroyed
+    state = act(state, "a", EndPhase())
+    assert "side a 3 points, side b 0 points (models 3 against 1)" in log_text(state)

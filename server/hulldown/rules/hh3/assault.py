@@ -52,6 +52,7 @@ from .core import (
     working_weapons,
 )
 from .movement import locked
+from .resolution import combat_flag, removed_points
 from .shooting import NO_SNAP_RULES
 from .tables import melee_hit_target, ranged_hit_target
 
@@ -349,6 +350,7 @@ def _melee_weapon(unit: Unit, model: Model, preferred: str | None) -> Weapon | N
 
 def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext) -> MatchState:
     target = state.units[action.target]
+    before = target
     bonus = CHARGE_BONUS_ATTACKS if unit.flag(F_CHARGE_OK) and not unit.flag(F_DISORDERED) else 0
     defender_ws = VEHICLE_WS if is_vehicle(target) else target.profile.ws
     need = melee_hit_target(unit.profile.ws, defender_ws)
@@ -379,5 +381,7 @@ def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext)
         state = damage.resolve_hits(state, target.id, batch, ctx)
     target = state.units[target.id]
     if is_vehicle(target) and not target.destroyed:
-        ctx.log(f"{target.name} does not attack back and Holds.", R_COMBAT)
-    return replace_unit(state, add_flag(state.units[unit.id], F_FOUGHT))
+        ctx.log(f"{target.name} does not attack back.", R_COMBAT)
+    # The Resolution sub-phase counts what this fight removed (resolution.py).
+    scored = combat_flag(target.id, removed_points(target, before))
+    return replace_unit(state, add_flag(add_flag(state.units[unit.id], F_FOUGHT), scored))

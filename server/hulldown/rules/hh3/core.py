@@ -45,6 +45,7 @@ R_CORE_WOUND = "hh3 core, Wound Tests (Wound Table)"
 R_CORE_SAVE = "hh3 core, Saving Throws and Damage Mitigation"
 R_CORE_CHARGE = "hh3 core, Charge Sub-Phase"
 R_CORE_FIGHT = "hh3 core, Fight Sub-Phase"
+R_RESOLUTION = "hh3 core, Resolution Sub-Phase"
 R_CORE_COOL = "hh3 core, Cool Checks"
 R_TURN = "hh3 core, The Turn"
 

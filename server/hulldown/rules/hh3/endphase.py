@@ -19,13 +19,16 @@ from ...match.context import ApplyContext
 from ...match.state import Decision, MatchState
 from ...match.turns import replace_unit
 from ..phases import PHASES_HH3, end_phase
-from . import statuses
+from . import resolution, statuses
 from .core import R_CORE_COOL, R_REPAIR, at_least, is_vehicle
 
 DECISION_REPAIR = "repair"
 
 
 def end_current_phase(state: MatchState, ctx: ApplyContext) -> MatchState:
+    if state.phase == "assault":
+        # hh3 core, Resolution Sub-Phase: the last step of the Assault phase.
+        state = resolution.resolve_combats(state, ctx)
     if state.phase != "end":
         return end_phase(state, PHASES_HH3, ctx)
     queue: list[str] = []
