@@ -496,3 +496,77 @@ def test_a_slain_paragon_counts_its_base_wounds_for_combat_resolution() -> None:
     assert state.units["t"].destroyed
     state = act(state, "a", EndPhase())
     assert "side a 3 points, side b 0 points (models 3 against 1)" in log_text(state)
+
+
+# --- Battlesmith (X) (hh3 Armoury; the seed: statuses go "with a Repair Test or Battlesmith") -----
+
+
+def _smith(
+    x: int = 1, hp: int = 3, vehicle_statuses: dict[str, int] | None = None, at: float = 26.0
+) -> MatchState:
+    smith = squad("smith", "a", [(at, 24)], keywords=(f"battlesmith:{x}",))
+    smith = replace(smith, profile=replace(smith.profile, intelligence=8))
+    rhino = replace(tank("rhino", "a", 20, 24, hp=3), hp=hp, statuses=vehicle_statuses or {})
+    return make([smith, rhino, tank("e", "b", 60, 24, 180)])
+
+
+def _mend() -> Move:
+    return Move("smith", kind="battlesmith", target="rhino")
+
+
+def test_battlesmith_repairs_x_hull_points_on_a_passed_intelligence_check() -> None:
+    """hh3 Armoury, Battlesmith (1): Intelligence Check 3 + 4 = 7 <= 8 passes; the only useful
+    option, Repair, gives back 1 HP (1 -> 2); the Battlesmith may still move afterwards."""
+    state = act(_smith(hp=1), "a", _mend(), [3, 4])
+    assert state.pending is None and state.units["rhino"].hp == 2
+    assert [p for p, _ in rolls(state)] == ["Intelligence Check (smith)"] * 2
+    assert rejection(state, "a", Move("smith", (Point(27, 24),))) is None
+    why = rejection(state, "a", _mend())
+    assert why is not None and why.code == "battlesmith_used"
+
+
+def test_battlesmith_never_repairs_above_the_base_hull_points() -> None:
+    """hh3 Armoury, Battlesmith (3): 3 HP back at most up to the base value: 2 -> 3."""
+    state = act(_smith(x=3, hp=2), "a", _mend(), [1, 1])
+    assert state.units["rhino"].hp == 3
+
+
+def test_a_failed_intelligence_check_does_nothing() -> None:
+    """hh3 Armoury, Battlesmith: 5 + 6 = 11 > 8 fails: no effect."""
+    state = act(_smith(hp=1), "a", _mend(), [5, 6])
+    assert state.units["rhino"].hp == 1 and "fails the Intelligence Check" in log_text(state)
+
+
+def test_battlesmith_owner_chooses_repair_or_restore_then_which_status() -> None:
+    """hh3 Armoury, Battlesmith (1): damaged and Pinned and Stunned: the owner chooses Restore,
+    then which status goes (one, X = 1): Stunned; the vehicle keeps Pinned and its HP."""
+    state = act(_smith(hp=2, vehicle_statuses={"pinned": 0, "stunned": 0}), "a", _mend(), [2, 2])
+    pending = state.pending
+    assert pending is not None and pending.kind == "battlesmith" and pending.options == ("repair", "restore")
+    state = act(state, "a", Decide(pending.id, "restore"))
+    pending = state.pending
+    assert pending is not None and pending.options == ("pinned", "stunned")
+    state = act(state, "a", Decide(pending.id, "stunned"))
+    rhino = state.units["rhino"]
+    assert state.pending is None and rhino.statuses == {"pinned": 0} and rhino.hp == 2
+
+
+def test_battlesmith_2_restores_both_statuses_at_once() -> None:
+    """hh3 Armoury, Battlesmith (2): Restore removes up to two statuses: both go, nobody asked."""
+    state = act(_smith(x=2, vehicle_statuses={"pinned": 0, "suppressed": 0}), "a", _mend(), [2, 2])
+    assert state.pending is None and state.units["rhino"].statuses == {}
+
+
+def test_battlesmith_rejections() -> None:
+    """hh3 Armoury, Battlesmith (X): a friendly Vehicle within 6 in that needs mending, once."""
+    why = rejection(_smith(hp=1, at=30.0), "a", _mend())
+    assert why is not None and why.code == "too_far"
+    why = rejection(_smith(), "a", _mend())
+    assert why is not None and why.code == "nothing_to_repair"
+    why = rejection(_smith(hp=1), "a", Move("smith", kind="battlesmith", target="e"))
+    assert why is not None and why.code == "unknown_target"
+    plain = replace(
+        _smith(hp=1), units={**_smith(hp=1).units, "smith": replace(_smith().units["smith"], keywords=())}
+    )
+    why = rejection(plain, "a", _mend())
+    assert why is not None and why.code == "no_battlesmith"

@@ -22,6 +22,7 @@ MoveKind = Literal[
     "tank_shock",  # 40k7 Tank Shock
     "ram",  # 40k7 Ram
     "charge",  # 40k11 charge move, after a successful Charge roll
+    "battlesmith",  # hh3 Battlesmith (X): moves nothing; ``target`` is the vehicle to mend
 ]
 
 

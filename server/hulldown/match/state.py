@@ -95,6 +95,7 @@ class Profile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     a: int = 1
     ld: int = 7
     cool: int = 7
+    intelligence: int = 7
     sv: int | None = None
     inv: int | None = None
     armour: Armour | None = None

@@ -29,7 +29,7 @@ from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Side, Unit
 from ..phases import PHASES_HH3
-from . import assault, endphase, movement, shooting, transports
+from . import assault, battlesmith, endphase, movement, shooting, transports
 from .core import R_TURN
 
 
@@ -54,6 +54,7 @@ class Rules:
                     shooting.DECISION_FACING,
                     endphase.DECISION_REPAIR,
                     assault.DECISION_VOLLEY,
+                    battlesmith.DECISION_BATTLESMITH,
                 ):
                     return reject("no_decision_pending", R_TURN, "there is no hh3 decision to answer")
                 return None
@@ -126,6 +127,8 @@ class Rules:
             return endphase.resume_repair(state, pending, action.choice, ctx)
         if pending.kind == assault.DECISION_VOLLEY:
             return assault.resume_volley(state, pending, action.choice, ctx)
+        if pending.kind == battlesmith.DECISION_BATTLESMITH:
+            return battlesmith.resume_battlesmith(state, pending, action.choice, ctx)
         return state
 
 

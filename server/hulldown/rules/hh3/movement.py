@@ -136,6 +136,10 @@ def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | No
         return reject("wrong_phase", rule, f"units move in the Movement phase, not {state.phase}")
     if unit.embarked_in is not None:
         return reject("embarked", rule, f"{unit.name} is embarked: disembark it instead")
+    if action.kind == "battlesmith":
+        from .battlesmith import validate_battlesmith
+
+        return validate_battlesmith(state, unit, action)
     if action.kind not in ("normal", "rush"):
         return reject("unsupported_move", rule, f"hh3 has no {action.kind} move")
     if unit.flag(F_MOVE_DONE):
@@ -259,6 +263,10 @@ def _check_end(state: MatchState, unit: Unit, ends: dict[str, g.Footprint], rule
 
 
 def apply_move(state: MatchState, unit: Unit, action: Move, ctx: ApplyContext) -> MatchState:
+    if action.kind == "battlesmith":
+        from .battlesmith import apply_battlesmith
+
+        return apply_battlesmith(state, unit, action, ctx)
     rush = action.kind == "rush"
     ends = end_positions(unit, action)
     sweeps = {m.id: sweep(unit, m, action) for m in alive_models(unit)}
