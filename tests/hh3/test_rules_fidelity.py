@@ -570,3 +570,64 @@ def test_battlesmith_rejections() -> None:
     )
     why = rejection(plain, "a", _mend())
     assert why is not None and why.code == "no_battlesmith"
+
+
+# --- A Paragon allocates the hits it inflicts (seed glossary, Paragon) ---------------------------
+
+
+def _paragon_duel(kind: UnitKind = "paragon") -> MatchState:
+    pistol = weapon("pistol", strength=4, ap=None, shots=2, rng=24, kind="assault")
+    hero = squad("p", "a", [(20, 24)], kind=kind, gun=pistol)
+    victims = squad("t", "b", [(30, 24), (31.5, 24), (33, 24)], sv=3)
+    return make([hero, victims], phase="shooting")
+
+
+def test_a_paragon_names_the_model_its_shooting_hits_go_to() -> None:
+    """Paragon: "allocates the hits it inflicts itself, both shooting and in melee". The Paragon
+    aims at t-3, the farthest model: the first hit slays it (wound 6, save 1); once it is dead the
+    next hit is allocated as usual, to the closest model t-1."""
+    state = _paragon_duel()
+    shoot = Shoot("p", (Fire("p-1-gun", "t", target_model="t-3"),))
+    state = act(state, "a", shoot, [6, 6, 6, 1, 6, 1])
+    alive = {mid: m.alive for mid, m in state.units["t"].models.items()}
+    assert alive == {"t-1": False, "t-2": True, "t-3": False}
+
+
+def test_without_naming_a_model_the_closest_takes_the_hits() -> None:
+    """The usual allocation [decided]: the closest models first (t-1, then t-2)."""
+    state = act(_paragon_duel(), "a", Shoot("p", (Fire("p-1-gun", "t"),)), [6, 6, 6, 1, 6, 1])
+    alive = {mid: m.alive for mid, m in state.units["t"].models.items()}
+    assert alive == {"t-1": False, "t-2": False, "t-3": True}
+
+
+def test_only_a_paragon_names_the_model_and_it_must_be_alive() -> None:
+    """Paragon: the choice is the Paragon's; other units are refused, and so is a model that is
+    not in the target unit."""
+    why = rejection(_paragon_duel("infantry"), "a", Shoot("p", (Fire("p-1-gun", "t", target_model="t-3"),)))
+    assert why is not None and why.code == "not_a_paragon"
+    why = rejection(_paragon_duel(), "a", Shoot("p", (Fire("p-1-gun", "t", target_model="t-9"),)))
+    assert why is not None and why.code == "unknown_model"
+
+
+def test_a_paragon_allocates_its_melee_hits_too() -> None:
+    """Paragon, in melee: the Paragon in contact with t-1 aims its hit at t-2 (wound 6, save 1)."""
+    hero = squad("p", "a", [(30 - 1.27, 24)], kind="paragon", a=1)
+    victims = squad("t", "b", [(30, 24), (31.3, 24)], sv=3)
+    state = make([hero, victims], phase="assault")
+    state = act(state, "a", Fight("p", "t", target_model="t-2"), [6, 6, 1])
+    alive = {mid: m.alive for mid, m in state.units["t"].models.items()}
+    assert alive == {"t-1": True, "t-2": False}
+
+
+def test_other_editions_refuse_a_target_model() -> None:
+    """Paragon allocation exists in hh3 only: a 40k11 shot naming a model is refused, not ignored."""
+    from tests.wh40k11 import builders as w11
+
+    gun = w11.weapon("gun", "a1-1")
+    s = w11.state(
+        w11.infantry("a1", "a", [(10, 10)], weapons=(gun,)),
+        w11.infantry("b1", "b", [(20, 10)]),
+        phase="shooting",
+    )
+    why = rejection(s, "a", Shoot("a1", (Fire("gun", "b1", target_model="b1-1"),)))
+    assert why is not None and why.code == "unsupported_field"

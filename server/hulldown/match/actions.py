@@ -52,11 +52,13 @@ class Pivot(msgspec.Struct, frozen=True, tag="pivot", tag_field="type", forbid_u
 
 
 class Fire(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
-    """One weapon firing at one target unit; ``snap`` asks for Snap Shots."""
+    """One weapon firing at one target unit; ``snap`` asks for Snap Shots. ``target_model``: the
+    model of the target unit its hits go to (hh3: a Paragon allocates the hits it inflicts)."""
 
     weapon: str
     target: str
     snap: bool = False
+    target_model: str | None = None
 
 
 class Shoot(
@@ -91,6 +93,7 @@ class Fight(
     target: str
     weapon: str | None = None
     nonce: str = ""
+    target_model: str | None = None  # hh3: a Paragon allocates the hits it inflicts
 
 
 class Embark(msgspec.Struct, frozen=True, tag="embark", tag_field="type", forbid_unknown_fields=True):

@@ -46,6 +46,7 @@ from .core import (
     VEHICLE_WS,
     alive_models,
     at_least,
+    check_target_model,
     is_melee,
     is_vehicle,
     on_table,
@@ -329,6 +330,9 @@ def validate_fight(state: MatchState, unit: Unit, action: Fight) -> Rejection | 
             f"{unit.name} is {gap:.2f} in from {target.name}: no base contact",
             distance=gap,
         )
+    aimed = check_target_model(unit, target, action.target_model)
+    if aimed is not None:
+        return aimed
     if action.weapon is not None:
         weapon = unit.weapons.get(action.weapon)
         if weapon is None or not is_melee(weapon) or weapon.destroyed:
@@ -377,7 +381,8 @@ def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext)
         # special rules (hh3 Armoury, e.g. Armourbane) go with its hits, as for shooting.
         facing: damage.ArmourFacing | None = "rear" if is_vehicle(target) else None
         rules = weapon.rules if weapon is not None else ()
-        batch = [damage.Hit(strength, ap, dmg, label, source, rules, facing, False, True)] * hits
+        aim = action.target_model
+        batch = [damage.Hit(strength, ap, dmg, label, source, rules, facing, False, True, aim)] * hits
         state = damage.resolve_hits(state, target.id, batch, ctx)
     target = state.units[target.id]
     if is_vehicle(target) and not target.destroyed:

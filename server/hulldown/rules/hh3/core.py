@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
+from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Model, Side, Unit, Weapon
 
 # --- Rule references (edition + section of RULES.md section 2 and the seed's headings) -------
@@ -45,6 +46,7 @@ R_CORE_WOUND = "hh3 core, Wound Tests (Wound Table)"
 R_CORE_SAVE = "hh3 core, Saving Throws and Damage Mitigation"
 R_CORE_CHARGE = "hh3 core, Charge Sub-Phase"
 R_CORE_FIGHT = "hh3 core, Fight Sub-Phase"
+R_PARAGON = "hh3 Model Types, Paragon"
 R_BATTLESMITH = "hh3 Armoury, Battlesmith (X)"
 R_RESOLUTION = "hh3 core, Resolution Sub-Phase"
 R_CORE_COOL = "hh3 core, Cool Checks"
@@ -98,6 +100,25 @@ F_DISEMBARKED_ASSAULT = "disembarked_assault"  # from an Assault Vehicle: charge
 
 def is_vehicle(unit: Unit) -> bool:
     return unit.kind == "vehicle"
+
+
+def is_paragon(unit: Unit) -> bool:
+    return unit.kind == "paragon"
+
+
+def check_target_model(unit: Unit, target: Unit, model: str | None) -> Rejection | None:
+    """Seed glossary, Paragon: "allocates the hits it inflicts itself, both shooting and in melee":
+    only a Paragon unit may name the target model, which must be alive in the target unit."""
+    if model is None:
+        return None
+    if not is_paragon(unit):
+        return reject(
+            "not_a_paragon", R_PARAGON, f"{unit.name} is not a Paragon: the defender's models take its hits"
+        )
+    chosen = target.models.get(model)
+    if chosen is None or not chosen.alive:
+        return reject("unknown_model", R_PARAGON, f"{target.name} has no live model {model!r}", model=model)
+    return None
 
 
 def any_keyword(unit: Unit, names: Iterable[str]) -> bool:

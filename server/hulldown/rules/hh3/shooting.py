@@ -40,6 +40,7 @@ from .core import (
     R_WEAPON_CLASS,
     STABLE_KEYWORD,
     at_least,
+    check_target_model,
     is_defensive,
     is_fast,
     is_melee,
@@ -146,6 +147,9 @@ def _validate_fire(state: MatchState, unit: Unit, action: Shoot, fire: Fire, spl
         return reject("unknown_target", R_CORE_SHOOT, f"no target unit {fire.target!r} on the table")
     if target.side == unit.side:
         return reject("friendly_target", R_CORE_SHOOT, "you cannot shoot at your own units")
+    aimed = check_target_model(unit, target, fire.target_model)
+    if aimed is not None:
+        return aimed
     if weapon.mount.kind == "coaxial":
         linked = next((f for f in action.fire if f.weapon == weapon.mount.linked), None)
         if linked is None:
@@ -399,7 +403,16 @@ def resolve_shoot(
         ctx.log(f"{weapon.name}: {hits} of {shots} hit.", R_CORE_HIT)
         source = geom.firing_point(unit, weapon)
         batch = [
-            damage.Hit(strength, ap, weapon.damage, weapon.name, source, weapon.rules, facings[i])
+            damage.Hit(
+                strength,
+                ap,
+                weapon.damage,
+                weapon.name,
+                source,
+                weapon.rules,
+                facings[i],
+                aim=fire.target_model,
+            )
             for _ in range(hits)
         ]
         state = damage.resolve_hits(state, target.id, batch, ctx)
