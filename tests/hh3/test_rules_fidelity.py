@@ -104,8 +104,9 @@ def test_a_tie_is_the_owners_choice_for_the_whole_attack(choice: str, armour: in
 
 
 def test_a_lone_blast_firer_on_a_corner_line_takes_the_side() -> None:
-    """hh3 RULES 2.13 [decided]: Blast hits that could land on two facings use the Side, so the
-    owner is not asked (penetration 3: 12 vs side AV12, glancing; against the front: nothing)."""
+    """hh3 RULES 2.13 / hh3 Vehicles, Template and Blast Weapons: Blast hits that could land on two
+    facings use the Side, so the owner is not asked (penetration 3: 12 vs side AV12, glancing;
+    against the front: nothing)."""
     state = _attack_state([CORNER], rules=("blast",))
     state = act(state, "a", _all_fire(state), [6, 3, 1])
     assert state.pending is None
@@ -113,9 +114,10 @@ def test_a_lone_blast_firer_on_a_corner_line_takes_the_side() -> None:
 
 
 def test_blast_hits_take_the_side_while_the_rest_follow_the_owners_choice() -> None:
-    """hh3 RULES 2.13 [decided]: a tie between a model with an ordinary gun (front) and one with a
-    Blast weapon (side): the owner chooses front, which the ordinary hit takes; the Blast hit
-    still takes the Side (penetration dice 1: 10 vs 13, 10 vs 12)."""
+    """hh3 RULES 2.13 / Template and Blast Weapons: a tie between a model with an ordinary gun
+    (front) and one with a Blast weapon (side zone): the owner chooses front, which the ordinary
+    hit takes; the Blast hit takes the facing its own firer sees, the Side (penetration dice 1:
+    10 vs 13, 10 vs 12)."""
     state = _attack_state([FRONT[1], SIDE])
     troops = state.units["s"]
     blast = replace(troops.weapons["s-2-gun"], name="frag", rules=("blast",))
@@ -128,6 +130,23 @@ def test_blast_hits_take_the_side_while_the_rest_follow_the_owners_choice() -> N
     text = log_text(state)
     assert "las: 10 vs front armour 13, no effect" in text
     assert "frag: 10 vs side armour 12, no effect" in text
+
+
+def test_a_blast_hit_takes_its_own_firers_facing_not_the_majority() -> None:
+    """hh3 Vehicles, Template and Blast Weapons: a vehicle under a Blast marker is hit on the
+    facing its firer draws line of sight to. Two models in a side zone and one Blast firer in
+    front: the attack's facing is the Side (no decision), but the Blast hit strikes the front."""
+    state = _attack_state([FRONT[1], SIDE, (41.0, 34.0)])
+    troops = state.units["s"]
+    blast = replace(troops.weapons["s-1-gun"], name="frag", rules=("blast",))
+    state = replace(
+        state, units={**state.units, "s": replace(troops, weapons={**troops.weapons, "s-1-gun": blast})}
+    )
+    state = act(state, "a", _all_fire(state), [6, 1, 6, 1, 6, 1])
+    text = log_text(state)
+    assert state.pending is None
+    assert "frag: 10 vs front armour 13, no effect" in text
+    assert text.count("las: 10 vs side armour 12, no effect") == 2
 
 
 # --- Disembarking ends with a move (hh3 core, Placing Disembarked Models) ---------------------------

@@ -9,7 +9,7 @@
 # in the zone(s) it stands in; the zone with the most firing models is hit; a tie between facings
 # of different armour is the target owner's choice through a pending decision asked before any
 # die is rolled. Indirect fire (``barrage`` or ``indirect`` weapon rules) or no line of sight:
-# Side armour; Blast and Template hits of a tied attack: Side [decided].
+# Side armour; Blast and Template hits: their own firer's facing, the Side if it sees two.
 """
 
 from __future__ import annotations
@@ -58,8 +58,8 @@ ARMOUR_ORDER: tuple[ArmourFacing, ...] = ("front", "side", "rear")
 INDIRECT_RULES = ("barrage", "indirect")
 NO_SNAP_RULES = ("blast", "template")  # hh3 Armoury: weapons that cannot make Snap Shots [ext]
 DECISION_FACING = "facing"
-# hh3 Armoury, Blast and Template [decided]: their hits, when the attack could land on two facings
-# (a tie the owner would choose), take the Side instead of the owner's choice.
+# hh3 Vehicles, Template and Blast Weapons [ext]: their hits take the facing their own firer draws
+# line of sight to; when it could be two facings, the Side (not the owner's choice).
 AREA_RULES = ("blast", "template")
 BLAST_ON_TWO_FACINGS: ArmourFacing = "side"
 # RULES 2.13 [seed]: indirect fire or no line of sight always hits the Side armour.
@@ -254,12 +254,19 @@ def forced_facing(
     state: MatchState, unit: Unit, weapon: Weapon, target: Unit, attack: AttackFacing
 ) -> ArmourFacing | None:
     """The facing a weapon's hits take whatever the attack's facing (None: the attack's): the
-    Side for indirect fire or no line of sight (RULES 2.13 [seed]); ``BLAST_ON_TWO_FACINGS`` for
-    Blast and Template hits when the attack could land on two facings (RULES 2.13 [decided])."""
-    if not direct_zones(state, unit, weapon, target):
+    Side for indirect fire or no line of sight (RULES 2.13 [seed]); a Blast or Template weapon's
+    hits take the facing its own firer sees, and ``BLAST_ON_TWO_FACINGS`` when that firer sees two
+    (hh3 Vehicles, Template and Blast Weapons [ext])."""
+    zones = direct_zones(state, unit, weapon, target)
+    if not zones:
         return NO_SIGHT_FACING
-    area = any(r.split(":")[0] in AREA_RULES for r in weapon.rules)
-    return BLAST_ON_TWO_FACINGS if area and len(attack.options) > 1 else None
+    if not any(r.split(":")[0] in AREA_RULES for r in weapon.rules):
+        return None
+    armour = {g.armour_facing(z) for z in zones}
+    if len(armour) > 1:
+        return BLAST_ON_TWO_FACINGS
+    (only,) = armour
+    return only
 
 
 def facing_plan(state: MatchState, unit: Unit, action: Shoot) -> dict[str, AttackFacing]:
