@@ -37,6 +37,14 @@ def test_a_vehicle_of_either_side_blocks_line_of_sight(blocker_side: str) -> Non
     assert why is not None and why.code == "no_line_of_sight"
 
 
+def test_a_flyer_in_the_way_does_not_block() -> None:
+    """hh3 Flyers: a model with the Flyer sub-type does not block line of sight."""
+    state = _sight_state("b")
+    flyer = replace(state.units["wall-tank"], keywords=("flyer",))
+    state = replace(state, units={**state.units, "wall-tank": flyer})
+    assert rejection(state, "a", Shoot("s", (Fire("gun", "t"),))) is None
+
+
 def test_without_the_vehicle_in_the_way_the_target_is_seen() -> None:
     """hh3 core, Line of Sight: the same shot with nothing in between is legal and resolves."""
     state = act(_sight_state(None), "a", Shoot("s", (Fire("gun", "t"),)), [6, 1])

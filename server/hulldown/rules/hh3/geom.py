@@ -12,11 +12,12 @@ from shapely.geometry.base import BaseGeometry
 
 from ...match.state import MatchState, Model, Point, Terrain, Unit, Weapon
 from .. import geometry as g
-from .core import DEFAULT_BASE_MM, alive_models, units_on_table
+from .core import DEFAULT_BASE_MM, alive_models, is_flyer, units_on_table
 
 # hh3 core, Line of Sight [ext]: terrain and models with the Vehicle type block a line of sight;
-# other models never do [decided]. The firing unit and the target unit never block lines drawn
-# between them (a hull does not hide itself; a weapon's mount point lies inside its own hull).
+# other models never do [decided]; a Flyer does not block line of sight (hh3 Flyers [ext]). The
+# firing unit and the target unit never block lines drawn between them (a hull does not hide
+# itself; a weapon's mount point lies inside its own hull).
 LOS_BLOCKING_KINDS = ("vehicle",)
 
 
@@ -100,7 +101,7 @@ def blockers(state: MatchState, exclude: Iterable[str] = ()) -> list[g.PolygonLi
     hulls: list[g.PolygonLike] = [
         footprint(m)
         for u in units_on_table(state)
-        if u.id not in skip and u.kind in LOS_BLOCKING_KINDS
+        if u.id not in skip and u.kind in LOS_BLOCKING_KINDS and not is_flyer(u)
         for m in alive_models(u)
     ]
     return [*g.los_blockers(terrain_pieces(state)), *hulls]
