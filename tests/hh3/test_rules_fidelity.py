@@ -157,6 +157,22 @@ def test_a_blast_hit_takes_its_own_firers_facing_not_the_majority() -> None:
     assert text.count("las: 10 vs side armour 12, no effect") == 2
 
 
+def test_a_vehicle_firer_is_one_model_in_each_zone_its_weapons_stand_in() -> None:
+    """hh3 RULES 2.13 [decided]: a firing vehicle is one model: two of its weapons mounted in the
+    target's front zone and one in a side zone count 1 front, 1 side - a tie the owner decides,
+    not a front majority of weapons."""
+    guns = [
+        weapon("a1", strength=9, mount=Mount(kind="turret", offset=Point(-2, 0))),
+        weapon("a2", strength=9, mount=Mount(kind="turret", offset=Point(-2, 0.5))),
+        weapon("b1", strength=9, mount=Mount(kind="turret", offset=Point(2, 0))),
+    ]
+    state = make([tank("s", "a", 28, 31, 0, weapons=guns), tank("t", "b", 40, 24, 180)], phase="shooting")
+    state = act(state, "a", Shoot("s", tuple(Fire(w.id, "t") for w in guns)))
+    pending = state.pending
+    assert pending is not None and pending.options == ("front", "side")
+    assert "firing models: 1 in front, 1 in right" in log_text(state)
+
+
 # --- Disembarking ends with a move (hh3 core, Placing Disembarked Models) ---------------------------
 
 
