@@ -11,6 +11,8 @@ import itertools
 import math
 from collections.abc import Sequence
 
+import numpy as np
+import shapely
 from shapely import unary_union
 from shapely.geometry.base import BaseGeometry
 
@@ -23,7 +25,9 @@ from ..geometry import (
     Shape,
     as_geometry,
     distance,
+    line_of_sight,
     los_blockers,
+    prepare_blockers,
     swept_area,
 )
 from ..geometry import TerrainPiece as GeoTerrain
@@ -36,6 +40,10 @@ from .constants import (
     GROUND_LEVEL_SEPARATION,
 )
 from .units import enemies, is_frame, live_models, on_table
+
+# DE-9IM pattern "the interior of a segment meets the interior of a polygon" (geometry.sight).
+INTERIORS_MEET = "T********"
+FAR_AWAY: Point = (-1.0e9, -1.0e9)
 
 
 def footprint(unit: Unit, model: Model, at: Point | None = None, heading: float | None = None) -> Footprint:
@@ -70,20 +78,49 @@ def extent(unit: Unit, model: Model, at: Point | None = None, heading: float | N
     return fp
 
 
-def sight_points(unit: Unit, model: Model) -> list[Point]:
-    """Where a model's lines of sight start. 17.02 FRAME: from any part of the model, so its
-    centre, the corners of its outline and points along the outline every ``FRAME_SIGHT_STEP``
-    inches [decided]; other models: the centre of the model (RULES.md 3 [ext, simplified])."""
+def outline_points(shape: Shape) -> list[Point]:
+    """Points along a shape's outline at most ``FRAME_SIGHT_STEP`` inches apart, plus the corners
+    of a hull (17.02 FRAME line of sight, sampled)."""
+    ring = as_geometry(shape).exterior
+    steps = max(4, math.ceil(ring.length / FRAME_SIGHT_STEP))
+    points = [ring.interpolate(k * ring.length / steps) for k in range(steps)]
+    out = [(float(p.x), float(p.y)) for p in points]
+    if isinstance(shape, Hull):
+        out.extend(shape.corners())
+    return out
+
+
+def sees(state: MatchState, unit: Unit, model: Model, target: Unit) -> bool:
+    """Can this model see some part of some live model of the target?
+
+    The exact test from the centre of the model to the whole of each target model first (RULES.md
+    3 [ext, simplified]: terrain marked ``blocks_los`` blocks, models never do). 17.02 FRAME: a
+    FRAME model sees from any part of itself [decided: sampled]: segments from points along its
+    outline to points along the outlines of the target models, every ``FRAME_SIGHT_STEP`` inches
+    (each segment tested exactly, all of them at once per origin).
+    """
+    blockers = sight_blockers(state)
+    if not blockers:
+        return True
+    shapes = [extent(target, m) for m in live_models(target)]
     centre = (model.pos.x, model.pos.y)
+    if any(line_of_sight(centre, shape, blockers) for shape in shapes):
+        return True
     if not is_frame(unit):
-        return [centre]
-    outline = as_geometry(extent(unit, model)).exterior
-    points = [centre]
-    coords = [(float(x), float(y)) for x, y in outline.coords]
-    for (ax, ay), (bx, by) in itertools.pairwise(coords):
-        steps = max(1, math.ceil(math.hypot(bx - ax, by - ay) / FRAME_SIGHT_STEP))
-        points.extend((ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps) for k in range(steps))
-    return points
+        return False
+    ends = np.array([p for shape in shapes for p in outline_points(shape)], dtype=float)
+    origins = np.array(outline_points(extent(unit, model)), dtype=float)
+    pairs = np.stack([np.repeat(origins, len(ends), axis=0), np.tile(ends, (len(origins), 1))], axis=1)
+    lines = shapely.linestrings(pairs)
+    starts = shapely.points(origins)
+    blocked = np.zeros((len(origins), len(ends)), dtype=bool)
+    # Valid blocker polygons (an origin far away keeps them all); terrain an origin stands in does
+    # not block that origin's lines (the geometry package's convention).
+    for poly in prepare_blockers(FAR_AWAY, blockers):
+        inside = np.asarray(shapely.contains(poly, starts), dtype=bool)
+        hit = np.asarray(shapely.relate_pattern(lines, poly, INTERIORS_MEET), dtype=bool)
+        blocked |= hit.reshape(len(origins), len(ends)) & ~inside[:, None]
+    return bool((~blocked).any())
 
 
 def model_distance(ua: Unit, ma: Model, ub: Unit, mb: Model) -> float:
