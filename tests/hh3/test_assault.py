@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from hulldown.match.actions import Charge, EndPhase, Fight, Move
+from hulldown.match.actions import Charge, Decide, EndPhase, Fight, Move
 from hulldown.match.state import MatchState, Mount, Point, Unit
 from hulldown.rules.hh3 import geom
 from hulldown.rules.hh3.core import CONTACT
@@ -34,14 +34,18 @@ def test_vehicles_cannot_charge_or_attack() -> None:
 
 
 def test_charge_a_vehicle_volley_then_charge_roll_into_base_contact() -> None:
-    """hh3 RULES 2.19: the vehicle makes Volley Attacks (Snap Shots) with the weapons whose arc
-    reaches the charger (the turret fires, the rear hull weapon does not); then the charge roll
-    (2D6, highest) of 4 beats the 2.87 in gap and the models end in base contact."""
-    turret = weapon("hb", strength=5, ap=4, rng=36)
-    rear = weapon("rear-gun", strength=5, ap=4, rng=36, mount=Mount(kind="hull", arc="rear"))
+    """hh3 RULES 2.19: the vehicle may make Volley Attacks (Snap Shots) with the Assault weapons
+    whose arc reaches the charger (the turret is offered, the rear hull weapon is not); its owner
+    answers "all"; then the charge roll (2D6, highest) of 4 beats the 2.87 in gap and the models
+    end in base contact."""
+    turret = weapon("hb", strength=5, ap=4, rng=36, kind="assault")
+    rear = weapon("rear-gun", strength=5, ap=4, rng=36, mount=Mount(kind="hull", arc="rear"), kind="assault")
     state = _state(_armoured(weapons=[turret, rear]))
+    state = act(state, "a", Charge("s", "v"))
+    pending = state.pending
+    assert pending is not None and pending.side == "b" and pending.options == ("all", "none", "hb")
     # volley: 1 snap shot misses; charge roll 2 and 4
-    state = act(state, "a", Charge("s", "v"), [1, 2, 4])
+    state = act(state, "b", Decide(pending.id, "all"), [1, 2, 4])
     assert [p for p, _ in rolls(state)] == ["volley hit test (Snap Shot)", "charge roll", "charge roll"]
     unit = state.units["s"]
     assert unit.flag("charge_ok") and not unit.flag("disordered")
@@ -80,7 +84,10 @@ def test_vehicle_counts_as_ws1_and_is_hit_on_its_rear_armour() -> None:
     text = log_text(state)
     assert "hits on 2+" in text and "rear armour 10, glancing" in text
     assert state.units["v"].statuses == {"pinned": 0}
-    assert "does not attack back and Holds" in text
+    assert "does not attack back" in text
+    # RULES 2.19: at the end of the combat (the Resolution sub-phase) it can only Hold.
+    state = act(state, "a", EndPhase())
+    assert "v is a vehicle: it can only Hold" in log_text(state)
 
 
 def test_units_still_in_contact_attack_again_next_turn_without_charging() -> None:
@@ -137,8 +144,8 @@ def test_the_vehicle_is_never_locked_and_may_drive_away() -> None:
 def test_volley_coaxial_weapon_fires_only_with_its_linked_weapon() -> None:
     """hh3 RULES 2.12 Co-axial (or not at all): the linked weapon cannot reach the charger
     (range 2 in, the charger is 2.87 in away), so its co-axial weapon stays silent too."""
-    main = weapon("main", strength=8, rng=2)
-    coax = weapon("coax", strength=4, rng=24, mount=Mount(kind="coaxial", linked="main"))
+    main = weapon("main", strength=8, rng=2, kind="assault")
+    coax = weapon("coax", strength=4, rng=24, mount=Mount(kind="coaxial", linked="main"), kind="assault")
     state = act(_state(_armoured(weapons=[main, coax])), "a", Charge("s", "v"), [6, 6])
     assert [p for p, _ in rolls(state)] == ["charge roll", "charge roll"]
 

@@ -99,7 +99,7 @@ def test_wreck_remains_when_agreed_difficult_dangerous_6_plus_cover() -> None:
     assert state.units["t"].wreck
     assert set(piece.kinds) == {"difficult", "dangerous", "cover"} and piece.cover_save == 6
     state = replace(state, phase="movement")
-    state = act(state, "a", Move("v", (Point(30, 24),)), [1])
+    state = act(state, "a", Move("v", (Point(27, 24),)), [1])
     assert rolls(state) == [("dangerous terrain", 1)]
     assert state.units["v"].hp == 2
 
@@ -126,16 +126,20 @@ def test_explodes_below_x_does_nothing() -> None:
     assert not state.units["near"].destroyed and "does not explode" in log_text(state)
 
 
-def test_passengers_are_not_hit_by_their_own_transports_explosion() -> None:
-    """hh3 RULES 2.22 item 2: no damage from the attack that destroyed the transport carries over
-    to the unit aboard (its own explosion included [decided])."""
+def test_explodes_after_emergency_disembarkation_hits_the_unit_that_got_out() -> None:
+    """hh3 RULES 2.22 then 2.18: the unit aboard disembarks first (Cool 2 + 2 passes), then the
+    transport explodes (X = 1) and its 3 S8 hits (its starting HP) strike every unit within 6 in,
+    the unit that just disembarked included (wound 6, save 1, twice: both models die). What does
+    not carry over is the destroying attack (the shot), not the explosion."""
     rhino = transport("rhino", "b", 40, 24, 180, hp=1, passengers=("s",), keywords=("explodes:1",))
+    rhino = replace(rhino, profile=replace(rhino.profile, hp=3))
     troops = squad("s", "b", [(40, 24)] * 2, embarked_in="rhino", cool=8)
     state, shoot = _shoot_at(rhino, extra=(troops,))
-    # hit, pen, Cool 2 + 2 (pass), explodes 1: nobody else within 6 in
-    state = act(state, "a", shoot, [6, 6, 2, 2, 1])
-    assert all(m.alive for m in state.units["s"].models.values())
-    assert state.units["s"].statuses == {}
+    state = act(state, "a", shoot, [6, 6, 2, 2, 1, 6, 1, 6, 1])
+    text = log_text(state)
+    assert text.index("Emergency Disembarkation") < text.index("explodes: 3 S8 AP- hits")
+    assert state.units["s"].destroyed
+    assert "explosion of rhino: s loses" in text
 
 
 def test_hit_and_wound_tables() -> None:

@@ -36,16 +36,16 @@ def test_one_move_per_phase() -> None:
 
 
 def test_no_rush_unless_fast_or_rapid() -> None:
-    """hh3 RULES 2.6: no Rush unless Fast (Rapid in the published rules: both accepted); a Fast
-    vehicle Rushes up to twice its M [decided]."""
+    """hh3 RULES 2.6: no Rush unless Fast (Rapid in the published rules: both accepted); a Rapid
+    vehicle's Rush adds 6 in to its M (hh3 Vehicle Sub-Types, Rapid): M10 Rushes up to 16 in."""
     why = rejection(_state(), "a", Move("v", (Point(25, 24),), kind="rush"))
     assert why is not None and why.code == "no_rush"
     for keyword in ("fast", "rapid"):
         state = make([tank("v", "a", 20, 24, 0, m=10, keywords=(keyword,))])
-        assert rejection(state, "a", Move("v", (Point(40, 24),), kind="rush")) is None
-        why = rejection(state, "a", Move("v", (Point(40.5, 24),), kind="rush"))
-        assert why is not None and why.code == "too_far" and why.values["limit"] == 20.0
-        moved = act(state, "a", Move("v", (Point(40, 24),), kind="rush"))
+        assert rejection(state, "a", Move("v", (Point(36, 24),), kind="rush")) is None
+        why = rejection(state, "a", Move("v", (Point(36.5, 24),), kind="rush"))
+        assert why is not None and why.code == "too_far" and why.values["limit"] == 16.0
+        moved = act(state, "a", Move("v", (Point(36, 24),), kind="rush"))
         assert moved.units["v"].flag("rushed")
 
 
@@ -132,7 +132,7 @@ def test_dangerous_terrain_costs_1_damage_without_saves() -> None:
     swamp = wall("swamp", 24, 20, 26, 28, "dangerous")
     for die, hp in ((1, 2), (2, 3)):
         v = tank("v", "a", 20, 24, 0, m=10, inv=4, keywords=("mitigation:5",))
-        state = act(make([v], terrain=[swamp]), "a", Move("v", (Point(30, 24),)), [die])
+        state = act(make([v], terrain=[swamp]), "a", Move("v", (Point(28, 24),)), [die])
         assert state.units["v"].hp == hp
         assert rolls(state) == [("dangerous terrain", die)]
 

@@ -1,6 +1,7 @@
 """hh3 random playthrough (DESIGN.md 10.8, machinery in tests/playthrough.py): two armies of
 tanks, transports with passengers and infantry move, Rush, pivot, embark and disembark, split
-their fire, charge and fight among terrain; folding the log gives the live state."""
+their fire, charge and fight among terrain, answer facing and volley decisions, use Battlesmith;
+folding the log gives the live state."""
 
 from __future__ import annotations
 
@@ -63,7 +64,15 @@ def armies() -> tuple[Unit, ...]:
         tank("pred-a", "a", 20, 16, 0, weapons=guns("pred-a"), keywords=("explodes:5",)),  # type: ignore[arg-type]
         transport("rhino-a", "a", 22, 30, 0, passengers=("tac-a",), keywords=("fast", "assault_vehicle")),
         squad("tac-a", "a", [(22, 30)] * 6, embarked_in="rhino-a", gun=rifle),
-        squad("ass-a", "a", [(26 + 1.4 * k, 38) for k in range(4)], melee=fist, gun=krak, a=2),
+        squad(
+            "ass-a",
+            "a",
+            [(26 + 1.4 * k, 38) for k in range(4)],
+            melee=fist,
+            gun=krak,
+            a=2,
+            keywords=("battlesmith:1",),
+        ),
         tank("pred-b", "b", 50, 30, 180, weapons=guns("pred-b"), keywords=("stable",), inv=6),  # type: ignore[arg-type]
         transport(
             "rhino-b", "b", 48, 16, 180, passengers=("tac-b",), keywords=("explodes:6", "mitigation:6")
@@ -137,6 +146,9 @@ def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
             for carrier in s.units.values():
                 if carrier.side == side and carrier.has("transport") and not carrier.destroyed:
                     out.append(Embark(unit=u.id, transport=carrier.id))
+            for mended in s.units.values():
+                if mended.side == side and mended.kind == "vehicle" and not mended.destroyed:
+                    out.append(Move(unit=u.id, kind="battlesmith", target=mended.id))
         elif s.phase == "shooting" and foes:
             ranged = [w for w in u.weapons.values() if w.type != "melee"]
             if not ranged:
@@ -150,6 +162,15 @@ def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
             out.append(Shoot(unit=u.id, fire=fire))
             target = rng.choice(foes)
             out.append(Shoot(unit=u.id, fire=tuple(Fire(weapon=w.id, target=target) for w in ranged)))
+            # A target within range of every weapon fired, so that shooting happens often enough.
+            near = [
+                f
+                for f in foes
+                if all(geom.model_to_unit(u.models[w.model], s.units[f]) <= w.range for w in ranged)
+            ]
+            if near:
+                target = rng.choice(near)
+                out.append(Shoot(unit=u.id, fire=tuple(Fire(weapon=w.id, target=target) for w in ranged)))
         elif s.phase == "assault" and foes:
             out.append(Charge(unit=u.id, target=rng.choice(foes)))
             for f in foes:

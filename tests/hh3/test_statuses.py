@@ -73,10 +73,12 @@ def _charge_state(target: Unit) -> MatchState:
 def test_stunned_vehicle_makes_no_volley_attacks() -> None:
     """hh3 RULES 2.4 Stunned: no reactions, so a charged Stunned vehicle fires no Volley Attacks;
     without the status it does (RULES 2.19)."""
-    gun = weapon("hb", strength=5, ap=4, shots=1, rng=36)
+    gun = weapon("hb", strength=5, ap=4, shots=1, rng=36, kind="assault")
     target = tank("v", "b", 36, 24, 180, weapons=[gun])
-    # Not stunned: one volley Snap Shot (BS4: 5+), then the charge roll (2 dice).
-    state = act(_charge_state(target), "a", Charge("s", "v"), [1, 6, 6])
+    # Not stunned: the owner volleys with everything: one Snap Shot (BS4: 5+), then the charge roll.
+    state = act(_charge_state(target), "a", Charge("s", "v"))
+    assert state.pending is not None and state.pending.kind == "volley"
+    state = act(state, "b", Decide(state.pending.id, "all"), [1, 6, 6])
     assert [p for p, _ in rolls(state)] == ["volley hit test (Snap Shot)", "charge roll", "charge roll"]
     stunned = act(_charge_state(_with(target, "stunned")), "a", Charge("s", "v"), [6, 6])
     assert [p for p, _ in rolls(stunned)] == ["charge roll", "charge roll"]

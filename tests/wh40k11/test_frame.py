@@ -7,7 +7,7 @@ import math
 
 from hulldown.match.actions import Fire, Move, Pivot, Shoot
 from hulldown.match.rejection import Rejection
-from hulldown.match.state import Point
+from hulldown.match.state import Point, Terrain
 from hulldown.rules.geometry import Hull
 from hulldown.rules.wh40k11.shooting import plan_shoot
 from hulldown.rules.wh40k11.space import engaged_with, footprint, model_distance
@@ -115,3 +115,57 @@ def test_plan_uses_the_hull_for_close_quarters_engagement() -> None:
     plans = plan_shoot(s, Shoot(unit="B", fire=(Fire(weapon="pistol", target="walker"),)))
     assert not isinstance(plans, Rejection), plans
     assert [p.modifier for p in plans] == [0]
+
+
+def narrow_walker(keywords: tuple[str, ...]) -> object:
+    """A 10" x 2" hull on a 60 mm base (radius 1.18") at (10, 24), facing +x: the base sticks out
+    0.18" past each long side of the hull."""
+    return vehicle(
+        "walker",
+        "a",
+        10,
+        24,
+        length=10,
+        width=2,
+        base_mm=60,
+        keywords=keywords,
+        weapons=(weapon("claw-gun", "walker-m", rng=2),),
+    )
+
+
+def test_17_02_frame_measures_from_a_base_that_sticks_out_past_the_hull() -> None:
+    """40k11 17.02 ("the closest point on that model, so not necessarily from its base"): the
+    whole model counts, its base included where it is closer. An enemy base edge 2.12" from the
+    hull is 1.94" from the base: within Engagement Range (2") and in range of a 2" weapon."""
+    enemy = infantry("enemy", "b", [(10, 27.75)])
+    framed = state(narrow_walker(("vehicle", "frame")), enemy)  # type: ignore[arg-type]
+    u, e = framed.units["walker"], framed.units["enemy"]
+    assert math.isclose(model_distance(u, u.models["walker-m"], e, e.models["enemy-1"]), 1.94, abs_tol=0.01)
+    assert engaged_with(framed, u) == ("enemy",)
+    far = state(narrow_walker(("vehicle", "frame")), infantry("enemy", "b", [(10, 27.95)]))  # type: ignore[arg-type]
+    assert engaged_with(far, far.units["walker"]) == ()
+
+
+def test_17_02_frame_line_of_sight_from_any_part_of_the_model() -> None:
+    """40k11 17.02 (position in relation to anything else): a FRAME model sees from any part of
+    itself. A wall hides the target from the centre of the tank's hull but not from its front
+    left corner, so the FRAME tank may shoot; the same tank without FRAME (seeing from its centre)
+    cannot."""
+    wall = Terrain(
+        id="wall",
+        points=(Point(16, 20), Point(17, 20), Point(17, 25.5), Point(16, 25.5)),
+        kinds=("blocks_los",),
+    )
+    target = infantry("target", "b", [(30, 24)])
+    shoot = Shoot(unit="tank", fire=(Fire(weapon="gun", target="target"),))
+
+    def tank(keywords: tuple[str, ...]) -> object:
+        return vehicle(
+            "tank", "a", 10, 24, length=10, width=4, keywords=keywords, weapons=(weapon("gun", "tank-m"),)
+        )
+
+    framed = state(tank(("vehicle", "frame")), target, phase="shooting", terrain=[wall])  # type: ignore[arg-type]
+    assert check(framed, shoot) is None
+    plain = state(tank(("vehicle",)), target, phase="shooting", terrain=[wall])  # type: ignore[arg-type]
+    problem = check(plain, shoot)
+    assert problem is not None and problem.code == "no_line_of_sight"

@@ -22,6 +22,7 @@ MoveKind = Literal[
     "tank_shock",  # 40k7 Tank Shock
     "ram",  # 40k7 Ram
     "charge",  # 40k11 charge move, after a successful Charge roll
+    "battlesmith",  # hh3 Battlesmith (X): moves nothing; ``target`` is the vehicle to mend
 ]
 
 
@@ -51,11 +52,13 @@ class Pivot(msgspec.Struct, frozen=True, tag="pivot", tag_field="type", forbid_u
 
 
 class Fire(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
-    """One weapon firing at one target unit; ``snap`` asks for Snap Shots."""
+    """One weapon firing at one target unit; ``snap`` asks for Snap Shots. ``target_model``: the
+    model of the target unit its hits go to (hh3: a Paragon allocates the hits it inflicts)."""
 
     weapon: str
     target: str
     snap: bool = False
+    target_model: str | None = None
 
 
 class Shoot(
@@ -90,6 +93,7 @@ class Fight(
     target: str
     weapon: str | None = None
     nonce: str = ""
+    target_model: str | None = None  # hh3: a Paragon allocates the hits it inflicts
 
 
 class Embark(msgspec.Struct, frozen=True, tag="embark", tag_field="type", forbid_unknown_fields=True):

@@ -60,7 +60,8 @@ class Mount(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A weapon profile. ``model`` is the id of the model that carries it."""
+    """A weapon profile. ``model`` is the id of the model that carries it. ``defensive``: the
+    profile designates it a Defensive weapon (hh3; otherwise its Strength and mount decide)."""
 
     id: str
     name: str
@@ -74,6 +75,7 @@ class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rules: tuple[str, ...] = ()
     mount: Mount = Mount()
     destroyed: bool = False
+    defensive: bool = False
 
 
 class Profile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -93,6 +95,7 @@ class Profile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     a: int = 1
     ld: int = 7
     cool: int = 7
+    intelligence: int = 7
     sv: int | None = None
     inv: int | None = None
     armour: Armour | None = None

@@ -6,7 +6,7 @@ state at version ``v`` and returns a :class:`Rejection` or ``None``.
 
 from __future__ import annotations
 
-from .actions import Action, Concede, Decide, EndPhase, TakebackAnswer, TakebackRequest, Undo
+from .actions import Action, Concede, Decide, EndPhase, Fight, Shoot, TakebackAnswer, TakebackRequest, Undo
 from .editions import rules_for
 from .history import StateAt, check_history_action, check_pending_takeback
 from .rejection import Rejection, reject
@@ -70,4 +70,22 @@ def validate(
             return reject("not_your_unit", "turn sequence", f"unit {unit.id} belongs to side {unit.side}")
         if unit.destroyed:
             return reject("unit_destroyed", "casualties", f"unit {unit.id} has been destroyed")
+    if state.edition not in TARGET_MODEL_EDITIONS and _names_target_model(action):
+        return reject(
+            "unsupported_field",
+            "docs/rules-notes.md (hh3, Paragon)",
+            f"target_model is the hh3 Paragon's choice of model; {state.edition} has no such rule",
+        )
     return rules_for(state.edition).validate(state, side, action)
+
+
+# Editions whose rules let an attacker name the model its hits go to (hh3: the Paragon).
+TARGET_MODEL_EDITIONS = ("hh3",)
+
+
+def _names_target_model(action: Action) -> bool:
+    if isinstance(action, Shoot):
+        return any(f.target_model is not None for f in action.fire)
+    if isinstance(action, Fight):
+        return action.target_model is not None
+    return False

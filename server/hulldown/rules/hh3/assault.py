@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import math
 
+import msgspec
 from msgspec.structs import replace
 
 from ...match.actions import Charge, Fight
 from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
-from ...match.state import MatchState, Model, Point, Unit, Weapon
+from ...match.state import Decision, MatchState, Model, Point, Unit, Weapon
 from ...match.turns import add_flag, replace_unit
 from .. import geometry as g
 from . import damage, geom, statuses
@@ -36,21 +37,34 @@ from .core import (
     F_DISORDERED,
     F_FOUGHT,
     F_RUSHED,
+    R_ARCS,
     R_COMBAT,
     R_CORE_CHARGE,
     R_CORE_FIGHT,
     R_CORE_HIT,
+    R_VOLLEY,
     VEHICLE_WS,
     alive_models,
     at_least,
+    check_target_model,
     is_melee,
     is_vehicle,
     on_table,
     working_weapons,
 )
 from .movement import locked
+from .resolution import combat_flag, removed_points
 from .shooting import NO_SNAP_RULES
 from .tables import melee_hit_target, ranged_hit_target
+
+DECISION_VOLLEY = "volley"
+VOLLEY_ALL = "all"
+VOLLEY_NONE = "none"
+VOLLEY_DONE = "done"
+# hh3 core, Charge Procedure step 4 [ext]: only weapons with the Assault trait make Volley
+# Attacks; Pintle mounted weapons count as having it (hh3 Vehicles, Weapon Mounts).
+VOLLEY_WEAPON_TYPES = ("assault",)
+VOLLEY_MOUNTS = ("pintle",)
 
 # hh3 core: a successful charge without Disorder gives +1 Attack [ext]; a Disordered charge loses it.
 CHARGE_BONUS_ATTACKS = 1
@@ -104,7 +118,7 @@ def validate_charge(state: MatchState, unit: Unit, action: Charge) -> Rejection 
             distance=distance,
             limit=CHARGE_RANGE,
         )
-    if not any(geom.sees(state, (m.pos.x, m.pos.y), target) for m in alive_models(unit)):
+    if not any(geom.sees(state, (m.pos.x, m.pos.y), target, unit.id) for m in alive_models(unit)):
         return reject("no_line_of_sight", R_CORE_CHARGE, f"no model of {unit.name} can see {target.name}")
     return None
 
@@ -118,9 +132,17 @@ def apply_charge(state: MatchState, unit: Unit, action: Charge, ctx: ApplyContex
     target = state.units[action.target]
     kind = "a Disordered charge" if is_disordered else "a charge"
     ctx.log(f"{unit.name} declares {kind} against {target.name}.", R_CORE_CHARGE)
-    state = volley(state, target.id, unit.id, ctx)
-    unit = state.units[unit.id]
-    if unit.destroyed:
+    offered = volley_options(state, target.id, unit.id, ctx)
+    if offered:
+        return _ask_volley(state, action, (), offered, ctx)
+    return _charge_move(state, unit.id, target.id, ctx)
+
+
+def _charge_move(state: MatchState, uid: str, tid: str, ctx: ApplyContext) -> MatchState:
+    """hh3 core, Charge Procedure step 5: the charge roll (2D6, the highest counts) and the move."""
+    unit = state.units[uid]
+    target = state.units[tid]
+    if unit.destroyed or target.destroyed:
         return state
     first = ctx.roll("charge roll", "2D6, highest counts")
     second = ctx.roll("charge roll", "2D6, highest counts")
@@ -139,6 +161,52 @@ def apply_charge(state: MatchState, unit: Unit, action: Charge, ctx: ApplyContex
     unit = add_flag(replace(unit, models=models), F_CHARGE_OK)
     ctx.log(f"Charge roll {roll} in: {unit.name} charges into {target.name}.", R_CORE_CHARGE)
     return replace_unit(state, unit)
+
+
+def _ask_volley(
+    state: MatchState, action: Charge, chosen: tuple[str, ...], offered: list[Weapon], ctx: ApplyContext
+) -> MatchState:
+    """RULES 2.19 / hh3 core, Charge Procedure step 4: the charged unit's owner chooses whether and
+    with which weapons to make Volley Attacks, one weapon at a time or all at once."""
+    target = state.units[action.target]
+    left = [w.id for w in offered if w.id not in chosen]
+    stop = VOLLEY_DONE if chosen else VOLLEY_NONE
+    decision = Decision(
+        id=f"volley-{ctx.seq}-{len(chosen)}",
+        side=target.side,
+        kind=DECISION_VOLLEY,
+        options=(VOLLEY_ALL, stop, *left),
+        prompt=f"{target.name} is charged by {state.units[action.unit].name}: choose the weapons that "
+        f"make Volley Attacks ({VOLLEY_ALL!r}, {stop!r} or one weapon at a time)",
+        rule=R_VOLLEY,
+        context={
+            "charge": msgspec.json.encode(action).decode(),
+            "chosen": ",".join(chosen),
+        },
+    )
+    names = ", ".join(w.name for w in offered if w.id in left)
+    ctx.log(f"{target.name} may make Volley Attacks with {names}; side {target.side} decides.", R_VOLLEY)
+    return replace(state, pending=decision)
+
+
+def resume_volley(state: MatchState, decision: Decision, choice: str, ctx: ApplyContext) -> MatchState:
+    """The charged unit's owner answered: add a weapon and ask again, or fire and go on."""
+    action = msgspec.json.decode(decision.context["charge"], type=Charge)
+    chosen = tuple(w for w in decision.context.get("chosen", "").split(",") if w)
+    state = replace(state, pending=None)
+    offered = volley_options(state, action.target, action.unit, ctx)
+    if choice == VOLLEY_ALL:
+        chosen = tuple(w.id for w in offered)
+    elif choice not in (VOLLEY_NONE, VOLLEY_DONE):
+        chosen = (*chosen, choice)
+        if any(w.id not in chosen for w in offered):
+            return _ask_volley(state, action, chosen, offered, ctx)
+    if chosen:
+        ctx.log(f"Side {decision.side} volleys with {', '.join(chosen)}.", R_VOLLEY)
+    else:
+        ctx.log(f"Side {decision.side} makes no Volley Attacks.", R_VOLLEY)
+    state = volley(state, action.target, action.unit, [w for w in offered if w.id in chosen], ctx)
+    return _charge_move(state, action.unit, action.target, ctx)
 
 
 def _towards(model: Model, target: Unit, reach: float) -> Point:
@@ -160,21 +228,36 @@ def _towards(model: Model, target: Unit, reach: float) -> Point:
     return Point(model.pos.x + dx / length * step, model.pos.y + dy / length * step)
 
 
-def volley(state: MatchState, uid: str, charger: str, ctx: ApplyContext) -> MatchState:
-    """The charged unit's Volley Attacks (RULES 2.19), all Snap Shots: a vehicle fires every
-    working weapon whose arc, range and line of sight reach the charger; other units one ranged
-    weapon per model. A Stunned unit makes no reactions, so no Volley Attacks (RULES 2.4)."""
+def volley_options(state: MatchState, uid: str, charger: str, ctx: ApplyContext) -> list[Weapon]:
+    """The weapons the charged unit may make Volley Attacks with (RULES 2.19; hh3 core, Charge
+    Procedure step 4 [ext]): none if it is Stunned (no reactions, RULES 2.4) or already locked in
+    combat; else its working ranged weapons with the Assault trait (Pintle mounts count as having
+    it) that can make Snap Shots and whose range, arc and line of sight reach the charger."""
     unit = state.units[uid]
     if not statuses.can_react(unit):
         ctx.log(f"{unit.name} is Stunned: no Volley Attacks.", "hh3 Statuses, Stunned (RULES 2.4)")
-        return state
+        return []
+    if locked(state, unit):
+        ctx.log(f"{unit.name} is already locked in combat: no Volley Attacks.", R_VOLLEY)
+        return []
+    if ranged_hit_target(unit.profile.bs, True) is None:
+        return []
+    return _volley_weapons(state, unit, state.units[charger])
+
+
+def volley(state: MatchState, uid: str, charger: str, weapons: list[Weapon], ctx: ApplyContext) -> MatchState:
+    """The charged unit's Volley Attacks with the chosen weapons, all Snap Shots (RULES 2.19). A
+    co-axial weapon fires only if its linked weapon does (RULES 2.12)."""
+    unit = state.units[uid]
     need = ranged_hit_target(unit.profile.bs, True)
-    if need is None:
-        return state
-    for weapon in _volley_weapons(state, unit, state.units[charger]):
+    ids = {w.id for w in weapons}
+    for weapon in weapons:
         target = state.units[charger]
-        if target.destroyed:
+        if target.destroyed or need is None:
             break
+        if weapon.mount.kind == "coaxial" and weapon.mount.linked not in ids:
+            ctx.log(f"{weapon.name} is co-axial: it fires only with {weapon.mount.linked}.", R_ARCS)
+            continue
         hits = 0
         for _ in range(weapon.shots):
             die = ctx.roll("volley hit test (Snap Shot)", f"{need}+", at_least(need, "hit", "miss"))
@@ -190,11 +273,17 @@ def volley(state: MatchState, uid: str, charger: str, ctx: ApplyContext) -> Matc
     return state
 
 
+def volley_trait(weapon: Weapon) -> bool:
+    """hh3 core, Charge Procedure step 4 [ext]: Volley Attacks use Assault weapons only; a Pintle
+    mounted weapon always counts as having the Assault trait (hh3 Vehicles, Weapon Mounts)."""
+    return weapon.type in VOLLEY_WEAPON_TYPES or weapon.mount.kind in VOLLEY_MOUNTS
+
+
 def _volley_weapons(state: MatchState, unit: Unit, charger: Unit) -> list[Weapon]:
     chosen: list[Weapon] = []
     used: set[str] = set()
     for weapon in sorted(working_weapons(unit), key=lambda w: w.id):
-        if is_melee(weapon) or any(r in weapon.rules for r in NO_SNAP_RULES):
+        if is_melee(weapon) or not volley_trait(weapon) or any(r in weapon.rules for r in NO_SNAP_RULES):
             continue
         if not is_vehicle(unit) and weapon.model in used:
             continue
@@ -202,7 +291,7 @@ def _volley_weapons(state: MatchState, unit: Unit, charger: Unit) -> list[Weapon
             continue
         if not geom.in_arc(unit, weapon, charger):
             continue
-        if not geom.sees(state, geom.firing_point(unit, weapon), charger):
+        if not geom.sees(state, geom.firing_point(unit, weapon), charger, unit.id):
             continue
         chosen.append(weapon)
         used.add(weapon.model)
@@ -241,6 +330,9 @@ def validate_fight(state: MatchState, unit: Unit, action: Fight) -> Rejection | 
             f"{unit.name} is {gap:.2f} in from {target.name}: no base contact",
             distance=gap,
         )
+    aimed = check_target_model(unit, target, action.target_model)
+    if aimed is not None:
+        return aimed
     if action.weapon is not None:
         weapon = unit.weapons.get(action.weapon)
         if weapon is None or not is_melee(weapon) or weapon.destroyed:
@@ -262,6 +354,7 @@ def _melee_weapon(unit: Unit, model: Model, preferred: str | None) -> Weapon | N
 
 def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext) -> MatchState:
     target = state.units[action.target]
+    before = target
     bonus = CHARGE_BONUS_ATTACKS if unit.flag(F_CHARGE_OK) and not unit.flag(F_DISORDERED) else 0
     defender_ws = VEHICLE_WS if is_vehicle(target) else target.profile.ws
     need = melee_hit_target(unit.profile.ws, defender_ws)
@@ -288,9 +381,12 @@ def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext)
         # special rules (hh3 Armoury, e.g. Armourbane) go with its hits, as for shooting.
         facing: damage.ArmourFacing | None = "rear" if is_vehicle(target) else None
         rules = weapon.rules if weapon is not None else ()
-        batch = [damage.Hit(strength, ap, dmg, label, source, rules, facing, False, True)] * hits
+        aim = action.target_model
+        batch = [damage.Hit(strength, ap, dmg, label, source, rules, facing, False, True, aim)] * hits
         state = damage.resolve_hits(state, target.id, batch, ctx)
     target = state.units[target.id]
     if is_vehicle(target) and not target.destroyed:
-        ctx.log(f"{target.name} does not attack back and Holds.", R_COMBAT)
-    return replace_unit(state, add_flag(state.units[unit.id], F_FOUGHT))
+        ctx.log(f"{target.name} does not attack back.", R_COMBAT)
+    # The Resolution sub-phase counts what this fight removed (resolution.py).
+    scored = combat_flag(target.id, removed_points(target, before))
+    return replace_unit(state, add_flag(add_flag(state.units[unit.id], F_FOUGHT), scored))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
+from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Model, Side, Unit, Weapon
 
 # --- Rule references (edition + section of RULES.md section 2 and the seed's headings) -------
@@ -17,8 +18,10 @@ R_REPAIR = "hh3 Vehicles, Repair Test (RULES 2.5)"
 R_MOVE = "hh3 Vehicles, Movement (RULES 2.6)"
 R_PIVOT = "hh3 Vehicles, Pivoting is not moving (RULES 2.6)"
 R_RUSH = "hh3 Vehicles, No rushing (RULES 2.6)"
+R_RAPID = "hh3 Vehicle Sub-Types, Rapid (the Fast sub-type)"
 R_CLIMB = "hh3 Vehicles, No climbing (RULES 2.7)"
 R_DANGEROUS = "hh3 Vehicles, Dangerous terrain (RULES 2.8)"
+R_DIFFICULT = "hh3 core, Line of Movement (difficult and dangerous terrain)"
 R_DRIVE = "hh3 Vehicles, Driving through other units (RULES 2.9)"
 R_SHOOT = "hh3 Vehicles, Shooting (RULES 2.10)"
 R_WEAPON_CLASS = "hh3 Vehicles, Defensive and Battle weapons (RULES 2.11)"
@@ -30,8 +33,11 @@ R_GLANCING = "hh3 Vehicles, Vehicle damage table (RULES 2.16)"
 R_WRECK = "hh3 Vehicles, Wrecks (RULES 2.17)"
 R_EXPLODES = "hh3 Armoury, Explodes (X) (RULES 2.18)"
 R_COMBAT = "hh3 Vehicles, Combat (RULES 2.19)"
+R_VOLLEY = "hh3 core, Charge Procedure, Make Volley Attacks"
+R_LIGHT_TRANSPORT = "hh3 Armoury, Light Transport and Bulky (X)"
 R_TRANSPORT = "hh3 Transport sub-type, Who can get in (RULES 2.20)"
 R_EMBARK = "hh3 Transport sub-type, Embarking / Disembarking (RULES 2.21)"
+R_DISEMBARK_MOVE = "hh3 core, Placing Disembarked Models"
 R_EMERGENCY = "hh3 Transport sub-type, Emergency Disembarkation (RULES 2.22)"
 R_CORE_MOVE = "hh3 core, Movement Phase"
 R_CORE_SHOOT = "hh3 core, Shooting Attacks"
@@ -40,6 +46,9 @@ R_CORE_WOUND = "hh3 core, Wound Tests (Wound Table)"
 R_CORE_SAVE = "hh3 core, Saving Throws and Damage Mitigation"
 R_CORE_CHARGE = "hh3 core, Charge Sub-Phase"
 R_CORE_FIGHT = "hh3 core, Fight Sub-Phase"
+R_PARAGON = "hh3 Model Types, Paragon"
+R_BATTLESMITH = "hh3 Armoury, Battlesmith (X)"
+R_RESOLUTION = "hh3 core, Resolution Sub-Phase"
 R_CORE_COOL = "hh3 core, Cool Checks"
 R_TURN = "hh3 core, The Turn"
 
@@ -85,11 +94,31 @@ F_DISORDERED = "disordered"
 F_FOUGHT = "fought"
 F_EMBARKED = "embarked"
 F_DISEMBARKED = "disembarked"
+F_UNLOADED = "unloaded"  # a transport whose passengers disembarked this turn
 F_DISEMBARKED_ASSAULT = "disembarked_assault"  # from an Assault Vehicle: charges not Disordered
 
 
 def is_vehicle(unit: Unit) -> bool:
     return unit.kind == "vehicle"
+
+
+def is_paragon(unit: Unit) -> bool:
+    return unit.kind == "paragon"
+
+
+def check_target_model(unit: Unit, target: Unit, model: str | None) -> Rejection | None:
+    """Seed glossary, Paragon: "allocates the hits it inflicts itself, both shooting and in melee":
+    only a Paragon unit may name the target model, which must be alive in the target unit."""
+    if model is None:
+        return None
+    if not is_paragon(unit):
+        return reject(
+            "not_a_paragon", R_PARAGON, f"{unit.name} is not a Paragon: the defender's models take its hits"
+        )
+    chosen = target.models.get(model)
+    if chosen is None or not chosen.alive:
+        return reject("unknown_model", R_PARAGON, f"{target.name} has no live model {model!r}", model=model)
+    return None
 
 
 def any_keyword(unit: Unit, names: Iterable[str]) -> bool:
@@ -160,8 +189,11 @@ def is_melee(weapon: Weapon) -> bool:
 
 
 def is_defensive(weapon: Weapon) -> bool:
-    """RULES 2.11 [ext]: Strength 6 or less, any Sponson and any Pintle weapon is Defensive;
-    everything else is a Battle weapon."""
+    """RULES 2.11 [ext]: Strength 6 or less, any Sponson and any Pintle weapon, and any weapon
+    whose profile designates it Defensive (``Weapon.defensive``) is Defensive; everything else is
+    a Battle weapon (hh3 Vehicles, Defensive Weapons and Battle Weapons)."""
+    if weapon.defensive:
+        return True
     return weapon.strength <= DEFENSIVE_MAX_STRENGTH or weapon.mount.kind in ("sponson", "pintle")
 
 

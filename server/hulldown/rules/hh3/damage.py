@@ -53,6 +53,7 @@ class Hit:
     facing: ArmourFacing | None = None
     shooting: bool = True
     melee: bool = False
+    aim: str | None = None  # the model the attacker allocates this hit to (a Paragon's hits)
 
 
 def armour_value(unit: Unit, facing: ArmourFacing) -> int:
@@ -169,12 +170,16 @@ def glancing(state: MatchState, uid: str, ctx: ApplyContext) -> MatchState:
     return replace_unit(state, statuses.gain(unit, status))
 
 
-def allocate(unit: Unit, source: g.Point) -> Model | None:
+def allocate(unit: Unit, source: g.Point, aim: str | None = None) -> Model | None:
     """[decided] A wound goes to a model that is already wounded, else to the alive model closest
-    to where the hit came from (ties: model id)."""
+    to where the hit came from (ties: model id). A Paragon allocates the hits it inflicts itself
+    (seed glossary, Paragon): ``aim`` names the model, while it is alive [decided: then as usual]."""
     alive = alive_models(unit)
     if not alive:
         return None
+    chosen = unit.models.get(aim or "")
+    if chosen is not None and chosen.alive:
+        return chosen
     wounded = [m for m in alive if m.wounds < unit.profile.w]
     pool = wounded or alive
     return min(pool, key=lambda m: (math.hypot(m.pos.x - source[0], m.pos.y - source[1]), m.id))
@@ -194,7 +199,7 @@ def hit_model_unit(state: MatchState, uid: str, hit: Hit, ctx: ApplyContext) -> 
         if die < need:
             ctx.log(f"{hit.label}: fails to wound {unit.name}.", R_CORE_WOUND)
             return state
-    model = allocate(unit, hit.source)
+    model = allocate(unit, hit.source, hit.aim)
     if model is None:
         return state
     armour = unit.profile.sv if armour_save_allowed(unit.profile.sv, hit.ap) else None

@@ -1,10 +1,11 @@
 """A vehicle reduced to 0 Hull Points: emergency disembarkation, Explodes (X), removal and wrecks.
 
-Order [decided]: (1) a unit aboard makes its Emergency Disembarkation (RULES 2.22, "before the
-vehicle is removed"); (2) Explodes (X) is rolled (RULES 2.18, "before it is removed"); the unit
-that just disembarked is not hit by its own transport's explosion, since no damage of the attack
-that destroyed the transport carries over to it (RULES 2.22 item 2); (3) the vehicle is removed,
-leaving a wreck only if the match agreed to wrecks and it did not explode (RULES 2.17).
+Order: (1) a unit aboard makes its Emergency Disembarkation (RULES 2.22, "before the vehicle is
+removed"), Cool check included; (2) Explodes (X) is rolled (RULES 2.18, "before it is removed")
+and its hits strike every unit within 6", the unit that just disembarked included: what does not
+carry over to it is the attack that destroyed the transport, not the explosion that follows
+(hh3 Transport sub-type, Emergency Disembarkation [ext]); (3) the vehicle is removed, leaving a
+wreck only if the match agreed to wrecks and it did not explode (RULES 2.17).
 """
 
 from __future__ import annotations
@@ -35,11 +36,9 @@ def destroy_vehicle(state: MatchState, uid: str, ctx: ApplyContext) -> MatchStat
     from .transports import emergency_disembark
 
     unit = state.units[uid]
-    spared: tuple[str, ...] = ()
     if unit.passengers:
-        spared = unit.passengers
         state = emergency_disembark(state, uid, ctx)
-    state, exploded = explodes(state, uid, spared, ctx)
+    state, exploded = explodes(state, uid, ctx)
     unit = state.units[uid]
     model = vehicle_model(unit)
     wreck = state.options.wrecks_remain and not exploded
@@ -68,9 +67,7 @@ def destroy_vehicle(state: MatchState, uid: str, ctx: ApplyContext) -> MatchStat
     return state
 
 
-def explodes(
-    state: MatchState, uid: str, spared: tuple[str, ...], ctx: ApplyContext
-) -> tuple[MatchState, bool]:
+def explodes(state: MatchState, uid: str, ctx: ApplyContext) -> tuple[MatchState, bool]:
     """RULES 2.18 [ext]: roll a D6; on X or more every unit within 6" takes hits equal to the
     vehicle's starting Hull Points, each S8 AP- D1."""
     from .damage import Hit, resolve_hits
@@ -88,7 +85,7 @@ def explodes(
     ctx.log(
         f'{unit.name} explodes: {count} S{EXPLOSION_STRENGTH} AP- hits on every unit within 6".', R_EXPLODES
     )
-    victims = geom.models_near(state, hull, EXPLOSION_RANGE, exclude=(uid, *spared))
+    victims = geom.models_near(state, hull, EXPLOSION_RANGE, exclude=(uid,))
     for victim in victims:
         hits = [
             Hit(EXPLOSION_STRENGTH, None, 1, f"explosion of {unit.name}", hull.centre, shooting=False)

@@ -15,7 +15,7 @@ from ...match.dispatch import Applier, DispatchTable, Validator
 from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Side, Unit
 from ..phases import PHASES_HH3
-from . import assault, endphase, movement, shooting, transports
+from . import assault, battlesmith, endphase, movement, shooting, transports
 from .core import R_TURN
 
 UnitAction = TypeVar("UnitAction", Move, Pivot, Shoot, Charge, Fight, Embark, Disembark)
@@ -63,3 +63,5 @@ RULES.on(Disembark, _of_unit(transports.validate_disembark), _to_unit(transports
 RULES.unsupported(Abandon, R_TURN, "hh3 has no squadrons to abandon a vehicle from")
 RULES.decision(shooting.DECISION_FACING, shooting.resume_facing)
 RULES.decision(endphase.DECISION_REPAIR, endphase.resume_repair)
+RULES.decision(assault.DECISION_VOLLEY, assault.resume_volley)
+RULES.decision(battlesmith.DECISION_BATTLESMITH, battlesmith.resume_battlesmith)

@@ -19,13 +19,16 @@ from ...match.context import ApplyContext
 from ...match.state import Decision, MatchState
 from ...match.turns import replace_unit
 from ..phases import PHASES_HH3, end_phase
-from . import statuses
+from . import resolution, statuses
 from .core import R_CORE_COOL, R_REPAIR, at_least, is_vehicle
 
 DECISION_REPAIR = "repair"
 
 
 def end_current_phase(state: MatchState, ctx: ApplyContext) -> MatchState:
+    if state.phase == "assault":
+        # hh3 core, Resolution Sub-Phase: the last step of the Assault phase.
+        state = resolution.resolve_combats(state, ctx)
     if state.phase != "end":
         return end_phase(state, PHASES_HH3, ctx)
     queue: list[str] = []
@@ -35,12 +38,11 @@ def end_current_phase(state: MatchState, ctx: ApplyContext) -> MatchState:
             continue
         if is_vehicle(unit):
             target = statuses.repair_target(unit)
-            die = ctx.roll(
-                f"Repair Test ({unit.name})",
-                f"{target}+",
-                at_least(target, "repaired", "failed"),
-            )
-            if die < target:
+            dice = [
+                ctx.roll(f"Repair Test ({unit.name})", f"{target}+", at_least(target, "repaired", "failed"))
+                for _ in range(statuses.repair_dice(unit))
+            ]
+            if max(dice) < target:
                 ctx.log(
                     f"{unit.name} fails its Repair Test: it keeps {', '.join(sorted(unit.statuses))}.",
                     R_REPAIR,

@@ -12,7 +12,13 @@ from shapely.geometry.base import BaseGeometry
 
 from ...match.state import MatchState, Model, Point, Terrain, Unit, Weapon
 from .. import geometry as g
-from .core import DEFAULT_BASE_MM, alive_models, units_on_table
+from .core import DEFAULT_BASE_MM, alive_models, is_flyer, units_on_table
+
+# hh3 core, Line of Sight [ext]: terrain and models with the Vehicle type block a line of sight;
+# other models never do [decided]; a Flyer does not block line of sight (hh3 Flyers [ext]). The
+# firing unit and the target unit never block lines drawn between them (a hull does not hide
+# itself; a weapon's mount point lies inside its own hull).
+LOS_BLOCKING_KINDS = ("vehicle",)
 
 
 def footprint(model: Model) -> g.Footprint:
@@ -87,9 +93,18 @@ def terrain_pieces(state: MatchState) -> list[g.TerrainPiece]:
     return [terrain_piece(t) for t in state.terrain.values()]
 
 
-def blockers(state: MatchState) -> list[g.PolygonLike]:
-    """Line-of-sight blockers: terrain marked blocks_los (models never block here [decided])."""
-    return list(g.los_blockers(terrain_pieces(state)))
+def blockers(state: MatchState, exclude: Iterable[str] = ()) -> list[g.PolygonLike]:
+    """Line-of-sight blockers (hh3 core, Line of Sight [ext]): terrain marked blocks_los and the
+    hulls of the vehicles on the table, except those of the units in ``exclude`` (the firer and
+    its target)."""
+    skip = set(exclude)
+    hulls: list[g.PolygonLike] = [
+        footprint(m)
+        for u in units_on_table(state)
+        if u.id not in skip and u.kind in LOS_BLOCKING_KINDS and not is_flyer(u)
+        for m in alive_models(u)
+    ]
+    return [*g.los_blockers(terrain_pieces(state)), *hulls]
 
 
 def geometry_mount(weapon: Weapon, unit: Unit) -> tuple[g.Mount, g.Mount | None]:
@@ -133,9 +148,11 @@ def in_arc(unit: Unit, weapon: Weapon, target: Unit) -> bool:
     return any(g.in_arc(h, mount, fp, linked) for fp in unit_footprints(target))
 
 
-def sees(state: MatchState, origin: g.Point, target: Unit) -> bool:
-    """Line of sight from a point to any alive model of the target (to the hull, RULES 2.13)."""
-    blocks = blockers(state)
+def sees(state: MatchState, origin: g.Point, target: Unit, viewer: str = "") -> bool:
+    """Line of sight from a point to any alive model of the target (to the hull, RULES 2.13),
+    past terrain and vehicles other than the viewer's unit and the target (hh3 core, Line of
+    Sight [ext])."""
+    blocks = blockers(state, (viewer, target.id))
     return any(g.line_of_sight(origin, fp, blocks) for fp in unit_footprints(target))
 
 

@@ -27,35 +27,65 @@ from .core import (
     DANGEROUS_FAILS_ON,
     DRIVE_THROUGH_STRENGTH,
     ENEMY_GAP,
+    F_DISEMBARKED,
     F_MOVE_DONE,
     F_MOVED,
     F_RUSHED,
+    F_UNLOADED,
     R_CLIMB,
     R_CORE_MOVE,
     R_DANGEROUS,
+    R_DIFFICULT,
+    R_DISEMBARK_MOVE,
     R_DRIVE,
     R_MOVE,
     R_PIVOT,
+    R_RAPID,
     R_RUSH,
     alive_models,
     is_fast,
+    is_super_heavy,
     is_vehicle,
     units_on_table,
     vehicle_model,
 )
 
-# [decided] A Fast/Rapid vehicle has no Initiative to add: its Rush moves up to twice its M.
-FAST_VEHICLE_RUSH_FACTOR = 2.0
+# hh3 Vehicle Sub-Types, Rapid (the seed's Fast) [ext]: a Rapid vehicle has no Initiative to add; its Rush
+# adds 6" to its Movement.
+VEHICLE_RUSH_BONUS = 6.0
 
 
 def move_limit(unit: Unit, rush: bool) -> float:
-    """Normal move: M. Rush: M + I (hh3 core, Rush); Fast/Rapid vehicles: see the constant."""
+    """Normal move: M. Rush: M + I (hh3 core, Rush); Rapid vehicles: M + 6" (hh3 Vehicle Sub-Types, Rapid)."""
     m = unit.profile.m
     if not rush:
         return m
     if is_vehicle(unit):
-        return m * FAST_VEHICLE_RUSH_FACTOR
+        return m + VEHICLE_RUSH_BONUS
     return m + unit.profile.i
+
+
+# hh3 core, Line of Movement [ext]: a move any part of which crosses difficult or dangerous
+# terrain has the Movement reduced by 2" (charges are not moves here: no penalty).
+DIFFICULT_TERRAIN_PENALTY = 2.0
+SLOWING_TERRAIN_KINDS = ("difficult", "dangerous")
+
+
+def terrain_unaffected(unit: Unit) -> bool:
+    """hh3 Vehicle Sub-Types, Super-heavy [ext]: a Super-heavy vehicle is not affected by difficult or
+    dangerous terrain (no penalty to its move, no dangerous terrain test)."""
+    return is_vehicle(unit) and is_super_heavy(unit)
+
+
+def terrain_penalty(state: MatchState, unit: Unit, swept: BaseGeometry) -> float:
+    """hh3 core, Line of Movement: 2" off the move when its swept area crosses difficult or
+    dangerous terrain; nothing for units that terrain does not affect."""
+    if terrain_unaffected(unit):
+        return 0.0
+    for piece in geom.terrain_pieces(state):
+        if any(piece.has(k) for k in SLOWING_TERRAIN_KINDS) and g.overlaps(swept, piece.polygon()):
+            return DIFFICULT_TERRAIN_PENALTY
+    return 0.0
 
 
 def locked(state: MatchState, unit: Unit) -> bool:
@@ -106,6 +136,10 @@ def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | No
         return reject("wrong_phase", rule, f"units move in the Movement phase, not {state.phase}")
     if unit.embarked_in is not None:
         return reject("embarked", rule, f"{unit.name} is embarked: disembark it instead")
+    if action.kind == "battlesmith":
+        from .battlesmith import validate_battlesmith
+
+        return validate_battlesmith(state, unit, action)
     if action.kind not in ("normal", "rush"):
         return reject("unsupported_move", rule, f"hh3 has no {action.kind} move")
     if unit.flag(F_MOVE_DONE):
@@ -116,22 +150,38 @@ def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | No
             "pinned", "hh3 Statuses, Pinned (RULES 2.4)", f"{unit.name} is Pinned: it cannot {what}"
         )
     rush = action.kind == "rush"
+    if rush and unit.flag(F_DISEMBARKED):
+        return reject(
+            "disembarked_no_rush",
+            R_DISEMBARK_MOVE,
+            f"{unit.name} disembarked this phase: it may make a normal move, not a Rush",
+        )
     if rush and is_vehicle(unit) and not is_fast(unit):
         return reject("no_rush", R_RUSH, f"{unit.name} has no Fast (Rapid) sub-type: a vehicle cannot Rush")
+    if rush and unit.flag(F_UNLOADED):
+        # hh3 Vehicle Sub-Types, Rapid [ext]: a Rapid transport that Rushes may not let anyone disembark in
+        # that turn, so one whose passengers already disembarked may not Rush.
+        return reject(
+            "transport_unloaded",
+            R_RAPID,
+            f"{unit.name} let its passengers disembark this turn: it cannot Rush",
+        )
     if locked(state, unit):
         return reject("locked_in_combat", R_CORE_MOVE, f"{unit.name} is locked in combat")
     if not action.path and not action.positions:
         return reject("empty_path", rule, "a move needs a path or end positions")
     if action.positions and is_vehicle(unit):
         return reject("empty_path", rule, "a vehicle moves along a path")
-    limit = move_limit(unit, rush)
     for model in alive_models(unit):
+        penalty = terrain_penalty(state, unit, sweep(unit, model, action))
+        limit = move_limit(unit, rush) - penalty
         length = path_length(model, model_path(unit, model, action))
         if length > limit + 1e-9:
+            slowed = f" (difficult or dangerous terrain: -{penalty:g} in)" if penalty else ""
             return reject(
                 "too_far",
-                R_RUSH if rush else rule,
-                f"{model.id} would move {length:.2f} in, {limit:g} in allowed",
+                R_DIFFICULT if penalty else R_RUSH if rush else rule,
+                f"{model.id} would move {length:.2f} in, {limit:g} in allowed{slowed}",
                 distance=length,
                 limit=limit,
             )
@@ -213,6 +263,10 @@ def _check_end(state: MatchState, unit: Unit, ends: dict[str, g.Footprint], rule
 
 
 def apply_move(state: MatchState, unit: Unit, action: Move, ctx: ApplyContext) -> MatchState:
+    if action.kind == "battlesmith":
+        from .battlesmith import apply_battlesmith
+
+        return apply_battlesmith(state, unit, action, ctx)
     rush = action.kind == "rush"
     ends = end_positions(unit, action)
     sweeps = {m.id: sweep(unit, m, action) for m in alive_models(unit)}
@@ -242,8 +296,10 @@ def dangerous_terrain(
     state: MatchState, uid: str, sweeps: dict[str, BaseGeometry], ctx: ApplyContext
 ) -> MatchState:
     """RULES 2.8: one test (fails on a 1) per dangerous piece a model moved through or into
-    [decided: per piece]. Vehicle: 1 point of Damage, no penetration roll, save or mitigation.
+    [decided: per piece]; none for a Super-heavy vehicle (hh3 Vehicle Sub-Types, Super-heavy). Vehicle: 1 point of Damage, no penetration roll, save or mitigation.
     Other models [decided]: the model loses 1 wound, no save."""
+    if terrain_unaffected(state.units[uid]):
+        return state
     for mid, swept in sweeps.items():
         for piece in geom.terrain_pieces(state):
             unit = state.units[uid]

@@ -77,6 +77,18 @@ def repair_target(unit: Unit) -> int:
     return min(REPAIR_TARGET, auto) if auto is not None else REPAIR_TARGET
 
 
+# hh3 Repair Test (RULES 2.5: "some special rules add dice"): the unit keyword ``repair_dice:X``
+# stands for any such rule and adds X dice to the test [decided: the keyword's name]; the test is
+# passed when any die scores the target, and a passed test still removes one status, however many
+# dice succeed (the seed: "on a 6, remove one status") [decided].
+REPAIR_DICE_KEYWORD = "repair_dice"
+
+
+def repair_dice(unit: Unit) -> int:
+    """RULES 2.5: one die, plus the dice that special rules add (``repair_dice:X``)."""
+    return 1 + (rule_value(unit.keywords, REPAIR_DICE_KEYWORD) or 0)
+
+
 def cool_check(unit: Unit, ctx: ApplyContext, why: str) -> bool:
     """hh3 core, Cool Checks: 2D6, passed when the total is equal to or less than Cool."""
     cool = unit.profile.cool

@@ -26,16 +26,20 @@ from .core import (
     F_DISEMBARKED,
     F_DISEMBARKED_ASSAULT,
     F_EMBARKED,
-    F_MOVE_DONE,
     F_MOVED,
+    F_RUSHED,
+    F_UNLOADED,
     LIGHT_TRANSPORT_KEYWORD,
     R_CORE_MOVE,
     R_EMBARK,
     R_EMERGENCY,
+    R_LIGHT_TRANSPORT,
+    R_RAPID,
     R_TRANSPORT,
     TRANSPORT_KEYWORD,
     alive_models,
     on_table,
+    rule_value,
     units_on_table,
     vehicle_model,
 )
@@ -47,9 +51,35 @@ PLACE_GAP = 0.01
 PLACE_STEP = 0.25
 
 
+# hh3 Armoury, Bulky (X): the unit keyword ``bulky:X`` (or bare ``bulky``, X = 1) gives every model
+# of the unit the rule; ``Model.bulky`` above 1 is a Bulky (X) model as well. Without either a
+# model has no Bulky rule at all, which is not the same as Bulky (1) for a Light Transport.
+BULKY_KEYWORD = "bulky"
+# hh3 Light Transport [ext + decided]: it cannot carry a model with the Bulky (X) special rule,
+# whatever X, Bulky (1) included.
+LIGHT_TRANSPORT_REFUSES_BULKY_1 = True
+
+
+def bulky_value(unit: Unit, model: Model) -> int | None:
+    """hh3 Armoury, Bulky (X): the model's X, or None when it does not have the rule."""
+    rule = rule_value(unit.keywords, BULKY_KEYWORD)
+    if rule is None and unit.has(BULKY_KEYWORD):
+        rule = 1
+    if model.bulky > 1:
+        return max(model.bulky, rule or 0)
+    return rule
+
+
 def capacity_used(unit: Unit) -> int:
     """RULES 2.20: one point per model, X for a Bulky (X) model."""
-    return sum(max(1, m.bulky) for m in alive_models(unit))
+    return sum(max(1, bulky_value(unit, m) or 1) for m in alive_models(unit))
+
+
+def light_transport_refuses(unit: Unit) -> bool:
+    """hh3 Light Transport [ext + decided]: a model with Bulky (X) cannot embark on it (see
+    ``LIGHT_TRANSPORT_REFUSES_BULKY_1``); a model without the rule can."""
+    least = 1 if LIGHT_TRANSPORT_REFUSES_BULKY_1 else 2
+    return any((bulky_value(unit, m) or 0) >= least for m in alive_models(unit))
 
 
 def access_edges(transport: Unit) -> list[LineString]:
@@ -102,8 +132,8 @@ def validate_embark(state: MatchState, unit: Unit, action: Embark) -> Rejection 
             R_TRANSPORT,
             f"{transport.name} already carries {transport.passengers[0]}: one unit at a time",
         )
-    if transport.has(LIGHT_TRANSPORT_KEYWORD) and any(m.bulky > 1 for m in alive_models(unit)):
-        return reject("light_transport", R_TRANSPORT, f"{transport.name} cannot carry Bulky models")
+    if transport.has(LIGHT_TRANSPORT_KEYWORD) and light_transport_refuses(unit):
+        return reject("light_transport", R_LIGHT_TRANSPORT, f"{transport.name} cannot carry Bulky (X) models")
     used, capacity = capacity_used(unit), transport.profile.capacity
     if used > capacity:
         return reject(
@@ -174,6 +204,12 @@ def validate_disembark(state: MatchState, unit: Unit, action: Disembark) -> Reje
             f"{unit.name} embarked this Movement phase: it cannot also disembark",
         )
     transport = state.units[unit.embarked_in]
+    if transport.flag(F_RUSHED):
+        return reject(
+            "transport_rushed",
+            R_RAPID,
+            f"{transport.name} Rushed this turn: its passengers cannot disembark",
+        )
     alive = {m.id: m for m in alive_models(unit)}
     if not action.positions:
         return reject("nothing_placed", R_EMBARK, "place at least one model to disembark")
@@ -219,7 +255,9 @@ def apply_disembark(state: MatchState, unit: Unit, action: Disembark, ctx: Apply
         else:
             models[mid] = replace(model, pos=pos)
     unit = replace(unit, models=models, embarked_in=None)
-    for flag in (F_DISEMBARKED, F_MOVED, F_MOVE_DONE):
+    # hh3 core, Placing Disembarked Models [ext]: once placed the unit may still make a normal
+    # move (not a Rush), so the disembarkation does not use up its Move sub-phase activation.
+    for flag in (F_DISEMBARKED, F_MOVED):
         unit = add_flag(unit, flag)
     if transport.has(ASSAULT_VEHICLE_KEYWORD):
         unit = add_flag(unit, F_DISEMBARKED_ASSAULT)
@@ -227,7 +265,7 @@ def apply_disembark(state: MatchState, unit: Unit, action: Disembark, ctx: Apply
     if lost:
         ctx.log(f"{', '.join(lost)} could not be placed and are removed as casualties.", R_EMBARK)
     state = replace_unit(state, unit)
-    return replace_unit(state, replace(transport, passengers=()))
+    return replace_unit(state, add_flag(replace(transport, passengers=()), F_UNLOADED))
 
 
 def _candidates(transport: Unit, model: Model) -> list[Point]:

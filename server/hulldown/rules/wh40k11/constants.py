@@ -56,6 +56,9 @@ AUTO_SUCCESS: Final = 6
 # --- models ----------------------------------------------------------------------------------
 # A model with neither a base size nor a hull is measured as a 32 mm base [decided].
 DEFAULT_BASE_MM: Final = 32.0
+# 17.02 FRAME [decided]: line of sight from a FRAME model is also traced between points along its
+# outline and along the target models' outlines, at most this many inches apart.
+FRAME_SIGHT_STEP: Final = 0.5
 
 # --- movement --------------------------------------------------------------------------------
 # 17.01 grants MONSTER/VEHICLE models passage through models on these move kinds only.

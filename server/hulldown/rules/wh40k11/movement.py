@@ -53,7 +53,7 @@ from .constants import (
     R_FALL_BACK,
     R_MOVE,
 )
-from .space import footprint, geo_terrain, is_engaged, move_sweep
+from .space import extent, footprint, geo_terrain, is_engaged, move_sweep
 from .units import flag_int, flag_value, is_monster_vehicle, live_models, on_table, with_flags
 
 Pt = tuple[float, float]
@@ -277,7 +277,7 @@ def _passes_engagement(
     for u, m in others:
         if u.side == unit.side:
             continue
-        gap = distance(sweep, footprint(u, m))
+        gap = distance(sweep, extent(u, m))
         if gap <= ENGAGEMENT_RANGE_HORIZONTAL + EPS:
             return reject(
                 "passes_engagement",
@@ -308,11 +308,13 @@ def _check_ends(
                 return reject("end_on_model", rule, f"model {mid} would end on top of {other_id}", model=mid)
     target = flag_value(unit, CHARGE_TARGET) if kind == "charge" else None
     reached = False
-    for mid, fp in ends.items():
+    # 17.02 FRAME: Engagement Range is measured to and from the whole model.
+    reach = {r.model.id: extent(unit, r.model, r.end, r.heading) for r in planned}
+    for mid in ends:
         for u, m in others:
             if u.side == unit.side:
                 continue
-            gap = distance(fp, footprint(u, m))
+            gap = distance(reach[mid], extent(u, m))
             if gap > ENGAGEMENT_RANGE_HORIZONTAL + EPS:
                 continue
             if kind == "charge" and u.id == target:
@@ -376,8 +378,6 @@ def charge_reaches(state: MatchState, unit: Unit, target: Unit, roll: int) -> bo
     """Could any model end within Engagement Range of the target by moving ``roll`` inches
     straight? (RULES.md section 3 core; a quick test for an obviously failed charge.)"""
     gaps = [
-        distance(footprint(unit, m), footprint(target, t))
-        for m in live_models(unit)
-        for t in live_models(target)
+        distance(extent(unit, m), extent(target, t)) for m in live_models(unit) for t in live_models(target)
     ]
     return bool(gaps) and min(gaps) - ENGAGEMENT_RANGE_HORIZONTAL <= roll + EPS

@@ -22,7 +22,7 @@ from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Unit, Weapon
 from ...match.turns import replace_unit
-from ..geometry import distance, line_of_sight
+from ..geometry import distance
 from .attacks import AttackProfile, ap_value, resolve
 from .constants import (
     ADVANCED,
@@ -34,7 +34,7 @@ from .constants import (
     R_SHOOT,
     SHOT,
 )
-from .space import engaged_with, footprint, sight_blockers
+from .space import engaged_with, extent, sees
 from .units import (
     is_blast,
     is_close_quarters,
@@ -142,7 +142,7 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
                 target=target.id,
             )
     gap = min(
-        (distance(footprint(unit, shooter), footprint(target, m)) for m in live_models(target)),
+        (distance(extent(unit, shooter), extent(target, m)) for m in live_models(target)),
         default=float("inf"),
     )
     if gap > weapon.range + 1e-9:
@@ -153,11 +153,8 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
             distance=gap,
             range=weapon.range,
         )
-    blockers = sight_blockers(state)
-    origin = (shooter.pos.x, shooter.pos.y)
-    if blockers and not any(
-        line_of_sight(origin, footprint(target, m), blockers) for m in live_models(target)
-    ):
+    # 17.02 FRAME: visibility from and to any part of the model (space.sees).
+    if not sees(state, unit, shooter, target):
         return reject("no_line_of_sight", R_SHOOT, f"{shooter.id} cannot see any model of {target.name}")
     modifier = 0
     reasons: list[str] = []

@@ -6,23 +6,44 @@ own beyond the choice of footprint and the translation sweep of a hull.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import math
 from collections.abc import Sequence
 
+import numpy as np
+import shapely
 from shapely import unary_union
 from shapely.geometry.base import BaseGeometry
 
 from ...match.state import MatchState, Model, Terrain, Unit
-from ..geometry import Base, Footprint, Hull, Point, distance, los_blockers, swept_area
+from ..geometry import (
+    Base,
+    Footprint,
+    Hull,
+    Point,
+    Shape,
+    as_geometry,
+    distance,
+    line_of_sight,
+    los_blockers,
+    prepare_blockers,
+    swept_area,
+)
 from ..geometry import TerrainPiece as GeoTerrain
 from .constants import (
     DEFAULT_BASE_MM,
     ENGAGEMENT_RANGE_HORIZONTAL,
     ENGAGEMENT_RANGE_VERTICAL,
     EPS,
+    FRAME_SIGHT_STEP,
     GROUND_LEVEL_SEPARATION,
 )
 from .units import enemies, is_frame, live_models, on_table
+
+# DE-9IM pattern "the interior of a segment meets the interior of a polygon" (geometry.sight).
+INTERIORS_MEET = "T********"
+FAR_AWAY: Point = (-1.0e9, -1.0e9)
 
 
 def footprint(unit: Unit, model: Model, at: Point | None = None, heading: float | None = None) -> Footprint:
@@ -39,9 +60,72 @@ def footprint(unit: Unit, model: Model, at: Point | None = None, heading: float 
     return Base(x, y, model.base_mm or DEFAULT_BASE_MM)
 
 
+@functools.lru_cache(maxsize=4096)
+def _whole(hull: Hull, base: Base) -> BaseGeometry:
+    return unary_union([hull.polygon(), base.polygon()])
+
+
+def extent(unit: Unit, model: Model, at: Point | None = None, heading: float | None = None) -> Shape:
+    """The whole model, for distances and line of sight.
+
+    40k11 17.02: a FRAME model is measured to and from the closest point on the model, "not
+    necessarily from its base": with a hull and a base, the closest of the two (their union),
+    so a base sticking out past the hull counts too. Any other model: its ``footprint``.
+    """
+    fp = footprint(unit, model, at, heading)
+    if isinstance(fp, Hull) and is_frame(unit) and model.base_mm is not None:
+        return _whole(fp, Base(fp.cx, fp.cy, model.base_mm))
+    return fp
+
+
+def outline_points(shape: Shape) -> list[Point]:
+    """Points along a shape's outline at most ``FRAME_SIGHT_STEP`` inches apart, plus the corners
+    of a hull (17.02 FRAME line of sight, sampled)."""
+    ring = as_geometry(shape).exterior
+    steps = max(4, math.ceil(ring.length / FRAME_SIGHT_STEP))
+    points = [ring.interpolate(k * ring.length / steps) for k in range(steps)]
+    out = [(float(p.x), float(p.y)) for p in points]
+    if isinstance(shape, Hull):
+        out.extend(shape.corners())
+    return out
+
+
+def sees(state: MatchState, unit: Unit, model: Model, target: Unit) -> bool:
+    """Can this model see some part of some live model of the target?
+
+    The exact test from the centre of the model to the whole of each target model first (RULES.md
+    3 [ext, simplified]: terrain marked ``blocks_los`` blocks, models never do). 17.02 FRAME: a
+    FRAME model sees from any part of itself [decided: sampled]: segments from points along its
+    outline to points along the outlines of the target models, every ``FRAME_SIGHT_STEP`` inches
+    (each segment tested exactly, all of them at once per origin).
+    """
+    blockers = sight_blockers(state)
+    if not blockers:
+        return True
+    shapes = [extent(target, m) for m in live_models(target)]
+    centre = (model.pos.x, model.pos.y)
+    if any(line_of_sight(centre, shape, blockers) for shape in shapes):
+        return True
+    if not is_frame(unit):
+        return False
+    ends = np.array([p for shape in shapes for p in outline_points(shape)], dtype=float)
+    origins = np.array(outline_points(extent(unit, model)), dtype=float)
+    pairs = np.stack([np.repeat(origins, len(ends), axis=0), np.tile(ends, (len(origins), 1))], axis=1)
+    lines = shapely.linestrings(pairs)
+    starts = shapely.points(origins)
+    blocked = np.zeros((len(origins), len(ends)), dtype=bool)
+    # Valid blocker polygons (an origin far away keeps them all); terrain an origin stands in does
+    # not block that origin's lines (the geometry package's convention).
+    for poly in prepare_blockers(FAR_AWAY, blockers):
+        inside = np.asarray(shapely.contains(poly, starts), dtype=bool)
+        hit = np.asarray(shapely.relate_pattern(lines, poly, INTERIORS_MEET), dtype=bool)
+        blocked |= hit.reshape(len(origins), len(ends)) & ~inside[:, None]
+    return bool((~blocked).any())
+
+
 def model_distance(ua: Unit, ma: Model, ub: Unit, mb: Model) -> float:
-    """Closest-point distance between two models (17.02 for FRAME models)."""
-    return distance(footprint(ua, ma), footprint(ub, mb))
+    """Closest-point distance between two models (17.02 for FRAME models: the whole model)."""
+    return distance(extent(ua, ma), extent(ub, mb))
 
 
 def unit_distance(a: Unit, b: Unit) -> float:

@@ -1,0 +1,156 @@
+"""The Assault phase's Resolution sub-phase: combat resolution points, the winner, the loser's
+Panic Check and the aftermath, with the vehicle rules.
+
+# RULES 2.19 [seed]: "a lone vehicle will normally lose the combat. It can only Hold at the end
+# of the combat." hh3 core, Resolution Sub-Phase [ext]: each side scores +1 per enemy model its
+# attacks removed in the Fight sub-phase and +1 if it has the most models in the combat; the higher
+# total wins; the loser makes one Leadership check (Panic Check) at minus the difference, and on a
+# failure its units gain Routed. Paragon glossary (seed): a Paragon "counts as its base Wounds
+# value for combat resolution": a slain Paragon model is worth its base Wounds.
+#
+# [decided] Which units form a combat: the units that fought this phase, their targets, and every
+# enemy unit in base contact with a unit already in the combat (repeated). A destroyed vehicle is
+# one model removed. The Panic Check uses the best Leadership among the losing side's units that
+# can gain Routed; a side of vehicles only (which cannot be Routed) makes none. Aftermath: a unit
+# with a vehicle only Holds; every other unit also Holds (Disengage, Fall Back, Consolidate, Pursue
+# and Gun Down are not modelled; a Routed unit stays where it is).
+"""
+
+from __future__ import annotations
+
+from ...match.context import ApplyContext
+from ...match.state import MatchState, Side, Unit
+from ...match.turns import replace_unit
+from . import geom, statuses
+from .core import CONTACT, R_COMBAT, R_RESOLUTION, alive_models, is_vehicle, on_table
+
+# A fight's record on the attacking unit (turn flag): "combat:<target id>:<resolution points>".
+COMBAT_FLAG = "combat"
+# hh3 core, Resolution Sub-Phase: +1 for the side with the most models in the combat.
+MOST_MODELS_POINTS = 1
+
+
+def combat_flag(target: str, points: int) -> str:
+    return f"{COMBAT_FLAG}:{target}:{points}"
+
+
+def fights(state: MatchState) -> list[tuple[str, str, int]]:
+    """(attacker, target, points) of every fight of this phase, from the attackers' turn flags."""
+    out: list[tuple[str, str, int]] = []
+    for unit in state.units.values():
+        for flag in unit.turn_flags:
+            name, _, rest = flag.partition(":")
+            target, _, points = rest.rpartition(":")
+            if name == COMBAT_FLAG and target and points.isdigit():
+                out.append((unit.id, target, int(points)))
+    return sorted(out)
+
+
+def removed_points(unit: Unit, before: Unit) -> int:
+    """Resolution points for the models of ``unit`` removed since ``before``: 1 each, a Paragon's
+    base Wounds (seed glossary, Paragon)."""
+    lost = sum(1 for mid, m in before.models.items() if m.alive and not unit.models[mid].alive)
+    if before.kind == "vehicle" and unit.destroyed and not before.destroyed:
+        lost = max(lost, 1)
+    return lost * (unit.profile.w if unit.kind == "paragon" else 1)
+
+
+def _in_contact(a: Unit, b: Unit) -> bool:
+    return on_table(a) and on_table(b) and geom.unit_distance(a, b) <= CONTACT
+
+
+def combats(state: MatchState) -> list[list[str]]:
+    """The combats to resolve (see the module docstring), each a sorted list of unit ids."""
+    links: dict[str, set[str]] = {}
+    for attacker, target, _ in fights(state):
+        links.setdefault(attacker, set()).add(target)
+        links.setdefault(target, set()).add(attacker)
+    seen: set[str] = set()
+    out: list[list[str]] = []
+    for start in sorted(links):
+        if start in seen:
+            continue
+        group, todo = {start}, [start]
+        while todo:
+            uid = todo.pop()
+            unit = state.units[uid]
+            near = set(links.get(uid, ()))
+            near |= {o.id for o in state.units.values() if o.side != unit.side and _in_contact(unit, o)}
+            for other in near - group:
+                group.add(other)
+                todo.append(other)
+        seen |= group
+        out.append(sorted(group))
+    return out
+
+
+def resolve_combats(state: MatchState, ctx: ApplyContext) -> MatchState:
+    """hh3 core, Resolution Sub-Phase, for every combat that fought this Assault phase."""
+    for group in combats(state):
+        state = _resolve(state, group, ctx)
+    return state
+
+
+def _resolve(state: MatchState, group: list[str], ctx: ApplyContext) -> MatchState:
+    units = [state.units[u] for u in group]
+    points: dict[Side, int] = {"a": 0, "b": 0}
+    members = set(group)
+    for attacker, _, scored in fights(state):
+        if attacker in members:
+            points[state.units[attacker].side] += scored
+    standing = {side: [u for u in units if u.side == side and on_table(u)] for side in ("a", "b")}
+    names = ", ".join(u.name for u in units)
+    if not standing["a"] or not standing["b"]:
+        ctx.log(f"Combat of {names}: one side was wiped out, no resolution to make.", R_RESOLUTION)
+        return state
+    models = {side: sum(len(alive_models(u)) for u in standing[side]) for side in ("a", "b")}
+    if models["a"] != models["b"]:
+        points["a" if models["a"] > models["b"] else "b"] += MOST_MODELS_POINTS
+    ctx.log(
+        f"Combat resolution ({names}): side a {points['a']} points, side b {points['b']} points "
+        f"(models {models['a']} against {models['b']}).",
+        R_RESOLUTION,
+    )
+    if points["a"] == points["b"]:
+        ctx.log("The combat is a draw.", R_RESOLUTION)
+    else:
+        winner: Side = "a" if points["a"] > points["b"] else "b"
+        loser: Side = "b" if winner == "a" else "a"
+        ctx.log(f"Side {winner} wins the combat.", R_RESOLUTION)
+        state = _panic(state, standing[loser], abs(points["a"] - points["b"]), ctx)
+    for unit in standing["a"] + standing["b"]:
+        unit = state.units[unit.id]
+        if is_vehicle(unit):
+            ctx.log(f"{unit.name} is a vehicle: it can only Hold.", R_COMBAT)
+        else:
+            ctx.log(f"{unit.name} Holds.", R_RESOLUTION)
+    return state
+
+
+def _panic(state: MatchState, losers: list[Unit], difference: int, ctx: ApplyContext) -> MatchState:
+    """hh3 core, Resolution Sub-Phase, Panic Checks: one Leadership check for the losing side at
+    minus the difference; failed: every losing unit gains Routed (vehicles cannot, RULES 2.4)."""
+    able = [u for u in losers if statuses.can_gain(u, statuses.ROUTED) and statuses.ROUTED not in u.statuses]
+    if not able:
+        ctx.log("The losing side cannot be Routed: no Panic Check.", R_RESOLUTION)
+        return state
+    best = max(able, key=lambda u: (u.profile.ld, u.id))
+    need = best.profile.ld - difference
+    first = ctx.roll(f"Panic Check ({best.name})", f"2D6 <= {need}")
+    second = ctx.roll(f"Panic Check ({best.name})", f"2D6 <= {need}")
+    total = first + second
+    passed = total <= need
+    ctx.set_outcome(f"{total}: {'passed' if passed else 'failed'}")
+    if passed:
+        ctx.log(
+            f"{best.name} passes the Panic Check (Leadership {best.profile.ld} - {difference}).", R_RESOLUTION
+        )
+        return state
+    for unit in able:
+        state = replace_unit(state, statuses.gain(state.units[unit.id], statuses.ROUTED))
+    ctx.log(
+        f"The Panic Check fails (Leadership {best.profile.ld} - {difference}): "
+        f"{', '.join(u.name for u in able)} gain Routed.",
+        R_RESOLUTION,
+    )
+    return state
