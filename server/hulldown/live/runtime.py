@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import msgspec
 from msgspec.structs import replace
@@ -79,6 +79,8 @@ class MatchRuntime:
         # an idle runtime with no users may be evicted from the process (LiveService.evict_idle).
         self.users = 0
         self.last_used = time.monotonic()
+        # Told the state anyone may see whenever it changes (keeps the match list current).
+        self.on_visible: Callable[[MatchState], None] | None = None
 
     # ---- folding -------------------------------------------------------------------------
 
@@ -120,6 +122,8 @@ class MatchRuntime:
     def _notify(self) -> None:
         self.changed.set()
         self.changed = asyncio.Event()
+        if self.on_visible is not None:
+            self.on_visible(self.public_state)
 
     async def advance_payloads(self, entries: list[tuple[int, bytes]]) -> None:
         """Fold events read from the stream (the tailer's delivery); skips ones already folded."""

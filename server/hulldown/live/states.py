@@ -43,6 +43,9 @@ class StateSource:
         while len(self._cache) > self._capacity:
             self._cache.popitem(last=False)
 
+    def __len__(self) -> int:
+        return len(self._cache)
+
     def cached(self, seq: int) -> MatchState | None:
         return self._cache.get(seq)
 

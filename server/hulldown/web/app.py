@@ -32,6 +32,7 @@ def create_app(settings: Settings) -> Starlette:
             prefix=settings.key_prefix,
             snapshot_every=settings.snapshot_every,
             evict_after=settings.evict_after,
+            max_matches=settings.max_matches,
         )
         await live.start()
         app.state.live = live
