@@ -36,6 +36,8 @@ def serve(settings: Settings, log_level: str = "info") -> int:
             host=settings.host,
             port=settings.port,
             log_level=log_level,
+            log_config=None,  # logging is set up by cli/logging_setup.py (scrubbed, text or json)
+            access_log=False,  # the app writes its own access log, tokens scrubbed (web/access_log.py)
             ws_max_size=settings.max_frame * 4,
             ws_ping_interval=20.0,
             # Patches are small and latency-bound: compressing each one costs more than it saves.

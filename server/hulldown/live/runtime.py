@@ -33,6 +33,7 @@ from ..match.views import view_json, view_patch
 from ..rules.dice import Dice
 from ..store.redis_store import RedisEventStore
 from ..wire import protocol
+from . import observe
 from .delayed import DelayedFeed
 from .hub import Hub
 from .states import StateSource
@@ -102,7 +103,8 @@ class MatchRuntime:
 
     async def _fold(self, base: MatchState, event: Event) -> tuple[MatchState, Dice]:
         dice = self.states.dice(event)
-        return await self.states.evolve(base, event, dice), dice
+        with observe.folding():
+            return await self.states.evolve(base, event, dice), dice
 
     def _commit(self, event: Event, after: MatchState) -> None:
         """Make ``after`` the current state: patch to every live audience, hold it for the
