@@ -38,7 +38,8 @@ from .delayed import DelayedFeed
 from .hub import Hub
 from .states import StateSource
 
-RECENT_PATCHES = 1024
+# Patches of one match kept for resuming clients; one further behind gets a resync (a full view).
+RECENT_PATCHES = 256
 MAX_APPEND_RETRIES = 5
 REVEAL_ACTION_ID = "system-reveal-seed"
 
