@@ -24,9 +24,9 @@ LogFormat = Literal["text", "json"]
 LOG_FORMATS: tuple[LogFormat, ...] = ("text", "json")
 REDACTED = "[redacted]"
 
-_QUERY_TOKEN = re.compile(r"(?i)((?:^|[?&;\s\"'])(?:spectator_)?token=)[^&\s\"';]*")
-_BEARER = re.compile(r"(?i)(bearer\s+)[^\s\"',;]+")
-_ENCODED_TOKEN = re.compile(r"(?i)((?:^|%26|%3F)(?:spectator_)?token%3D)[^&\s\"';%]*")
+_QUERY_TOKEN = re.compile(r"(?i)((?:^|[?&;\s\"'])(?:spectator_)?token=)[^&\s\"';\\]*")
+_BEARER = re.compile(r"(?i)(bearer\s+)[^\s\"',;\\]+")
+_ENCODED_TOKEN = re.compile(r"(?i)((?:^|%26|%3F)(?:spectator_)?token%3D)[^&\s\"';%\\]*")
 
 # Record attributes written as JSON keys when present (set with ``extra=`` by the callers).
 FIELDS = (
@@ -76,16 +76,18 @@ class JsonFormatter(logging.Formatter):
             "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname.lower(),
             "logger": record.name,
-            "event": record.getMessage(),
+            "event": scrub(record.getMessage()),
         }
         for name in FIELDS:
             if hasattr(record, name):
-                entry[name] = getattr(record, name)
+                value = getattr(record, name)
+                entry[name] = scrub(value) if isinstance(value, str) else value
         if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
+            entry["exception"] = scrub(self.formatException(record.exc_info))
         elif record.exc_text:
-            entry["exception"] = record.exc_text
-        return scrub(json.dumps(entry, default=str, ensure_ascii=False))
+            entry["exception"] = scrub(record.exc_text)
+        # Values are scrubbed before encoding, so the line stays valid JSON.
+        return json.dumps(entry, default=str, ensure_ascii=False)
 
 
 def formatter(log_format: LogFormat) -> logging.Formatter:

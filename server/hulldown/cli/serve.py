@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import signal
-import sys
 from types import FrameType
 
 import uvicorn
@@ -45,7 +44,7 @@ def serve(settings: Settings, log_level: str = "info") -> int:
             lifespan="on",
         )
         server = uvicorn.Server(config)
-        print(f"hulldown listening on http://{settings.host}:{settings.port}", file=sys.stderr, flush=True)
+        log.info("hulldown listening on http://%s:%d", settings.host, settings.port)
         server.run()
     finally:
         if embedded is not None:
