@@ -25,7 +25,9 @@ def page(http: str, **params: Any) -> dict[str, Any]:
     return body
 
 
-async def test_list_is_newest_first_and_pages_by_cursor_without_loading_matches(server: ServerProcess) -> None:
+async def test_list_is_newest_first_and_pages_by_cursor_without_loading_matches(
+    server: ServerProcess,
+) -> None:
     created = [create(server.http)["match_id"] for _ in range(MATCHES)]
     newest_first = created[::-1]
 

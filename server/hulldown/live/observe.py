@@ -14,6 +14,8 @@ import logging
 import time
 from collections.abc import Iterator
 
+from redis.exceptions import NoScriptError
+
 from ..wire import protocol
 from . import metrics
 
@@ -99,7 +101,8 @@ def resynced(reason: str) -> None:
 def redis_command(command: str, seconds: float, error: BaseException | None) -> None:
     """A Redis command finished (``store/connect.py`` calls this for every command)."""
     metrics.REDIS_SECONDS.labels(command=command).observe(seconds)
-    if error is not None:
+    # NoScriptError is redis-py loading a Lua script on first use (EVALSHA, then SCRIPT LOAD): normal.
+    if error is not None and not isinstance(error, NoScriptError):
         metrics.REDIS_ERRORS.labels(command=command, error=type(error).__name__).inc()
 
 
