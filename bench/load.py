@@ -37,12 +37,20 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.server_process import ServerProcess  # noqa: E402
-from tests.wh40k7.random_play import battle_scenario, choose  # noqa: E402
+from tests.wh40k7.random_play import (  # noqa: E402
+    MAX_ACTIONS_PER_PHASE,
+    _assault_candidates,
+    _movement_candidates,
+    _shooting_candidates,
+    battle_scenario,
+    choose,
+)
 
 from hulldown.client import Client, create_match  # noqa: E402
-from hulldown.match.actions import Action  # noqa: E402
+from hulldown.match.actions import Action, Decide, EndPhase  # noqa: E402
 from hulldown.match.scenario import CreateMatch  # noqa: E402
 from hulldown.match.state import MatchState, Side  # noqa: E402
+from hulldown.match.validate import validate  # noqa: E402
 from hulldown.wire import protocol  # noqa: E402
 
 MAX_MATCHES = 200
@@ -91,14 +99,40 @@ class Tally:
         self.matches_ended = 0
 
 
-def pick(view: dict[str, Any], seed: int, in_phase: int) -> tuple[Side, Action]:
+def quick_choose(state: MatchState, rng: random.Random, in_phase: int) -> tuple[Side, Action]:
+    """A random legal action, cheaply: the candidates of one random unit of the side to act, tried
+    in random order until one validates (``choose`` validates every candidate of every unit)."""
+    if state.pending is not None:
+        return state.pending.side, Decide(state.pending.id, rng.choice(state.pending.options))
+    side = state.active
+    if in_phase < MAX_ACTIONS_PER_PHASE and rng.random() > 0.15:
+        own = [u for u in state.units.values() if u.side == side and not u.destroyed]
+        if own:
+            unit = rng.choice(own)
+            if state.phase == "movement":
+                candidates = _movement_candidates(state, rng, unit)
+            elif state.phase == "shooting":
+                candidates = _shooting_candidates(state, rng, unit)
+            else:
+                candidates = _assault_candidates(state, unit)
+            rng.shuffle(candidates)
+            for action in candidates:
+                if validate(state, side, action) is None:
+                    return side, action
+    if validate(state, side, EndPhase()) is None:
+        return side, EndPhase()
+    return choose(state, rng, in_phase)  # ending the phase is not legal yet (a flyer must move...)
+
+
+def pick(view: dict[str, Any], seed: int, in_phase: int, policy: str) -> tuple[Side, Action]:
     """A random legal action for the side to act (run in a worker process: choosing validates
-    many candidates, which would otherwise stall the bench's loop and inflate its timings)."""
-    return choose(msgspec.convert(view, MatchState), random.Random(seed), in_phase)
+    candidates, which would otherwise stall the bench's loop and inflate its timings)."""
+    chooser = choose if policy == "full" else quick_choose
+    return chooser(msgspec.convert(view, MatchState), random.Random(seed), in_phase)
 
 
 async def play_one(
-    http: str, rng: random.Random, deadline: float, tally: Tally, pool: ProcessPoolExecutor
+    http: str, rng: random.Random, deadline: float, tally: Tally, pool: ProcessPoolExecutor, policy: str
 ) -> bool:
     """Play one match until it ends or the deadline; True if it ended."""
     created = await create_match(http, CreateMatch(edition="40k7", scenario=battle_scenario()))
@@ -123,7 +157,7 @@ async def play_one(
             key = now_key
             picked = time.monotonic_ns()
             side, action = await asyncio.get_running_loop().run_in_executor(
-                pool, pick, clients["a"].view.data, rng.randrange(2**32), in_phase
+                pool, pick, clients["a"].view.data, rng.randrange(2**32), in_phase, policy
             )
             tally.choose_ns.append(time.monotonic_ns() - picked)
             start = time.monotonic_ns()
@@ -140,10 +174,12 @@ async def play_one(
             await client.close()
 
 
-async def slot(http: str, seed: int, deadline: float, tally: Tally, pool: ProcessPoolExecutor) -> None:
+async def slot(
+    http: str, seed: int, deadline: float, tally: Tally, pool: ProcessPoolExecutor, policy: str
+) -> None:
     rng = random.Random(seed)
     while time.monotonic() < deadline:
-        await play_one(http, rng, deadline, tally, pool)
+        await play_one(http, rng, deadline, tally, pool, policy)
 
 
 def percentile(ordered: list[int], q: float) -> float:
@@ -159,13 +195,17 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
     tally = Tally()
     with ProcessPoolExecutor(args.workers) as pool:
         await asyncio.gather(
-            *(slot(server.http, args.seed + i, deadline, tally, pool) for i in range(args.matches))
+            *(
+                slot(server.http, args.seed + i, deadline, tally, pool, args.policy)
+                for i in range(args.matches)
+            )
         )
     elapsed = time.monotonic() - started
     ordered = sorted(tally.ack_ns)
     caches, quantiles = scrape(server.http)
     return {
         "matches": args.matches,
+        "policy": args.policy,
         "seconds": round(elapsed, 2),
         "acks": len(ordered),
         "acks_per_s": round(len(ordered) / elapsed, 1),
@@ -197,6 +237,12 @@ def main() -> None:
         "--seconds", type=float, default=20.0, help=f"how long to play (<= {MAX_SECONDS:.0f})"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--policy",
+        choices=("quick", "full"),
+        default="quick",
+        help="quick: one random unit's candidates until one is legal; full: tests' choose() (slow)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes choosing the random actions (1..8)")
     parser.add_argument("--redis-url", default="", help="a Redis on loopback (default: embedded)")
     args = parser.parse_args()
