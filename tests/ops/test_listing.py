@@ -8,12 +8,15 @@ import time
 from typing import Any
 
 import httpx
+import msgspec
 
 from hulldown.client import Client, list_matches
+from hulldown.match.state import Options
 from hulldown.wire import protocol
+from tests.scenarios import duel
 
 from ..server_process import ServerProcess
-from .helpers import CONCEDE, create, metric_samples, sample
+from .helpers import CONCEDE, END, MOVE, create, metric_samples, sample
 
 MATCHES = 120
 
@@ -91,3 +94,28 @@ def test_bad_list_parameters_are_refused_clearly(server: ServerProcess) -> None:
         assert response.status_code == 400, params
         error = response.json()["error"]
         assert error["code"] == "bad_parameter" and fragment in error["message"]
+
+
+async def _listed(http: str, match_id: str, until: Any, timeout: float = 10.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        entry = next(m for m in page(http, limit=100)["matches"] if m["match_id"] == match_id)
+        if until(entry) or time.monotonic() > deadline:
+            return entry
+        await asyncio.sleep(0.05)
+
+
+async def test_list_entries_follow_the_state_spectators_see(server: ServerProcess) -> None:
+    plain = create(server.http)
+    delayed = create(server.http, msgspec.structs.replace(duel(), options=Options(spectator_delay_events=2)))
+    for created in (plain, delayed):
+        async with Client(created["live_url"], token=created["tokens"]["a"]) as player:
+            for action in (MOVE, END, END):
+                assert isinstance(await player.act(action), protocol.Ack)
+    entry = await _listed(server.http, plain["match_id"], lambda e: e["seq"] == 4)
+    assert (entry["seq"], entry["phase"]) == (4, "assault")  # within a second of the last ack
+    # The delayed match's entry is where its spectators are, two events behind - never ahead.
+    late = await _listed(server.http, delayed["match_id"], lambda e: e["seq"] == 2)
+    assert (late["seq"], late["phase"]) == (2, "movement")
+    await asyncio.sleep(1.5)  # past the next write: still no further than the delayed view
+    assert next(m for m in page(server.http)["matches"] if m["match_id"] == delayed["match_id"])["seq"] == 2

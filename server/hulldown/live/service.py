@@ -85,9 +85,8 @@ class LiveService:
         await self.tailer.stop()
         for runtime in self.runtimes.values():
             runtime.close()
-        for writer in list(self._summaries.values()):
-            await writer.close()
-        self._summaries.clear()
+        writers, self._summaries = list(self._summaries.values()), {}
+        await asyncio.gather(*(writer.close() for writer in writers))
 
     async def _evict_periodically(self) -> None:
         while True:

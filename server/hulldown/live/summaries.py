@@ -19,6 +19,7 @@ from ..match.state import MatchState
 from ..store.listing import MatchListing, created_ms
 
 SUMMARY_EVERY = 1.0
+FLUSH_TIMEOUT = 1.0  # a last write at shutdown or eviction waits no longer (Redis may be down)
 
 log = logging.getLogger(__name__)
 
@@ -80,10 +81,13 @@ class SummaryWriter:
             await self.flush()  # it ended while this write was in flight
 
     async def close(self) -> None:
-        """Write what is pending and stop."""
+        """Write what is pending (within ``FLUSH_TIMEOUT``) and stop."""
         task, self._task = self._task, None
         if task is not None and not task.done():
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        await self.flush()
+        try:
+            await asyncio.wait_for(self.flush(), FLUSH_TIMEOUT)
+        except TimeoutError:
+            log.warning("match list entry of %s not written: Redis did not answer in time", self.match_id)
