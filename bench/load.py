@@ -8,7 +8,9 @@ match that ends is replaced by a new one. Runs for ``--seconds``, then prints on
 acks/s, ack latency p50/p90/p99 (act sent -> ack received, at the client; actions are chosen in
 ``--workers`` worker processes so the bench's loop stays free to time them), the
 server-side ack latency from its ``hulldown_ack_seconds`` histogram (bucket upper bounds),
-rejections, the server's RSS at the start and at the end, and its cache sizes from ``/metrics``.
+rejections, the server's RSS at the start, every ``--sample-every`` seconds and at the end, and its
+cache sizes from ``/metrics``. The server takes its settings from the environment as usual, e.g.
+``HULLDOWN_MAX_MATCHES=12`` to watch memory level off once the cap is reached.
 Not a test: nothing is asserted.
 
 Bounded on purpose: loopback only, at most 200 matches and 600 seconds.
@@ -193,6 +195,14 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
     started = time.monotonic()
     deadline = started + args.seconds
     tally = Tally()
+    samples: list[tuple[float, int, int]] = []
+
+    async def sample_rss() -> None:
+        while True:
+            await asyncio.sleep(args.sample_every)
+            samples.append((round(time.monotonic() - started, 1), len(tally.ack_ns), rss_kib(pid)))
+
+    sampler = asyncio.create_task(sample_rss())
     with ProcessPoolExecutor(args.workers) as pool:
         await asyncio.gather(
             *(
@@ -200,6 +210,7 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
                 for i in range(args.matches)
             )
         )
+    sampler.cancel()
     elapsed = time.monotonic() - started
     ordered = sorted(tally.ack_ns)
     caches, quantiles = scrape(server.http)
@@ -224,6 +235,7 @@ async def run(args: argparse.Namespace, server: ServerProcess) -> dict[str, Any]
         if tally.choose_ns
         else 0.0,
         "rss_kib": {"start": rss_start, "end": rss_kib(pid)},
+        "rss_kib_over_time": [{"s": t, "acks": n, "rss_kib": kib} for t, n, kib in samples],
         "server_caches": caches,
     }
 
@@ -237,6 +249,7 @@ def main() -> None:
         "--seconds", type=float, default=20.0, help=f"how long to play (<= {MAX_SECONDS:.0f})"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--sample-every", type=float, default=10.0, help="seconds between RSS samples")
     parser.add_argument(
         "--policy",
         choices=("quick", "full"),
