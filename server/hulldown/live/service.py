@@ -22,6 +22,7 @@ from ..match.scenario import CreateMatch, check_scenario, match_created
 from ..match.state import MatchState, Side
 from ..match.timeline import Timeline
 from ..rules.dice import commitment
+from ..rules.geometry.shapes import _base_polygon, _hull_polygon
 from ..store.listing import MatchListing, created_ms
 from ..store.redis_store import RedisEventStore
 from ..store.tail import StreamTailer
@@ -219,6 +220,9 @@ class LiveService:
             "states": sum(len(r.states) for r in self.runtimes.values()),
             "patches": sum(len(r.recent) for r in self.runtimes.values()),
             "followed": len(self.tailer.following()),
+            # Process-wide, shared by every match: footprint polygons (rules/geometry/shapes.py).
+            "hull_polygons": _hull_polygon.cache_info().currsize,
+            "base_polygons": _base_polygon.cache_info().currsize,
         }
 
     async def state_at(
