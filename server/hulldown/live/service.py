@@ -10,10 +10,13 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+
+from redis.exceptions import RedisError
 
 from ..match.events import Event, decode_event, encode_event
 from ..match.reducer import initial_state, state_hash
@@ -27,9 +30,12 @@ from ..store.listing import MatchListing, created_ms
 from ..store.redis_store import RedisEventStore
 from ..store.tail import StreamTailer
 from .keyed_locks import KeyedLocks
+from .list_backfill import backfill_listing
 from .runtime import MatchRuntime
 from .states import StateSource
 from .summaries import SummaryWriter, summary_fields
+
+log = logging.getLogger(__name__)
 
 TIMELINES_KEPT = 8
 # Matches kept in memory at most (HULLDOWN_MAX_MATCHES): beyond it the least recently used idle
@@ -67,6 +73,7 @@ class LiveService:
         self.listing = MatchListing(store.client, store.keys)
         self._summaries: dict[str, SummaryWriter] = {}
         self._evictor: asyncio.Task[None] | None = None
+        self._backfill: asyncio.Task[None] | None = None
         self.snapshot_every = snapshot_every
         self.runtimes: dict[str, MatchRuntime] = {}
         self._loading = KeyedLocks()
@@ -74,11 +81,24 @@ class LiveService:
         self._timelines: OrderedDict[str, Timeline] = OrderedDict()
 
     async def start(self) -> None:
+        self._backfill = asyncio.create_task(self._backfill_listing(), name="hulldown-list-backfill")
         await self.tailer.start()
         if self.evict_after > 0:
             self._evictor = asyncio.create_task(self._evict_periodically())
 
+    async def _backfill_listing(self) -> None:
+        try:
+            await backfill_listing(self.store, self.listing)
+        except (RedisError, OSError) as exc:  # not fatal: the next server start tries again
+            log.warning("match list: adding older matches failed: %r", exc)
+            with contextlib.suppress(RedisError, OSError):
+                await self.store.client.delete(self.store.keys.listing_backfilled())
+
     async def stop(self) -> None:
+        if self._backfill is not None and not self._backfill.done():
+            self._backfill.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._backfill
         if self._evictor is not None:
             self._evictor.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -209,6 +229,7 @@ class LiveService:
         writer = SummaryWriter(self.listing, runtime.match_id, meta["created_at"])
         self._summaries[runtime.match_id] = writer
         runtime.on_visible = writer.changed
+        writer.changed(runtime.public_state)  # an entry older than the list index gets turn and phase
 
     def cache_sizes(self) -> dict[str, int]:
         """How much each per-match cache of this process holds (exported as metrics)."""

@@ -48,18 +48,26 @@ class SummaryWriter:
         self._latest: MatchState | None = None
         self._written: tuple[int, bool] | None = None
         self._task: asyncio.Task[None] | None = None
+        self._waiting = False  # the pending write is still waiting out ``every``
 
     def changed(self, state: MatchState) -> None:
         """The visible state is now ``state``: write it soon (at once if it ended)."""
         self._latest = state
-        if self._task is not None and not self._task.done():
-            return
+        pending = self._task is not None and not self._task.done()
+        if pending and not (state.ended and self._waiting):
+            return  # the pending write will write the latest state
+        if pending and self._task is not None:
+            self._task.cancel()  # it ended: write now rather than after the wait
         delay = 0.0 if state.ended else self.every
         self._task = asyncio.get_running_loop().create_task(self._write_after(delay))
 
     async def _write_after(self, delay: float) -> None:
         if delay:
-            await asyncio.sleep(delay)
+            self._waiting = True
+            try:
+                await asyncio.sleep(delay)
+            finally:
+                self._waiting = False
         await self.flush()
 
     async def flush(self) -> None:
