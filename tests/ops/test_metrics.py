@@ -15,6 +15,8 @@ from hulldown import __version__
 from hulldown.client import Client
 from hulldown.live import observe
 from hulldown.store.connect import command_observers, make_client, observe_commands
+from hulldown.web.app import create_app
+from hulldown.web.settings import Settings
 from hulldown.wire import protocol
 
 from ..server_process import ServerProcess, free_port
@@ -99,3 +101,14 @@ async def test_failed_redis_commands_are_counted_by_command_and_error() -> None:
     finally:
         command_observers.remove(observe.redis_command)
         await client.aclose()
+
+
+async def test_readyz_is_503_while_redis_does_not_answer(key_prefix: str) -> None:
+    app = create_app(Settings(redis_url=f"redis://127.0.0.1:{free_port()}", key_prefix=key_prefix))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://hulldown.test") as client:
+            answer = await client.get("/readyz")
+            assert answer.status_code == 503
+            assert answer.json() == {"status": "not ready", "redis": False, "tailer": True}
+            assert (await client.get("/healthz")).status_code == 503
