@@ -31,6 +31,8 @@ class ServerProcess:
         prefix: str = "hulldown",
         snapshot_every: int = 100,
         log: Path | None = None,
+        log_level: str = "warning",
+        extra_args: tuple[str, ...] = (),
     ) -> None:
         self.port = free_port()
         self.redis_url = redis_url
@@ -38,6 +40,8 @@ class ServerProcess:
         self.prefix = prefix
         self.snapshot_every = snapshot_every
         self.log = log
+        self.log_level = log_level
+        self.extra_args = extra_args
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -63,7 +67,8 @@ class ServerProcess:
             "--port",
             str(self.port),
             "--log-level",
-            "warning",
+            self.log_level,
+            *self.extra_args,
         ]
         if self.data_dir is not None:
             args += ["--data-dir", str(self.data_dir)]

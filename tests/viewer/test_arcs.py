@@ -75,8 +75,11 @@ def test_http_arcs_follow_private_spectator_access(server: ServerProcess) -> Non
     params = {"unit": "predator-1", "weapon": "lascannon"}
     denied = httpx.get(url, params=params, timeout=10)
     assert denied.status_code == 403 and denied.json()["error"]["code"] == "spectator_token_required"
-    allowed = httpx.get(url, params={**params, "token": created["spectator_token"]}, timeout=10)
+    spectator = {"authorization": f"Bearer {created['spectator_token']}"}
+    allowed = httpx.get(url, params=params, headers=spectator, timeout=10)
     assert allowed.status_code == 200 and allowed.json()["seq"] == 1
+    in_query = httpx.get(url, params={**params, "token": created["spectator_token"]}, timeout=10)
+    assert in_query.status_code == 400 and in_query.json()["error"]["code"] == "token_in_query"
     as_side = httpx.get(
         url,
         params={**params, "at": 1},
@@ -84,9 +87,7 @@ def test_http_arcs_follow_private_spectator_access(server: ServerProcess) -> Non
         timeout=10,
     )
     assert as_side.status_code == 200
-    missing = httpx.get(
-        url, params={"unit": "predator-1", "weapon": "x", "token": created["spectator_token"]}, timeout=10
-    )
+    missing = httpx.get(url, params={"unit": "predator-1", "weapon": "x"}, headers=spectator, timeout=10)
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_weapon"
-    bad_seq = httpx.get(url, params={**params, "at": 7, "token": created["spectator_token"]}, timeout=10)
+    bad_seq = httpx.get(url, params={**params, "at": 7}, headers=spectator, timeout=10)
     assert bad_seq.status_code == 404 and bad_seq.json()["error"]["code"] == "unknown_seq"

@@ -278,15 +278,26 @@ async def test_private_match_viewer_uses_the_spectator_token(server: ServerProce
     page = await open_page(browser, created["spectator_url"], errors)
     await page.wait_for_selector("#status.refused")  # no token: the websocket refuses
     assert await page.text_content("#status") == "refused: unauthorised"
-    page = await open_page(
-        browser, f"{created['spectator_url']}?spectator_token={created['spectator_token']}", []
-    )
-    await page.wait_for_selector("#status.live")
-    await page.click(".unit-card[data-unit='predator-1'] .unit-title")
-    await page.click("input[data-weapon='lascannon']")
-    await page.wait_for_selector("#board path.arc[data-weapon='lascannon']")  # HTTP reads carry the token
-    await page.wait_for_selector("#jump option[value='1']", state="attached")
-    assert await page.evaluate("hulldownViewer.errors") == []
+    token = created["spectator_token"]
+    # The token travels in the URL fragment (never sent to the server, so never logged); the
+    # page's HTTP reads carry it in the Authorization header, never in a URL.
+    for link in (f"#spectator_token={token}", f"?spectator_token={token}"):  # new links, old links
+        page = await browser.new_page()
+        requests: list[tuple[str, str | None]] = []
+        page.on("request", lambda r, seen=requests: seen.append((r.url, r.headers.get("authorization"))))
+        await page.goto(f"{created['spectator_url']}{link}")
+        await page.wait_for_selector("#status.live")
+        assert page.url.endswith(f"/view#spectator_token={token}")  # an old link is moved to the fragment
+        await page.click(".unit-card[data-unit='predator-1'] .unit-title")
+        await page.click("input[data-weapon='lascannon']")
+        await page.wait_for_selector("#board path.arc[data-weapon='lascannon']")  # HTTP reads carry the token
+        await page.wait_for_selector("#jump option[value='1']", state="attached")
+        assert await page.evaluate("hulldownViewer.errors") == []
+        reads = [(url, auth) for url, auth in requests if "/arcs" in url or "/index" in url]
+        assert reads and all(auth == f"Bearer {token}" for _, auth in reads)
+        sent = [url for url, _ in requests if token in url]
+        assert sent == ([] if link.startswith("#") else [f"{created['spectator_url']}{link}"])
+        await page.close()
 
 
 async def test_bases_wrecks_terrain_and_statuses_are_drawn(server: ServerProcess, browser: Browser) -> None:

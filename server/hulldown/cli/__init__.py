@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import logging
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 
+from .. import __version__
 from ..web.settings import Settings
 from .history import add_commands as add_history_commands
+from .logging_setup import LOG_FORMATS, configure_logging
 from .simulate import add_simulate_command
 
 
@@ -16,6 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hulldown", description="Live game-state server for tabletop wargames."
     )
+    parser.add_argument("--version", action="version", version=f"hulldown {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the server (embedded Redis unless REDIS_URL is set)")
     serve.add_argument("--host", default=None, help="listen address (HULLDOWN_HOST, default 127.0.0.1)")
@@ -28,6 +31,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--snapshot-every", type=int, default=None, help="snapshot every K events")
     serve.add_argument("--log-level", default="info")
+    serve.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default=None,
+        help="text lines or one JSON object per line (HULLDOWN_LOG_FORMAT, default text); tokens are scrubbed",
+    )
     serve.set_defaults(handler=_serve)
     add_history_commands(commands)
     add_simulate_command(commands)
@@ -44,9 +53,9 @@ def _serve(args: argparse.Namespace) -> int:
         redis_url=args.redis_url,
         snapshot_every=args.snapshot_every,
     )
-    logging.basicConfig(
-        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    if args.log_format is not None:
+        settings = dataclasses.replace(settings, log_format=args.log_format)
+    configure_logging(args.log_level, "json" if settings.log_format == "json" else "text")
     return serve(settings, log_level=args.log_level)
 
 

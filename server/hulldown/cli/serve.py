@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import signal
-import sys
 from types import FrameType
 
 import uvicorn
@@ -36,6 +35,8 @@ def serve(settings: Settings, log_level: str = "info") -> int:
             host=settings.host,
             port=settings.port,
             log_level=log_level,
+            log_config=None,  # logging is set up by cli/logging_setup.py (scrubbed, text or json)
+            access_log=False,  # the app writes its own access log, tokens scrubbed (web/access_log.py)
             ws_max_size=settings.max_frame * 4,
             ws_ping_interval=20.0,
             # Patches are small and latency-bound: compressing each one costs more than it saves.
@@ -43,7 +44,7 @@ def serve(settings: Settings, log_level: str = "info") -> int:
             lifespan="on",
         )
         server = uvicorn.Server(config)
-        print(f"hulldown listening on http://{settings.host}:{settings.port}", file=sys.stderr, flush=True)
+        log.info("hulldown listening on http://%s:%d", settings.host, settings.port)
         server.run()
     finally:
         if embedded is not None:

@@ -8,7 +8,7 @@
 
 from .backoff import Backoff, GiveUp
 from .connection import ActResult, Client, ClientError, ClientStats, ConnectionLost, FatalError
-from .http import HttpError, create_match, get_events, get_state, request_json
+from .http import HttpError, create_match, get_events, get_match, get_state, list_matches, request_json
 from .patch import PatchError, apply_patch, escape_token, parse_pointer, resolve
 from .view import LocalView
 
@@ -28,7 +28,9 @@ __all__ = [
     "create_match",
     "escape_token",
     "get_events",
+    "get_match",
     "get_state",
+    "list_matches",
     "parse_pointer",
     "request_json",
     "resolve",

@@ -23,6 +23,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from types import CoroutineType
 from typing import Any, Literal
 
+from . import observe
+
 Audience = Literal["a", "b", "spectator", "delayed"]
 
 RESYNC = object()  # queue marker: send a fresh full view instead of the dropped messages
@@ -106,6 +108,7 @@ class Connection:
             self._wakeup.set_result(None)
 
     def _overflow(self) -> None:
+        observe.queue_overflowed()
         self.resyncs += 1
         self.pending.clear()
         self.pending.append(RESYNC)

@@ -18,7 +18,7 @@ import asyncio
 import contextlib
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import msgspec
 from msgspec.structs import replace
@@ -33,11 +33,13 @@ from ..match.views import view_json, view_patch
 from ..rules.dice import Dice
 from ..store.redis_store import RedisEventStore
 from ..wire import protocol
+from . import observe
 from .delayed import DelayedFeed
 from .hub import Hub
 from .states import StateSource
 
-RECENT_PATCHES = 1024
+# Patches of one match kept for resuming clients; one further behind gets a resync (a full view).
+RECENT_PATCHES = 256
 MAX_APPEND_RETRIES = 5
 REVEAL_ACTION_ID = "system-reveal-seed"
 
@@ -79,6 +81,8 @@ class MatchRuntime:
         # an idle runtime with no users may be evicted from the process (LiveService.evict_idle).
         self.users = 0
         self.last_used = time.monotonic()
+        # Told the state anyone may see whenever it changes (keeps the match list current).
+        self.on_visible: Callable[[MatchState], None] | None = None
 
     # ---- folding -------------------------------------------------------------------------
 
@@ -100,7 +104,8 @@ class MatchRuntime:
 
     async def _fold(self, base: MatchState, event: Event) -> tuple[MatchState, Dice]:
         dice = self.states.dice(event)
-        return await self.states.evolve(base, event, dice), dice
+        with observe.folding():
+            return await self.states.evolve(base, event, dice), dice
 
     def _commit(self, event: Event, after: MatchState) -> None:
         """Make ``after`` the current state: patch to every live audience, hold it for the
@@ -120,6 +125,8 @@ class MatchRuntime:
     def _notify(self) -> None:
         self.changed.set()
         self.changed = asyncio.Event()
+        if self.on_visible is not None:
+            self.on_visible(self.public_state)
 
     async def advance_payloads(self, entries: list[tuple[int, bytes]]) -> None:
         """Fold events read from the stream (the tailer's delivery); skips ones already folded."""

@@ -10,10 +10,13 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import logging
 import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+
+from redis.exceptions import RedisError
 
 from ..match.events import Event, decode_event, encode_event
 from ..match.reducer import initial_state, state_hash
@@ -22,12 +25,22 @@ from ..match.scenario import CreateMatch, check_scenario, match_created
 from ..match.state import MatchState, Side
 from ..match.timeline import Timeline
 from ..rules.dice import commitment
+from ..rules.geometry.shapes import _base_polygon, _hull_polygon
+from ..store.listing import MatchListing, created_ms
 from ..store.redis_store import RedisEventStore
 from ..store.tail import StreamTailer
+from .keyed_locks import KeyedLocks
+from .list_backfill import backfill_listing
 from .runtime import MatchRuntime
 from .states import StateSource
+from .summaries import SummaryWriter, summary_fields
+
+log = logging.getLogger(__name__)
 
 TIMELINES_KEPT = 8
+# Matches kept in memory at most (HULLDOWN_MAX_MATCHES): beyond it the least recently used idle
+# ones are dropped from the process (loaded again from a snapshot on their next use).
+DEFAULT_MAX_MATCHES = 1000
 
 
 def token_hash(token: str) -> str:
@@ -52,22 +65,40 @@ class LiveService:
         prefix: str,
         snapshot_every: int,
         evict_after: float = 0.0,
+        max_matches: int = DEFAULT_MAX_MATCHES,
     ) -> None:
         self.store = store
         self.evict_after = evict_after
+        self.max_matches = max_matches
+        self.listing = MatchListing(store.client, store.keys)
+        self._summaries: dict[str, SummaryWriter] = {}
         self._evictor: asyncio.Task[None] | None = None
+        self._backfill: asyncio.Task[None] | None = None
         self.snapshot_every = snapshot_every
         self.runtimes: dict[str, MatchRuntime] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self._loading = KeyedLocks()
         self.tailer = StreamTailer(redis_url, self._on_events, prefix=prefix)
         self._timelines: OrderedDict[str, Timeline] = OrderedDict()
 
     async def start(self) -> None:
+        self._backfill = asyncio.create_task(self._backfill_listing(), name="hulldown-list-backfill")
         await self.tailer.start()
         if self.evict_after > 0:
             self._evictor = asyncio.create_task(self._evict_periodically())
 
+    async def _backfill_listing(self) -> None:
+        try:
+            await backfill_listing(self.store, self.listing)
+        except (RedisError, OSError) as exc:  # not fatal: the next server start tries again
+            log.warning("match list: adding older matches failed: %r", exc)
+            with contextlib.suppress(RedisError, OSError):
+                await self.store.client.delete(self.store.keys.listing_backfilled())
+
     async def stop(self) -> None:
+        if self._backfill is not None and not self._backfill.done():
+            self._backfill.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._backfill
         if self._evictor is not None:
             self._evictor.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -75,6 +106,8 @@ class LiveService:
         await self.tailer.stop()
         for runtime in self.runtimes.values():
             runtime.close()
+        writers, self._summaries = list(self._summaries.values()), {}
+        await asyncio.gather(*(writer.close() for writer in writers))
 
     async def _evict_periodically(self) -> None:
         while True:
@@ -86,22 +119,41 @@ class LiveService:
         they stop being tailed and are loaded again, from a snapshot, on their next use."""
         evicted = []
         for match_id in list(self.runtimes):
-            # Under the match's loading lock: a get() that misses the runtime while it is being
-            # evicted waits here and then loads and follows the match afresh.
-            lock = self._loading.setdefault(match_id, asyncio.Lock())
-            if lock.locked():
-                continue
-            async with lock:
-                runtime = self.runtimes.get(match_id)
-                idle = None if runtime is None else runtime.idle_for(time.monotonic())
-                if runtime is None or idle is None or idle < idle_seconds:
-                    continue
-                del self.runtimes[match_id]
-                self._timelines.pop(match_id, None)
-                runtime.close()
-                await self.tailer.unfollow(match_id)
+            if await self._evict(match_id, idle_seconds):
                 evicted.append(match_id)
         return evicted
+
+    async def evict_over_capacity(self, keep: str = "") -> list[str]:
+        """Drop the least recently used idle matches (but ``keep``, just loaded for a caller)
+        while more than ``max_matches`` are loaded."""
+        evicted: list[str] = []
+        if self.max_matches <= 0 or len(self.runtimes) <= self.max_matches:
+            return evicted
+        for match_id in sorted(self.runtimes, key=lambda m: self.runtimes[m].last_used):
+            if len(self.runtimes) <= self.max_matches:
+                break
+            if match_id != keep and await self._evict(match_id, 0.0):
+                evicted.append(match_id)
+        return evicted
+
+    async def _evict(self, match_id: str, idle_seconds: float) -> bool:
+        # Under the match's loading lock: a get() that misses the runtime while it is being
+        # evicted waits here and then loads and follows the match afresh.
+        if self._loading.locked(match_id):
+            return False
+        async with self._loading.hold(match_id):
+            runtime = self.runtimes.get(match_id)
+            idle = None if runtime is None else runtime.idle_for(time.monotonic())
+            if runtime is None or idle is None or idle < idle_seconds:
+                return False
+            del self.runtimes[match_id]
+            self._timelines.pop(match_id, None)
+            runtime.close()
+            await self.tailer.unfollow(match_id)
+            writer = self._summaries.pop(match_id, None)
+            if writer is not None:
+                await writer.close()
+            return True
 
     async def _on_events(self, match_id: str, entries: list[tuple[int, bytes]]) -> None:
         runtime = self.runtimes.get(match_id)
@@ -135,6 +187,10 @@ class LiveService:
         first = state_hash(initial_state(match_id, body))
         event = Event(seq=1, at=time.time(), by="system", action_id="create", body=body, state_hash=first)
         await self.store.append(match_id, encode_event(event), expect=0, action_id="create")
+        if not request.options.private_spectators:  # a private match is never listed
+            first_state = initial_state(match_id, body)
+            summary = {**summary_fields(first_state), "seq": "1", "created_at": meta["created_at"]}
+            await self.listing.add(match_id, created_ms(meta["created_at"]), summary)
         return CreatedMatch(match_id=match_id, tokens=tokens, spectator_token=spectator_token)
 
     # ---- loading -------------------------------------------------------------------------
@@ -144,8 +200,7 @@ class LiveService:
         runtime = self.runtimes.get(match_id)
         if runtime is not None:
             return runtime
-        lock = self._loading.setdefault(match_id, asyncio.Lock())
-        async with lock:
+        async with self._loading.hold(match_id):
             runtime = self.runtimes.get(match_id)
             if runtime is not None:
                 return runtime
@@ -159,11 +214,37 @@ class LiveService:
                 return None
             runtime = MatchRuntime(self.store, match_id, seed, state, snapshot_every=self.snapshot_every)
             await runtime.start_delayed()
+            self._follow_summary(runtime, meta)
             self.runtimes[match_id] = runtime
             await self.tailer.follow(match_id, after_seq=state.seq)
             await runtime.catch_up()
             await runtime.reveal_if_ended()  # a process that ended the match died before revealing
-            return runtime
+        await self.evict_over_capacity(keep=match_id)
+        return runtime
+
+    def _follow_summary(self, runtime: MatchRuntime, meta: dict[str, str]) -> None:
+        """Keep a public match's list entry current from its visible state."""
+        if runtime.state.options.private_spectators or "created_at" not in meta:
+            return
+        writer = SummaryWriter(self.listing, runtime.match_id, meta["created_at"])
+        self._summaries[runtime.match_id] = writer
+        runtime.on_visible = writer.changed
+        writer.changed(runtime.public_state)  # an entry older than the list index gets turn and phase
+
+    def cache_sizes(self) -> dict[str, int]:
+        """How much each per-match cache of this process holds (exported as metrics)."""
+        return {
+            "matches": len(self.runtimes),
+            "loading_locks": len(self._loading),
+            "timelines": len(self._timelines),
+            "summary_writers": len(self._summaries),
+            "states": sum(len(r.states) for r in self.runtimes.values()),
+            "patches": sum(len(r.recent) for r in self.runtimes.values()),
+            "followed": len(self.tailer.following()),
+            # Process-wide, shared by every match: footprint polygons (rules/geometry/shapes.py).
+            "hull_polygons": _hull_polygon.cache_info().currsize,
+            "base_polygons": _base_polygon.cache_info().currsize,
+        }
 
     async def state_at(
         self, match_id: str, seq: int | None, *, seed: bytes | None = None

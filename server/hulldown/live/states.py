@@ -1,7 +1,7 @@
 """States of one match at any seq, for the live server (DESIGN.md sections 3 and 5).
 
-Recent states stay in memory (the runtime remembers every state it folds: structural sharing
-keeps that cheap); older ones come from the nearest snapshot plus a fold of the events after it.
+Recent states stay in memory (the runtime remembers the states it folds, at most
+``DEFAULT_CAPACITY`` of them: structural sharing keeps that cheap); older ones come from the nearest snapshot plus a fold of the events after it.
 The fold is the history-aware one, so an undo inside the folded range loads the state it restores
 through this same source (always an earlier seq, so the recursion ends).
 """
@@ -20,7 +20,11 @@ from ..match.state import MatchState
 from ..rules.dice import Dice
 from ..store.redis_store import RedisEventStore
 
-DEFAULT_CAPACITY = 2048
+# States of one match kept in memory (most recently used first out). Every fold remembers its
+# state, so without a bound a match holds one state per event it ever had (~3-5 KB each). 128
+# covers the undo and takeback window of the line of play; anything older is the nearest snapshot
+# (every ``snapshot_every`` events, 100 by default) plus a short fold. docs/operations.md.
+DEFAULT_CAPACITY = 128
 
 state_decoder = msgspec.json.Decoder(MatchState)
 
@@ -42,6 +46,9 @@ class StateSource:
         self._cache.move_to_end(state.seq)
         while len(self._cache) > self._capacity:
             self._cache.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._cache)
 
     def cached(self, seq: int) -> MatchState | None:
         return self._cache.get(seq)

@@ -13,6 +13,8 @@ the original seq), so a retry can never write an event twice.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -30,6 +32,39 @@ DEFAULT_HEALTH_CHECK_INTERVAL = 30
 DEFAULT_MAX_CONNECTIONS = 64
 DEFAULT_POOL_TIMEOUT = 10.0
 DEFAULT_RETRIES = 3
+
+# Told ``(command name, seconds, error or None)`` after every command a client of make_client runs
+# (pipelines excepted); the server's metrics register here (live/observe.py).
+CommandObserver = Callable[[str, float, BaseException | None], None]
+command_observers: list[CommandObserver] = []
+
+
+def observe_commands(observer: CommandObserver) -> None:
+    """Call ``observer`` after every Redis command (once per observer)."""
+    if observer not in command_observers:
+        command_observers.append(observer)
+
+
+class ObservedRedis(Redis):
+    """A client that reports each command's latency and failure to ``command_observers``."""
+
+    async def execute_command(self, *args: Any, **options: Any) -> Any:
+        if not command_observers:
+            return await super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
+        name = args[0].decode() if isinstance(args[0], bytes) else str(args[0])
+        start = time.perf_counter()
+        try:
+            result = await super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
+        except Exception as exc:  # a cancelled command (shutdown) is no Redis error
+            _report(name.upper(), time.perf_counter() - start, exc)
+            raise
+        _report(name.upper(), time.perf_counter() - start, None)
+        return result
+
+
+def _report(name: str, seconds: float, error: BaseException | None) -> None:
+    for observer in command_observers:
+        observer(name, seconds, error)
 
 
 def make_client(
@@ -68,4 +103,4 @@ def make_client(
     if client_name is not None:
         kwargs["client_name"] = client_name
     pool = BlockingConnectionPool.from_url(url, **kwargs)
-    return Redis.from_pool(pool)
+    return ObservedRedis.from_pool(pool)

@@ -8,7 +8,11 @@ in one slot (the append script and snapshot transactions touch several of them a
     <prefix>:{<match_id>}:meta      hash   str -> str
     <prefix>:{<match_id>}:snaps     hash   seq -> encoded snapshot
     <prefix>:{<match_id>}:snapidx   zset   member seq, score seq
+    <prefix>:{<match_id>}:summary   hash   the public match list's entry (docs/operations.md)
     <prefix>:matches                zset   member match_id, score creation time (ms)
+    <prefix>:{listing}:live         zset   public matches still running, member <created ms>:<id>
+    <prefix>:{listing}:ended        zset   public matches that ended, same members (all scores 0)
+    <prefix>:{listing}:backfilled   string set once older matches were added to the list
     <prefix>:tail-wake:<token>      stream (ephemeral) used to wake a blocked tailer
 
 The prefix defaults to ``hulldown``; tests use a unique prefix per test to isolate their keys.
@@ -65,8 +69,21 @@ class Keys:
     def snapidx(self, match_id: str) -> str:
         return self._match(match_id, "snapidx")
 
+    def summary(self, match_id: str) -> str:
+        return self._match(match_id, "summary")
+
     def matches(self) -> str:
         return f"{self.prefix}:matches"
+
+    def listing(self, status: str) -> str:
+        """The public list of ``live`` or ``ended`` matches (one hash tag: one cluster slot)."""
+        if status not in ("live", "ended"):
+            raise ValueError(f"listing status must be live or ended, got {status!r}")
+        return f"{self.prefix}:{{listing}}:{status}"
+
+    def listing_backfilled(self) -> str:
+        """Set once the matches created before the list index were added to it."""
+        return f"{self.prefix}:{{listing}}:backfilled"
 
     def tail_wake(self, token: str) -> str:
         return f"{self.prefix}:tail-wake:{token}"

@@ -1,9 +1,13 @@
 """Who is asking over HTTP, and how far into a match they may see (DESIGN.md sections 6, 7).
 
-A side's token (``Authorization: Bearer <token>`` or ``?token=``) sees the match as it is. Anyone
-else is a spectator: a private match asks for its spectator token, and a match created with a
-spectator delay shows spectators only the delayed state - over HTTP as on the websocket, so no
-route hands a delayed spectator anything newer (state, events, index, replay, dice).
+A side's token (``Authorization: Bearer <token>``) sees the match as it is. Anyone else is a
+spectator: a private match asks for its spectator token (the same header), and a match created
+with a spectator delay shows spectators only the delayed state - over HTTP as on the websocket, so
+no route hands a delayed spectator anything newer (state, events, index, replay, dice).
+
+A token is never taken from a query string: access logs, proxies and browser histories record
+query strings. A request carrying ``?token=`` (or ``?spectator_token=``) is refused with
+``400 token_in_query`` - and the logs scrub the value (``cli/logging_setup.py``).
 """
 
 from __future__ import annotations
@@ -33,11 +37,28 @@ class Access:
         return self.state(runtime).seq
 
 
+QUERY_TOKEN_NAMES = ("token", "spectator_token")
+
+
 def token_of(connection: HTTPConnection) -> str | None:
+    """The bearer token of ``Authorization: Bearer <token>``, if any."""
     header = connection.headers.get("authorization", "")
     if header.lower().startswith("bearer "):
         return header[7:].strip() or None
-    return connection.query_params.get("token") or None
+    return None
+
+
+def token_in_query(connection: HTTPConnection) -> Response | None:
+    """``400 token_in_query`` when a token was put in the query string, else None."""
+    for name in QUERY_TOKEN_NAMES:
+        if name in connection.query_params:
+            return error(
+                400,
+                "token_in_query",
+                f"a token is not accepted in the query string ({name}=): query strings are logged. "
+                "Send it as the header Authorization: Bearer <token>",
+            )
+    return None
 
 
 async def check_access(live: LiveService, match_id: str, token: str | None) -> Access | None:
@@ -52,12 +73,15 @@ async def check_access(live: LiveService, match_id: str, token: str | None) -> A
 
 
 async def access_or_error(connection: HTTPConnection, live: LiveService, match_id: str) -> Access | Response:
+    refused = token_in_query(connection)
+    if refused is not None:
+        return refused
     found = await check_access(live, match_id, token_of(connection))
     if found is None:
         return error(
             403,
             "spectator_token_required",
-            "this match is private: pass its spectator token (Authorization: Bearer <token> or ?token=)",
+            "this match is private: pass its spectator token (Authorization: Bearer <token>)",
         )
     return found
 

@@ -6,14 +6,18 @@ import contextlib
 from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import WebSocketRoute
 
 from ..live.service import LiveService
 from ..store.redis_store import RedisEventStore
+from .access_log import AccessLog
 from .dice_routes import routes as dice_routes
 from .http_routes import routes as http_routes
 from .live_socket import live_socket
 from .log_routes import routes as log_routes
+from .ops_routes import instrumented
+from .ops_routes import routes as ops_routes
 from .replay_socket import replay_socket
 from .settings import Settings
 from .viewer_routes import routes as viewer_routes
@@ -32,22 +36,25 @@ def create_app(settings: Settings) -> Starlette:
             prefix=settings.key_prefix,
             snapshot_every=settings.snapshot_every,
             evict_after=settings.evict_after,
+            max_matches=settings.max_matches,
         )
         await live.start()
         app.state.live = live
         app.state.settings = settings
         try:
-            yield
+            async with instrumented(live):
+                yield
         finally:
             await live.stop()
             await store.aclose()
 
     routes = [
         *http_routes,
+        *ops_routes,
         *dice_routes,
         *log_routes,
         WebSocketRoute("/matches/{match_id}/live", live_socket),
         WebSocketRoute("/matches/{match_id}/replay", replay_socket),
         *viewer_routes,
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(AccessLog)])

@@ -9,13 +9,16 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
 from ..match.events import decode_event
 from ..match.history import game_hash
 from ..match.reducer import state_hash
 from ..match.rejection import Rejection
 from ..match.scenario import CreateMatch
+from ..match.state import MatchState
 from ..match.views import view_json
+from ..store.listing import ListStatus
 from .access import open_match
 from .responses import MsgspecJSON, error, int_param, rejection
 
@@ -59,27 +62,56 @@ async def create_match(request: Request) -> Response:
     )
 
 
+MAX_LIST = 100
+LIST_STATUSES: tuple[ListStatus, ...] = ("all", "live", "ended")
+
+
 async def list_matches(request: Request) -> Response:
-    live = _live(request)
+    """Public matches newest first, from the list index (no match is loaded to list it):
+    ``?limit=`` (1..100, default 50), ``?status=all|live|ended``, ``?cursor=`` from the previous
+    page's ``next_cursor``. Private matches are never listed."""
     limit = int_param(request, "limit")
     if isinstance(limit, Response):
         return limit
-    ids = await live.store.list_matches(limit=limit or 100, offset=0)
-    summaries = []
-    for match_id in ids:
-        summary = await _summary(live, match_id)
-        if summary is not None:
-            summaries.append(summary)
-    return MsgspecJSON({"matches": summaries})
+    status = request.query_params.get("status") or "all"
+    if status not in LIST_STATUSES:
+        return error(
+            400, "bad_parameter", f"status must be one of {', '.join(LIST_STATUSES)}, got {status!r}"
+        )
+    cursor = request.query_params.get("cursor") or None
+    try:
+        page = await _live(request).listing.page(status, min(MAX_LIST, limit or 50), cursor)
+    except ValueError as exc:
+        return error(400, "bad_parameter", f"cursor: {exc}; pass next_cursor of the previous page")
+    return MsgspecJSON(
+        {
+            "matches": [_listed(entry.match_id, entry.summary) for entry in page.matches],
+            "next_cursor": page.next_cursor,
+        }
+    )
 
 
-async def _summary(live: LiveService, match_id: str) -> dict[str, Any] | None:
-    runtime = await live.get(match_id)
-    if runtime is None:
-        return None
-    state = runtime.public_state  # a delayed match's summary is as delayed as its spectators
+def _listed(match_id: str, summary: dict[str, str]) -> dict[str, Any]:
+    def number(name: str) -> int:
+        value = summary.get(name, "")
+        return int(value) if value.isdigit() else 0
+
     return {
         "match_id": match_id,
+        "edition": summary.get("edition", ""),
+        "created_at": float(summary.get("created_at") or 0.0),
+        "seq": number("seq"),
+        "turn": number("turn"),
+        "active": summary.get("active", "a"),
+        "phase": summary.get("phase", ""),
+        "ended": summary.get("ended") == "1",
+        "winner": summary.get("winner") or None,
+    }
+
+
+def _summary(runtime: MatchRuntime, state: MatchState) -> dict[str, Any]:
+    return {
+        "match_id": runtime.match_id,
         "edition": state.edition,
         "seq": state.seq,
         "turn": state.turn,
@@ -94,10 +126,12 @@ async def _summary(live: LiveService, match_id: str) -> dict[str, Any] | None:
 
 
 async def get_match(request: Request) -> Response:
-    summary = await _summary(_live(request), request.path_params["match_id"])
-    if summary is None:
-        return error(404, "unknown_match", "no such match")
-    return MsgspecJSON(summary)
+    """One match's summary: 404 for no such match, 403 for a private match without its token;
+    a delayed match's summary is as delayed as its spectators unless a side asks."""
+    opened = await open_match(request)
+    if isinstance(opened, Response):
+        return opened
+    return MsgspecJSON(_summary(opened.runtime, opened.access.state(opened.runtime)))
 
 
 async def get_state(request: Request) -> Response:

@@ -14,6 +14,7 @@ import time
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..live import observe
 from ..live.hub import Audience, Connection
 from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
@@ -76,7 +77,7 @@ async def live_socket(websocket: WebSocket) -> None:
             await websocket.send_text(_error("unauthorised", "bad token for this match", fatal=True))
             await websocket.close(code=4401)
             return
-        with runtime.in_use():
+        with runtime.in_use(), observe.connected(audience):
             await _serve(
                 websocket, runtime, audience, hello, settings.send_queue, settings.max_frame, settings.rate
             )
@@ -199,11 +200,15 @@ async def _handle(
                     _error("spectators_cannot_act", "spectators watch; only a side's token may act")
                 )
                 return
+            started = time.perf_counter()
             result = await runtime.submit(role, message.action, message.action_id, message.expect)
             connection.push(protocol.encode(result).decode())
+            kind = message.action.__struct_config__.tag
+            observe.action_done(runtime.match_id, role, str(kind), result, time.perf_counter() - started)
         case protocol.Resume():
             patches = _patches_after(runtime, audience, message.from_seq)
             if patches is None:
+                observe.resynced("resume_too_old")
                 connection.push(_resync(runtime, audience, "resume too old"))
             else:
                 for text in patches:

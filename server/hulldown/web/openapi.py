@@ -55,8 +55,34 @@ class MatchSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     players_connected: int
 
 
+class ListedMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A public match in the list: where it stood at most a second ago (the delayed state of a
+    delayed match), read from the list index without loading the match."""
+
+    match_id: str
+    edition: str
+    created_at: float
+    seq: int
+    turn: int
+    active: Side
+    phase: str
+    ended: bool
+    winner: Side | None
+
+
 class MatchList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    matches: list[MatchSummary]
+    """A page of the public matches, newest first; ``next_cursor`` is null on the last page."""
+
+    matches: list[ListedMatch]
+    next_cursor: str | None
+
+
+class Readiness(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``/readyz``: ready when Redis answers and the stream tailer runs."""
+
+    status: Literal["ready", "not ready"]
+    redis: bool
+    tailer: bool
 
 
 class StateAt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -105,7 +131,9 @@ BODY_TYPES: list[Any] = [
     CreateMatch,
     CreatedMatch,
     MatchSummary,
+    ListedMatch,
     MatchList,
+    Readiness,
     StateAt,
     EventPage,
     ArcRegion,
@@ -152,15 +180,50 @@ def _html(description: str) -> Schema:
     return {"description": description, "content": {"text/html": {"schema": {"type": "string"}}}}
 
 
+# A side token or a private match's spectator token, as ``Authorization: Bearer <token>``; the
+# empty requirement: public matches need none. Never in a query string (400 token_in_query).
+BEARER_OPTIONAL: list[Schema] = [{"bearer": []}, {}]
+SECURITY_SCHEMES: Schema = {
+    "bearer": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "A side token, or the spectator token of a private match (never in a query string).",
+    }
+}
+
+
 def _paths() -> dict[str, Schema]:
     bad_int = _error("bad_parameter: a query parameter is not a non-negative integer.")
     unknown = _error("unknown_match: no such match.")
+    token_in_query = _error("token_in_query: a token was put in the query string; send the header.")
     return {
         "/healthz": {
             "get": {
                 "operationId": "healthz",
                 "summary": "Liveness: the server and its Redis answer.",
                 "responses": {"200": _json("Health", "ok"), "503": _json("Health", "redis unavailable")},
+            }
+        },
+        "/readyz": {
+            "get": {
+                "operationId": "readyz",
+                "summary": "Readiness: Redis answers and the stream tailer is running (docs/operations.md).",
+                "responses": {
+                    "200": _json("Readiness", "ready"),
+                    "503": _json("Readiness", "not ready"),
+                },
+            }
+        },
+        "/metrics": {
+            "get": {
+                "operationId": "metrics",
+                "summary": "Prometheus metrics of this process (docs/operations.md).",
+                "responses": {
+                    "200": {
+                        "description": "The Prometheus text exposition format.",
+                        "content": {"text/plain": {"schema": {"type": "string"}}},
+                    }
+                },
             }
         },
         "/matches": {
@@ -185,17 +248,45 @@ def _paths() -> dict[str, Schema]:
             },
             "get": {
                 "operationId": "listMatches",
-                "summary": "The most recent matches, newest first.",
-                "parameters": [_query_int("limit", "At most this many (default 100).")],
-                "responses": {"200": _json("MatchList", "Match summaries."), "400": bad_int},
+                "summary": "The public matches, newest first, a page at a time (private matches are never listed).",
+                "parameters": [
+                    _query_int("limit", "At most this many (default 50, capped at 100)."),
+                    {
+                        "name": "status",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string", "enum": ["all", "live", "ended"]},
+                        "description": "Only running (live) or finished (ended) matches; default all.",
+                    },
+                    {
+                        "name": "cursor",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "string"},
+                        "description": "The next_cursor of the previous page: the matches created before it.",
+                    },
+                ],
+                "responses": {
+                    "200": _json("MatchList", "A page of matches."),
+                    "400": _error(
+                        "bad_parameter: limit is not an integer, or status or cursor is not valid."
+                    ),
+                },
             },
         },
         "/matches/{match_id}": {
             "get": {
                 "operationId": "getMatch",
                 "summary": "One match's summary.",
+                "description": "A private match's summary needs a side token or its spectator token.",
                 "parameters": [MATCH_ID],
-                "responses": {"200": _json("MatchSummary", "The summary."), "404": unknown},
+                "security": BEARER_OPTIONAL,
+                "responses": {
+                    "200": _json("MatchSummary", "The summary."),
+                    "400": token_in_query,
+                    "403": _error("spectator_token_required: the match is private."),
+                    "404": unknown,
+                },
             }
         },
         "/matches/{match_id}/state": {
@@ -234,14 +325,8 @@ def _paths() -> dict[str, Schema]:
                     {"name": "unit", "in": "query", "required": True, "schema": {"type": "string"}},
                     {"name": "weapon", "in": "query", "required": True, "schema": {"type": "string"}},
                     _query_int("at", "The seq whose positions to use; default the latest."),
-                    {
-                        "name": "token",
-                        "in": "query",
-                        "required": False,
-                        "schema": {"type": "string"},
-                        "description": "As for /state: a side token, or the spectator token of a private match.",
-                    },
                 ],
+                "security": BEARER_OPTIONAL,
                 "responses": {
                     "200": _json("ArcRegion", "The region a target must reach into."),
                     "400": bad_int,
@@ -306,7 +391,7 @@ def openapi_document() -> Schema:
             ),
         },
         "paths": with_history(_paths()),
-        "components": {"schemas": dict(sorted(comps.items()))},
+        "components": {"schemas": dict(sorted(comps.items())), "securitySchemes": SECURITY_SCHEMES},
     }
 
 

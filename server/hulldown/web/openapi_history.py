@@ -31,15 +31,13 @@ MATCH_ID: Schema = {
     "description": "The match id returned by POST /matches.",
 }
 
-TOKEN: Schema = {
-    "name": "token",
-    "in": "query",
-    "required": False,
-    "schema": {"type": "string"},
-    "description": (
-        "A side token (the match as it is) or the spectator token of a private match; also accepted as "
-        "'Authorization: Bearer <token>'. Spectators of a delayed match see only the delayed state."
-    ),
+# A side token (the match as it is) or the spectator token of a private match, as the header
+# ``Authorization: Bearer <token>`` (the "bearer" scheme of openapi.py; optional for public matches).
+# Spectators of a delayed match see only the delayed state. Never a query parameter.
+BEARER_OPTIONAL: list[Schema] = [{"bearer": []}, {}]
+TOKEN_IN_QUERY: Schema = {
+    "description": "token_in_query: a token was put in the query string; send the header.",
+    "content": {"application/json": {"schema": {"$ref": REF.format(name="ErrorResponse")}}},
 }
 
 
@@ -63,9 +61,10 @@ def with_history(paths: dict[str, Schema]) -> dict[str, Schema]:
     for path in ("/matches/{match_id}/state", "/matches/{match_id}/events"):
         operation = merged.get(path, {}).get("get")
         if operation is not None:
-            operation["parameters"] = [*operation.get("parameters", []), TOKEN]
+            operation["security"] = BEARER_OPTIONAL
             operation["responses"] = {
                 **operation["responses"],
+                "400": operation["responses"].get("400", TOKEN_IN_QUERY),
                 "403": _json("ErrorResponse", "spectator_token_required: the match is private."),
             }
     return merged
@@ -85,9 +84,11 @@ def history_paths() -> dict[str, Schema]:
                     "and the log refolded (dice drawn and state hash of every event). 'failures' names the "
                     "roll, event or commitment that fails."
                 ),
-                "parameters": [MATCH_ID, TOKEN],
+                "parameters": [MATCH_ID],
+                "security": BEARER_OPTIONAL,
                 "responses": {
                     "200": _json("Report", "The verdict, with every logged die."),
+                    "400": TOKEN_IN_QUERY,
                     "403": forbidden,
                     "404": unknown,
                     "409": _json(
@@ -101,9 +102,9 @@ def history_paths() -> dict[str, Schema]:
                 "operationId": "getLog",
                 "summary": "The whole combat log, paged: lines with n >= from, oldest first.",
                 "description": "The view carries only the recent window of the log; older lines are served here.",
+                "security": BEARER_OPTIONAL,
                 "parameters": [
                     MATCH_ID,
-                    TOKEN,
                     {
                         "name": "from",
                         "in": "query",
@@ -145,9 +146,11 @@ def history_paths() -> dict[str, Schema]:
                 "operationId": "getIndex",
                 "summary": "The seq where every turn, player turn and phase starts; every action.",
                 "description": "Undone branches are marked with the seq of the undo that took them back.",
-                "parameters": [MATCH_ID, TOKEN],
+                "parameters": [MATCH_ID],
+                "security": BEARER_OPTIONAL,
                 "responses": {
                     "200": _json("TimelineIndex", "The index."),
+                    "400": TOKEN_IN_QUERY,
                     "403": forbidden,
                     "404": unknown,
                 },

@@ -16,6 +16,7 @@ import contextlib
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..live import observe
 from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
 from ..match.state import MatchState
@@ -56,7 +57,7 @@ async def replay_socket(websocket: WebSocket) -> None:
             await websocket.send_text(_error("unauthorised", "this match is private: bad token", fatal=True))
             await websocket.close(code=4401)
             return
-        with runtime.in_use():
+        with runtime.in_use(), observe.connected("replay"):
             await ReplaySession(websocket, live, runtime, access, opened, max_frame).run()
     except WebSocketDisconnect:
         return

@@ -27,6 +27,9 @@ class Settings:
     - ``ws_deflate`` (HULLDOWN_WS_DEFLATE): per-message deflate on websockets (off: patches are small).
     - ``evict_after`` (HULLDOWN_EVICT_AFTER): seconds after which a match nobody uses is dropped
       from the process (loaded again from its snapshot on next use); 0 keeps every match.
+    - ``max_matches`` (HULLDOWN_MAX_MATCHES): matches kept in memory at most; beyond it the least
+      recently used idle ones are dropped (0: no limit).
+    - ``log_format`` (HULLDOWN_LOG_FORMAT): ``text`` or ``json`` (one JSON object per line).
     """
 
     host: str = "127.0.0.1"
@@ -42,6 +45,8 @@ class Settings:
     public_url: str = ""
     ws_deflate: bool = False
     evict_after: float = 900.0
+    max_matches: int = 1000
+    log_format: str = "text"
 
     @classmethod
     def from_env(
@@ -72,4 +77,6 @@ class Settings:
             public_url=os.environ.get("HULLDOWN_PUBLIC_URL", ""),
             ws_deflate=os.environ.get("HULLDOWN_WS_DEFLATE", "") in ("1", "true", "yes"),
             evict_after=float(os.environ.get("HULLDOWN_EVICT_AFTER", "900")),
+            max_matches=_env_int("HULLDOWN_MAX_MATCHES", 1000),
+            log_format=os.environ.get("HULLDOWN_LOG_FORMAT", "text"),
         )

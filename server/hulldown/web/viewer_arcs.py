@@ -1,4 +1,4 @@
-"""``GET /matches/{id}/arcs?unit=&weapon=[&at=][&token=]``: a weapon's fire arc within range,
+"""``GET /matches/{id}/arcs?unit=&weapon=[&at=]``: a weapon's fire arc within range,
 for the viewer (the same access rules as ``/state``: private and delayed matches).
 
 The region is computed by the rules' geometry package (``arc_geometry``, the same arcs the

@@ -1,4 +1,4 @@
-// The list of matches, refreshed every few seconds.
+// The list of public matches (newest first, the first page of GET /matches), refreshed every few seconds.
 const REFRESH_MS = 3000;
 
 function cell(text, attrs = {}) {
@@ -29,7 +29,7 @@ async function refresh() {
         cell(m.phase),
         cell(m.seq),
         cell(state),
-        cell(`${m.players_connected} players, ${m.spectators} spectators`),
+        cell(new Date(m.created_at * 1000).toLocaleString()),
       );
       return tr;
     });

@@ -6,12 +6,26 @@ import { renderHeader, renderLog, renderUnits } from "./js/panels.js";
 import { Scrubber, phaseIndex } from "./js/replay.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
-const params = new URLSearchParams(location.search);
-const spectatorToken = params.get("spectator_token") || params.get("token");
+// A private match's spectator token comes in the URL fragment (#spectator_token=...): a fragment
+// is never sent to the server, so no access log records it. An old link with the token in the
+// query string still opens; the token is moved into the fragment at once.
+const fragment = new URLSearchParams(location.hash.slice(1));
+const search = new URLSearchParams(location.search);
+const spectatorToken =
+  fragment.get("spectator_token") || fragment.get("token") || search.get("spectator_token") || search.get("token");
+if (search.has("spectator_token") || search.has("token")) {
+  search.delete("spectator_token");
+  search.delete("token");
+  const rest = search.toString();
+  const hash = spectatorToken ? `#spectator_token=${encodeURIComponent(spectatorToken)}` : "";
+  history.replaceState(null, "", `${location.pathname}${rest ? `?${rest}` : ""}${hash}`);
+}
 const base = `/matches/${encodeURIComponent(matchId)}`;
-// HTTP reads carry the spectator token of a private match (the same access as the websocket).
-const query = spectatorToken ? `?token=${encodeURIComponent(spectatorToken)}` : "";
-const withQuery = (path, params) => `${path}?${new URLSearchParams({ ...params, ...(spectatorToken ? { token: spectatorToken } : {}) })}`;
+// HTTP reads carry the spectator token of a private match in the Authorization header (the same
+// access as the websocket's hello), never in the URL.
+const authHeaders = spectatorToken ? { Authorization: `Bearer ${spectatorToken}` } : {};
+const withQuery = (path, params) => `${path}?${new URLSearchParams(params)}`;
+const fetchAuthorised = (url) => fetch(url, { headers: authHeaders });
 
 const $ = (id) => document.getElementById(id);
 const viewer = {
@@ -89,7 +103,7 @@ async function refreshArc(view) {
   viewer.arcKey = key;
   const url = withQuery(`${base}/arcs`, { unit: viewer.selected, weapon: viewer.weapon, at: view.seq });
   try {
-    const response = await fetch(url);
+    const response = await fetchAuthorised(url);
     if (!response.ok) throw new Error(`arc: HTTP ${response.status}`);
     const arc = await response.json();
     if (viewer.arcKey !== key) return;
@@ -107,7 +121,7 @@ async function seek(seq) {
     return;
   }
   try {
-    const response = await fetch(withQuery(`${base}/state`, { at: seq }));
+    const response = await fetchAuthorised(withQuery(`${base}/state`, { at: seq }));
     if (!response.ok) throw new Error(`state at ${seq}: HTTP ${response.status}`);
     const { view } = await response.json();
     if (scrubber.position !== seq) return; // the slider moved on meanwhile
@@ -131,7 +145,7 @@ function onView(view, seq, reason) {
   previous = now;
   if (!indexed) {
     indexed = true;
-    phaseIndex(base, query)
+    phaseIndex(base, authHeaders)
       .then((index) => scrubber.setIndex(index))
       .catch((error) => viewer.errors.push(String(error)));
   }

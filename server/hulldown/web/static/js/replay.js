@@ -1,14 +1,15 @@
 // The replay scrubber: a seq slider, step buttons, "live", and jumps to turn/phase starts.
 
-async function getJSON(url) {
-  const response = await fetch(url);
+async function getJSON(url, headers = {}) {
+  const response = await fetch(url, { headers });
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
   return response.json();
 }
 
 // Turn/phase starts from GET /matches/{id}/index (undone branches are marked, not hidden).
-export async function phaseIndex(base, query) {
-  const index = await getJSON(`${base}/index${query}`);
+// ``headers``: the Authorization header of a private match's spectator token, if any.
+export async function phaseIndex(base, headers = {}) {
+  const index = await getJSON(`${base}/index`, headers);
   return index.phases.map((p) => ({ seq: p.seq, turn: p.turn, side: p.side, phase: p.phase, undoneBy: p.undone_by }));
 }
 
