@@ -17,7 +17,8 @@ from starlette.responses import Response
 
 from ..match.events import Event
 from ..match.rejection import Value
-from ..match.scenario import CreateMatch
+from ..match.definition import MatchDefinition
+from ..match.problems import Problem
 from ..match.state import Edition, MatchState, Side
 from ..wire import protocol
 from ..wire.schemas import components
@@ -91,6 +92,7 @@ class ErrorBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     message: str
     rule: str | None = None
     values: dict[str, Value] | None = None
+    problems: list[Problem] | None = None  # a refused match definition: every mistake and its path
 
 
 class ErrorResponse(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -102,7 +104,7 @@ class Health(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 BODY_TYPES: list[Any] = [
-    CreateMatch,
+    MatchDefinition,
     CreatedMatch,
     MatchSummary,
     MatchList,
@@ -166,7 +168,7 @@ def _paths() -> dict[str, Schema]:
         "/matches": {
             "post": {
                 "operationId": "createMatch",
-                "summary": "Create a match from a scenario.",
+                "summary": "Create a match from a match definition (docs/match-definition.md).",
                 "description": (
                     "Returns one secret token per side (keep them: they are stored hashed and never "
                     "shown again), the spectator token when the match is private, and the URLs of "
@@ -174,13 +176,19 @@ def _paths() -> dict[str, Schema]:
                 ),
                 "requestBody": {
                     "required": True,
-                    "content": {"application/json": {"schema": _ref("CreateMatch")}},
+                    "content": {"application/json": {"schema": _ref("MatchDefinition")}},
                 },
                 "responses": {
                     "201": _json("CreatedMatch", "The match exists at seq 1."),
-                    "400": _error("bad_request: the body does not decode as a CreateMatch."),
+                    "400": _error(
+                        "bad_request: not JSON, or not a match definition (unknown keys, wrong types "
+                        "or values); 'problems' lists each with its path."
+                    ),
                     "413": _error("too_large: the body exceeds 1,000,000 bytes."),
-                    "422": _error("bad_scenario: the scenario is incoherent (rule 'scenario')."),
+                    "422": _error(
+                        "bad_scenario: the match cannot be played as defined (rule 'scenario'; "
+                        "'problems' lists each mistake with its path), or too_deep: JSON nested too deeply."
+                    ),
                 },
             },
             "get": {

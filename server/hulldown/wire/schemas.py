@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 
 from ..match.actions import Action
+from ..match.definition import MatchDefinition
 from ..match.events import Event
 from ..match.scenario import CreateMatch
 from ..match.state import MatchState
@@ -93,10 +94,19 @@ DOCUMENTS: tuple[Document, ...] = (
         "A player action: the 'action' of an 'act' message (tagged by 'type').",
     ),
     Document(
+        "match-definition.json",
+        "MatchDefinition",
+        MatchDefinition,
+        "A match definition: the body of POST /matches, the core of a hulldown simulate file, the "
+        "examples/ files (docs/match-definition.md). units, terrain, models and weapons may each be "
+        "a list of objects with an 'id' or a map keyed by id (the id may then be left out).",
+    ),
+    Document(
         "create-match.json",
         "CreateMatch",
         CreateMatch,
-        "The body of POST /matches: an edition, a scenario and the match options.",
+        "The earlier form of a match definition (no 'format'): a state dump whose runtime fields "
+        "are read as the 'state' of match-definition.json. Still accepted by POST /matches.",
     ),
     Document(
         "match-state.json",
