@@ -217,7 +217,7 @@ def _unit(d: MatchDefinition, vocab: Vocabulary, i: int, u: UnitDef) -> Iterator
         for name, until in u.state.statuses.items():
             spath_k = join(join(spath, "statuses"), name)
             yield from _name(spath_k, name, vocab.statuses, f"{d.edition} status")
-            yield from _bound(spath_k, until, 0, 2 * L.MAX_TURN_LIMIT, "a status expiry", "2 x MAX_TURN_LIMIT")
+            yield from _bound(spath_k, until, 0, 2 * L.MAX_TURN_LIMIT, "a status expiry (a player-turn index)", "2 x MAX_TURN_LIMIT")
         for k, flag in enumerate(u.state.turn_flags):
             yield from _text(join(join(spath, "turn_flags"), k), flag, "a turn flag", L.MAX_TEXT_LENGTH, required=True)
 

@@ -43,7 +43,7 @@ MAX_CAPACITY: Final = 100
 MAX_BULKY: Final = 100
 MAX_HEADING: Final = 3600.0  # degrees either way (any finite heading is normalised by the rules)
 MAX_LEVEL: Final = 10  # terrain level
-MAX_TURN_LIMIT: Final = 100
+MAX_TURN_LIMIT: Final = 1_000_000  # 0 = no limit; high limits are harmless (every turn needs actions)
 MAX_SPECTATOR_DELAY_EVENTS: Final = 100_000
 MAX_SPECTATOR_DELAY_SECONDS: Final = 86_400.0
 MAX_SWIVEL: Final = 360.0
