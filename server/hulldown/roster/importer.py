@@ -210,7 +210,6 @@ def _unit(
     weapons: list[dict[str, Any]] = []
     model_slots: list[str] = []
     weapon_ids: set[str] = set()
-    profile = dict(lead.profile)
     for g in groups:
         for k in g.statline.keywords:
             if k not in keywords:
@@ -239,7 +238,13 @@ def _unit(
     for sel, rule in unit_rules:
         _unit_rule(reader, sel, rule, keywords, models, model_slots, report)
     if loose:
-        _add_weapons(loose, model_slots, groups[0], reader, weapons, weapon_ids, report)
+        _add_weapons(loose, model_slots, main, reader, weapons, weapon_ids, report)
+    # the statline, with what the weapons told the readers (40k11 BS/WS are on the weapons)
+    profile = {k: v for k, v in lead.profile.items() if not k.startswith("_")}
+    for g in groups:
+        for k, v in g.statline.profile.items():
+            if k.startswith("_"):
+                profile.setdefault(k, []).extend(v)
     unit: dict[str, Any] = {
         "id": uid,
         "side": side,
