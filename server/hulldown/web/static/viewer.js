@@ -7,7 +7,10 @@ import { Scrubber, phaseIndex } from "./js/replay.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
-const spectatorToken = params.get("spectator_token") || params.get("token");
+// ?side_token= is a side's link from the new-match page: the HTTP reads and the websocket use it
+// as that side's token (the match as it is, undelayed); otherwise a spectator's.
+const sideToken = params.get("side_token");
+const spectatorToken = params.get("spectator_token") || params.get("token") || sideToken;
 const base = `/matches/${encodeURIComponent(matchId)}`;
 // HTTP reads carry the spectator token of a private match (the same access as the websocket).
 const query = spectatorToken ? `?token=${encodeURIComponent(spectatorToken)}` : "";
@@ -146,6 +149,6 @@ function onStatus(status) {
 }
 
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}/live`;
-const connection = new LiveConnection(wsUrl, { spectatorToken, onView, onStatus });
+const connection = new LiveConnection(wsUrl, { spectatorToken, sideToken, onView, onStatus });
 viewer.connection = connection;
 connection.start();
