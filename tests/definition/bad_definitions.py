@@ -22,7 +22,12 @@ def base(edition: str = "40k7") -> Doc:
         "scenario": {
             "battlefield": {"width": 72, "height": 48},
             "terrain": [
-                {"id": "ruin", "points": [[30, 20], [34, 20], [34, 26], [30, 26]], "kinds": ["cover"], "cover_save": 4}
+                {
+                    "id": "ruin",
+                    "points": [[30, 20], [34, 20], [34, 26], [30, 26]],
+                    "kinds": ["cover"],
+                    "cover_save": 4,
+                }
             ],
             "units": [
                 {
@@ -33,7 +38,9 @@ def base(edition: str = "40k7") -> Doc:
                     "keywords": keywords,
                     "profile": vehicle_profile,
                     "models": [{"id": "tank-m", "pos": [10, 24], "hull": {"length": 5, "width": 3.5}}],
-                    "weapons": [{"id": "gun", "name": "Gun", "range": 48, "strength": 9, "ap": 2, "type": "heavy"}],
+                    "weapons": [
+                        {"id": "gun", "name": "Gun", "range": 48, "strength": 9, "ap": 2, "type": "heavy"}
+                    ],
                 },
                 {
                     "id": "carrier",
@@ -42,8 +49,24 @@ def base(edition: str = "40k7") -> Doc:
                     "kind": "vehicle",
                     "keywords": [*keywords, "transport"] if edition != "40k11" else keywords,
                     "profile": {**vehicle_profile, "capacity": 6, "access": ["left", "right", "rear"]},
-                    "models": [{"id": "carrier-m", "pos": [60, 24], "heading": 180, "hull": {"length": 4.5, "width": 3.5}}],
-                    "weapons": [{"id": "bolter", "name": "Storm bolter", "range": 24, "strength": 4, "ap": 5, "shots": 2}],
+                    "models": [
+                        {
+                            "id": "carrier-m",
+                            "pos": [60, 24],
+                            "heading": 180,
+                            "hull": {"length": 4.5, "width": 3.5},
+                        }
+                    ],
+                    "weapons": [
+                        {
+                            "id": "bolter",
+                            "name": "Storm bolter",
+                            "range": 24,
+                            "strength": 4,
+                            "ap": 5,
+                            "shots": 2,
+                        }
+                    ],
                 },
                 {
                     "id": "squad",
@@ -54,7 +77,14 @@ def base(edition: str = "40k7") -> Doc:
                     "profile": {"ws": 4, "bs": 4, "s": 4, "t": 4, "w": 1, "sv": 3},
                     "models": {f"s{k}": {"pos": [60, 24]} for k in range(5)},
                     "weapons": [
-                        {"id": f"rifle-{k}", "name": "Rifle", "model": f"s{k}", "range": 24, "strength": 4, "ap": 5}
+                        {
+                            "id": f"rifle-{k}",
+                            "name": "Rifle",
+                            "model": f"s{k}",
+                            "range": 24,
+                            "strength": 4,
+                            "ap": 5,
+                        }
                         for k in range(5)
                     ],
                 },
@@ -123,7 +153,18 @@ def _many_units(n: int) -> Callable[[Doc], None]:
     def change(doc: Doc) -> None:
         tank = _unit(doc, 0)
         doc["scenario"]["units"].extend(
-            {**tank, "id": f"t{k}", "models": [{"id": f"t{k}-m", "pos": [5 + (k % 10) * 6, 5 + (k // 10) % 8 * 5], "hull": {"length": 1, "width": 1}}], "weapons": []}
+            {
+                **tank,
+                "id": f"t{k}",
+                "models": [
+                    {
+                        "id": f"t{k}-m",
+                        "pos": [5 + (k % 10) * 6, 5 + (k // 10) % 8 * 5],
+                        "hull": {"length": 1, "width": 1},
+                    }
+                ],
+                "weapons": [],
+            }
             for k in range(n)
         )
 
@@ -144,38 +185,151 @@ BAD: tuple[Bad, ...] = (
     Bad("unknown unit key", _set(f"{U0}.armor", 12), f"{U0}.armor", "unknown key", stage="shape"),
     Bad("runtime field outside state", _set(f"{U0}.hp", 2), f"{U0}.hp", "state", stage="shape"),
     Bad("a number as text", _set(f"{U0}.profile.bs", "4"), f"{U0}.profile.bs", "whole number", stage="shape"),
-    Bad("weapon type", _set(f"{U0}.weapons[0].type", "lazer"), f"{U0}.weapons[0].type", "heavy", stage="shape"),
-    Bad("mount kind", _set(f"{U0}.weapons[0].mount", {"kind": "turet"}), f"{U0}.weapons[0].mount.kind", "turret", stage="shape"),
-    Bad("position of one number", _set(f"{U0}.models[0].pos", [1]), f"{U0}.models[0].pos", "array of 2", stage="shape"),
+    Bad(
+        "weapon type", _set(f"{U0}.weapons[0].type", "lazer"), f"{U0}.weapons[0].type", "heavy", stage="shape"
+    ),
+    Bad(
+        "mount kind",
+        _set(f"{U0}.weapons[0].mount", {"kind": "turet"}),
+        f"{U0}.weapons[0].mount.kind",
+        "turret",
+        stage="shape",
+    ),
+    Bad(
+        "position of one number",
+        _set(f"{U0}.models[0].pos", [1]),
+        f"{U0}.models[0].pos",
+        "array of 2",
+        stage="shape",
+    ),
     Bad("missing models", lambda d: _unit(d, 0).pop("models"), f"{U0}.models", "missing", stage="shape"),
-    Bad("map id differs from key", _set(f"{U2}.models", {"s0": {"id": "other", "pos": [1, 1]}}), f"{U2}.models.s0.id", "differs", stage="shape"),
-    Bad("units not a list", _set("scenario.units", "all of them"), "scenario.units", "expected", stage="shape"),
+    Bad(
+        "map id differs from key",
+        _set(f"{U2}.models", {"s0": {"id": "other", "pos": [1, 1]}}),
+        f"{U2}.models.s0.id",
+        "differs",
+        stage="shape",
+    ),
+    Bad(
+        "units not a list", _set("scenario.units", "all of them"), "scenario.units", "expected", stage="shape"
+    ),
     Bad("options key", _set("options.privat", True), "options.privat", "private_spectators", stage="shape"),
     # ---- names the edition implements ----------------------------------------------------------
     Bad("keyword tonk", _set(f"{U0}.keywords", ["tonk"]), f"{U0}.keywords[0]", "'tank'"),
     Bad("keyword open topped", _set(f"{U1}.keywords", ["open topped"]), f"{U1}.keywords[0]", "open-topped"),
     Bad("weapon rule lazer", _set(f"{U0}.weapons[0].rules", ["lazer"]), f"{U0}.weapons[0].rules[0]", "lance"),
-    Bad("status immobilized", _set(f"{U0}.state", {"statuses": {"immobilized": 0}}), f"{U0}.state.statuses.immobilized", "immobilised"),
-    Bad("hh3 keyword from 40k7", _set(f"{U0}.keywords", ["skimmer"]), f"{U0}.keywords[0]", "unknown hh3 keyword", edition="hh3"),
-    Bad("hh3 explodes without value", _set(f"{U0}.keywords", ["explodes"]), f"{U0}.keywords[0]", "needs a value", edition="hh3"),
-    Bad("hh3 heavy:x", _set(f"{U0}.weapons[0].rules", ["heavy:x"]), f"{U0}.weapons[0].rules[0]", "allowed", edition="hh3"),
-    Bad("40k11 status", _set(f"{U0}.state", {"statuses": {"pinned": 0}}), f"{U0}.state.statuses.pinned", "has none", edition="40k11"),
-    Bad("40k11 mount", _set(f"{U0}.weapons[0].mount", {"kind": "turret"}), f"{U0}.weapons[0].mount.kind", "none", edition="40k11"),
-    Bad("terrain kind", _set("scenario.terrain[0].kinds", ["forest"]), "scenario.terrain[0].kinds[0]", "difficult"),
+    Bad(
+        "status immobilized",
+        _set(f"{U0}.state", {"statuses": {"immobilized": 0}}),
+        f"{U0}.state.statuses.immobilized",
+        "immobilised",
+    ),
+    Bad(
+        "hh3 keyword from 40k7",
+        _set(f"{U0}.keywords", ["skimmer"]),
+        f"{U0}.keywords[0]",
+        "unknown hh3 keyword",
+        edition="hh3",
+    ),
+    Bad(
+        "hh3 explodes without value",
+        _set(f"{U0}.keywords", ["explodes"]),
+        f"{U0}.keywords[0]",
+        "needs a value",
+        edition="hh3",
+    ),
+    Bad(
+        "hh3 heavy:x",
+        _set(f"{U0}.weapons[0].rules", ["heavy:x"]),
+        f"{U0}.weapons[0].rules[0]",
+        "allowed",
+        edition="hh3",
+    ),
+    Bad(
+        "40k11 status",
+        _set(f"{U0}.state", {"statuses": {"pinned": 0}}),
+        f"{U0}.state.statuses.pinned",
+        "has none",
+        edition="40k11",
+    ),
+    Bad(
+        "40k11 mount",
+        _set(f"{U0}.weapons[0].mount", {"kind": "turret"}),
+        f"{U0}.weapons[0].mount.kind",
+        "none",
+        edition="40k11",
+    ),
+    Bad(
+        "terrain kind",
+        _set("scenario.terrain[0].kinds", ["forest"]),
+        "scenario.terrain[0].kinds[0]",
+        "difficult",
+    ),
     # ---- units, vehicles, transports ---------------------------------------------------------
-    Bad("40k7 vehicle without armour", lambda d: _unit(d, 0)["profile"].pop("armour"), f"{U0}.profile.armour", "armour"),
-    Bad("hh3 vehicle without armour", lambda d: _unit(d, 0)["profile"].pop("armour"), f"{U0}.profile.armour", "armour", edition="hh3"),
+    Bad(
+        "40k7 vehicle without armour",
+        lambda d: _unit(d, 0)["profile"].pop("armour"),
+        f"{U0}.profile.armour",
+        "armour",
+    ),
+    Bad(
+        "hh3 vehicle without armour",
+        lambda d: _unit(d, 0)["profile"].pop("armour"),
+        f"{U0}.profile.armour",
+        "armour",
+        edition="hh3",
+    ),
     Bad("vehicle without hull points", _set(f"{U0}.profile.hp", 0), f"{U0}.profile.hp", "Hull Points"),
-    Bad("vehicle without hull or base", lambda d: _unit(d, 0)["models"][0].pop("hull"), f"{U0}.models[0]", "hull"),
-    Bad("hh3 vehicle of two models", _add_model(0, {"id": "tank-m2", "pos": [10, 30], "hull": {"length": 5, "width": 3.5}}), f"{U0}.models", "single model", edition="hh3"),
-    Bad("hh3 vehicle above level 0", _set("scenario.terrain[0]", {"id": "hill", "points": [[5, 20], [15, 20], [15, 28], [5, 28]], "level": 1}), f"{U0}.models[0].pos", "level 0", edition="hh3"),
+    Bad(
+        "vehicle without hull or base",
+        lambda d: _unit(d, 0)["models"][0].pop("hull"),
+        f"{U0}.models[0]",
+        "hull",
+    ),
+    Bad(
+        "hh3 vehicle of two models",
+        _add_model(0, {"id": "tank-m2", "pos": [10, 30], "hull": {"length": 5, "width": 3.5}}),
+        f"{U0}.models",
+        "single model",
+        edition="hh3",
+    ),
+    Bad(
+        "hh3 vehicle above level 0",
+        _set(
+            "scenario.terrain[0]",
+            {"id": "hill", "points": [[5, 20], [15, 20], [15, 28], [5, 28]], "level": 1},
+        ),
+        f"{U0}.models[0].pos",
+        "level 0",
+        edition="hh3",
+    ),
     Bad("side with no units", _drop_units_of("b"), "scenario.units", "side b has no units"),
     Bad("no units at all", _set("scenario.units", []), "scenario.units", "side a has no units"),
-    Bad("weapon on an unknown model", _set(f"{U2}.weapons[0].model", "s9"), f"{U2}.weapons[0].model", "unknown model"),
-    Bad("weapon without model in a squad", lambda d: _unit(d, 2)["weapons"][0].pop("model"), f"{U2}.weapons[0].model", "several"),
-    Bad("passengers over capacity", _set(f"{U1}.profile.capacity", 4), f"{U1}.profile.capacity", "capacity is 4"),
+    Bad(
+        "weapon on an unknown model",
+        _set(f"{U2}.weapons[0].model", "s9"),
+        f"{U2}.weapons[0].model",
+        "unknown model",
+    ),
+    Bad(
+        "weapon without model in a squad",
+        lambda d: _unit(d, 2)["weapons"][0].pop("model"),
+        f"{U2}.weapons[0].model",
+        "several",
+    ),
+    Bad(
+        "passengers over capacity",
+        _set(f"{U1}.profile.capacity", 4),
+        f"{U1}.profile.capacity",
+        "capacity is 4",
+    ),
     Bad("embarked in itself", _set(f"{U2}.embarked_in", "squad"), f"{U2}.embarked_in", "itself"),
-    Bad("embarked in a missing unit", _set(f"{U2}.embarked_in", "ghost"), f"{U2}.embarked_in", "unknown transport"),
+    Bad(
+        "embarked in a missing unit",
+        _set(f"{U2}.embarked_in", "ghost"),
+        f"{U2}.embarked_in",
+        "unknown transport",
+    ),
     Bad("embarked in the enemy", _set(f"{U2}.side", "a"), f"{U2}.embarked_in", "side"),
     Bad("duplicate unit id", _set(f"{U1}.id", "tank"), f"{U1}.id", "already used"),
     Bad("duplicate model id", _set(f"{U1}.models[0].id", "tank-m"), f"{U1}.models[0].id", "already used"),
@@ -186,21 +340,62 @@ BAD: tuple[Bad, ...] = (
     Bad("overlapping hulls", _set(f"{U1}.models[0].pos", [11, 24]), f"{U0}.models[0].pos", "overlaps"),
     Bad("off the table", _set(f"{U0}.models[0].pos", [80, 24]), f"{U0}.models[0].pos", "off the"),
     Bad("partly off the table", _set(f"{U0}.models[0].pos", [1, 24]), f"{U0}.models[0].pos", "off the"),
-    Bad("self-intersecting terrain", _set("scenario.terrain[0].points", [[0, 0], [4, 4], [4, 0], [0, 4]]), "scenario.terrain[0].points", "crosses itself"),
-    Bad("terrain of two points", _set("scenario.terrain[0].points", [[0, 0], [4, 4]]), "scenario.terrain[0].points", "at least 3"),
-    Bad("duplicate terrain id", lambda d: d["scenario"]["terrain"].append(dict(d["scenario"]["terrain"][0])), "scenario.terrain[1].id", "used twice"),
+    Bad(
+        "self-intersecting terrain",
+        _set("scenario.terrain[0].points", [[0, 0], [4, 4], [4, 0], [0, 4]]),
+        "scenario.terrain[0].points",
+        "crosses itself",
+    ),
+    Bad(
+        "terrain of two points",
+        _set("scenario.terrain[0].points", [[0, 0], [4, 4]]),
+        "scenario.terrain[0].points",
+        "at least 3",
+    ),
+    Bad(
+        "duplicate terrain id",
+        lambda d: d["scenario"]["terrain"].append(dict(d["scenario"]["terrain"][0])),
+        "scenario.terrain[1].id",
+        "used twice",
+    ),
     # ---- bounds ----------------------------------------------------------------------------------
     Bad("a million shots", _set(f"{U0}.weapons[0].shots", 1_000_000), f"{U0}.weapons[0].shots", "MAX_SHOTS"),
     Bad("negative range", _set(f"{U0}.weapons[0].range", -48), f"{U0}.weapons[0].range", "MAX_RANGE"),
     Bad("enormous range", _set(f"{U0}.weapons[0].range", 1e308), f"{U0}.weapons[0].range", "MAX_RANGE"),
-    Bad("zero hull", _set(f"{U0}.models[0].hull", {"length": 0, "width": 3}), f"{U0}.models[0].hull.length", "more than 0"),
-    Bad("negative hull", _set(f"{U0}.models[0].hull", {"length": 5, "width": -3}), f"{U0}.models[0].hull.width", "more than 0"),
+    Bad(
+        "zero hull",
+        _set(f"{U0}.models[0].hull", {"length": 0, "width": 3}),
+        f"{U0}.models[0].hull.length",
+        "more than 0",
+    ),
+    Bad(
+        "negative hull",
+        _set(f"{U0}.models[0].hull", {"length": 5, "width": -3}),
+        f"{U0}.models[0].hull.width",
+        "more than 0",
+    ),
     Bad("negative hp left", _set(f"{U0}.state", {"hp": -3}), f"{U0}.state.hp", "between 0"),
     Bad("negative profile hp", _set(f"{U1}.profile.hp", -3), f"{U1}.profile.hp", "between 0"),
-    Bad("enormous battlefield", _set("scenario.battlefield.width", 1e308), "scenario.battlefield.width", "MAX_BATTLEFIELD"),
+    Bad(
+        "enormous battlefield",
+        _set("scenario.battlefield.width", 1e308),
+        "scenario.battlefield.width",
+        "MAX_BATTLEFIELD",
+    ),
     Bad("negative turn limit", _set("options.turn_limit", -1), "options.turn_limit", "between 0"),
     Bad("too many units", _many_units(250), "scenario.units", "MAX_UNITS"),
-    Bad("too many terrain vertices", _set("scenario.terrain[0].points", [[36 + 5 * __import__("math").cos(k / 50), 24 + 5 * __import__("math").sin(k / 50)] for k in range(315)]), "scenario.terrain[0].points", "MAX_TERRAIN_VERTICES"),
+    Bad(
+        "too many terrain vertices",
+        _set(
+            "scenario.terrain[0].points",
+            [
+                [36 + 5 * __import__("math").cos(k / 50), 24 + 5 * __import__("math").sin(k / 50)]
+                for k in range(315)
+            ],
+        ),
+        "scenario.terrain[0].points",
+        "MAX_TERRAIN_VERTICES",
+    ),
     Bad("heading 1e30", _set(f"{U0}.models[0].heading", 1e30), f"{U0}.models[0].heading", "MAX_HEADING"),
     Bad("zero base", _set(f"{U2}.models.s0.base_mm", 0), f"{U2}.models[0].base_mm", "more than 0"),
 )

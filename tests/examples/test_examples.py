@@ -19,12 +19,12 @@ from hulldown.match.definition import DefinitionError, parse_definition
 from hulldown.match.events import Event
 from hulldown.match.history import evolve_with_history
 from hulldown.match.reducer import evolve, state_hash
-from hulldown.match.timeline import fold_history
-from hulldown.match.validate import validate
-from hulldown.rules.dice import NoDice, SeededDice
 from hulldown.match.scenario import CreateMatch, match_created
 from hulldown.match.state import MatchState, Side
+from hulldown.match.timeline import fold_history
+from hulldown.match.validate import validate
 from hulldown.roster.importer import import_roster
+from hulldown.rules.dice import NoDice, SeededDice
 
 from ..hh3.test_playthrough import candidates as hh3_candidates
 from ..playthrough import action_name, roundtrip
@@ -150,7 +150,11 @@ def test_skirmish_plays_to_the_end(edition: str) -> None:
     assert live.ended, f"not over after {MAX_STEPS} steps: turn {live.turn}, {applied}"
     assert live.end_reason in ("turn_limit", "annihilation"), live.end_reason
     assert applied["Shoot"] > 0
-    hurt = [u for u in live.units.values() if u.destroyed or u.hp < u.profile.hp or not all(m.alive for m in u.models.values())]
+    hurt = [
+        u
+        for u in live.units.values()
+        if u.destroyed or u.hp < u.profile.hp or not all(m.alive for m in u.models.values())
+    ]
     assert hurt, "nobody was hurt: the armies never fought"
     folded = fold_history(match_id, log, lambda e: SeededDice(dice_seed, match_id, e.seq))
     assert state_hash(folded) == state_hash(live)

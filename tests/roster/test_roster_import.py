@@ -13,11 +13,13 @@ import zipfile
 from pathlib import Path
 
 import httpx
+import msgspec
 import pytest
 
 from hulldown.match.definition import DefinitionError, parse_definition
 from hulldown.roster.importer import import_roster
 from hulldown.roster.xmltree import MAX_ROSTER_BYTES, RosterError
+from hulldown.web import openapi
 
 from ..server_process import ServerProcess
 from .golden import GOLDEN, summary
@@ -73,7 +75,18 @@ def test_golden_facts_read_from_the_rosters() -> None:
     """A few values of the golden files, restated (roster statlines quoted in the comments)."""
     marines = {u["name"]: u for u in _import("40k7-space-marines", "40k7")}
     # Captain: WS 6 BS 5 S 4 T 4 W 3 I 5 A 3 Ld 10 Save 3+/4++
-    assert marines["Captain"]["profile"] == {"ws": 6, "bs": 5, "s": 4, "t": 4, "w": 3, "i": 5, "a": 3, "ld": 10, "sv": 3, "inv": 4}
+    assert marines["Captain"]["profile"] == {
+        "ws": 6,
+        "bs": 5,
+        "s": 4,
+        "t": 4,
+        "w": 3,
+        "i": 5,
+        "a": 3,
+        "ld": 10,
+        "sv": 3,
+        "inv": 4,
+    }
     # The Rhino bought with the Tactical Squad: Vehicle BS 4, 11/11/10, HP 3, Type "Tank, Transport"
     rhino = marines["Rhino"]
     assert rhino["profile"]["armour"] == {"front": 11, "side": 11, "rear": 10} and rhino["profile"]["hp"] == 3
@@ -91,7 +104,12 @@ def test_golden_facts_read_from_the_rosters() -> None:
     tau = {u["name"]: u for u in _import("40k11-tau-empire", "40k11")}
     # Stormsurge: M 8" T 11 Sv 2+ W 20 InSv 4+, keywords Vehicle (Walker, Titanic not implemented)
     surge = tau["Stormsurge"]
-    assert (surge["profile"]["t"], surge["profile"]["w"], surge["profile"]["sv"], surge["profile"]["inv"]) == (11, 20, 2, 4)
+    assert (
+        surge["profile"]["t"],
+        surge["profile"]["w"],
+        surge["profile"]["sv"],
+        surge["profile"]["inv"],
+    ) == (11, 20, 2, 4)
     assert surge["kind"] == "vehicle" and "vehicle" in surge["keywords"]
 
 
@@ -137,7 +155,11 @@ def test_zip_bomb_and_odd_files_are_refused() -> None:
 def test_a_roster_of_another_game_system_is_refused() -> None:
     with pytest.raises(RosterError, match="Horus Heresy"):
         import_roster((FIXTURES / "hh3-solar-auxilia.ros").read_bytes(), "40k7")
-    tenth = (FIXTURES / "40k11-orks.ros").read_bytes().replace(b"sys-352e-adc2-7639-d610", b"sys-352e-adc2-7639-d6a9")
+    tenth = (
+        (FIXTURES / "40k11-orks.ros")
+        .read_bytes()
+        .replace(b"sys-352e-adc2-7639-d610", b"sys-352e-adc2-7639-d6a9")
+    )
     tenth = tenth.replace(b"11th Edition", b"10th Edition")
     with pytest.raises(RosterError, match="10th edition"):
         import_roster(tenth, "40k11")
@@ -163,19 +185,39 @@ def test_cli_prints_units_on_stdout_and_the_report_on_stderr() -> None:
         timeout=60,
         check=False,
     )
-    assert wrong.returncode == 1 and wrong.stdout == "" and "not 'Warhammer 40,000 7th Edition'" in wrong.stderr
+    assert (
+        wrong.returncode == 1 and wrong.stdout == "" and "not 'Warhammer 40,000 7th Edition'" in wrong.stderr
+    )
 
 
 def test_post_rosters(server: ServerProcess) -> None:
     path = FIXTURES / "40k11-orks.rosz"
-    response = httpx.post(f"{server.http}/rosters", params={"edition": "40k11", "side": "b"}, content=path.read_bytes(), timeout=30)
+    response = httpx.post(
+        f"{server.http}/rosters",
+        params={"edition": "40k11", "side": "b"},
+        content=path.read_bytes(),
+        timeout=30,
+    )
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["units"] == import_roster(path.read_bytes(), "40k11", "b").units
     assert body["report"] and {"level", "path", "name", "message"} <= set(body["report"][0])
-    hostile = httpx.post(f"{server.http}/rosters", params={"edition": "40k7"}, content=BILLION_LAUGHS, timeout=10)
+    msgspec.convert(body, openapi.RosterImport)  # the documented response shape (strict)
+    examples = httpx.get(f"{server.http}/examples", timeout=10).json()
+    msgspec.convert(examples, openapi.ExampleList)
+    assert {"40k7-skirmish", "hh3-skirmish", "40k11-skirmish"} <= {e["name"] for e in examples["examples"]}
+    missing = httpx.get(f"{server.http}/examples/nope", timeout=10)
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_example"
+    hostile = httpx.post(
+        f"{server.http}/rosters", params={"edition": "40k7"}, content=BILLION_LAUGHS, timeout=10
+    )
     assert hostile.status_code == 422 and hostile.json()["error"]["code"] == "bad_roster"
     bad = httpx.post(f"{server.http}/rosters", params={"edition": "40k8"}, content=b"", timeout=10)
     assert bad.status_code == 400 and "40k7" in bad.json()["error"]["message"]
-    big = httpx.post(f"{server.http}/rosters", params={"edition": "40k7"}, content=b" " * (MAX_ROSTER_BYTES + 1), timeout=10)
+    big = httpx.post(
+        f"{server.http}/rosters",
+        params={"edition": "40k7"},
+        content=b" " * (MAX_ROSTER_BYTES + 1),
+        timeout=10,
+    )
     assert big.status_code == 413

@@ -37,7 +37,11 @@ async def test_new_match_from_two_rosters(server: ServerProcess, browser: Browse
     ARTIFACTS.mkdir(exist_ok=True)
     await page.screenshot(path=str(ARTIFACTS / "new-match.png"), full_page=True)
 
-    summary = httpx.get(f"{server.http}/matches/{match_id}/state", params={"token": (links["a"] or "").split("side_token=")[1]}, timeout=10)
+    summary = httpx.get(
+        f"{server.http}/matches/{match_id}/state",
+        params={"token": (links["a"] or "").split("side_token=")[1]},
+        timeout=10,
+    )
     assert summary.status_code == 200
     view = summary.json()["view"]
     assert view["edition"] == "hh3" and view["options"]["private_spectators"] is True

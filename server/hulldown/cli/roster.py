@@ -38,7 +38,9 @@ def _roster(args: argparse.Namespace) -> int:
         print(f"hulldown roster: {exc}", file=sys.stderr)
         return 1
     print(json.dumps(result.units, indent=None if args.compact else 2, ensure_ascii=False))
-    print(f"{result.roster_name}: {len(result.units)} units, {len(result.report)} report lines", file=sys.stderr)
+    print(
+        f"{result.roster_name}: {len(result.units)} units, {len(result.report)} report lines", file=sys.stderr
+    )
     for line in result.report_lines():
         print(line, file=sys.stderr)
     return 0

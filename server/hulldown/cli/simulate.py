@@ -18,10 +18,10 @@ from typing import Any
 import msgspec
 
 from ..match.actions import Action
-from ..match.events import Event, MatchCreated
-from ..match.reducer import evolve, state_hash
 from ..match.definition import DefinitionError, SimulationFile, checked, read_definition
+from ..match.events import Event, MatchCreated
 from ..match.problems import summary
+from ..match.reducer import evolve, state_hash
 from ..match.scenario import check_scenario, match_created
 from ..match.state import Edition, MatchState, Side
 from ..match.validate import validate

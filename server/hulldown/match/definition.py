@@ -167,7 +167,9 @@ _HINTS = {name: _STATE_HINT for name in (*_UNIT_RUNTIME, *_MODEL_RUNTIME, "passe
 _HINTS["passengers"] = "give each passenger unit 'embarked_in' instead"
 
 
-def read_definition(raw: Any, as_type: type[MatchDefinition] = MatchDefinition) -> MatchDefinition | DefinitionError:
+def read_definition(
+    raw: Any, as_type: type[MatchDefinition] = MatchDefinition
+) -> MatchDefinition | DefinitionError:
     """Check the shape of decoded JSON and convert it (lists or maps, earlier form upgraded)."""
     if not isinstance(raw, dict):
         return DefinitionError("shape", (Problem("", "a match definition is a JSON object"),))
@@ -267,15 +269,15 @@ def _unit_document(u: Unit) -> dict[str, Any]:
     for m in u.models.values():
         model = _trim(msgspec.to_builtins(m), Model)
         model["id"], model["pos"] = m.id, [m.pos.x, m.pos.y]
-        state = {}
+        model_state: dict[str, Any] = {}
         if m.wounds != u.profile.w:
-            state["wounds"] = m.wounds
+            model_state["wounds"] = m.wounds
         if not m.alive:
-            state["alive"] = False
+            model_state["alive"] = False
         for key in _MODEL_RUNTIME:
             model.pop(key, None)
-        if state:
-            model["state"] = state
+        if model_state:
+            model["state"] = model_state
         models.append(model)
     unit["models"] = models
     weapons = []
@@ -290,16 +292,16 @@ def _unit_document(u: Unit) -> dict[str, Any]:
     if weapons:
         unit["weapons"] = weapons
     for key in ("keywords", "faction", "squadron", "embarked_in"):
-        value = getattr(u, key)
-        if value not in ((), "", None):
-            unit[key] = list(value) if isinstance(value, tuple) else value
+        field = getattr(u, key)
+        if field not in ((), "", None):
+            unit[key] = list(field) if isinstance(field, tuple) else field
     state: dict[str, Any] = {}
     if u.hp != u.profile.hp:
         state["hp"] = u.hp
     for key in ("statuses", "destroyed", "wreck", "moved", "turn_flags"):
-        value = getattr(u, key)
-        if value not in ({}, False, 0.0, ()):
-            state[key] = list(value) if isinstance(value, tuple) else value
+        runtime = getattr(u, key)
+        if runtime not in ({}, False, 0.0, ()):
+            state[key] = list(runtime) if isinstance(runtime, tuple) else runtime
     if state:
         unit["state"] = state
     return unit
@@ -368,9 +370,7 @@ def _normalised(raw: dict[str, Any], problems: list[Problem]) -> dict[str, Any]:
     legacy = "format" not in raw
     fmt = raw.get("format", FORMAT_VERSION)
     if fmt != FORMAT_VERSION or isinstance(fmt, bool):
-        problems.append(
-            Problem("format", f"unsupported format {fmt!r}", allowed=(str(FORMAT_VERSION),))
-        )
+        problems.append(Problem("format", f"unsupported format {fmt!r}", allowed=(str(FORMAT_VERSION),)))
         return raw
     data = dict(raw)
     scenario = data.get("scenario")
@@ -405,7 +405,9 @@ def _normalised(raw: dict[str, Any], problems: list[Problem]) -> dict[str, Any]:
             ):
                 children = unit.get(child_key)
                 if isinstance(children, list):
-                    unit[child_key] = [_to_state(dict(c), fields, blank) if isinstance(c, dict) else c for c in children]
+                    unit[child_key] = [
+                        _to_state(dict(c), fields, blank) if isinstance(c, dict) else c for c in children
+                    ]
         new_units.append(unit)
     scenario["units"] = new_units
     if legacy:
@@ -423,7 +425,9 @@ def _to_state(obj: dict[str, Any], fields: tuple[str, ...], unset: dict[str, Any
     return obj
 
 
-def _check_declared_passengers(units: list[Any], declared: dict[str, list[str]], problems: list[Problem]) -> None:
+def _check_declared_passengers(
+    units: list[Any], declared: dict[str, list[str]], problems: list[Problem]
+) -> None:
     """The earlier form listed ``passengers`` on the transport as well: they must agree."""
     by_id = {u.get("id"): (i, u) for i, u in enumerate(units) if isinstance(u, dict)}
     for transport, names in declared.items():
@@ -445,7 +449,9 @@ def _listed(items: Any, path: str, problems: list[Problem]) -> Any:
     for key, item in items.items():
         if isinstance(item, dict):
             if "id" in item and item["id"] != key:
-                problems.append(Problem(join(join(path, key), "id"), f"id {item['id']!r} differs from its key {key!r}"))
+                problems.append(
+                    Problem(join(join(path, key), "id"), f"id {item['id']!r} differs from its key {key!r}")
+                )
             out.append({**item, "id": key})
         else:
             out.append(item)

@@ -54,7 +54,9 @@ def _all(d: MatchDefinition) -> Iterator[Problem]:
 # ---- bounds -------------------------------------------------------------------------------------
 
 
-def _bound(path: str, value: float | None, low: float, high: float, what: str, limit: str = "") -> Iterator[Problem]:
+def _bound(
+    path: str, value: float | None, low: float, high: float, what: str, limit: str = ""
+) -> Iterator[Problem]:
     if value is None:
         return
     if not math.isfinite(value) or not low <= value <= high:
@@ -89,13 +91,19 @@ def _battlefield(d: MatchDefinition) -> Iterator[Problem]:
     bf = d.scenario.battlefield
     for key in ("width", "height"):
         yield from _positive(
-            join("scenario.battlefield", key), getattr(bf, key), L.MAX_BATTLEFIELD, f"the battlefield {key}", "MAX_BATTLEFIELD"
+            join("scenario.battlefield", key),
+            getattr(bf, key),
+            L.MAX_BATTLEFIELD,
+            f"the battlefield {key}",
+            "MAX_BATTLEFIELD",
         )
 
 
 def _options(d: MatchDefinition) -> Iterator[Problem]:
     o = d.options
-    yield from _bound("options.turn_limit", o.turn_limit, 0, L.MAX_TURN_LIMIT, "turn_limit (0: no limit)", "MAX_TURN_LIMIT")
+    yield from _bound(
+        "options.turn_limit", o.turn_limit, 0, L.MAX_TURN_LIMIT, "turn_limit (0: no limit)", "MAX_TURN_LIMIT"
+    )
     yield from _bound(
         "options.spectator_delay_events",
         o.spectator_delay_events,
@@ -122,7 +130,10 @@ def _counts(d: MatchDefinition) -> Iterator[Problem]:
     if models > L.MAX_MODELS:
         yield Problem(UNITS, f"{models} models in all, at most {L.MAX_MODELS} allowed (MAX_MODELS)")
     if len(d.scenario.terrain) > L.MAX_TERRAIN:
-        yield Problem(TERRAIN, f"{len(d.scenario.terrain)} terrain pieces, at most {L.MAX_TERRAIN} allowed (MAX_TERRAIN)")
+        yield Problem(
+            TERRAIN,
+            f"{len(d.scenario.terrain)} terrain pieces, at most {L.MAX_TERRAIN} allowed (MAX_TERRAIN)",
+        )
 
 
 def _ids(d: MatchDefinition) -> Iterator[Problem]:
@@ -177,16 +188,22 @@ def _unit(d: MatchDefinition, vocab: Vocabulary, i: int, u: UnitDef) -> Iterator
     if u.squadron is not None:
         yield from _text(join(path, "squadron"), u.squadron, "a squadron id", L.MAX_ID_LENGTH, required=True)
     if len(u.keywords) > L.MAX_KEYWORDS:
-        yield Problem(join(path, "keywords"), f"{len(u.keywords)} keywords, at most {L.MAX_KEYWORDS} (MAX_KEYWORDS)")
+        yield Problem(
+            join(path, "keywords"), f"{len(u.keywords)} keywords, at most {L.MAX_KEYWORDS} (MAX_KEYWORDS)"
+        )
     for k, word in enumerate(u.keywords):
         yield from _name(join(join(path, "keywords"), k), word, vocab.keywords, f"{d.edition} keyword")
     yield from _profile(join(path, "profile"), u.profile)
     vehicle = is_vehicle(d.edition, u)
     if vehicle and d.edition in ("40k7", "hh3"):
         if u.profile.armour is None:
-            yield Problem(join(path, "profile.armour"), f"a {d.edition} vehicle needs armour values (front, side, rear)")
+            yield Problem(
+                join(path, "profile.armour"), f"a {d.edition} vehicle needs armour values (front, side, rear)"
+            )
         if u.profile.hp <= 0:
-            yield Problem(join(path, "profile.hp"), f"a {d.edition} vehicle needs Hull Points (hp of 1 or more)")
+            yield Problem(
+                join(path, "profile.hp"), f"a {d.edition} vehicle needs Hull Points (hp of 1 or more)"
+            )
     if vehicle and d.edition == "hh3" and len(u.models) > 1:
         yield Problem(
             join(path, "models"),
@@ -196,13 +213,15 @@ def _unit(d: MatchDefinition, vocab: Vocabulary, i: int, u: UnitDef) -> Iterator
         yield Problem(join(path, "models"), f"unit {u.id!r} has no models")
     elif len(u.models) > L.MAX_MODELS_PER_UNIT:
         yield Problem(
-            join(path, "models"), f"{len(u.models)} models, at most {L.MAX_MODELS_PER_UNIT} (MAX_MODELS_PER_UNIT)"
+            join(path, "models"),
+            f"{len(u.models)} models, at most {L.MAX_MODELS_PER_UNIT} (MAX_MODELS_PER_UNIT)",
         )
     for j, m in enumerate(u.models):
         yield from _model(join(join(path, "models"), j), m, vehicle)
     if len(u.weapons) > L.MAX_WEAPONS_PER_UNIT:
         yield Problem(
-            join(path, "weapons"), f"{len(u.weapons)} weapons, at most {L.MAX_WEAPONS_PER_UNIT} (MAX_WEAPONS_PER_UNIT)"
+            join(path, "weapons"),
+            f"{len(u.weapons)} weapons, at most {L.MAX_WEAPONS_PER_UNIT} (MAX_WEAPONS_PER_UNIT)",
         )
     model_ids = [m.id for m in u.models]
     weapon_ids = [w.id for w in u.weapons]
@@ -210,16 +229,27 @@ def _unit(d: MatchDefinition, vocab: Vocabulary, i: int, u: UnitDef) -> Iterator
         yield from _weapon(join(join(path, "weapons"), j), w, vocab, d.edition, model_ids, weapon_ids)
     if u.state is not None:
         spath = join(path, "state")
-        yield from _bound(join(spath, "hp"), u.state.hp, 0, max(u.profile.hp, 0), "hp left", "the profile's hp")
+        yield from _bound(
+            join(spath, "hp"), u.state.hp, 0, max(u.profile.hp, 0), "hp left", "the profile's hp"
+        )
         yield from _bound(join(spath, "moved"), u.state.moved, 0, L.MAX_MOVE * 4, "moved", "MAX_MOVE x 4")
         if len(u.state.statuses) > L.MAX_STATUSES:
             yield Problem(join(spath, "statuses"), f"at most {L.MAX_STATUSES} statuses (MAX_STATUSES)")
         for name, until in u.state.statuses.items():
             spath_k = join(join(spath, "statuses"), name)
             yield from _name(spath_k, name, vocab.statuses, f"{d.edition} status")
-            yield from _bound(spath_k, until, 0, 2 * L.MAX_TURN_LIMIT, "a status expiry (a player-turn index)", "2 x MAX_TURN_LIMIT")
+            yield from _bound(
+                spath_k,
+                until,
+                0,
+                2 * L.MAX_TURN_LIMIT,
+                "a status expiry (a player-turn index)",
+                "2 x MAX_TURN_LIMIT",
+            )
         for k, flag in enumerate(u.state.turn_flags):
-            yield from _text(join(join(spath, "turn_flags"), k), flag, "a turn flag", L.MAX_TEXT_LENGTH, required=True)
+            yield from _text(
+                join(join(spath, "turn_flags"), k), flag, "a turn flag", L.MAX_TEXT_LENGTH, required=True
+            )
 
 
 def _name(path: str, word: str, terms: tuple[Term, ...], what: str) -> Iterator[Problem]:
@@ -236,12 +266,16 @@ def _name(path: str, word: str, terms: tuple[Term, ...], what: str) -> Iterator[
         term = variable[head]
         if term.values is not None:
             if value not in term.values:
-                yield Problem(path, f"{head}:{value}: the value must be one of the allowed", allowed=term.values)
+                yield Problem(
+                    path, f"{head}:{value}: the value must be one of the allowed", allowed=term.values
+                )
         elif not value.rstrip("+").isdigit() or not 0 < int(value.rstrip("+")) <= 6:
-            yield Problem(path, f"{word!r}: {head} takes a dice target 1-6 ({head}:5 for {head.title()} (5+))")
+            yield Problem(
+                path, f"{word!r}: {head} takes a dice target 1-6 ({head}:5 for {head.title()} (5+))"
+            )
         return
     if word in variable:
-        yield Problem(path, f"{word!r} needs a value: {word}:X", allowed=tuple(f"{word}:X" for _ in (0,)))
+        yield Problem(path, f"{word!r} needs a value: {word}:X", allowed=(f"{word}:X",))
         return
     names = [*plain, *(f"{n}:X" for n in variable)]
     yield unknown_name(path, what, word, names)
@@ -250,7 +284,9 @@ def _name(path: str, word: str, terms: tuple[Term, ...], what: str) -> Iterator[
 def _profile(path: str, p: Profile) -> Iterator[Problem]:
     yield from _bound(join(path, "m"), p.m, 0, L.MAX_MOVE, "M", "MAX_MOVE")
     for key in ("ws", "bs", "s", "t", "i", "a", "ld", "cool"):
-        yield from _bound(join(path, key), getattr(p, key), 0, L.MAX_CHARACTERISTIC, key.upper(), "MAX_CHARACTERISTIC")
+        yield from _bound(
+            join(path, key), getattr(p, key), 0, L.MAX_CHARACTERISTIC, key.upper(), "MAX_CHARACTERISTIC"
+        )
     yield from _bound(join(path, "w"), p.w, 1, L.MAX_WOUNDS, "W", "MAX_WOUNDS")
     yield from _bound(join(path, "hp"), p.hp, 0, L.MAX_WOUNDS, "HP", "MAX_WOUNDS")
     for key in ("sv", "inv"):
@@ -258,7 +294,12 @@ def _profile(path: str, p: Profile) -> Iterator[Problem]:
     if p.armour is not None:
         for key in ("front", "side", "rear"):
             yield from _bound(
-                join(join(path, "armour"), key), getattr(p.armour, key), 0, L.MAX_CHARACTERISTIC, "an armour value", "MAX_CHARACTERISTIC"
+                join(join(path, "armour"), key),
+                getattr(p.armour, key),
+                0,
+                L.MAX_CHARACTERISTIC,
+                "an armour value",
+                "MAX_CHARACTERISTIC",
             )
     yield from _bound(join(path, "capacity"), p.capacity, 0, L.MAX_CAPACITY, "capacity", "MAX_CAPACITY")
     if len(p.access) > L.MAX_ACCESS_POINTS:
@@ -266,16 +307,26 @@ def _profile(path: str, p: Profile) -> Iterator[Problem]:
 
 
 def _model(path: str, m: ModelDef, vehicle: bool) -> Iterator[Problem]:
-    yield from _bound(join(path, "heading"), m.heading, -L.MAX_HEADING, L.MAX_HEADING, "heading", "MAX_HEADING")
+    yield from _bound(
+        join(path, "heading"), m.heading, -L.MAX_HEADING, L.MAX_HEADING, "heading", "MAX_HEADING"
+    )
     if m.hull is not None:
         for key in ("length", "width"):
-            yield from _positive(join(join(path, "hull"), key), getattr(m.hull, key), L.MAX_HULL_INCHES, f"hull {key}", "MAX_HULL_INCHES")
+            yield from _positive(
+                join(join(path, "hull"), key),
+                getattr(m.hull, key),
+                L.MAX_HULL_INCHES,
+                f"hull {key}",
+                "MAX_HULL_INCHES",
+            )
     yield from _positive(join(path, "base_mm"), m.base_mm, L.MAX_BASE_MM, "base_mm", "MAX_BASE_MM")
     if vehicle and m.hull is None and m.base_mm is None:
         yield Problem(path, "a vehicle needs a hull {length, width} (or base_mm for one on a base)")
     yield from _bound(join(path, "bulky"), m.bulky, 1, L.MAX_BULKY, "bulky", "MAX_BULKY")
     if m.state is not None:
-        yield from _bound(join(path, "state.wounds"), m.state.wounds, 0, L.MAX_WOUNDS, "wounds left", "MAX_WOUNDS")
+        yield from _bound(
+            join(path, "state.wounds"), m.state.wounds, 0, L.MAX_WOUNDS, "wounds left", "MAX_WOUNDS"
+        )
 
 
 def _weapon(
@@ -284,7 +335,11 @@ def _weapon(
     yield from _text(join(path, "name"), w.name, "a weapon name", L.MAX_TEXT_LENGTH, required=True)
     if w.model == "":
         if len(models) != 1:
-            yield Problem(join(path, "model"), "missing: which model carries it (the unit has several)", allowed=tuple(models))
+            yield Problem(
+                join(path, "model"),
+                "missing: which model carries it (the unit has several)",
+                allowed=tuple(models),
+            )
     elif w.model not in models:
         yield unknown_name(join(path, "model"), "model", w.model, models)
     yield from _bound(join(path, "range"), w.range, 0, L.MAX_RANGE, "range", "MAX_RANGE")
@@ -306,10 +361,17 @@ def _weapon(
     yield from _bound(join(path, "mount.swivel"), mount.swivel, 0, L.MAX_SWIVEL, "swivel", "MAX_SWIVEL")
     for key in ("x", "y"):
         yield from _bound(
-            join(path, f"mount.offset.{key}"), getattr(mount.offset, key), -L.MAX_MOUNT_OFFSET, L.MAX_MOUNT_OFFSET, "a mount offset", "MAX_MOUNT_OFFSET"
+            join(path, f"mount.offset.{key}"),
+            getattr(mount.offset, key),
+            -L.MAX_MOUNT_OFFSET,
+            L.MAX_MOUNT_OFFSET,
+            "a mount offset",
+            "MAX_MOUNT_OFFSET",
         )
     if mount.linked is not None and (mount.linked not in weapons or mount.linked == w.id):
-        yield unknown_name(join(path, "mount.linked"), "linked weapon", mount.linked, [x for x in weapons if x != w.id])
+        yield unknown_name(
+            join(path, "mount.linked"), "linked weapon", mount.linked, [x for x in weapons if x != w.id]
+        )
 
 
 # ---- transports, sides --------------------------------------------------------------------------
@@ -327,11 +389,15 @@ def _transports(d: MatchDefinition) -> Iterator[Problem]:
             yield Problem(path, f"unit {u.id!r} cannot be embarked in itself")
             continue
         if u.embarked_in not in index:
-            yield unknown_name(path, "transport", u.embarked_in, [t.id for t in units if t.profile.capacity > 0])
+            yield unknown_name(
+                path, "transport", u.embarked_in, [t.id for t in units if t.profile.capacity > 0]
+            )
             continue
         transport = units[index[u.embarked_in]]
         if transport.side != u.side:
-            yield Problem(path, f"transport {transport.id!r} is side {transport.side}, unit {u.id!r} side {u.side}")
+            yield Problem(
+                path, f"transport {transport.id!r} is side {transport.side}, unit {u.id!r} side {u.side}"
+            )
         if transport.embarked_in is not None:
             yield Problem(path, f"transport {transport.id!r} is itself embarked")
         if transport.profile.capacity <= 0:
@@ -368,12 +434,16 @@ def _terrain(k: int, piece: Terrain) -> Iterator[Problem]:
         yield Problem(join(path, "points"), f"a terrain piece needs at least 3 points, got {n}")
         return
     if n > L.MAX_TERRAIN_VERTICES:
-        yield Problem(join(path, "points"), f"{n} points, at most {L.MAX_TERRAIN_VERTICES} (MAX_TERRAIN_VERTICES)")
+        yield Problem(
+            join(path, "points"), f"{n} points, at most {L.MAX_TERRAIN_VERTICES} (MAX_TERRAIN_VERTICES)"
+        )
         return
     limit = 2 * L.MAX_BATTLEFIELD
     for j, p in enumerate(piece.points):
         if not (abs(p.x) <= limit and abs(p.y) <= limit):
-            yield Problem(join(join(path, "points"), j), f"a terrain point must be within {_n(limit)} in of the table")
+            yield Problem(
+                join(join(path, "points"), j), f"a terrain point must be within {_n(limit)} in of the table"
+            )
             return
     poly = Polygon([(p.x, p.y) for p in piece.points])
     if not poly.is_valid:
@@ -442,7 +512,9 @@ def _piece_polygon(piece: Terrain) -> Polygon:
 
 def _sane(m: ModelDef) -> bool:
     """Sizes inside their bounds (a bad size is reported once, by _model, not measured)."""
-    if m.hull is not None and not (0 < m.hull.length <= L.MAX_HULL_INCHES and 0 < m.hull.width <= L.MAX_HULL_INCHES):
+    if m.hull is not None and not (
+        0 < m.hull.length <= L.MAX_HULL_INCHES and 0 < m.hull.width <= L.MAX_HULL_INCHES
+    ):
         return False
     if m.base_mm is not None and not 0 < m.base_mm <= L.MAX_BASE_MM:
         return False

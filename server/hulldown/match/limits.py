@@ -12,7 +12,6 @@ from typing import Final
 # --- the document ------------------------------------------------------------------------------
 FORMAT_VERSION: Final = 1  # the ``format`` of a match definition this server writes and reads
 MAX_BODY_BYTES: Final = 1_000_000  # POST /matches and a simulate file
-MAX_DEPTH: Final = 64  # nesting of JSON arrays/objects (the deepest field of a definition is ~8)
 MAX_ID_LENGTH: Final = 64  # unit, model, weapon and terrain ids
 MAX_TEXT_LENGTH: Final = 200  # names, faction, keyword and rule names
 

@@ -137,7 +137,9 @@ def _walk_struct(value: Any, t: mi.StructType, path: str, out: list[Problem], hi
             names = tuple(known)
             hint = hints.get(key, "")
             message = f"unknown key {key!r}" + (f": {hint}" if hint else "")
-            out.append(Problem(join(path, key), message, allowed=names, did_you_mean=closest(str(key), names)))
+            out.append(
+                Problem(join(path, key), message, allowed=names, did_you_mean=closest(str(key), names))
+            )
     for name, f in known.items():
         if name in value:
             _walk(value[name], f.type, join(path, name), out, hints)

@@ -3,8 +3,8 @@ rules), weapon rules, statuses, terrain kinds and weapon mounts.
 
 Only names the rules core implements are listed: a name that is not here would be accepted and
 then silently do nothing, so the definition checks (match/definition_checks.py) refuse it with the
-known names and a did-you-mean. docs/match-definition.md is generated from nothing: it repeats
-these tables, and a test keeps the two in step.
+known names and a did-you-mean. docs/match-definition.md lists them per edition; a test keeps the
+page and these tables in step.
 
 A *variable* name carries a value after a colon (``explodes:5``, ``heavy:s``): ``values`` lists
 the allowed values, or is ``None`` for "a whole number" (a trailing ``+`` is allowed, as the
@@ -58,8 +58,16 @@ def _names(terms: tuple[Term, ...]) -> tuple[str, ...]:
 # Terrain kinds are shared by every edition (RULES.md 0: difficult, dangerous, impassable, blocks
 # line of sight, gives cover).
 TERRAIN_KINDS: tuple[Term, ...] = (
-    Term("difficult", "difficult terrain (40k7 Difficult Terrain tests; hh3 and 40k11 slow moves)", "core, Terrain"),
-    Term("dangerous", "dangerous terrain: a test on entering (40k7, hh3 Vehicles, Dangerous terrain)", "core, Terrain"),
+    Term(
+        "difficult",
+        "difficult terrain (40k7 Difficult Terrain tests; hh3 and 40k11 slow moves)",
+        "core, Terrain",
+    ),
+    Term(
+        "dangerous",
+        "dangerous terrain: a test on entering (40k7, hh3 Vehicles, Dangerous terrain)",
+        "core, Terrain",
+    ),
     Term("impassable", "no model may enter it", "core, Terrain"),
     Term("blocks_los", "blocks line of sight", "core, Line of Sight"),
     Term("cover", "gives cover to a model behind or in it (cover_save gives the save)", "core, Cover"),
@@ -90,26 +98,38 @@ WH40K7 = Vocabulary(
             "40k7 Super-heavy Vehicles",
             aliases=("super_heavy", "superheavy", "super-heavy vehicle"),
         ),
-        Term("hover", "Hover: a Flyer's hover mode (every Flyer Zooms in this core)", "40k7 Vehicles, Flyers"),
+        Term(
+            "hover", "Hover: a Flyer's hover mode (every Flyer Zooms in this core)", "40k7 Vehicles, Flyers"
+        ),
         Term("fearless", "Fearless: passes Morale and Pinning tests", "40k7 Special Rules, Fearless"),
-        Term("skyfire", "Skyfire: every weapon of the unit may hit Flyers normally", "40k7 Special Rules, Skyfire"),
+        Term(
+            "skyfire",
+            "Skyfire: every weapon of the unit may hit Flyers normally",
+            "40k7 Special Rules, Skyfire",
+        ),
         Term(
             "assault_vehicle",
             "Assault Vehicle: passengers may charge after disembarking",
             "40k7 Vehicles, Transports",
             aliases=("assault vehicle",),
         ),
-        Term("relentless", "Relentless: counts as Stationary when shooting", "40k7 Special Rules, Relentless"),
+        Term(
+            "relentless", "Relentless: counts as Stationary when shooting", "40k7 Special Rules, Relentless"
+        ),
     ),
     weapon_rules=(
-        Term("blast", "Blast: a 3\" marker that scatters", "40k7 Weapons, Blast"),
-        Term("large_blast", "Large Blast: a 5\" marker that scatters", "40k7 Weapons, Blast"),
+        Term("blast", 'Blast: a 3" marker that scatters', "40k7 Weapons, Blast"),
+        Term("large_blast", 'Large Blast: a 5" marker that scatters', "40k7 Weapons, Blast"),
         Term("template", "Template: the flame template, no hit roll", "40k7 Weapons, Template"),
         Term("melta", "Melta: an extra D6 armour penetration at half range or less", "40k7 Weapons, Melta"),
         Term("armourbane", "Armourbane: an extra D6 armour penetration", "40k7 Special Rules, Armourbane"),
         Term("lance", "Lance: armour above 12 counts as 12", "40k7 Special Rules, Lance"),
         Term("haywire", "Haywire: D6 per hit instead of armour penetration", "40k7 Special Rules, Haywire"),
-        Term("pinning", "Pinning: a unit that suffers an unsaved wound tests for Pinning", "40k7 Special Rules, Pinning"),
+        Term(
+            "pinning",
+            "Pinning: a unit that suffers an unsaved wound tests for Pinning",
+            "40k7 Special Rules, Pinning",
+        ),
         Term("skyfire", "Skyfire: hits Flyers normally", "40k7 Special Rules, Skyfire"),
         Term("grenade", "Grenade: thrown or used against vehicles in an assault", "40k7 Weapons, Grenades"),
     ),
@@ -129,7 +149,12 @@ WH40K7 = Vocabulary(
 HH3 = Vocabulary(
     edition="hh3",
     keywords=(
-        Term("fast", "Fast (Rapid) sub-type: may move further", "hh3 Vehicles, Movement (RULES 2.6)", aliases=("rapid",)),
+        Term(
+            "fast",
+            "Fast (Rapid) sub-type: may move further",
+            "hh3 Vehicles, Movement (RULES 2.6)",
+            aliases=("rapid",),
+        ),
         Term(
             "super-heavy",
             "Super-heavy sub-type",
@@ -138,16 +163,35 @@ HH3 = Vocabulary(
         ),
         Term("stable", "Stable sub-type: no Snap Shots after moving", "hh3 Vehicles, Shooting (RULES 2.10)"),
         Term("flyer", "Flyer sub-type", "hh3 Vehicles (RULES 2.1-2.3)"),
-        Term("transport", "Transport sub-type: carries embarked units", "hh3 Transport sub-type (RULES 2.20)"),
+        Term(
+            "transport", "Transport sub-type: carries embarked units", "hh3 Transport sub-type (RULES 2.20)"
+        ),
         Term(
             "assault_vehicle",
             "Assault Vehicle: passengers charge without being Disordered",
             "hh3 Transport sub-type (RULES 2.21)",
         ),
-        Term("light_transport", "Light Transport: no Bulky passengers", "hh3 Transport sub-type (RULES 2.20)"),
-        Term("explodes", "Explodes (X): on destruction, explodes on X+", "hh3 Armoury, Explodes (X) (RULES 2.18)", variable=True),
-        Term("mitigation", "Damage Mitigation (X): a roll of X+ ignores a lost Hull Point", "hh3 core, Damage Mitigation", variable=True),
-        Term("auto_repair", "Auto-repair (X): a Repair Test succeeds on X+", "hh3 Armoury, Auto-repair", variable=True),
+        Term(
+            "light_transport", "Light Transport: no Bulky passengers", "hh3 Transport sub-type (RULES 2.20)"
+        ),
+        Term(
+            "explodes",
+            "Explodes (X): on destruction, explodes on X+",
+            "hh3 Armoury, Explodes (X) (RULES 2.18)",
+            variable=True,
+        ),
+        Term(
+            "mitigation",
+            "Damage Mitigation (X): a roll of X+ ignores a lost Hull Point",
+            "hh3 core, Damage Mitigation",
+            variable=True,
+        ),
+        Term(
+            "auto_repair",
+            "Auto-repair (X): a Repair Test succeeds on X+",
+            "hh3 Armoury, Auto-repair",
+            variable=True,
+        ),
     ),
     weapon_rules=(
         Term("armourbane", "Armourbane: an extra D6 armour penetration", "hh3 Armoury, Armourbane"),
@@ -175,14 +219,26 @@ HH3 = Vocabulary(
 WH40K11 = Vocabulary(
     edition="40k11",
     keywords=(
-        Term("monster", "MONSTER: 17.01 moves, 17.03 shooting at engaged Monsters", "40k11 17 Monsters and Vehicles"),
-        Term("vehicle", "VEHICLE: 17.01 moves, 17.03 shooting at engaged Vehicles", "40k11 17 Monsters and Vehicles"),
+        Term(
+            "monster",
+            "MONSTER: 17.01 moves, 17.03 shooting at engaged Monsters",
+            "40k11 17 Monsters and Vehicles",
+        ),
+        Term(
+            "vehicle",
+            "VEHICLE: 17.01 moves, 17.03 shooting at engaged Vehicles",
+            "40k11 17 Monsters and Vehicles",
+        ),
         Term("infantry", "INFANTRY", "40k11 core, Keywords"),
         Term("frame", "FRAME: measured to the hull, turns freely", "40k11 17.02 Frame"),
     ),
     weapon_rules=(
         Term("blast", "[BLAST]: may not target a unit engaged with friendly units", "40k11 core, Blast"),
-        Term("close_quarters", "[CLOSE-QUARTERS]: may shoot while engaged", "40k11 core, Close-quarters shooting"),
+        Term(
+            "close_quarters",
+            "[CLOSE-QUARTERS]: may shoot while engaged",
+            "40k11 core, Close-quarters shooting",
+        ),
     ),
     statuses=(),
     mounts=("none",),

@@ -25,7 +25,9 @@ def _size(model: dict[str, Any]) -> tuple[float, float]:
     return d, d
 
 
-def deploy(units: list[dict[str, Any]], side: str, width: float = TABLE_WIDTH, height: float = TABLE_HEIGHT) -> None:
+def deploy(
+    units: list[dict[str, Any]], side: str, width: float = TABLE_WIDTH, height: float = TABLE_HEIGHT
+) -> None:
     """Set ``pos`` (and ``heading``: side a faces +x, side b -x) of every model, in place."""
     heading = 0.0 if side == "a" else 180.0
     column_x = EDGE  # distance of the current column from this side's edge

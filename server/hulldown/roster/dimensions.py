@@ -5,18 +5,8 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass
 from importlib import resources
 from typing import Any
-
-
-@dataclass(frozen=True)
-class Dimensions:
-    key: str | None  # the table entry used, None for the defaults
-    hull: tuple[float, float] | None
-    base_mm: float | None
-    access: tuple[str, ...]
-    mounts: dict[str, str]
 
 
 @functools.cache

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from . import dimensions
-from .values import dice_average, first_int, inches, target, whole, words
+from .values import first_int, inches, target, whole, words
 from .xmltree import Profile, RosterError, Selection
 
 Add = Callable[[Any, str, str, str], None]
@@ -117,8 +117,8 @@ class EditionReader:
     vehicle_types: tuple[str, ...] = ()
     weapon_types: tuple[str, ...] = ()
     quiet_types: tuple[str, ...] = ("transport",)  # read with the statline, not reported
-    weapon_rule_map: dict[str, str] = {}
-    unit_rule_map: dict[str, str] = {}
+    weapon_rule_map: ClassVar[dict[str, str]] = {}
+    unit_rule_map: ClassVar[dict[str, str]] = {}
     has_mounts = True
 
     def check_system(self, system_id: str, system_name: str) -> None:
@@ -165,7 +165,12 @@ class EditionReader:
     def finish_unit(self, unit: dict[str, Any], add: Add, root: Selection) -> dict[str, Any]:
         profile = unit["profile"]
         if "transport" in unit.get("keywords", ()) and not profile.get("capacity"):
-            add("unmapped", root.path, root.name, "a transport without a capacity in the data: capacity 0 (set it by hand)")
+            add(
+                "unmapped",
+                root.path,
+                root.name,
+                "a transport without a capacity in the data: capacity 0 (set it by hand)",
+            )
         if profile.get("capacity") and not profile.get("access"):
             entry = dimensions.lookup(unit["name"])
             access = (entry or {}).get("access") or dimensions.defaults()["transport_access"]
@@ -241,7 +246,7 @@ class WH40K7(EditionReader):
     system_name = "Warhammer 40,000 7th Edition"
     statline_types = ("unit", "vehicle", "walker", "flyer")
     weapon_types = ("weapon",)
-    weapon_rule_map = {
+    weapon_rule_map: ClassVar[dict[str, str]] = {
         "blast": "blast",
         "large blast": "large_blast",
         "template": "template",
@@ -253,7 +258,7 @@ class WH40K7(EditionReader):
         "skyfire": "skyfire",
         "grenade": "grenade",
     }
-    unit_rule_map = {
+    unit_rule_map: ClassVar[dict[str, str]] = {
         "fearless": "fearless",
         "relentless": "relentless",
         "skyfire": "skyfire",
@@ -312,11 +317,17 @@ class WH40K7(EditionReader):
             keywords.append("flyer")
         profile = {
             "bs": _int(p.get("BS")),
-            "armour": {"front": _int(p.get("Front")), "side": _int(p.get("Side"), _int(p.get("Front"))), "rear": _int(p.get("Rear"))},
+            "armour": {
+                "front": _int(p.get("Front")),
+                "side": _int(p.get("Side"), _int(p.get("Front"))),
+                "rear": _int(p.get("Rear")),
+            },
             "hp": max(1, _int(p.get("HP"), 1)),
         }
         if walker:
-            profile.update(ws=_int(p.get("WS")), s=_int(p.get("S")), i=_int(p.get("I")), a=max(1, _int(p.get("A"), 1)))
+            profile.update(
+                ws=_int(p.get("WS")), s=_int(p.get("S")), i=_int(p.get("I")), a=max(1, _int(p.get("A"), 1))
+            )
         return Statline(p.name, "walker" if walker else "vehicle", True, walker, profile, keywords)
 
     def weapon(self, p: Profile, sel: Selection, s: Statline, add: Add) -> WeaponLine | None:
@@ -336,7 +347,12 @@ class WH40K7(EditionReader):
                     if value is not None:
                         shots = value
                         if dice:
-                            add("decided", sel.path, p.name, f"{count_text} shots read as {value} (the average, rounded up)")
+                            add(
+                                "decided",
+                                sel.path,
+                                p.name,
+                                f"{count_text} shots read as {value} (the average, rounded up)",
+                            )
                 break
         else:
             if head:
@@ -357,7 +373,9 @@ class WH40K7(EditionReader):
         elif rng <= 0:
             rng = UNLIMITED_RANGE
             add("decided", sel.path, p.name, f"range {rng_text!r} played as {UNLIMITED_RANGE:g} in")
-        return WeaponLine(p.name, rng, strength, ap, 1, shots, wtype, rules, None if melee else self._mount(sel, s, add))
+        return WeaponLine(
+            p.name, rng, strength, ap, 1, shots, wtype, rules, None if melee else self._mount(sel, s, add)
+        )
 
     def _strength(self, text: str, s: Statline, sel: Selection, p: Profile, add: Add) -> int:
         base = int(s.profile.get("s", 0))
@@ -396,19 +414,26 @@ class HH3(EditionReader):
     statline_types = ("profile", "vehicle", "knight")
     weapon_types = ("ranged weapon", "melee weapon")
     quiet_types = ("transport", "traits")
-    weapon_rule_map = {
+    weapon_rule_map: ClassVar[dict[str, str]] = {
         "armourbane": "armourbane",
         "barrage": "barrage",
         "indirect": "indirect",
         "blast": "blast",
         "template": "template",
     }
-    unit_rule_map = {"light transport": "light_transport", "assault vehicle": "assault_vehicle"}
+    unit_rule_map: ClassVar[dict[str, str]] = {
+        "light transport": "light_transport",
+        "assault vehicle": "assault_vehicle",
+    }
 
     def unit_rule(self, rule: str) -> tuple[str, Any] | None:
         lowered = rule.strip().lower()
         value = first_int(lowered)
-        for name, keyword in (("explodes", "explodes"), ("auto-repair", "auto_repair"), ("damage mitigation", "mitigation")):
+        for name, keyword in (
+            ("explodes", "explodes"),
+            ("auto-repair", "auto_repair"),
+            ("damage mitigation", "mitigation"),
+        ):
             if lowered.startswith(name) and value is not None:
                 return "keyword", f"{keyword}:{value}"
         if lowered.startswith("bulky") and value is not None:
@@ -467,7 +492,11 @@ class HH3(EditionReader):
         profile = {
             "m": float(_int(p.get("M"))),
             "bs": _int(p.get("BS")),
-            "armour": {"front": front, "side": _int(side_text, front), "rear": _int(p.get("Rear Armour", "Rear"))},
+            "armour": {
+                "front": front,
+                "side": _int(side_text, front),
+                "rear": _int(p.get("Rear Armour", "Rear")),
+            },
             "hp": max(1, _int(p.get("HP"), 1)),
         }
         capacity = first_int(p.get("Transport Capacity"))
@@ -493,7 +522,9 @@ class HH3(EditionReader):
             base = int(s.profile.get("s", 0))
             sm = p.get("SM").strip().upper()
             strength = base if sm in ("S", "") else (base + _int(sm) if sm[:1] in "+-" else _int(sm, base))
-            attacks = max(1, int(s.profile.get("a", 1)) + (_int(p.get("AM")) if p.get("AM")[:1] in "+-" else 0))
+            attacks = max(
+                1, int(s.profile.get("a", 1)) + (_int(p.get("AM")) if p.get("AM")[:1] in "+-" else 0)
+            )
             return WeaponLine(p.name, 0.0, strength, ap, damage, attacks, "melee", rules)
         rng_text = p.get("R")
         if "template" in rng_text.lower() and "template" not in rules:
@@ -503,7 +534,17 @@ class HH3(EditionReader):
         if dice:
             add("decided", sel.path, p.name, f"FP {p.get('FP')} read as {shots} (the average, rounded up)")
         strength = _int(p.get("RS"))
-        return WeaponLine(p.name, rng, strength, ap, damage, max(1, shots or 1), "heavy" if any(r.startswith("heavy") for r in rules) else "assault", rules, self._mount(sel, s, add))
+        return WeaponLine(
+            p.name,
+            rng,
+            strength,
+            ap,
+            damage,
+            max(1, shots or 1),
+            "heavy" if any(r.startswith("heavy") for r in rules) else "assault",
+            rules,
+            self._mount(sel, s, add),
+        )
 
 
 # ---- 40k11 --------------------------------------------------------------------------------------
@@ -519,7 +560,11 @@ class WH40K11(EditionReader):
     statline_types = ("unit",)
     weapon_types = ("ranged weapons", "melee weapons")
     quiet_types = ("transport", "abilities")
-    weapon_rule_map = {"blast": "blast", "close-quarters": "close_quarters", "close quarters": "close_quarters"}
+    weapon_rule_map: ClassVar[dict[str, str]] = {
+        "blast": "blast",
+        "close-quarters": "close_quarters",
+        "close quarters": "close_quarters",
+    }
     has_mounts = False
 
     def check_system(self, system_id: str, system_name: str) -> None:
@@ -568,11 +613,26 @@ class WH40K11(EditionReader):
             s.profile.setdefault(f"_{key}", []).append(skill)
         name = p.name.removeprefix("➤").strip()
         rng = 0.0 if melee else (inches(p.get("Range")) or 0.0)
-        kind = "melee" if melee else next(
-            (t for word, t in (("pistol", "pistol"), ("heavy", "heavy"), ("rapid fire", "rapid_fire"), ("assault", "assault")) if any(k.lower().startswith(word) for k in keywords_text)),
-            "assault",
+        kind = (
+            "melee"
+            if melee
+            else next(
+                (
+                    t
+                    for word, t in (
+                        ("pistol", "pistol"),
+                        ("heavy", "heavy"),
+                        ("rapid fire", "rapid_fire"),
+                        ("assault", "assault"),
+                    )
+                    if any(k.lower().startswith(word) for k in keywords_text)
+                ),
+                "assault",
+            )
         )
-        return WeaponLine(name, rng, _int(p.get("S")), ap or None, max(1, damage or 1), max(1, shots or 1), kind, rules)
+        return WeaponLine(
+            name, rng, _int(p.get("S")), ap or None, max(1, damage or 1), max(1, shots or 1), kind, rules
+        )
 
     def finish_unit(self, unit: dict[str, Any], add: Add, root: Selection) -> dict[str, Any]:
         profile = unit["profile"]
@@ -582,7 +642,12 @@ class WH40K11(EditionReader):
                 common = max(set(skills), key=skills.count)
                 profile[key] = common
                 if len(set(skills)) > 1:
-                    add("decided", root.path, root.name, f"weapons with {key.upper()} {sorted(set(skills))}: the unit uses {common}+ for all")
+                    add(
+                        "decided",
+                        root.path,
+                        root.name,
+                        f"weapons with {key.upper()} {sorted(set(skills))}: the unit uses {common}+ for all",
+                    )
         keywords = list(unit.get("keywords", []))
         for cat in root.categories:
             lowered = cat.lower()
@@ -598,4 +663,4 @@ class WH40K11(EditionReader):
 
 EDITIONS: dict[str, EditionReader] = {r.edition: r for r in (WH40K7(), HH3(), WH40K11())}
 
-__all__ = ["EDITIONS", "EditionReader", "Statline", "WeaponLine", "dice_average"]
+__all__ = ["EDITIONS", "EditionReader", "Statline", "WeaponLine"]

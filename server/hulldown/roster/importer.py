@@ -90,10 +90,14 @@ def import_roster(data: bytes, edition: str, side: str = "a", *, deploy_units: b
     return RosterImport(edition=edition, roster_name=roster.name, units=units, report=report.entries)
 
 
-def _units_of(root: Selection, reader: EditionReader, side: str, ids: set[str], report: _Report) -> list[dict[str, Any]]:
+def _units_of(
+    root: Selection, reader: EditionReader, side: str, ids: set[str], report: _Report
+) -> list[dict[str, Any]]:
     groups = _groups(root, reader, report)
     if not groups:
-        report.add("skipped", root.path, root.name, "no statline below it: not a unit (configuration, upgrade)")
+        report.add(
+            "skipped", root.path, root.name, "no statline below it: not a unit (configuration, upgrade)"
+        )
         return []
     vehicles = [g for g in groups if g.statline.vehicle]
     others = [g for g in groups if not g.statline.vehicle]
@@ -101,7 +105,12 @@ def _units_of(root: Selection, reader: EditionReader, side: str, ids: set[str], 
     if vehicles and others:
         parts.append((root.name, others))
         for v in vehicles:
-            report.add("decided", v.anchor.path, v.anchor.name, f"a vehicle bought with {root.name!r}: a unit of its own")
+            report.add(
+                "decided",
+                v.anchor.path,
+                v.anchor.name,
+                f"a vehicle bought with {root.name!r}: a unit of its own",
+            )
             parts.append((v.anchor.name, [v]))
     else:
         parts.append((root.name, groups))
@@ -109,7 +118,9 @@ def _units_of(root: Selection, reader: EditionReader, side: str, ids: set[str], 
     out = []
     for index, (name, members) in enumerate(parts):
         unit_rules = [(root, r) for r in root.rules] if index == 0 else []
-        out.append(_unit(name, root, members, loose if index == 0 else [], unit_rules, reader, side, ids, report))
+        out.append(
+            _unit(name, root, members, loose if index == 0 else [], unit_rules, reader, side, ids, report)
+        )
     return out
 
 
@@ -161,7 +172,9 @@ def _anchor(sel: Selection, root: Selection, parents: dict[int, Selection | None
     return sel
 
 
-def _owner(sel: Selection, parents: dict[int, Selection | None], by_anchor: dict[int, _Group]) -> _Group | None:
+def _owner(
+    sel: Selection, parents: dict[int, Selection | None], by_anchor: dict[int, _Group]
+) -> _Group | None:
     node: Selection | None = sel
     while node is not None:
         if id(node) in by_anchor:
@@ -170,12 +183,14 @@ def _owner(sel: Selection, parents: dict[int, Selection | None], by_anchor: dict
     return None
 
 
-def _loose_weapons(root: Selection, groups: list[_Group], reader: EditionReader) -> list[tuple[Selection, Profile]]:
+def _loose_weapons(
+    root: Selection, groups: list[_Group], reader: EditionReader
+) -> list[tuple[Selection, Profile]]:
     """Weapons under the unit but outside every model group (beside the models)."""
     if any(g.anchor is root for g in groups):
         return []
     inside = {id(s) for g in groups for s in g.anchor.walk()}
-    out = []
+    out: list[tuple[Selection, Profile]] = []
     for sel in root.walk():
         if id(sel) in inside:
             continue
@@ -273,11 +288,22 @@ def _dimensions(g: _Group, report: _Report) -> dict[str, Any]:
             out["base_mm"] = entry.get("base_mm", d["base_mm"])
     elif baseless:
         out["hull"] = {"length": d["vehicle_hull"][0], "width": d["vehicle_hull"][1]}
-        report.add("default", g.anchor.path, g.anchor.name, f"no hull size in the dimensions table: {d['vehicle_hull'][0]} x {d['vehicle_hull'][1]} in")
+        report.add(
+            "default",
+            g.anchor.path,
+            g.anchor.name,
+            f"no hull size in the dimensions table: {d['vehicle_hull'][0]} x {d['vehicle_hull'][1]} in",
+        )
     else:
-        base = d["monster_base_mm"] if g.statline.kind in ("monster", "walker") or g.statline.vehicle else d["base_mm"]
+        base = (
+            d["monster_base_mm"]
+            if g.statline.kind in ("monster", "walker") or g.statline.vehicle
+            else d["base_mm"]
+        )
         out["base_mm"] = base
-        report.add("default", g.anchor.path, g.anchor.name, f"no base size in the dimensions table: {base} mm")
+        report.add(
+            "default", g.anchor.path, g.anchor.name, f"no base size in the dimensions table: {base} mm"
+        )
     g.statline.dimensions_entry = entry
     return out
 

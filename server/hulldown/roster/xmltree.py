@@ -124,7 +124,9 @@ def parse_roster(data: bytes) -> Roster:
     if _local(root.tag) != "roster":
         raise RosterError(f"not a roster: the root element is <{_local(root.tag)}>, expected <roster>")
     if root.find(_child("forces")) is None and root.get("points") is not None:
-        raise RosterError("a BattleScribe 1.x roster (no <forces>): save it again with BattleScribe 2 or New Recruit")
+        raise RosterError(
+            "a BattleScribe 1.x roster (no <forces>): save it again with BattleScribe 2 or New Recruit"
+        )
     counter = [0]
     forces = [_force(f, f"forces[{i}]", counter) for i, f in enumerate(_children(root, "forces", "force"))]
     return Roster(
@@ -154,9 +156,12 @@ def _children(element: Element, group: str, item: str) -> list[Element]:
 def _force(element: Element, path: str, counter: list[int]) -> Force:
     name = " ".join(element.get("name", "").split())
     selections = [
-        _selection(s, f"{path}.selections[{i}]", counter) for i, s in enumerate(_children(element, "selections", "selection"))
+        _selection(s, f"{path}.selections[{i}]", counter)
+        for i, s in enumerate(_children(element, "selections", "selection"))
     ]
-    forces = [_force(f, f"{path}.forces[{i}]", counter) for i, f in enumerate(_children(element, "forces", "force"))]
+    forces = [
+        _force(f, f"{path}.forces[{i}]", counter) for i, f in enumerate(_children(element, "forces", "force"))
+    ]
     return Force(name=name, path=path, selections=selections, forces=forces)
 
 
@@ -178,7 +183,8 @@ def _selection(element: Element, path: str, counter: list[int]) -> Selection:
     for p in _children(element, "profiles", "profile"):
         chars: dict[str, str] = {}
         for c in _children(p, "characteristics", "characteristic"):
-            chars[c.get("name", "")] = c.get("value") if c.get("value") is not None else (c.text or "")
+            attribute = c.get("value")  # BattleScribe 1.x kept the value in an attribute
+            chars[c.get("name", "")] = attribute if attribute is not None else (c.text or "")
         sel.profiles.append(
             Profile(
                 name=" ".join(p.get("name", "").replace("\u00a0", " ").split()),
@@ -187,8 +193,11 @@ def _selection(element: Element, path: str, counter: list[int]) -> Selection:
             )
         )
     sel.rules = [" ".join(r.get("name", "").split()) for r in _children(element, "rules", "rule")]
-    sel.categories = [" ".join(c.get("name", "").split()) for c in _children(element, "categories", "category")]
+    sel.categories = [
+        " ".join(c.get("name", "").split()) for c in _children(element, "categories", "category")
+    ]
     sel.children = [
-        _selection(s, f"{path}.selections[{i}]", counter) for i, s in enumerate(_children(element, "selections", "selection"))
+        _selection(s, f"{path}.selections[{i}]", counter)
+        for i, s in enumerate(_children(element, "selections", "selection"))
     ]
     return sel

@@ -68,7 +68,8 @@ async def post_roster(request: Request) -> Response:
             "roster_name": result.roster_name,
             "units": result.units,
             "report": [
-                {"level": r.level, "path": r.path, "name": r.name, "message": r.message} for r in result.report
+                {"level": r.level, "path": r.path, "name": r.name, "message": r.message}
+                for r in result.report
             ],
         }
     )

@@ -36,6 +36,8 @@ def decode_json(body: bytes) -> Any | Response:
     try:
         return msgspec.json.decode(body)
     except RecursionError:
-        return error(422, "too_deep", "the JSON is nested too deeply (a match definition is a few levels deep)")
+        return error(
+            422, "too_deep", "the JSON is nested too deeply (a match definition is a few levels deep)"
+        )
     except msgspec.DecodeError as exc:
         return error(400, "bad_request", f"not JSON: {exc}")

@@ -10,12 +10,12 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from ..live.service import LiveService
+from ..match.definition import DefinitionError, parse_definition
 from ..match.events import decode_event
 from ..match.history import game_hash
+from ..match.limits import MAX_BODY_BYTES
 from ..match.reducer import state_hash
 from ..match.rejection import Rejection
-from ..match.definition import DefinitionError, parse_definition
-from ..match.limits import MAX_BODY_BYTES
 from ..match.views import view_json
 from .access import open_match
 from .body import decode_json, read_limited
