@@ -11,7 +11,7 @@ from typing import Any
 Doc = dict[str, Any]
 
 
-def base(edition: str = "40k7") -> Doc:
+def _base(edition: str = "40k7") -> Doc:
     vehicle_profile: Doc = {"m": 12, "bs": 4, "armour": {"front": 13, "side": 11, "rear": 10}, "hp": 3}
     if edition == "40k11":
         vehicle_profile = {"m": 10, "t": 10, "w": 12, "sv": 3}
@@ -73,7 +73,7 @@ def base(edition: str = "40k7") -> Doc:
                     "side": "b",
                     "name": "Squad",
                     "kind": "infantry",
-                    "embarked_in": "carrier",
+                    "embarked_in": "carrier",  # removed for 40k11 below (no transports there)
                     "profile": {"ws": 4, "bs": 4, "s": 4, "t": 4, "w": 1, "sv": 3},
                     "models": {f"s{k}": {"pos": [60, 24]} for k in range(5)},
                     "weapons": [
@@ -92,6 +92,16 @@ def base(edition: str = "40k7") -> Doc:
         },
         "options": {"turn_limit": 5},
     }
+
+
+def base(edition: str = "40k7") -> Doc:
+    doc = _base(edition)
+    if edition == "40k11":  # on foot beside the carrier
+        squad = doc["scenario"]["units"][2]
+        del squad["embarked_in"]
+        for k, model in enumerate(squad["models"].values()):
+            model["pos"] = [50, 10 + 2 * k]
+    return doc
 
 
 @dataclass(frozen=True)
@@ -331,6 +341,13 @@ BAD: tuple[Bad, ...] = (
         "unknown transport",
     ),
     Bad("embarked in the enemy", _set(f"{U2}.side", "a"), f"{U2}.embarked_in", "side"),
+    Bad(
+        "40k11 unit starting embarked",
+        _set(f"{U2}.embarked_in", "carrier"),
+        f"{U2}.embarked_in",
+        "not part of this rules core",
+        edition="40k11",
+    ),
     Bad("duplicate unit id", _set(f"{U1}.id", "tank"), f"{U1}.id", "already used"),
     Bad("duplicate model id", _set(f"{U1}.models[0].id", "tank-m"), f"{U1}.models[0].id", "already used"),
     Bad("empty unit id", _set(f"{U0}.id", ""), f"{U0}.id", "empty"),

@@ -27,7 +27,8 @@ def test_the_base_definition_is_accepted(edition: str) -> None:
     assert not isinstance(parsed, DefinitionError), [p.text() for p in parsed.problems]
     squad = next(u for u in parsed.scenario.units if u.id == "squad")
     carrier = next(u for u in parsed.scenario.units if u.id == "carrier")
-    assert carrier.passengers == ("squad",) and squad.embarked_in == "carrier"
+    if edition != "40k11":  # 40k11 has no transports in this core
+        assert carrier.passengers == ("squad",) and squad.embarked_in == "carrier"
     assert all(m.wounds == squad.profile.w for m in squad.models.values())
 
 

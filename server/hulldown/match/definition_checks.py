@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 DEFAULT_BASE_MM = 32.0  # a model with neither hull nor base is measured as a 32 mm base [decided]
 UNITS = "scenario.units"
+# 40k11 here has no Embark/Disembark (rules/wh40k11/edition.py answers unsupported_action).
+EDITIONS_WITHOUT_TRANSPORTS = ("40k11",)
 TERRAIN = "scenario.terrain"
 
 
@@ -385,6 +387,13 @@ def _transports(d: MatchDefinition) -> Iterator[Problem]:
         if u.embarked_in is None:
             continue
         path = join(join(UNITS, i), "embarked_in")
+        if d.edition in EDITIONS_WITHOUT_TRANSPORTS:
+            yield Problem(
+                path,
+                f"{d.edition}: embarking and disembarking are not part of this rules core, so a unit "
+                "cannot start embarked (it could never leave)",
+            )
+            continue
         if u.embarked_in == u.id:
             yield Problem(path, f"unit {u.id!r} cannot be embarked in itself")
             continue
