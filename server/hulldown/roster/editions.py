@@ -116,7 +116,7 @@ class EditionReader:
     statline_types: tuple[str, ...] = ()
     vehicle_types: tuple[str, ...] = ()
     weapon_types: tuple[str, ...] = ()
-    quiet_types: tuple[str, ...] = ("transport",)  # read with the statline, not reported
+    used_types: tuple[str, ...] = ("transport",)  # read with the statline (other profiles are reported)
     weapon_rule_map: ClassVar[dict[str, str]] = {}
     unit_rule_map: ClassVar[dict[str, str]] = {}
     has_mounts = True
@@ -413,7 +413,6 @@ class HH3(EditionReader):
     system_name = "Horus Heresy 3rd Edition"
     statline_types = ("profile", "vehicle", "knight")
     weapon_types = ("ranged weapon", "melee weapon")
-    quiet_types = ("transport", "traits")
     weapon_rule_map: ClassVar[dict[str, str]] = {
         "armourbane": "armourbane",
         "barrage": "barrage",
@@ -559,7 +558,6 @@ class WH40K11(EditionReader):
     system_name = "Warhammer 40,000 11th Edition"
     statline_types = ("unit",)
     weapon_types = ("ranged weapons", "melee weapons")
-    quiet_types = ("transport", "abilities")
     weapon_rule_map: ClassVar[dict[str, str]] = {
         "blast": "blast",
         "close-quarters": "close_quarters",

@@ -158,6 +158,17 @@ def _groups(root: Selection, reader: EditionReader, report: _Report) -> list[_Gr
             owner.rules.extend((sel, r) for r in sel.rules)  # a weapon's rules are the weapon's
     for g in groups:  # the statline's own transport profile and the anchor's category keywords
         g.statline = reader.finish(g.statline, g.anchor, report.add)
+    if groups:
+        for sel in order:
+            for p in sel.profiles:
+                known = reader.is_statline(p) or reader.is_weapon(p) or p.type_name.lower() in reader.used_types
+                if not known:
+                    report.add(
+                        "unmapped",
+                        sel.path,
+                        p.name,
+                        f"{p.type_name or 'untyped'} profile: not used by the rules core (ignored)",
+                    )
     return groups
 
 
