@@ -177,13 +177,12 @@ def read_definition(
     data = _normalised(raw, problems)
     if problems:
         return DefinitionError("shape", tuple(problems))
-    problems = check_shape(data, as_type, hints=_HINTS)
-    if problems:
-        return DefinitionError("shape", tuple(problems))
-    try:
+    try:  # the fast path: msgspec's strict conversion accepts exactly the well-formed documents
         return msgspec.convert(data, as_type)
-    except msgspec.ValidationError as exc:  # the walker and msgspec disagree: still a clear answer
-        return DefinitionError("shape", (Problem("", str(exc)),))
+    except msgspec.ValidationError as exc:
+        # the walker finds every problem, with the allowed values and a did-you-mean
+        problems = check_shape(data, as_type, hints=_HINTS)
+        return DefinitionError("shape", tuple(problems) or (Problem("", str(exc)),))
 
 
 def create_match(definition: MatchDefinition) -> CreateMatch:

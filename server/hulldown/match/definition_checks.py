@@ -7,6 +7,7 @@ Each check returns problems with the path of the offending value; nothing here r
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
@@ -56,21 +57,30 @@ def _all(d: MatchDefinition) -> Iterator[Problem]:
 # ---- bounds -------------------------------------------------------------------------------------
 
 
+Where = str | tuple[str, str | int]  # a path, or (base, key) joined only when there is a problem
+
+
+def _path(where: Where) -> str:
+    return where if isinstance(where, str) else join(*where)
+
+
 def _bound(
-    path: str, value: float | None, low: float, high: float, what: str, limit: str = ""
+    path: Where, value: float | None, low: float, high: float, what: str, limit: str = ""
 ) -> Iterator[Problem]:
     if value is None:
         return
-    if not math.isfinite(value) or not low <= value <= high:
+    if not low <= value <= high or not math.isfinite(value):
         named = f" ({limit})" if limit else ""
-        yield Problem(path, f"{what} must be between {_n(low)} and {_n(high)}{named}, got {_n(value)}")
+        yield Problem(_path(path), f"{what} must be between {_n(low)} and {_n(high)}{named}, got {_n(value)}")
 
 
-def _positive(path: str, value: float | None, high: float, what: str, limit: str) -> Iterator[Problem]:
+def _positive(path: Where, value: float | None, high: float, what: str, limit: str) -> Iterator[Problem]:
     if value is None:
         return
-    if not math.isfinite(value) or value <= 0 or value > high:
-        yield Problem(path, f"{what} must be more than 0 and at most {_n(high)} ({limit}), got {_n(value)}")
+    if not 0 < value <= high or not math.isfinite(value):
+        yield Problem(
+            _path(path), f"{what} must be more than 0 and at most {_n(high)} ({limit}), got {_n(value)}"
+        )
 
 
 def _n(x: float) -> str:
@@ -93,7 +103,7 @@ def _battlefield(d: MatchDefinition) -> Iterator[Problem]:
     bf = d.scenario.battlefield
     for key in ("width", "height"):
         yield from _positive(
-            join("scenario.battlefield", key),
+            ("scenario.battlefield", key),
             getattr(bf, key),
             L.MAX_BATTLEFIELD,
             f"the battlefield {key}",
@@ -193,8 +203,9 @@ def _unit(d: MatchDefinition, vocab: Vocabulary, i: int, u: UnitDef) -> Iterator
         yield Problem(
             join(path, "keywords"), f"{len(u.keywords)} keywords, at most {L.MAX_KEYWORDS} (MAX_KEYWORDS)"
         )
+    keywords_path = join(path, "keywords")
     for k, word in enumerate(u.keywords):
-        yield from _name(join(join(path, "keywords"), k), word, vocab.keywords, f"{d.edition} keyword")
+        yield from _name((keywords_path, k), word, vocab.keywords, f"{d.edition} keyword")
     yield from _profile(join(path, "profile"), u.profile)
     vehicle = is_vehicle(d.edition, u)
     if vehicle and d.edition in ("40k7", "hh3"):
@@ -231,10 +242,8 @@ def _unit(d: MatchDefinition, vocab: Vocabulary, i: int, u: UnitDef) -> Iterator
         yield from _weapon(join(join(path, "weapons"), j), w, vocab, d.edition, model_ids, weapon_ids)
     if u.state is not None:
         spath = join(path, "state")
-        yield from _bound(
-            join(spath, "hp"), u.state.hp, 0, max(u.profile.hp, 0), "hp left", "the profile's hp"
-        )
-        yield from _bound(join(spath, "moved"), u.state.moved, 0, L.MAX_MOVE * 4, "moved", "MAX_MOVE x 4")
+        yield from _bound((spath, "hp"), u.state.hp, 0, max(u.profile.hp, 0), "hp left", "the profile's hp")
+        yield from _bound((spath, "moved"), u.state.moved, 0, L.MAX_MOVE * 4, "moved", "MAX_MOVE x 4")
         if len(u.state.statuses) > L.MAX_STATUSES:
             yield Problem(join(spath, "statuses"), f"at most {L.MAX_STATUSES} statuses (MAX_STATUSES)")
         for name, until in u.state.statuses.items():
@@ -254,15 +263,24 @@ def _unit(d: MatchDefinition, vocab: Vocabulary, i: int, u: UnitDef) -> Iterator
             )
 
 
-def _name(path: str, word: str, terms: tuple[Term, ...], what: str) -> Iterator[Problem]:
+@functools.cache
+def _tables(terms: tuple[Term, ...]) -> tuple[dict[str, Term], dict[str, Term]]:
+    """The plain names (with aliases) and the variable names of a vocabulary table."""
+    plain = {n: t for t in terms for n in (t.name, *t.aliases) if not t.variable}
+    return plain, {t.name: t for t in terms if t.variable}
+
+
+def _name(where: Where, word: str, terms: tuple[Term, ...], what: str) -> Iterator[Problem]:
     """A keyword, weapon rule or status the edition implements (``name:X`` for variable ones)."""
+    path = ""
     if len(word) > L.MAX_TEXT_LENGTH:
+        path = _path(where)
         yield Problem(path, f"{what} is {len(word)} characters long, at most {L.MAX_TEXT_LENGTH}")
         return
-    plain = {n: t for t in terms for n in (t.name, *t.aliases) if not t.variable}
-    variable = {t.name: t for t in terms if t.variable}
+    plain, variable = _tables(terms)
     if word in plain:
         return
+    path = _path(where)
     head, sep, value = word.partition(":")
     if sep and head in variable:
         term = variable[head]
@@ -284,50 +302,48 @@ def _name(path: str, word: str, terms: tuple[Term, ...], what: str) -> Iterator[
 
 
 def _profile(path: str, p: Profile) -> Iterator[Problem]:
-    yield from _bound(join(path, "m"), p.m, 0, L.MAX_MOVE, "M", "MAX_MOVE")
+    yield from _bound((path, "m"), p.m, 0, L.MAX_MOVE, "M", "MAX_MOVE")
     for key in ("ws", "bs", "s", "t", "i", "a", "ld", "cool"):
         yield from _bound(
-            join(path, key), getattr(p, key), 0, L.MAX_CHARACTERISTIC, key.upper(), "MAX_CHARACTERISTIC"
+            (path, key), getattr(p, key), 0, L.MAX_CHARACTERISTIC, key.upper(), "MAX_CHARACTERISTIC"
         )
-    yield from _bound(join(path, "w"), p.w, 1, L.MAX_WOUNDS, "W", "MAX_WOUNDS")
-    yield from _bound(join(path, "hp"), p.hp, 0, L.MAX_WOUNDS, "HP", "MAX_WOUNDS")
+    yield from _bound((path, "w"), p.w, 1, L.MAX_WOUNDS, "W", "MAX_WOUNDS")
+    yield from _bound((path, "hp"), p.hp, 0, L.MAX_WOUNDS, "HP", "MAX_WOUNDS")
     for key in ("sv", "inv"):
-        yield from _bound(join(path, key), getattr(p, key), 1, 7, f"{key} (a target number)", "")
+        yield from _bound((path, key), getattr(p, key), 1, 7, f"{key} (a target number)", "")
     if p.armour is not None:
         for key in ("front", "side", "rear"):
             yield from _bound(
-                join(join(path, "armour"), key),
+                (join(path, "armour"), key),
                 getattr(p.armour, key),
                 0,
                 L.MAX_CHARACTERISTIC,
                 "an armour value",
                 "MAX_CHARACTERISTIC",
             )
-    yield from _bound(join(path, "capacity"), p.capacity, 0, L.MAX_CAPACITY, "capacity", "MAX_CAPACITY")
+    yield from _bound((path, "capacity"), p.capacity, 0, L.MAX_CAPACITY, "capacity", "MAX_CAPACITY")
     if len(p.access) > L.MAX_ACCESS_POINTS:
         yield Problem(join(path, "access"), f"at most {L.MAX_ACCESS_POINTS} access points (one per facing)")
 
 
 def _model(path: str, m: ModelDef, vehicle: bool) -> Iterator[Problem]:
-    yield from _bound(
-        join(path, "heading"), m.heading, -L.MAX_HEADING, L.MAX_HEADING, "heading", "MAX_HEADING"
-    )
+    yield from _bound((path, "heading"), m.heading, -L.MAX_HEADING, L.MAX_HEADING, "heading", "MAX_HEADING")
     if m.hull is not None:
         for key in ("length", "width"):
             yield from _positive(
-                join(join(path, "hull"), key),
+                (join(path, "hull"), key),
                 getattr(m.hull, key),
                 L.MAX_HULL_INCHES,
                 f"hull {key}",
                 "MAX_HULL_INCHES",
             )
-    yield from _positive(join(path, "base_mm"), m.base_mm, L.MAX_BASE_MM, "base_mm", "MAX_BASE_MM")
+    yield from _positive((path, "base_mm"), m.base_mm, L.MAX_BASE_MM, "base_mm", "MAX_BASE_MM")
     if vehicle and m.hull is None and m.base_mm is None:
         yield Problem(path, "a vehicle needs a hull {length, width} (or base_mm for one on a base)")
-    yield from _bound(join(path, "bulky"), m.bulky, 1, L.MAX_BULKY, "bulky", "MAX_BULKY")
+    yield from _bound((path, "bulky"), m.bulky, 1, L.MAX_BULKY, "bulky", "MAX_BULKY")
     if m.state is not None:
         yield from _bound(
-            join(path, "state.wounds"), m.state.wounds, 0, L.MAX_WOUNDS, "wounds left", "MAX_WOUNDS"
+            (path, "state.wounds"), m.state.wounds, 0, L.MAX_WOUNDS, "wounds left", "MAX_WOUNDS"
         )
 
 
@@ -344,15 +360,16 @@ def _weapon(
             )
     elif w.model not in models:
         yield unknown_name(join(path, "model"), "model", w.model, models)
-    yield from _bound(join(path, "range"), w.range, 0, L.MAX_RANGE, "range", "MAX_RANGE")
-    yield from _bound(join(path, "strength"), w.strength, 0, L.MAX_STRENGTH, "strength", "MAX_STRENGTH")
-    yield from _bound(join(path, "ap"), w.ap, -L.MAX_AP, L.MAX_AP, "AP", "MAX_AP")
-    yield from _bound(join(path, "damage"), w.damage, 1, L.MAX_DAMAGE, "damage", "MAX_DAMAGE")
-    yield from _bound(join(path, "shots"), w.shots, 1, L.MAX_SHOTS, "shots", "MAX_SHOTS")
+    yield from _bound((path, "range"), w.range, 0, L.MAX_RANGE, "range", "MAX_RANGE")
+    yield from _bound((path, "strength"), w.strength, 0, L.MAX_STRENGTH, "strength", "MAX_STRENGTH")
+    yield from _bound((path, "ap"), w.ap, -L.MAX_AP, L.MAX_AP, "AP", "MAX_AP")
+    yield from _bound((path, "damage"), w.damage, 1, L.MAX_DAMAGE, "damage", "MAX_DAMAGE")
+    yield from _bound((path, "shots"), w.shots, 1, L.MAX_SHOTS, "shots", "MAX_SHOTS")
     if len(w.rules) > L.MAX_KEYWORDS:
         yield Problem(join(path, "rules"), f"{len(w.rules)} rules, at most {L.MAX_KEYWORDS} (MAX_KEYWORDS)")
+    rules_path = join(path, "rules")
     for k, rule in enumerate(w.rules):
-        yield from _name(join(join(path, "rules"), k), rule, vocab.weapon_rules, f"{edition} weapon rule")
+        yield from _name((rules_path, k), rule, vocab.weapon_rules, f"{edition} weapon rule")
     mount = w.mount
     if mount.kind not in vocab.mounts:
         yield Problem(
@@ -360,10 +377,10 @@ def _weapon(
             f"{edition} has no weapon mounts other than the listed (mount {mount.kind!r})",
             allowed=vocab.mounts,
         )
-    yield from _bound(join(path, "mount.swivel"), mount.swivel, 0, L.MAX_SWIVEL, "swivel", "MAX_SWIVEL")
+    yield from _bound((path, "mount.swivel"), mount.swivel, 0, L.MAX_SWIVEL, "swivel", "MAX_SWIVEL")
     for key in ("x", "y"):
         yield from _bound(
-            join(path, f"mount.offset.{key}"),
+            (path, f"mount.offset.{key}"),
             getattr(mount.offset, key),
             -L.MAX_MOUNT_OFFSET,
             L.MAX_MOUNT_OFFSET,
@@ -464,8 +481,8 @@ def _terrain(k: int, piece: Terrain) -> Iterator[Problem]:
         if kind not in names:
             yield unknown_name(join(join(path, "kinds"), j), "terrain kind", kind, names)
     if piece.cover_save is not None:
-        yield from _bound(join(path, "cover_save"), piece.cover_save, 2, 7, "cover_save (a target number)")
-    yield from _bound(join(path, "level"), piece.level, 0, L.MAX_LEVEL, "level", "MAX_LEVEL")
+        yield from _bound((path, "cover_save"), piece.cover_save, 2, 7, "cover_save (a target number)")
+    yield from _bound((path, "level"), piece.level, 0, L.MAX_LEVEL, "level", "MAX_LEVEL")
 
 
 def footprint(m: ModelDef) -> g.Footprint:

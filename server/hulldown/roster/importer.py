@@ -161,7 +161,9 @@ def _groups(root: Selection, reader: EditionReader, report: _Report) -> list[_Gr
     if groups:
         for sel in order:
             for p in sel.profiles:
-                known = reader.is_statline(p) or reader.is_weapon(p) or p.type_name.lower() in reader.used_types
+                known = (
+                    reader.is_statline(p) or reader.is_weapon(p) or p.type_name.lower() in reader.used_types
+                )
                 if not known:
                     report.add(
                         "unmapped",

@@ -5,6 +5,7 @@ serve the match definitions of ``examples/``; ``GET /new`` is the browser's new-
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from pathlib import Path
@@ -59,7 +60,7 @@ async def post_roster(request: Request) -> Response:
     if isinstance(body, Response):
         return body
     try:
-        result = import_roster(body, edition, side)
+        result = await asyncio.to_thread(import_roster, body, edition, side)  # off the event loop
     except RosterError as exc:
         return error(422, "bad_roster", str(exc))
     return MsgspecJSON(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import msgspec
@@ -42,7 +43,8 @@ async def create_match(request: Request) -> Response:
     raw = decode_json(body)
     if isinstance(raw, Response):
         return raw
-    parsed = parse_definition(raw)
+    # off the event loop: a large definition takes a few hundred ms to check (bench/definition.py)
+    parsed = await asyncio.to_thread(parse_definition, raw)
     if isinstance(parsed, DefinitionError):
         return definition_error(parsed)
     created = await _live(request).create(parsed)
