@@ -68,6 +68,8 @@ def test_post_matches_refuses_each_and_stores_nothing(server: ServerProcess) -> 
 def test_large_and_deep_bodies_are_refused_quickly(server: ServerProcess) -> None:
     big = httpx.post(f"{server.http}/matches", content=b" " * 1_000_001, timeout=10)
     assert big.status_code == 413 and big.json()["error"]["code"] == "too_large"
+    chunked = httpx.post(f"{server.http}/matches", content=iter([b" " * 600_000] * 3), timeout=10)  # no length
+    assert chunked.status_code == 413 and chunked.json()["error"]["code"] == "too_large"
     deep = httpx.post(f"{server.http}/matches", content=b"[" * 100_000 + b"]" * 100_000, timeout=10)
     assert deep.status_code == 422 and deep.json()["error"]["code"] == "too_deep"
     nested = {"format": 1, "edition": "40k7", "scenario": {"units": [{"id": [[[[[[[[[[]]]]]]]]]]}]}}

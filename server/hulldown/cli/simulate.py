@@ -181,6 +181,12 @@ def _simulate(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as exc:
         print(json.dumps({"error": f"not JSON: {exc}"}))
         return 1
+    except RecursionError:
+        print(json.dumps({"error": "not a simulation file: the JSON is nested too deeply"}))
+        return 1
+    if not isinstance(data, dict):
+        print(json.dumps({"error": "not a simulation file: expected a JSON object"}))
+        return 1
     if args.seed is not None:
         data["seed"] = args.seed
     if args.dice is not None:
