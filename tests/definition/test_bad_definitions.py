@@ -10,7 +10,8 @@ import httpx
 import pytest
 
 from hulldown.cli.simulate import run_scenario
-from hulldown.match.definition import DefinitionError, parse_definition
+from hulldown.match.definition import DefinitionError, create_match, parse_definition, read_definition
+from hulldown.match.scenario import check_scenario
 
 from ..server_process import ServerProcess
 from .bad_definitions import BAD, Bad, base
@@ -68,7 +69,9 @@ def test_post_matches_refuses_each_and_stores_nothing(server: ServerProcess) -> 
 def test_large_and_deep_bodies_are_refused_quickly(server: ServerProcess) -> None:
     big = httpx.post(f"{server.http}/matches", content=b" " * 1_000_001, timeout=10)
     assert big.status_code == 413 and big.json()["error"]["code"] == "too_large"
-    chunked = httpx.post(f"{server.http}/matches", content=iter([b" " * 600_000] * 3), timeout=10)  # no length
+    chunked = httpx.post(
+        f"{server.http}/matches", content=iter([b" " * 600_000] * 3), timeout=10
+    )  # no length
     assert chunked.status_code == 413 and chunked.json()["error"]["code"] == "too_large"
     deep = httpx.post(f"{server.http}/matches", content=b"[" * 100_000 + b"]" * 100_000, timeout=10)
     assert deep.status_code == 422 and deep.json()["error"]["code"] == "too_deep"
@@ -120,3 +123,20 @@ def test_the_earlier_form_is_read_as_the_same_document() -> None:
     refused = parse_definition(doc)
     assert isinstance(refused, DefinitionError)
     assert refused.problems[0].path == "scenario.units[1].passengers[0]"
+
+
+def test_check_scenario_with_the_edition_runs_the_same_checks() -> None:
+    """For callers that build a CreateMatch in Python (LiveService.create may pass its edition)."""
+    parsed = parse_definition(base())
+    assert not isinstance(parsed, DefinitionError)
+    assert check_scenario(parsed.scenario, "40k7") is None
+    tonk = base()
+    tonk["scenario"]["units"][0]["keywords"] = ["tonk"]
+    tonk["format"] = 1
+    read = read_definition(tonk)
+    assert not isinstance(read, DefinitionError)
+    scenario = create_match(read).scenario
+    assert check_scenario(scenario) is None  # the old checks alone let it through
+    refused = check_scenario(scenario, "40k7")
+    assert refused is not None and refused.code == "bad_scenario"
+    assert refused.values["path"] == "scenario.units[0].keywords[0]" and "'tank'" in refused.message

@@ -124,7 +124,9 @@ def test_unmappable_entries_are_reported_by_name_and_path() -> None:
     assert any(r.name == "Titanic" and r.level == "unmapped" for r in tau.report)
     assert any(r.name == "Deadly Demise D6" for r in tau.report)
     # profiles the core does not use (abilities, wargear) are reported too, not dropped
-    assert any(r.name == "Damaged: 1-5 Wounds Remaining" and "Abilities profile" in r.message for r in tau.report)
+    assert any(
+        r.name == "Damaged: 1-5 Wounds Remaining" and "Abilities profile" in r.message for r in tau.report
+    )
     auxilia = import_roster((FIXTURES / "hh3-solar-auxilia.ros").read_bytes(), "hh3")
     assert any(r.name == "Allegiance" and r.level == "skipped" for r in auxilia.report)
 
