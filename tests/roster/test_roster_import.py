@@ -227,3 +227,13 @@ def test_post_rosters(server: ServerProcess) -> None:
         timeout=10,
     )
     assert big.status_code == 413
+
+
+EXAMPLE_ROSTERS = sorted((FIXTURES.parents[1].parent / "examples" / "rosters").glob("*.rosz"))
+
+
+@pytest.mark.parametrize("path", EXAMPLE_ROSTERS, ids=lambda p: p.name)
+def test_example_rosters_import_alike_zipped_or_not(path: Path) -> None:
+    zipped = import_roster(path.read_bytes(), _edition(path))
+    plain = import_roster(path.with_suffix(".ros").read_bytes(), _edition(path))
+    assert zipped.units == plain.units and len(zipped.units) == 4
