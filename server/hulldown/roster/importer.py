@@ -95,8 +95,13 @@ def _units_of(
 ) -> list[dict[str, Any]]:
     groups = _groups(root, reader, report)
     if not groups:
+        types = sorted({p.type_name for sel in root.walk() for p in sel.profiles})
+        held = f" (profiles: {', '.join(types)})" if types else ""
         report.add(
-            "skipped", root.path, root.name, "no statline below it: not a unit (configuration, upgrade)"
+            "skipped",
+            root.path,
+            root.name,
+            f"no statline below it{held}: not a unit (configuration, upgrade)",
         )
         return []
     vehicles = [g for g in groups if g.statline.vehicle]
