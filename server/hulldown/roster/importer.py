@@ -266,7 +266,7 @@ def _unit(
                 "decided",
                 g.anchor.path,
                 g.anchor.name,
-                f"another statline in {name!r}: the unit uses {main.anchor.name!r}'s (most models) for every model",
+                f"another statline in {name!r}: the unit uses the statline of {main.anchor.name!r} (most models) for every model",
             )
     for sel, rule in unit_rules:
         _unit_rule(reader, sel, rule, keywords, models, model_slots, report)
