@@ -126,11 +126,12 @@ def _candidates_40k7(state: MatchState, rng: random.Random) -> list[tuple[Side, 
 CANDIDATES = {"40k7": _candidates_40k7, "hh3": hh3_candidates, "40k11": wh40k11_candidates}
 
 
-@pytest.mark.parametrize("edition", sorted(SKIRMISHES))
-def test_skirmish_plays_to_the_end(edition: str) -> None:
+@pytest.mark.parametrize("path", DEFINITIONS, ids=lambda p: p.stem)
+def test_example_plays_to_the_end(path: Path) -> None:
     """Random legal actions (the editions' playthrough generators, tests/playthrough.py) folded
     as the live server folds them (victory checks included) until the match is over."""
-    create = _created(EXAMPLES / f"{SKIRMISHES[edition]}.json")
+    create = _created(path)
+    edition = create.edition
     body = match_created(create.edition, create.scenario, create.options, "example")
     match_id, dice_seed = f"example-{edition}", b"examples-play-to-the-end"
     first = roundtrip(Event(seq=1, at=0.0, by="system", action_id="create", body=body))
