@@ -18,10 +18,12 @@ from typing import Any
 import msgspec
 
 from ..match.actions import Action
+from ..match.definition import DefinitionError, SimulationFile, checked, read_definition
 from ..match.events import Event, MatchCreated
+from ..match.problems import summary
 from ..match.reducer import evolve, state_hash
-from ..match.scenario import Scenario, check_scenario, match_created
-from ..match.state import Edition, MatchState, Options, Side
+from ..match.scenario import check_scenario, match_created
+from ..match.state import Edition, MatchState, Side
 from ..match.validate import validate
 from ..rules.dice import DiceExhausted, Roll, SeededDice, commitment
 
@@ -61,24 +63,6 @@ class _PoolDice:
         return tuple(self._rolls)
 
 
-def _listed_by_id(items: Any) -> Any:
-    """Allow ``models`` / ``weapons`` as lists of objects with an ``id`` (a map is also fine)."""
-    if isinstance(items, list):
-        return {item["id"]: item for item in items}
-    return items
-
-
-def _scenario(raw: dict[str, Any]) -> Scenario:
-    units = []
-    for unit in raw.get("units", []):
-        unit = dict(unit)
-        unit["models"] = _listed_by_id(unit.get("models", {}))
-        if "weapons" in unit:
-            unit["weapons"] = _listed_by_id(unit["weapons"])
-        units.append(unit)
-    return msgspec.convert({**raw, "units": units}, Scenario)
-
-
 def _action(entry: dict[str, Any], state: MatchState) -> tuple[Side, Action]:
     """An action entry: ``{"by": "a", "action": {...}}`` or ``{"by": "a", "type": ..., ...}``.
     A ``decide`` without ``decision`` answers the pending decision."""
@@ -90,17 +74,36 @@ def _action(entry: dict[str, Any], state: MatchState) -> tuple[Side, Action]:
     return side, msgspec.convert(body, Action)
 
 
+def _refused(problem: DefinitionError) -> dict[str, Any]:
+    """The answer to a refused definition: the first problem as ``error``, all of them listed."""
+    return {
+        "error": f"invalid simulation file: {summary(list(problem.problems))}",
+        "problems": [msgspec.to_builtins(p) for p in problem.problems],
+    }
+
+
 def run_scenario(file_data: dict[str, Any]) -> dict[str, Any]:
-    """Run a simulation file (already parsed from JSON); returns the result as plain data."""
-    edition: Edition = file_data.get("edition", "40k7")
-    seed = str(file_data.get("seed", DEFAULT_SEED)).encode()
-    match_id = str(file_data.get("match_id", DEFAULT_MATCH_ID))
-    stop = bool(file_data.get("stop_on_rejection", False))
+    """Run a simulation file (already parsed from JSON); returns the result as plain data.
+
+    The file is a match definition (docs/match-definition.md) plus ``actions``, ``dice``,
+    ``seed``, ``match_id`` and ``stop_on_rejection``; it is checked exactly as ``POST /matches``
+    checks a definition."""
+    data = {"edition": "40k7", "scenario": {}, **file_data}  # a simulation file may leave both out
+    definition = read_definition(data, SimulationFile)
+    if isinstance(definition, DefinitionError):
+        return _refused(definition)
+    assert isinstance(definition, SimulationFile)
+    create = checked(definition)
+    if isinstance(create, DefinitionError):
+        return _refused(create)
+    edition: Edition = create.edition
+    seed = (definition.seed if definition.seed is not None else DEFAULT_SEED).encode()
+    match_id = definition.match_id if definition.match_id is not None else DEFAULT_MATCH_ID
+    stop = definition.stop_on_rejection
+    scenario, options = create.scenario, create.options
     try:
-        scenario = _scenario(file_data.get("scenario", {}))
-        options = msgspec.convert(file_data.get("options", {}), Options)
-        pool = _FixedPool(file_data["dice"]) if file_data.get("dice") is not None else None
-    except (msgspec.ValidationError, ValueError, KeyError, TypeError) as exc:
+        pool = _FixedPool(definition.dice) if definition.dice is not None else None
+    except ValueError as exc:
         return {"error": f"invalid simulation file: {exc}"}
     problem = check_scenario(scenario)
     if problem is not None:
@@ -112,7 +115,7 @@ def run_scenario(file_data: dict[str, Any]) -> dict[str, Any]:
     )
     events: list[dict[str, Any]] = []
     error: str | None = None
-    for index, entry in enumerate(file_data.get("actions", [])):
+    for index, entry in enumerate(definition.actions):
         try:
             side, action = _action(entry, state)
         except (msgspec.ValidationError, KeyError, TypeError) as exc:
@@ -177,6 +180,12 @@ def _simulate(args: argparse.Namespace) -> int:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         print(json.dumps({"error": f"not JSON: {exc}"}))
+        return 1
+    except RecursionError:
+        print(json.dumps({"error": "not a simulation file: the JSON is nested too deeply"}))
+        return 1
+    if not isinstance(data, dict):
+        print(json.dumps({"error": "not a simulation file: expected a JSON object"}))
         return 1
     if args.seed is not None:
         data["seed"] = args.seed

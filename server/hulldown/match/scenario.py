@@ -29,8 +29,24 @@ class CreateMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     options: Options = Options()
 
 
-def check_scenario(scenario: Scenario) -> Rejection | None:
-    """Every id unique, every unit with models, every model on the battlefield."""
+def check_scenario(scenario: Scenario, edition: Edition | None = None) -> Rejection | None:
+    """Every id unique, every unit with models, every model on the battlefield; given the
+    ``edition``, every check of a match definition too (docs/match-definition.md)."""
+    if edition is not None:
+        from .definition import DefinitionError, checked, read_definition, to_document
+        from .problems import summary
+
+        definition = read_definition(to_document(CreateMatch(edition=edition, scenario=scenario)))
+        found = definition if isinstance(definition, DefinitionError) else checked(definition)
+        if isinstance(found, DefinitionError):
+            first = found.problems[0]
+            return reject(
+                "bad_scenario",
+                "scenario",
+                summary(list(found.problems)),
+                path=first.path,
+                problems=len(found.problems),
+            )
     seen: set[str] = set()
     model_ids: set[str] = set()
     bf = scenario.battlefield

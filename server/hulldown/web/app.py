@@ -12,6 +12,7 @@ from starlette.routing import WebSocketRoute
 from ..live.service import LiveService
 from ..store.redis_store import RedisEventStore
 from .access_log import AccessLog
+from .army_routes import routes as army_routes
 from .dice_routes import routes as dice_routes
 from .http_routes import routes as http_routes
 from .live_socket import live_socket
@@ -56,5 +57,6 @@ def create_app(settings: Settings) -> Starlette:
         WebSocketRoute("/matches/{match_id}/live", live_socket),
         WebSocketRoute("/matches/{match_id}/replay", replay_socket),
         *viewer_routes,
+        *army_routes,
     ]
     return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(AccessLog)])

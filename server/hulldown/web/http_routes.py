@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import msgspec
@@ -11,19 +12,20 @@ from starlette.routing import Route
 
 from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
+from ..match.definition import DefinitionError, parse_definition
 from ..match.events import decode_event
 from ..match.history import game_hash
+from ..match.limits import MAX_BODY_BYTES
 from ..match.reducer import state_hash
 from ..match.rejection import Rejection
-from ..match.scenario import CreateMatch
 from ..match.state import MatchState
 from ..match.views import view_json
 from ..store.listing import ListStatus
 from .access import open_match
-from .responses import MsgspecJSON, error, int_param, rejection
+from .body import decode_json, read_limited
+from .responses import MsgspecJSON, definition_error, error, int_param, rejection
 
-MAX_BODY = 1_000_000
-_create_decoder = msgspec.json.Decoder(CreateMatch)
+MAX_BODY = MAX_BODY_BYTES
 
 
 def _live(request: Request) -> LiveService:
@@ -37,14 +39,18 @@ def _base_url(request: Request) -> str:
 
 
 async def create_match(request: Request) -> Response:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        return error(413, "too_large", f"request body {len(body)} bytes > {MAX_BODY}")
-    try:
-        create = _create_decoder.decode(body)
-    except msgspec.DecodeError as exc:
-        return error(400, "bad_request", str(exc))
-    created = await _live(request).create(create)
+    """Create a match from a match definition (docs/match-definition.md)."""
+    body = await read_limited(request, MAX_BODY)
+    if isinstance(body, Response):
+        return body
+    raw = decode_json(body)
+    if isinstance(raw, Response):
+        return raw
+    # off the event loop: a large definition takes a few hundred ms to check (bench/definition.py)
+    parsed = await asyncio.to_thread(parse_definition, raw)
+    if isinstance(parsed, DefinitionError):
+        return definition_error(parsed)
+    created = await _live(request).create(parsed)
     if isinstance(created, Rejection):
         return rejection(422, created)
     base = _base_url(request)

@@ -15,9 +15,10 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..match.definition import MatchDefinition, UnitDef
 from ..match.events import Event
+from ..match.problems import Problem
 from ..match.rejection import Value
-from ..match.scenario import CreateMatch
 from ..match.state import Edition, MatchState, Side
 from ..wire import protocol
 from ..wire.schemas import components
@@ -117,10 +118,39 @@ class ErrorBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     message: str
     rule: str | None = None
     values: dict[str, Value] | None = None
+    problems: list[Problem] | None = None  # a refused match definition: every mistake and its path
 
 
 class ErrorResponse(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     error: ErrorBody
+
+
+class RosterReportLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One line of a roster import report (docs/roster-import.md)."""
+
+    level: Literal["unmapped", "default", "decided", "skipped"]
+    path: str
+    name: str
+    message: str
+
+
+class RosterImport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``POST /rosters``: the units of a match definition and the import report."""
+
+    edition: Edition
+    roster_name: str
+    units: list[UnitDef]
+    report: list[RosterReportLine]
+
+
+class Example(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+    edition: Edition
+    file: str
+
+
+class ExampleList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    examples: list[Example]
 
 
 class Health(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -128,7 +158,7 @@ class Health(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 BODY_TYPES: list[Any] = [
-    CreateMatch,
+    MatchDefinition,
     CreatedMatch,
     MatchSummary,
     ListedMatch,
@@ -138,6 +168,8 @@ BODY_TYPES: list[Any] = [
     EventPage,
     ArcRegion,
     ErrorResponse,
+    RosterImport,
+    ExampleList,
     Health,
     protocol.ClientMessage,
     protocol.ServerMessage,
@@ -229,7 +261,7 @@ def _paths() -> dict[str, Schema]:
         "/matches": {
             "post": {
                 "operationId": "createMatch",
-                "summary": "Create a match from a scenario.",
+                "summary": "Create a match from a match definition (docs/match-definition.md).",
                 "description": (
                     "Returns one secret token per side (keep them: they are stored hashed and never "
                     "shown again), the spectator token when the match is private, and the URLs of "
@@ -237,13 +269,19 @@ def _paths() -> dict[str, Schema]:
                 ),
                 "requestBody": {
                     "required": True,
-                    "content": {"application/json": {"schema": _ref("CreateMatch")}},
+                    "content": {"application/json": {"schema": _ref("MatchDefinition")}},
                 },
                 "responses": {
                     "201": _json("CreatedMatch", "The match exists at seq 1."),
-                    "400": _error("bad_request: the body does not decode as a CreateMatch."),
+                    "400": _error(
+                        "bad_request: not JSON, or not a match definition (unknown keys, wrong types "
+                        "or values); 'problems' lists each with its path."
+                    ),
                     "413": _error("too_large: the body exceeds 1,000,000 bytes."),
-                    "422": _error("bad_scenario: the scenario is incoherent (rule 'scenario')."),
+                    "422": _error(
+                        "bad_scenario: the match cannot be played as defined (rule 'scenario'; "
+                        "'problems' lists each mistake with its path), or too_deep: JSON nested too deeply."
+                    ),
                 },
             },
             "get": {
@@ -273,6 +311,61 @@ def _paths() -> dict[str, Schema]:
                     ),
                 },
             },
+        },
+        "/rosters": {
+            "post": {
+                "operationId": "importRoster",
+                "summary": "Import a BattleScribe / New Recruit roster into the units of a match definition.",
+                "description": "The body is the .ros (XML) or .rosz (zip) file; docs/roster-import.md.",
+                "parameters": [
+                    {
+                        "name": "edition",
+                        "in": "query",
+                        "required": True,
+                        "schema": {"enum": ["40k7", "hh3", "40k11"]},
+                    },
+                    {"name": "side", "in": "query", "required": False, "schema": {"enum": ["a", "b"]}},
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
+                    },
+                },
+                "responses": {
+                    "200": _json("RosterImport", "The units and the import report."),
+                    "400": _error("bad_parameter: edition or side is not one of the allowed values."),
+                    "413": _error("too_large: the file exceeds 4,000,000 bytes."),
+                    "422": _error("bad_roster: not a roster of that edition, or hostile XML."),
+                },
+            }
+        },
+        "/examples": {
+            "get": {
+                "operationId": "listExamples",
+                "summary": "The example match definitions of examples/.",
+                "responses": {"200": _json("ExampleList", "Their names and editions.")},
+            }
+        },
+        "/examples/{name}": {
+            "get": {
+                "operationId": "getExample",
+                "summary": "One example match definition.",
+                "parameters": [
+                    {"name": "name", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "responses": {
+                    "200": _json("MatchDefinition", "The match definition."),
+                    "404": _error("unknown_example: no such example."),
+                },
+            }
+        },
+        "/new": {
+            "get": {
+                "operationId": "newMatchPage",
+                "summary": "The browser's new-match page: an example or two rosters, the options.",
+                "responses": {"200": _html("An HTML page.")},
+            }
         },
         "/matches/{match_id}": {
             "get": {

@@ -8,6 +8,8 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..match.definition import DefinitionError
+from ..match.problems import summary
 from ..match.rejection import Rejection
 
 _encoder = msgspec.json.Encoder()
@@ -28,6 +30,27 @@ def rejection(status: int, rej: Rejection) -> MsgspecJSON:
     return MsgspecJSON(
         {"error": {"code": rej.code, "rule": rej.rule, "message": rej.message, "values": rej.values}},
         status_code=status,
+    )
+
+
+def definition_error(problem: DefinitionError) -> MsgspecJSON:
+    """A refused match definition: 400 ``bad_request`` when it is not the document (unknown keys,
+    wrong types or values), 422 ``bad_scenario`` when the match it describes cannot be played;
+    ``problems`` lists every mistake with its path."""
+    problems = list(problem.problems)
+    if problem.stage == "shape":
+        return error(400, "bad_request", summary(problems), problems=problems)
+    return MsgspecJSON(
+        {
+            "error": {
+                "code": "bad_scenario",
+                "rule": "scenario",
+                "message": summary(problems),
+                "values": {"path": problems[0].path, "problems": len(problems)},
+                "problems": problems,
+            }
+        },
+        status_code=422,
     )
 
 

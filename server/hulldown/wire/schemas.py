@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 
 from ..match.actions import Action
+from ..match.definition import MatchDefinition
 from ..match.events import Event
 from ..match.scenario import CreateMatch
 from ..match.state import MatchState
@@ -93,10 +94,19 @@ DOCUMENTS: tuple[Document, ...] = (
         "A player action: the 'action' of an 'act' message (tagged by 'type').",
     ),
     Document(
+        "match-definition.json",
+        "MatchDefinition",
+        MatchDefinition,
+        "A match definition: the body of POST /matches, the core of a hulldown simulate file, the "
+        "examples/ files (docs/match-definition.md). units, terrain, models and weapons may each be "
+        "a list of objects with an 'id' or a map keyed by id (the id may then be left out).",
+    ),
+    Document(
         "create-match.json",
         "CreateMatch",
         CreateMatch,
-        "The body of POST /matches: an edition, a scenario and the match options.",
+        "The earlier form of a match definition (no 'format'): a state dump whose runtime fields "
+        "are read as the 'state' of match-definition.json. Still accepted by POST /matches.",
     ),
     Document(
         "match-state.json",
@@ -135,8 +145,39 @@ def components(types: list[Any], ref_template: str) -> tuple[list[Schema], dict[
     return kept, dict(sorted(comps.items()))
 
 
+# Fields of a match definition that may be a list of objects with an id or a map keyed by id
+# (docs/match-definition.md, "Lists or maps"): component -> fields.
+LIST_OR_MAP = {"ScenarioDef": ("terrain", "units"), "UnitDef": ("models", "weapons")}
+
+
+def _lists_or_maps(defs: dict[str, Schema]) -> None:
+    """Allow the map form beside the list form; in a map the key is the id, so a map value's
+    ``id`` is optional (a ``<Name>InMap`` copy without it when the type requires it)."""
+    for component, fields in LIST_OR_MAP.items():
+        if component not in defs:
+            continue
+        for name in fields:
+            prop = defs[component]["properties"][name]
+            ref: str = prop["items"]["$ref"]
+            item = ref.rsplit("/", 1)[-1]
+            if "id" in defs[item].get("required", []):
+                copy = {**defs[item], "required": [r for r in defs[item]["required"] if r != "id"]}
+                copy["title"] = f"{item}InMap"
+                defs[f"{item}InMap"] = copy
+                ref = DEFS_TEMPLATE.format(name=f"{item}InMap")
+            listed = {"type": "array", "items": prop["items"]}
+            keyed = {"type": "object", "additionalProperties": {"$ref": ref}}
+            defs[component]["properties"][name] = {
+                "anyOf": [listed, keyed],
+                **({"default": prop["default"]} if "default" in prop else {}),
+            }
+
+
 def build_document(doc: Document) -> Schema:
     (root,), defs = components([doc.root], DEFS_TEMPLATE)
+    if doc.root is MatchDefinition:
+        _lists_or_maps(defs)
+        defs = dict(sorted(defs.items()))
     return {
         "$schema": DIALECT,
         "title": doc.title,

@@ -6,13 +6,20 @@ import { renderHeader, renderLog, renderUnits } from "./js/panels.js";
 import { Scrubber, phaseIndex } from "./js/replay.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
-// A private match's spectator token comes in the URL fragment (#spectator_token=...): a fragment
-// is never sent to the server, so no access log records it. An old link with the token in the
-// query string still opens; the token is moved into the fragment at once.
+// Tokens come in the URL fragment (#spectator_token=... for a private match, #side_token=... for a
+// side's link from the new-match page): a fragment is never sent to the server, so no access log
+// records it. An old link with the token in the query string still opens; the token is moved into
+// the fragment at once. A side's token makes the HTTP reads and the websocket those of that side
+// (the match as it is, undelayed).
 const fragment = new URLSearchParams(location.hash.slice(1));
 const search = new URLSearchParams(location.search);
+const sideToken = fragment.get("side_token");
 const spectatorToken =
-  fragment.get("spectator_token") || fragment.get("token") || search.get("spectator_token") || search.get("token");
+  fragment.get("spectator_token") ||
+  fragment.get("token") ||
+  search.get("spectator_token") ||
+  search.get("token") ||
+  sideToken;
 if (search.has("spectator_token") || search.has("token")) {
   search.delete("spectator_token");
   search.delete("token");
@@ -160,6 +167,6 @@ function onStatus(status) {
 }
 
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}/live`;
-const connection = new LiveConnection(wsUrl, { spectatorToken, onView, onStatus });
+const connection = new LiveConnection(wsUrl, { spectatorToken, sideToken, onView, onStatus });
 viewer.connection = connection;
 connection.start();

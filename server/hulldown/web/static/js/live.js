@@ -3,9 +3,10 @@ import { applyPatch, PatchError } from "./jsonpatch.js";
 
 export class LiveConnection {
   // onView(view, seq, reason) is called after every change; onStatus(text) on connection changes.
-  constructor(url, { spectatorToken = null, onView = () => {}, onStatus = () => {} } = {}) {
+  constructor(url, { spectatorToken = null, sideToken = null, onView = () => {}, onStatus = () => {} } = {}) {
     this.url = url;
     this.spectatorToken = spectatorToken;
+    this.sideToken = sideToken; // a side's link (#side_token=): watch as that side, undelayed
     this.onView = onView;
     this.onStatus = onStatus;
     this.view = null;
@@ -33,8 +34,8 @@ export class LiveConnection {
     const ws = new WebSocket(this.url);
     this.ws = ws;
     ws.onopen = () => {
-      const hello = { type: "hello", spectator: true };
-      if (this.spectatorToken) hello.spectator_token = this.spectatorToken;
+      const hello = this.sideToken ? { type: "hello", token: this.sideToken } : { type: "hello", spectator: true };
+      if (!this.sideToken && this.spectatorToken) hello.spectator_token = this.spectatorToken;
       if (this.view !== null) hello.resume_from = this.seq;
       ws.send(JSON.stringify(hello));
       ws.send(JSON.stringify({ type: "ping", nonce: "ready" }));

@@ -1,0 +1,255 @@
+"""The names a match definition may use, per edition: unit keywords (types, sub-types, special
+rules), weapon rules, statuses, terrain kinds and weapon mounts.
+
+Only names the rules core implements are listed: a name that is not here would be accepted and
+then silently do nothing, so the definition checks (match/definition_checks.py) refuse it with the
+known names and a did-you-mean. docs/match-definition.md lists them per edition; a test keeps the
+page and these tables in step.
+
+A *variable* name carries a value after a colon (``explodes:5``, ``heavy:s``): ``values`` lists
+the allowed values, or is ``None`` for "a whole number" (a trailing ``+`` is allowed, as the
+rosters write ``Explodes (5+)``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .state import Edition
+
+
+@dataclass(frozen=True)
+class Term:
+    """One name: what it means and the rule section it comes from."""
+
+    name: str
+    meaning: str
+    rule: str
+    aliases: tuple[str, ...] = ()
+    variable: bool = False  # written ``name:X``
+    values: tuple[str, ...] | None = None  # allowed X of a variable name; None = a whole number
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    edition: Edition
+    keywords: tuple[Term, ...]
+    weapon_rules: tuple[Term, ...]
+    statuses: tuple[Term, ...]
+    mounts: tuple[str, ...]
+
+    def keyword_names(self) -> tuple[str, ...]:
+        return _names(self.keywords)
+
+    def weapon_rule_names(self) -> tuple[str, ...]:
+        return _names(self.weapon_rules)
+
+    def status_names(self) -> tuple[str, ...]:
+        return _names(self.statuses)
+
+
+def _names(terms: tuple[Term, ...]) -> tuple[str, ...]:
+    out: list[str] = []
+    for t in terms:
+        out.extend((t.name, *t.aliases))
+    return tuple(out)
+
+
+# Terrain kinds are shared by every edition (RULES.md 0: difficult, dangerous, impassable, blocks
+# line of sight, gives cover).
+TERRAIN_KINDS: tuple[Term, ...] = (
+    Term(
+        "difficult",
+        "difficult terrain (40k7 Difficult Terrain tests; hh3 and 40k11 slow moves)",
+        "core, Terrain",
+    ),
+    Term(
+        "dangerous",
+        "dangerous terrain: a test on entering (40k7, hh3 Vehicles, Dangerous terrain)",
+        "core, Terrain",
+    ),
+    Term("impassable", "no model may enter it", "core, Terrain"),
+    Term("blocks_los", "blocks line of sight", "core, Line of Sight"),
+    Term("cover", "gives cover to a model behind or in it (cover_save gives the save)", "core, Cover"),
+)
+
+ALL_MOUNTS: tuple[str, ...] = ("none", "hull", "turret", "sponson", "pintle", "coaxial", "centreline")
+
+WH40K7 = Vocabulary(
+    edition="40k7",
+    keywords=(
+        Term("tank", "Tank: Tank Shock, moving through models", "40k7 Vehicles, Tanks"),
+        Term("fast", "Fast: moves and fires further", "40k7 Vehicles, Fast"),
+        Term("skimmer", "Skimmer: moves over models and terrain, may Jink", "40k7 Vehicles, Skimmers"),
+        Term("walker", "Walker: moves, runs and charges like Infantry", "40k7 Vehicles, Walkers"),
+        Term(
+            "open-topped",
+            "Open-topped: worse damage, passengers fire, an Assault Vehicle",
+            "40k7 Vehicles, Open-topped",
+            aliases=("open_topped", "opentopped"),
+        ),
+        Term("transport", "Transport: carries the units embarked in it", "40k7 Vehicles, Transports"),
+        Term("heavy", "Heavy: always counts as Stationary when it shoots, no Jink", "40k7 Vehicles, Heavy"),
+        Term("chariot", "Chariot: a rider on a vehicle, Chariot charges", "40k7 Vehicles, Chariots"),
+        Term("flyer", "Flyer: Zooms, Jinks, needs Skyfire to be hit normally", "40k7 Vehicles, Flyers"),
+        Term(
+            "super-heavy",
+            "Super-heavy vehicle: fires every weapon, ignores Shaken and Stunned",
+            "40k7 Super-heavy Vehicles",
+            aliases=("super_heavy", "superheavy", "super-heavy vehicle"),
+        ),
+        Term(
+            "hover", "Hover: a Flyer's hover mode (every Flyer Zooms in this core)", "40k7 Vehicles, Flyers"
+        ),
+        Term("fearless", "Fearless: passes Morale and Pinning tests", "40k7 Special Rules, Fearless"),
+        Term(
+            "skyfire",
+            "Skyfire: every weapon of the unit may hit Flyers normally",
+            "40k7 Special Rules, Skyfire",
+        ),
+        Term(
+            "assault_vehicle",
+            "Assault Vehicle: passengers may charge after disembarking",
+            "40k7 Vehicles, Transports",
+            aliases=("assault vehicle",),
+        ),
+        Term(
+            "relentless", "Relentless: counts as Stationary when shooting", "40k7 Special Rules, Relentless"
+        ),
+    ),
+    weapon_rules=(
+        Term("blast", 'Blast: a 3" marker that scatters', "40k7 Weapons, Blast"),
+        Term("large_blast", 'Large Blast: a 5" marker that scatters', "40k7 Weapons, Blast"),
+        Term("template", "Template: the flame template, no hit roll", "40k7 Weapons, Template"),
+        Term("melta", "Melta: an extra D6 armour penetration at half range or less", "40k7 Weapons, Melta"),
+        Term("armourbane", "Armourbane: an extra D6 armour penetration", "40k7 Special Rules, Armourbane"),
+        Term("lance", "Lance: armour above 12 counts as 12", "40k7 Special Rules, Lance"),
+        Term("haywire", "Haywire: D6 per hit instead of armour penetration", "40k7 Special Rules, Haywire"),
+        Term(
+            "pinning",
+            "Pinning: a unit that suffers an unsaved wound tests for Pinning",
+            "40k7 Special Rules, Pinning",
+        ),
+        Term("skyfire", "Skyfire: hits Flyers normally", "40k7 Special Rules, Skyfire"),
+        Term("grenade", "Grenade: thrown or used against vehicles in an assault", "40k7 Weapons, Grenades"),
+    ),
+    statuses=(
+        Term("shaken", "Crew Shaken: Snap Shots only", "40k7 Vehicle Damage table"),
+        Term("stunned", "Crew Stunned: no moving or pivoting, Snap Shots only", "40k7 Vehicle Damage table"),
+        Term("immobilised", "Immobilised: may not move or pivot", "40k7 Vehicle Damage table"),
+        Term("jink", "Jinking: a 4+ cover save", "40k7 Vehicles, Jink"),
+        Term("snap_only", "Snap Shots only", "40k7 Snap Shots"),
+        Term("pinned", "Gone to Ground after a failed Pinning test", "40k7 Special Rules, Pinning"),
+        Term("falling_back", "Falling Back until it Regroups", "40k7 Morale, Falling Back"),
+        Term("reserves", "in Ongoing Reserves (off the table)", "40k7 Reserves"),
+    ),
+    mounts=ALL_MOUNTS,
+)
+
+HH3 = Vocabulary(
+    edition="hh3",
+    keywords=(
+        Term(
+            "fast",
+            "Fast (Rapid) sub-type: may move further",
+            "hh3 Vehicles, Movement (RULES 2.6)",
+            aliases=("rapid",),
+        ),
+        Term(
+            "super-heavy",
+            "Super-heavy sub-type",
+            "hh3 Vehicles (RULES 2.1-2.3)",
+            aliases=("super_heavy", "superheavy"),
+        ),
+        Term("stable", "Stable sub-type: no Snap Shots after moving", "hh3 Vehicles, Shooting (RULES 2.10)"),
+        Term("flyer", "Flyer sub-type", "hh3 Vehicles (RULES 2.1-2.3)"),
+        Term(
+            "transport", "Transport sub-type: carries embarked units", "hh3 Transport sub-type (RULES 2.20)"
+        ),
+        Term(
+            "assault_vehicle",
+            "Assault Vehicle: passengers charge without being Disordered",
+            "hh3 Transport sub-type (RULES 2.21)",
+        ),
+        Term(
+            "light_transport", "Light Transport: no Bulky passengers", "hh3 Transport sub-type (RULES 2.20)"
+        ),
+        Term(
+            "explodes",
+            "Explodes (X): on destruction, explodes on X+",
+            "hh3 Armoury, Explodes (X) (RULES 2.18)",
+            variable=True,
+        ),
+        Term(
+            "mitigation",
+            "Damage Mitigation (X): a roll of X+ ignores a lost Hull Point",
+            "hh3 core, Damage Mitigation",
+            variable=True,
+        ),
+        Term(
+            "auto_repair",
+            "Auto-repair (X): a Repair Test succeeds on X+",
+            "hh3 Armoury, Auto-repair",
+            variable=True,
+        ),
+    ),
+    weapon_rules=(
+        Term("armourbane", "Armourbane: an extra D6 armour penetration", "hh3 Armoury, Armourbane"),
+        Term("barrage", "Barrage: fires indirectly", "hh3 Armoury, Barrage"),
+        Term("indirect", "Indirect: fires without line of sight", "hh3 Armoury, Barrage"),
+        Term("blast", "Blast: no Snap Shots", "hh3 Armoury, Blast"),
+        Term("template", "Template: no Snap Shots", "hh3 Armoury, Template"),
+        Term(
+            "heavy",
+            "Heavy (X): +1 to S, AP or FP when the unit is Stationary",
+            "hh3 Armoury, Heavy (X)",
+            variable=True,
+            values=("s", "ap", "fp"),
+        ),
+    ),
+    statuses=(
+        Term("pinned", "Pinned: cannot move, Rush or charge", "hh3 Vehicles, Statuses (RULES 2.4)"),
+        Term("suppressed", "Suppressed: Snap Shots only", "hh3 Vehicles, Statuses (RULES 2.4)"),
+        Term("stunned", "Stunned: no reactions", "hh3 Vehicles, Statuses (RULES 2.4)"),
+        Term("routed", "Routed (never a vehicle)", "hh3 core, Statuses"),
+    ),
+    mounts=ALL_MOUNTS,
+)
+
+WH40K11 = Vocabulary(
+    edition="40k11",
+    keywords=(
+        Term(
+            "monster",
+            "MONSTER: 17.01 moves, 17.03 shooting at engaged Monsters",
+            "40k11 17 Monsters and Vehicles",
+        ),
+        Term(
+            "vehicle",
+            "VEHICLE: 17.01 moves, 17.03 shooting at engaged Vehicles",
+            "40k11 17 Monsters and Vehicles",
+        ),
+        Term("infantry", "INFANTRY", "40k11 core, Keywords"),
+        Term("frame", "FRAME: measured to the hull, turns freely", "40k11 17.02 Frame"),
+    ),
+    weapon_rules=(
+        Term("blast", "[BLAST]: may not target a unit engaged with friendly units", "40k11 core, Blast"),
+        Term(
+            "close_quarters",
+            "[CLOSE-QUARTERS]: may shoot while engaged",
+            "40k11 core, Close-quarters shooting",
+        ),
+    ),
+    statuses=(),
+    mounts=("none",),
+)
+
+VOCABULARIES: dict[str, Vocabulary] = {v.edition: v for v in (WH40K7, HH3, WH40K11)}
+
+
+def vocabulary(edition: str) -> Vocabulary:
+    return VOCABULARIES[edition]
+
+
+def terrain_kind_names() -> tuple[str, ...]:
+    return _names(TERRAIN_KINDS)

@@ -1,0 +1,664 @@
+"""How each edition's roster data lays out statlines, weapons and special rules, and how they map
+onto the keywords and weapon rules the rules core implements (match/vocabulary.py).
+
+Field names follow the game-system data (read by name, case-insensitive, never by position).
+Anything a reader cannot map it reports through ``add(level, path, name, message)``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from . import dimensions
+from .values import first_int, inches, target, whole, words
+from .xmltree import Profile, RosterError, Selection
+
+Add = Callable[[Any, str, str, str], None]
+
+TEMPLATE_RANGE = 8.0  # a template weapon's reach in inches (the flame template's length) [decided]
+UNLIMITED_RANGE = 72.0  # "Unlimited", "Infinite" or unreadable ranges: the length of the table [decided]
+
+
+@dataclass
+class Statline:
+    name: str
+    kind: str
+    vehicle: bool
+    walker: bool
+    profile: dict[str, Any]
+    keywords: list[str] = field(default_factory=list)
+    bulky: int = 1
+    dimensions_entry: dict[str, Any] | None = None
+
+
+@dataclass
+class WeaponLine:
+    name: str
+    range: float
+    strength: int
+    ap: int | None
+    damage: int
+    shots: int
+    type: str
+    rules: list[str]
+    mount: dict[str, Any] | None = None
+
+    def document(self) -> dict[str, Any]:
+        doc: dict[str, Any] = {"name": self.name, "range": self.range, "strength": self.strength}
+        if self.ap is not None:
+            doc["ap"] = self.ap
+        if self.damage != 1:
+            doc["damage"] = self.damage
+        if self.shots != 1:
+            doc["shots"] = self.shots
+        doc["type"] = self.type
+        if self.rules:
+            doc["rules"] = list(self.rules)
+        if self.mount is not None:
+            doc["mount"] = dict(self.mount)
+        return doc
+
+
+def _int(text: str, default: int = 0) -> int:
+    value = first_int(text)
+    return default if value is None else value
+
+
+def _access(text: str) -> list[str]:
+    """Access points from prose: ``Both Sides`` -> left, right; ``All Facings`` -> all four."""
+    t = text.lower()
+    if "all" in t:
+        return ["front", "rear", "left", "right"]
+    out = []
+    if "front" in t:
+        out.append("front")
+    if "rear" in t:
+        out.append("rear")
+    if "side" in t:
+        out.extend(["left", "right"])
+    return out
+
+
+_MOUNT_WORDS = (
+    ("co-axial", "coaxial"),
+    ("coaxial", "coaxial"),
+    ("pintle", "pintle"),
+    ("sponson", "sponson"),
+    ("turret", "turret"),
+    ("centreline", "centreline"),
+    ("centerline", "centreline"),
+    ("hull", "hull"),
+)
+
+
+def mount_from_name(name: str) -> dict[str, Any] | None:
+    """``Hull (Front) Mounted lascannon`` -> hull, front arc; ``Pintle Mounted ...`` -> pintle."""
+    lowered = name.lower()
+    for word, kind in _MOUNT_WORDS:
+        if word in lowered:
+            mount: dict[str, Any] = {"kind": kind}
+            if kind == "hull":
+                for arc in ("front", "rear", "left", "right"):
+                    if f"({arc})" in lowered or f"{arc}-mounted" in lowered:
+                        mount["arc"] = arc
+                mount.setdefault("arc", "front")
+            return mount
+    return None
+
+
+class EditionReader:
+    edition = ""
+    system_ids: tuple[str, ...] = ()
+    system_name = ""
+    statline_types: tuple[str, ...] = ()
+    vehicle_types: tuple[str, ...] = ()
+    weapon_types: tuple[str, ...] = ()
+    used_types: tuple[str, ...] = ("transport",)  # read with the statline (other profiles are reported)
+    weapon_rule_map: ClassVar[dict[str, str]] = {}
+    unit_rule_map: ClassVar[dict[str, str]] = {}
+    has_mounts = True
+
+    def check_system(self, system_id: str, system_name: str) -> None:
+        if system_id in self.system_ids or system_name.strip() == self.system_name:
+            return
+        raise RosterError(
+            f"this roster is for {system_name or system_id!r}, not {self.system_name!r} ({self.edition})"
+        )
+
+    def is_statline(self, p: Profile) -> bool:
+        return p.type_name.lower() in self.statline_types
+
+    def is_weapon(self, p: Profile) -> bool:
+        return p.type_name.lower() in self.weapon_types
+
+    def statline(self, p: Profile, anchor: Selection, root: Selection, add: Add) -> Statline:
+        raise NotImplementedError
+
+    def finish(self, s: Statline, anchor: Selection, add: Add) -> Statline:
+        for p in anchor.profiles:
+            if p.type_name.lower() == "transport":
+                capacity = first_int(p.get("Capacity"))
+                if capacity is not None:
+                    s.profile["capacity"] = capacity
+                access = _access(p.get("Access Points"))
+                if access:
+                    s.profile["access"] = access
+        return s
+
+    def weapon(self, p: Profile, sel: Selection, s: Statline, add: Add) -> WeaponLine | None:
+        raise NotImplementedError
+
+    def weapon_rule(self, text: str) -> str | None:
+        """A weapon special rule's name (value stripped) mapped to the core's name, else None."""
+        key = re.sub(r"\s*\(.*$", "", text.strip().lower()).strip()
+        return self.weapon_rule_map.get(key)
+
+    def unit_rule(self, rule: str) -> tuple[str, Any] | None:
+        key = re.sub(r"\s*\(.*$", "", rule.strip().lower()).strip()
+        if key in self.unit_rule_map:
+            return "keyword", self.unit_rule_map[key]
+        return None
+
+    def finish_unit(self, unit: dict[str, Any], add: Add, root: Selection) -> dict[str, Any]:
+        profile = unit["profile"]
+        if "transport" in unit.get("keywords", ()) and not profile.get("capacity"):
+            add(
+                "unmapped",
+                root.path,
+                root.name,
+                "a transport without a capacity in the data: capacity 0 (set it by hand)",
+            )
+        if profile.get("capacity") and not profile.get("access"):
+            entry = dimensions.lookup(unit["name"])
+            access = (entry or {}).get("access") or dimensions.defaults()["transport_access"]
+            profile["access"] = list(access)
+            add("default", root.path, root.name, f"access points not in the data: {', '.join(access)}")
+        return unit
+
+    def _mount(self, sel: Selection, s: Statline, add: Add) -> dict[str, Any] | None:
+        if not self.has_mounts or not s.vehicle:
+            return None
+        named = mount_from_name(sel.name)
+        if named is not None:
+            return named
+        table = dimensions.mount_for(s.dimensions_entry, sel.name)
+        kind = table or dimensions.defaults()["vehicle_mount"]
+        mount: dict[str, Any] = {"kind": kind}
+        if kind == "hull":
+            mount["arc"] = "front"
+        if table is None:
+            add("default", sel.path, sel.name, f"no mount in the name or the dimensions table: {kind}")
+        return mount
+
+    def _weapon_rules(self, texts: list[str], sel: Selection, add: Add) -> list[str]:
+        out: list[str] = []
+        for text in texts:
+            if not text or text == "-":
+                continue
+            mapped = self.weapon_rule(text)
+            if mapped is None:
+                add("unmapped", sel.path, text, "weapon rule not implemented by the rules core: ignored")
+            elif mapped and mapped not in out:
+                out.append(mapped)
+        return out
+
+
+# ---- 40k7 ---------------------------------------------------------------------------------------
+
+_40K7_TYPE_WORDS = {
+    "tank": "tank",
+    "fast": "fast",
+    "skimmer": "skimmer",
+    "walker": "walker",
+    "open-topped": "open-topped",
+    "open topped": "open-topped",
+    "transport": "transport",
+    "tansport": "transport",
+    "tranport": "transport",
+    "heavy": "heavy",
+    "chariot": "chariot",
+    "flyer": "flyer",
+    "hover": "hover",
+    "super-heavy": "super-heavy",
+    "super-heavy tank": "super-heavy",
+    "super-heavy walker": "super-heavy",
+    "super-heavy flyer": "super-heavy",
+    "superheavy": "super-heavy",
+}
+_WEAPON_KINDS_40K7 = (
+    ("rapid fire", "rapid_fire"),
+    ("primary weapon", "primary"),
+    ("assault", "assault"),
+    ("heavy", "heavy"),
+    ("ordnance", "ordnance"),
+    ("salvo", "salvo"),
+    ("pistol", "pistol"),
+    ("melee", "melee"),
+)
+
+
+class WH40K7(EditionReader):
+    edition = "40k7"
+    system_ids = ("e1ebd931-a209-3ce4-87b4-d9918d25530b",)
+    system_name = "Warhammer 40,000 7th Edition"
+    statline_types = ("unit", "vehicle", "walker", "flyer")
+    weapon_types = ("weapon",)
+    weapon_rule_map: ClassVar[dict[str, str]] = {
+        "blast": "blast",
+        "large blast": "large_blast",
+        "template": "template",
+        "melta": "melta",
+        "armourbane": "armourbane",
+        "lance": "lance",
+        "haywire": "haywire",
+        "pinning": "pinning",
+        "skyfire": "skyfire",
+        "grenade": "grenade",
+    }
+    unit_rule_map: ClassVar[dict[str, str]] = {
+        "fearless": "fearless",
+        "relentless": "relentless",
+        "skyfire": "skyfire",
+        "assault vehicle": "assault_vehicle",
+    }
+
+    def unit_rule(self, rule: str) -> tuple[str, Any] | None:
+        key = rule.strip().lower()
+        for name, size in (("extremely bulky", 5), ("extremly bulky", 5), ("very bulky", 3), ("bulky", 2)):
+            if key == name:
+                return "bulky", size
+        return super().unit_rule(rule)
+
+    def statline(self, p: Profile, anchor: Selection, root: Selection, add: Add) -> Statline:
+        t = p.type_name.lower()
+        if t == "unit":
+            unit_type = p.get("Unit Type").lower()
+            kind = "monster" if "monstrous" in unit_type or "gargantuan" in unit_type else "infantry"
+            if kind == "infantry" and unit_type and not unit_type.startswith("infantry"):
+                add("decided", anchor.path, p.name, f"unit type {p.get('Unit Type')!r} is played as infantry")
+            save = p.get("Save", "Sv")
+            inv = re.search(r"(\d)\+\+", save)
+            profile: dict[str, Any] = {
+                "ws": _int(p.get("WS")),
+                "bs": _int(p.get("BS")),
+                "s": _int(p.get("S")),
+                "t": _int(p.get("T")),
+                "w": max(1, _int(p.get("W"), 1)),
+                "i": _int(p.get("I")),
+                "a": max(1, _int(p.get("A"), 1)),
+                "ld": _int(p.get("Ld", "LD"), 7),
+            }
+            sv = target(save.split("/")[0]) if save and not save.startswith("-") else None
+            if sv is not None:
+                profile["sv"] = sv
+            if inv:
+                profile["inv"] = int(inv.group(1))
+            return Statline(p.name, kind, False, False, profile)
+        type_words = words(p.get("Type"))
+        keywords: list[str] = []
+        for w in type_words:
+            if w == "vehicle":
+                continue
+            mapped = _40K7_TYPE_WORDS.get(w)
+            if mapped is None and w.startswith("super-heavy"):
+                mapped = "super-heavy"
+                rest = w.removeprefix("super-heavy").strip()
+                if rest in _40K7_TYPE_WORDS and _40K7_TYPE_WORDS[rest] not in keywords:
+                    keywords.append(_40K7_TYPE_WORDS[rest])
+            if mapped is None:
+                add("unmapped", anchor.path, w, f"vehicle type of {p.name!r} not implemented: ignored")
+            elif mapped not in keywords:
+                keywords.append(mapped)
+        walker = t == "walker" or "walker" in keywords
+        if t == "flyer" and "flyer" not in keywords:
+            keywords.append("flyer")
+        profile = {
+            "bs": _int(p.get("BS")),
+            "armour": {
+                "front": _int(p.get("Front")),
+                "side": _int(p.get("Side"), _int(p.get("Front"))),
+                "rear": _int(p.get("Rear")),
+            },
+            "hp": max(1, _int(p.get("HP"), 1)),
+        }
+        if walker:
+            profile.update(
+                ws=_int(p.get("WS")), s=_int(p.get("S")), i=_int(p.get("I")), a=max(1, _int(p.get("A"), 1))
+            )
+        return Statline(p.name, "walker" if walker else "vehicle", True, walker, profile, keywords)
+
+    def weapon(self, p: Profile, sel: Selection, s: Statline, add: Add) -> WeaponLine | None:
+        rng_text = p.get("Range")
+        type_text = p.get("Type")
+        kinds = [w.strip() for w in type_text.split(",")]
+        head = kinds[0].lower() if kinds else ""
+        wtype = "assault"
+        shots = 1
+        for word, mapped in _WEAPON_KINDS_40K7:
+            if head.startswith(word):
+                wtype = mapped
+                count_text = head[len(word) :].strip()
+                if count_text:
+                    count_text = count_text.split("/")[-1]
+                    value, dice = whole(count_text)
+                    if value is not None:
+                        shots = value
+                        if dice:
+                            add(
+                                "decided",
+                                sel.path,
+                                p.name,
+                                f"{count_text} shots read as {value} (the average, rounded up)",
+                            )
+                break
+        else:
+            if head:
+                add("decided", sel.path, p.name, f"weapon type {kinds[0]!r} played as Assault")
+        if wtype == "rapid_fire" and shots == 1:
+            shots = 1
+        rules = self._weapon_rules([k for k in kinds[1:]], sel, add)
+        if "template" in rng_text.lower() and "template" not in rules:
+            rules.append("template")
+        rules += [r for r in self._weapon_rules(sel.rules, sel, add) if r not in rules]
+        strength = self._strength(p.get("Strength", "S"), s, sel, p, add)
+        ap_text = p.get("AP")
+        ap = first_int(ap_text) if ap_text and ap_text != "-" else None
+        melee = wtype == "melee" or rng_text.strip() in ("-", "", "Melee")
+        rng = 0.0 if melee else (inches(rng_text) or (TEMPLATE_RANGE if "template" in rules else 0.0))
+        if melee:
+            wtype = "melee"
+        elif rng <= 0:
+            rng = UNLIMITED_RANGE
+            add("decided", sel.path, p.name, f"range {rng_text!r} played as {UNLIMITED_RANGE:g} in")
+        return WeaponLine(
+            p.name, rng, strength, ap, 1, shots, wtype, rules, None if melee else self._mount(sel, s, add)
+        )
+
+    def _strength(self, text: str, s: Statline, sel: Selection, p: Profile, add: Add) -> int:
+        base = int(s.profile.get("s", 0))
+        t = text.strip().lower()
+        if t.isdigit():
+            return int(t)
+        if t in ("user", "as user", ""):
+            return base
+        if t.startswith("x"):
+            return min(10, base * _int(t, 1))
+        if t.startswith("+"):
+            return min(10, base + _int(t))
+        if t == "d":
+            add("decided", sel.path, p.name, "Strength D (Destroyer) played as Strength 10")
+            return 10
+        add("decided", sel.path, p.name, f"Strength {text!r} not a number: {base} (the model's)")
+        return base
+
+
+# ---- hh3 ----------------------------------------------------------------------------------------
+
+_HH3_SUBTYPES = {
+    "transport": "transport",
+    "flyer": "flyer",
+    "stable": "stable",
+    "super-heavy": "super-heavy",
+    "rapid": "fast",
+    "fast": "fast",
+}
+
+
+class HH3(EditionReader):
+    edition = "hh3"
+    system_ids = ("sys-9fe4-1dc3-b7c2-73cf",)
+    system_name = "Horus Heresy 3rd Edition"
+    statline_types = ("profile", "vehicle", "knight")
+    weapon_types = ("ranged weapon", "melee weapon")
+    weapon_rule_map: ClassVar[dict[str, str]] = {
+        "armourbane": "armourbane",
+        "barrage": "barrage",
+        "indirect": "indirect",
+        "blast": "blast",
+        "template": "template",
+    }
+    unit_rule_map: ClassVar[dict[str, str]] = {
+        "light transport": "light_transport",
+        "assault vehicle": "assault_vehicle",
+    }
+
+    def unit_rule(self, rule: str) -> tuple[str, Any] | None:
+        lowered = rule.strip().lower()
+        value = first_int(lowered)
+        for name, keyword in (
+            ("explodes", "explodes"),
+            ("auto-repair", "auto_repair"),
+            ("damage mitigation", "mitigation"),
+        ):
+            if lowered.startswith(name) and value is not None:
+                return "keyword", f"{keyword}:{value}"
+        if lowered.startswith("bulky") and value is not None:
+            return "bulky", value
+        return super().unit_rule(rule)
+
+    def weapon_rule(self, text: str) -> str | None:
+        lowered = text.strip().lower()
+        found = re.match(r"heavy\s*\((rs|ap|fp|s)\)", lowered)
+        if found:
+            return "heavy:" + {"rs": "s"}.get(found.group(1), found.group(1))
+        return super().weapon_rule(text)
+
+    def statline(self, p: Profile, anchor: Selection, root: Selection, add: Add) -> Statline:
+        t = p.type_name.lower()
+        type_text = p.get("Type")
+        type_words = words(type_text)
+        head = type_words[0] if type_words else ""
+        if t == "profile":
+            kind = {"infantry": "infantry", "paragon": "paragon", "walker": "walker"}.get(head)
+            if kind is None:
+                kind = "infantry"
+                add("decided", anchor.path, p.name, f"model type {type_text!r} played as infantry")
+            for w in type_words[1:]:
+                if w not in ("sergeant", "character", "command"):
+                    add("unmapped", anchor.path, w, f"sub-type of {p.name!r} not implemented: ignored")
+            profile: dict[str, Any] = {
+                "m": float(_int(p.get("M"))),
+                "ws": _int(p.get("WS")),
+                "bs": _int(p.get("BS")),
+                "s": _int(p.get("S")),
+                "t": _int(p.get("T")),
+                "w": max(1, _int(p.get("W"), 1)),
+                "i": _int(p.get("I")),
+                "a": max(1, _int(p.get("A"), 1)),
+                "ld": _int(p.get("LD"), 7),
+                "cool": _int(p.get("CL"), 7),
+            }
+            sv, inv = target(p.get("SAV")), target(p.get("INV"))
+            if sv is not None:
+                profile["sv"] = sv
+            if inv is not None:
+                profile["inv"] = inv
+            return Statline(p.name, kind, False, False, profile)
+        keywords: list[str] = []
+        for w in type_words[1:]:
+            mapped = _HH3_SUBTYPES.get(w)
+            if mapped is None:
+                add("unmapped", anchor.path, w, f"sub-type of {p.name!r} not implemented: ignored")
+            elif mapped not in keywords:
+                keywords.append(mapped)
+        front = _int(p.get("Front Armour", "Front"))
+        side_text = p.get("Side Armour", "Side")
+        if not side_text:
+            add("decided", anchor.path, p.name, "no side armour in the data (Knight): side = front")
+        profile = {
+            "m": float(_int(p.get("M"))),
+            "bs": _int(p.get("BS")),
+            "armour": {
+                "front": front,
+                "side": _int(side_text, front),
+                "rear": _int(p.get("Rear Armour", "Rear")),
+            },
+            "hp": max(1, _int(p.get("HP"), 1)),
+        }
+        capacity = first_int(p.get("Transport Capacity"))
+        if capacity:
+            profile["capacity"] = capacity
+            if "transport" not in keywords:
+                keywords.append("transport")
+        access = _access(p.get("Access Points"))
+        if access:
+            profile["access"] = access
+        return Statline(p.name, "vehicle", True, False, profile, keywords)
+
+    def weapon(self, p: Profile, sel: Selection, s: Statline, add: Add) -> WeaponLine | None:
+        rules_text = [r.strip() for r in p.get("Special Rules").split(",") if r.strip()]
+        rules = self._weapon_rules(rules_text, sel, add)
+        for r in self._weapon_rules([r for r in sel.rules if r not in rules_text], sel, add):
+            if r not in rules:
+                rules.append(r)
+        ap_text = p.get("AP")
+        ap = first_int(ap_text) if ap_text and ap_text != "-" else None
+        damage = max(1, _int(p.get("D"), 1))
+        if p.type_name.lower() == "melee weapon":
+            base = int(s.profile.get("s", 0))
+            sm = p.get("SM").strip().upper()
+            strength = base if sm in ("S", "") else (base + _int(sm) if sm[:1] in "+-" else _int(sm, base))
+            attacks = max(
+                1, int(s.profile.get("a", 1)) + (_int(p.get("AM")) if p.get("AM")[:1] in "+-" else 0)
+            )
+            return WeaponLine(p.name, 0.0, strength, ap, damage, attacks, "melee", rules)
+        rng_text = p.get("R")
+        if "template" in rng_text.lower() and "template" not in rules:
+            rules.append("template")
+        rng = inches(rng_text) or (TEMPLATE_RANGE if "template" in rules else UNLIMITED_RANGE)
+        shots, dice = whole(p.get("FP") or "1")
+        if dice:
+            add("decided", sel.path, p.name, f"FP {p.get('FP')} read as {shots} (the average, rounded up)")
+        strength = _int(p.get("RS"))
+        return WeaponLine(
+            p.name,
+            rng,
+            strength,
+            ap,
+            damage,
+            max(1, shots or 1),
+            "heavy" if any(r.startswith("heavy") for r in rules) else "assault",
+            rules,
+            self._mount(sel, s, add),
+        )
+
+
+# ---- 40k11 --------------------------------------------------------------------------------------
+
+_40K11_KEYWORDS = {"vehicle": "vehicle", "monster": "monster", "infantry": "infantry", "frame": "frame"}
+_40K11_IGNORED_CATEGORIES = ("faction:", "allies:")
+
+
+class WH40K11(EditionReader):
+    edition = "40k11"
+    system_ids = ("sys-352e-adc2-7639-d610",)
+    system_name = "Warhammer 40,000 11th Edition"
+    statline_types = ("unit",)
+    weapon_types = ("ranged weapons", "melee weapons")
+    weapon_rule_map: ClassVar[dict[str, str]] = {
+        "blast": "blast",
+        "close-quarters": "close_quarters",
+        "close quarters": "close_quarters",
+    }
+    has_mounts = False
+
+    def check_system(self, system_id: str, system_name: str) -> None:
+        if system_id == "sys-352e-adc2-7639-d6a9":
+            raise RosterError("this is a 10th edition roster (sys-352e-adc2-7639-d6a9), not 40k11")
+        super().check_system(system_id, system_name)
+
+    def statline(self, p: Profile, anchor: Selection, root: Selection, add: Add) -> Statline:
+        profile: dict[str, Any] = {
+            "m": inches(p.get("M")) or 0.0,
+            "t": _int(p.get("T")),
+            "w": max(1, _int(p.get("W"), 1)),
+            "ld": target(p.get("LD")) or 7,
+        }
+        sv, inv = target(p.get("Sv", "SV")), target(p.get("InSv"))
+        if sv is not None:
+            profile["sv"] = sv
+        if inv is not None:
+            profile["inv"] = inv
+        categories = {c.lower() for c in (*root.categories, *anchor.categories)}
+        keywords = [k for c, k in _40K11_KEYWORDS.items() if c in categories]
+        kind = "vehicle" if "vehicle" in keywords else "monster" if "monster" in keywords else "infantry"
+        vehicle = kind in ("vehicle", "monster")
+        return Statline(p.name, kind, vehicle, "walker" in categories, profile, keywords)
+
+    def weapon(self, p: Profile, sel: Selection, s: Statline, add: Add) -> WeaponLine | None:
+        keywords_text = [k.strip() for k in p.get("Keywords").split(",") if k.strip() and k.strip() != "-"]
+        rules: list[str] = []
+        for k in keywords_text:
+            mapped = self.weapon_rule(k)
+            if mapped is None:
+                add("unmapped", sel.path, k, "weapon keyword not implemented by the rules core: ignored")
+            elif mapped not in rules:
+                rules.append(mapped)
+        shots, dice = whole(p.get("A") or "1")
+        if dice:
+            add("decided", sel.path, p.name, f"A {p.get('A')} read as {shots} (the average, rounded up)")
+        damage, ddice = whole(p.get("D") or "1")
+        if ddice:
+            add("decided", sel.path, p.name, f"D {p.get('D')} read as {damage} (the average, rounded up)")
+        ap = abs(_int(p.get("AP")))
+        melee = p.type_name.lower() == "melee weapons"
+        skill = target(p.get("WS" if melee else "BS"))
+        if skill is not None:
+            key = "ws" if melee else "bs"
+            s.profile.setdefault(f"_{key}", []).append(skill)
+        name = p.name.removeprefix("➤").strip()
+        rng = 0.0 if melee else (inches(p.get("Range")) or 0.0)
+        kind = (
+            "melee"
+            if melee
+            else next(
+                (
+                    t
+                    for word, t in (
+                        ("pistol", "pistol"),
+                        ("heavy", "heavy"),
+                        ("rapid fire", "rapid_fire"),
+                        ("assault", "assault"),
+                    )
+                    if any(k.lower().startswith(word) for k in keywords_text)
+                ),
+                "assault",
+            )
+        )
+        return WeaponLine(
+            name, rng, _int(p.get("S")), ap or None, max(1, damage or 1), max(1, shots or 1), kind, rules
+        )
+
+    def finish_unit(self, unit: dict[str, Any], add: Add, root: Selection) -> dict[str, Any]:
+        profile = unit["profile"]
+        for key in ("bs", "ws"):
+            skills = profile.pop(f"_{key}", [])
+            if skills:
+                common = max(set(skills), key=skills.count)
+                profile[key] = common
+                if len(set(skills)) > 1:
+                    add(
+                        "decided",
+                        root.path,
+                        root.name,
+                        f"weapons with {key.upper()} {sorted(set(skills))}: the unit uses {common}+ for all",
+                    )
+        keywords = list(unit.get("keywords", []))
+        for cat in root.categories:
+            lowered = cat.lower()
+            if lowered in _40K11_KEYWORDS:
+                if _40K11_KEYWORDS[lowered] not in keywords:
+                    keywords.append(_40K11_KEYWORDS[lowered])
+            elif not lowered.startswith(_40K11_IGNORED_CATEGORIES) and lowered != unit["name"].lower():
+                add("unmapped", root.path, cat, "keyword not implemented by the rules core: ignored")
+        if keywords:
+            unit["keywords"] = keywords
+        return super().finish_unit(unit, add, root)
+
+
+EDITIONS: dict[str, EditionReader] = {r.edition: r for r in (WH40K7(), HH3(), WH40K11())}
+
+__all__ = ["EDITIONS", "EditionReader", "Statline", "WeaponLine"]

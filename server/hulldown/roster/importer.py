@@ -1,0 +1,398 @@
+"""Turn a parsed roster into the units of a match definition (docs/roster-import.md).
+
+Every force at any depth is read; each selection directly under a force is a unit when some
+selection below it carries a statline (a profile the edition reader knows). Inside a unit, a
+*model group* is the selection owning a statline: the selection itself when it is the unit or a
+``model`` selection, else its nearest ``model`` ancestor (a 40k7 Captain's statline sits on his
+armour upgrade). Its ``number`` is the model count; weapons under it belong to its models, one
+weapon per model per weapon profile (every profile of a multi-profile weapon). Weapons outside
+every group (hh3 and 40k11 put them beside the model) go to the unit's models in order. A vehicle
+group inside a unit of other models (a 40k7 dedicated transport) becomes a unit of its own.
+
+What cannot be mapped is reported by name and path, never dropped silently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from . import dimensions
+from .deploy import deploy
+from .editions import EDITIONS, EditionReader, Statline, WeaponLine
+from .values import slug
+from .xmltree import Profile, RosterError, Selection, parse_roster
+
+Level = Literal["unmapped", "default", "decided", "skipped"]
+
+
+@dataclass(frozen=True)
+class ReportEntry:
+    """One line of the import report: what (``name``), where (``path`` in the roster), and why."""
+
+    level: Level
+    path: str
+    name: str
+    message: str
+
+
+@dataclass
+class RosterImport:
+    edition: str
+    roster_name: str
+    units: list[dict[str, Any]]
+    report: list[ReportEntry] = field(default_factory=list)
+
+    def report_lines(self) -> list[str]:
+        return [f"{r.level}: {r.path}: {r.name}: {r.message}" for r in self.report]
+
+
+@dataclass
+class _Group:
+    anchor: Selection
+    statline: Statline
+    count: int
+    weapons: list[tuple[Selection, Profile]] = field(default_factory=list)
+    rules: list[tuple[Selection, str]] = field(default_factory=list)
+
+
+class _Report:
+    def __init__(self) -> None:
+        self.entries: list[ReportEntry] = []
+        self._seen: set[tuple[str, str, str]] = set()
+
+    def add(self, level: Level, path: str, name: str, message: str) -> None:
+        entry = ReportEntry(level, path, name, message)
+        key = (level, path, name.lower())
+        if key not in self._seen:
+            self._seen.add(key)
+            self.entries.append(entry)
+
+
+def import_roster(data: bytes, edition: str, side: str = "a", *, deploy_units: bool = True) -> RosterImport:
+    """The units of the roster for ``edition`` (side ``side``), placed in that side's deployment
+    zone of the default 72 x 48 battlefield, and the report. Raises :class:`RosterError`."""
+    reader = EDITIONS.get(edition)
+    if reader is None:
+        raise RosterError(f"unknown edition {edition!r}; allowed: {', '.join(EDITIONS)}")
+    roster = parse_roster(data)
+    reader.check_system(roster.game_system_id, roster.game_system_name)
+    report = _Report()
+    units: list[dict[str, Any]] = []
+    ids: set[str] = set()
+    for force in roster.all_forces():
+        for sel in force.selections:
+            units.extend(_units_of(sel, reader, side, ids, report))
+    if not units:
+        report.add("unmapped", "forces", roster.name, "no selection of this roster carries a statline")
+    if deploy_units:
+        deploy(units, side)
+    return RosterImport(edition=edition, roster_name=roster.name, units=units, report=report.entries)
+
+
+def _units_of(
+    root: Selection, reader: EditionReader, side: str, ids: set[str], report: _Report
+) -> list[dict[str, Any]]:
+    groups = _groups(root, reader, report)
+    if not groups:
+        types = sorted({p.type_name for sel in root.walk() for p in sel.profiles})
+        held = f" (profiles: {', '.join(types)})" if types else ""
+        report.add(
+            "skipped",
+            root.path,
+            root.name,
+            f"no statline below it{held}: not a unit (configuration, upgrade)",
+        )
+        return []
+    vehicles = [g for g in groups if g.statline.vehicle]
+    others = [g for g in groups if not g.statline.vehicle]
+    parts: list[tuple[str, list[_Group]]] = []
+    if vehicles and others:
+        parts.append((root.name, others))
+        for v in vehicles:
+            report.add(
+                "decided",
+                v.anchor.path,
+                v.anchor.name,
+                f"a vehicle bought with {root.name!r}: a unit of its own",
+            )
+            parts.append((v.anchor.name, [v]))
+    else:
+        parts.append((root.name, groups))
+    loose = _loose_weapons(root, groups, reader)
+    out = []
+    for index, (name, members) in enumerate(parts):
+        unit_rules = [(root, r) for r in root.rules] if index == 0 else []
+        out.append(
+            _unit(name, root, members, loose if index == 0 else [], unit_rules, reader, side, ids, report)
+        )
+    return out
+
+
+def _groups(root: Selection, reader: EditionReader, report: _Report) -> list[_Group]:
+    """Model groups of the unit ``root`` with the weapons and rules under each."""
+    found: dict[int, _Group] = {}
+    parents: dict[int, Selection | None] = {id(root): None}
+    order: list[Selection] = []
+    stack: list[Selection] = [root]
+    while stack:
+        sel = stack.pop(0)
+        order.append(sel)
+        for child in sel.children:
+            parents[id(child)] = sel
+        stack[0:0] = sel.children
+    for sel in order:
+        for p in sel.profiles:
+            if reader.is_statline(p):
+                anchor = _anchor(sel, root, parents)
+                if id(anchor) in found:
+                    continue
+                statline = reader.statline(p, anchor, root, report.add)
+                count = max(anchor.number, 1) if anchor is not root or root.type == "model" else 1
+                found[id(anchor)] = _Group(anchor, statline, count)
+    groups = list(found.values())
+    by_anchor = {id(g.anchor): g for g in groups}
+    for sel in order:
+        owner = _owner(sel, parents, by_anchor)
+        if owner is None:
+            continue
+        for p in sel.profiles:
+            if reader.is_weapon(p):
+                owner.weapons.append((sel, p))
+        if sel is not root and not any(reader.is_weapon(p) for p in sel.profiles):
+            owner.rules.extend((sel, r) for r in sel.rules)  # a weapon's rules are the weapon's
+    for g in groups:  # the statline's own transport profile and the anchor's category keywords
+        g.statline = reader.finish(g.statline, g.anchor, report.add)
+    if groups:
+        for sel in order:
+            for p in sel.profiles:
+                known = (
+                    reader.is_statline(p) or reader.is_weapon(p) or p.type_name.lower() in reader.used_types
+                )
+                if not known:
+                    report.add(
+                        "unmapped",
+                        sel.path,
+                        p.name,
+                        f"{p.type_name or 'untyped'} profile: not used by the rules core (ignored)",
+                    )
+    return groups
+
+
+def _anchor(sel: Selection, root: Selection, parents: dict[int, Selection | None]) -> Selection:
+    if sel is root or sel.type == "model":
+        return sel
+    node = parents.get(id(sel))
+    while node is not None:
+        if node.type == "model" or node is root:
+            return node if node.type == "model" else sel
+        node = parents.get(id(node))
+    return sel
+
+
+def _owner(
+    sel: Selection, parents: dict[int, Selection | None], by_anchor: dict[int, _Group]
+) -> _Group | None:
+    node: Selection | None = sel
+    while node is not None:
+        if id(node) in by_anchor:
+            return by_anchor[id(node)]
+        node = parents.get(id(node))
+    return None
+
+
+def _loose_weapons(
+    root: Selection, groups: list[_Group], reader: EditionReader
+) -> list[tuple[Selection, Profile]]:
+    """Weapons under the unit but outside every model group (beside the models)."""
+    if any(g.anchor is root for g in groups):
+        return []
+    inside = {id(s) for g in groups for s in g.anchor.walk()}
+    out: list[tuple[Selection, Profile]] = []
+    for sel in root.walk():
+        if id(sel) in inside:
+            continue
+        out.extend((sel, p) for p in sel.profiles if reader.is_weapon(p))
+    return out
+
+
+def _unique(base: str, ids: set[str]) -> str:
+    uid, n = base, 2
+    while uid in ids:
+        uid, n = f"{base}-{n}", n + 1
+    ids.add(uid)
+    return uid
+
+
+def _unit(
+    name: str,
+    root: Selection,
+    groups: list[_Group],
+    loose: list[tuple[Selection, Profile]],
+    unit_rules: list[tuple[Selection, str]],
+    reader: EditionReader,
+    side: str,
+    ids: set[str],
+    report: _Report,
+) -> dict[str, Any]:
+    uid = _unique(slug(name), ids)
+    main = max(groups, key=lambda g: g.count)  # the statline of most models (not the sergeant's)
+    lead = main.statline
+    keywords: list[str] = []
+    models: list[dict[str, Any]] = []
+    weapons: list[dict[str, Any]] = []
+    model_slots: list[str] = []
+    weapon_ids: set[str] = set()
+    for g in groups:
+        for k in g.statline.keywords:
+            if k not in keywords:
+                keywords.append(k)
+        dims = _dimensions(g, report)
+        group_models: list[str] = []
+        for _ in range(g.count):
+            mid = f"{uid}-{len(models) + 1}"
+            model: dict[str, Any] = {"id": mid, "pos": [0.0, 0.0]}
+            model.update(dims)
+            if g.statline.bulky > 1:
+                model["bulky"] = g.statline.bulky
+            models.append(model)
+            group_models.append(mid)
+            model_slots.append(mid)
+        for sel, rule in g.rules:
+            _unit_rule(reader, sel, rule, keywords, models, group_models, report)
+        _add_weapons(g.weapons, group_models, g, reader, weapons, weapon_ids, report)
+        if g is not main and g.statline.profile != lead.profile:
+            report.add(
+                "decided",
+                g.anchor.path,
+                g.anchor.name,
+                f"another statline in {name!r}: the unit uses the statline of {main.anchor.name!r} (most models) for every model",
+            )
+    for sel, rule in unit_rules:
+        _unit_rule(reader, sel, rule, keywords, models, model_slots, report)
+    if loose:
+        _add_weapons(loose, model_slots, main, reader, weapons, weapon_ids, report)
+    # the statline, with what the weapons told the readers (40k11 BS/WS are on the weapons)
+    profile = {k: v for k, v in lead.profile.items() if not k.startswith("_")}
+    for g in groups:
+        for k, v in g.statline.profile.items():
+            if k.startswith("_"):
+                profile.setdefault(k, []).extend(v)
+    unit: dict[str, Any] = {
+        "id": uid,
+        "side": side,
+        "name": name,
+        "kind": lead.kind,
+        "profile": profile,
+        "models": models,
+    }
+    if weapons:
+        unit["weapons"] = weapons
+    if keywords:
+        unit["keywords"] = keywords
+    unit = reader.finish_unit(unit, report.add, root)
+    return unit
+
+
+def _dimensions(g: _Group, report: _Report) -> dict[str, Any]:
+    entry = dimensions.lookup(g.anchor.name) or dimensions.lookup(g.statline.name)
+    d = dimensions.defaults()
+    out: dict[str, Any] = {}
+    baseless = g.statline.vehicle and not g.statline.walker
+    if entry is not None and ("hull" in entry or "base_mm" in entry):
+        if "hull" in entry and (baseless or "base_mm" not in entry):
+            out["hull"] = {"length": entry["hull"][0], "width": entry["hull"][1]}
+        else:
+            out["base_mm"] = entry.get("base_mm", d["base_mm"])
+    elif baseless:
+        out["hull"] = {"length": d["vehicle_hull"][0], "width": d["vehicle_hull"][1]}
+        report.add(
+            "default",
+            g.anchor.path,
+            g.anchor.name,
+            f"no hull size in the dimensions table: {d['vehicle_hull'][0]} x {d['vehicle_hull'][1]} in",
+        )
+    else:
+        base = (
+            d["monster_base_mm"]
+            if g.statline.kind in ("monster", "walker") or g.statline.vehicle
+            else d["base_mm"]
+        )
+        out["base_mm"] = base
+        report.add(
+            "default", g.anchor.path, g.anchor.name, f"no base size in the dimensions table: {base} mm"
+        )
+    g.statline.dimensions_entry = entry
+    return out
+
+
+def _unit_rule(
+    reader: EditionReader,
+    sel: Selection,
+    rule: str,
+    keywords: list[str],
+    models: list[dict[str, Any]],
+    group: list[str],
+    report: _Report,
+) -> None:
+    mapped = reader.unit_rule(rule)
+    if mapped is None:
+        report.add("unmapped", sel.path, rule, "special rule not implemented by the rules core: ignored")
+        return
+    kind, value = mapped
+    if kind == "keyword" and value not in keywords:
+        keywords.append(str(value))
+    elif kind == "bulky":
+        for m in models:
+            if m["id"] in group:
+                m["bulky"] = int(value)
+
+
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "twin": 1}
+
+
+def _named_count(name: str) -> int:
+    """``Two Quad Lascannons`` -> 2, ``2x Heavy Bolter`` -> 2, ``2 Smart missile systems`` -> 2."""
+    first = name.split(" ", 1)[0].lower() if name else ""
+    if first in _COUNT_WORDS:
+        return _COUNT_WORDS[first]
+    digits = first.rstrip("x")
+    return int(digits) if digits.isdigit() and 0 < int(digits) <= 12 else 1
+
+
+def _add_weapons(
+    found: list[tuple[Selection, Profile]],
+    owners: list[str],
+    g: _Group,
+    reader: EditionReader,
+    weapons: list[dict[str, Any]],
+    weapon_ids: set[str],
+    report: _Report,
+) -> None:
+    """One weapon per model per profile. A selection's ``number`` N is already multiplied down
+    the tree (a name may say more: ``Two Quad Lascannons``): over M models, N >= M gives each
+    model N // M copies, fewer go to the first models one each (in turn)."""
+    if not owners:
+        return
+    cursor = 0
+    for sel, prof in found:
+        line: WeaponLine | None = reader.weapon(prof, sel, g.statline, report.add)
+        if line is None:
+            continue
+        total = max(sel.number, _named_count(sel.name), 1)
+        if total >= len(owners):
+            plan = [(mid, total // len(owners)) for mid in owners]
+        else:
+            plan = [(owners[(cursor + k) % len(owners)], 1) for k in range(total)]
+            cursor += total
+        for mid, copies in plan:
+            for k in range(copies):
+                doc = line.document()
+                if doc.get("mount", {}).get("kind") == "sponson" and copies > 1:
+                    doc["mount"] = {**doc["mount"], "side": "left" if k % 2 == 0 else "right"}
+                base = slug(line.name)
+                wid, n = base, 2
+                while wid in weapon_ids:
+                    wid, n = f"{base}-{n}", n + 1
+                weapon_ids.add(wid)
+                weapons.append({**doc, "id": wid, "model": mid})

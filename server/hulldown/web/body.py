@@ -1,0 +1,43 @@
+"""Reading a JSON request body within a size limit, quickly and without a 500.
+
+The size is judged from ``Content-Length`` before anything is read, and again while the body
+streams in (a missing or false header cannot make the server buffer more than the limit). JSON
+nested deeper than msgspec's recursion limit is a clear error, not a ``RecursionError``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from .responses import error
+
+
+async def read_limited(request: Request, limit: int) -> bytes | Response:
+    """The body, or a 413 ``too_large`` answer as soon as it is known to exceed ``limit`` bytes."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        return error(413, "too_large", f"request body of {declared} bytes is over the limit of {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return error(413, "too_large", f"request body is over the limit of {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def decode_json(body: bytes) -> Any | Response:
+    """Untyped JSON, or a 400 ``bad_request`` (not JSON) / 422 ``too_deep`` answer."""
+    try:
+        return msgspec.json.decode(body)
+    except RecursionError:
+        return error(
+            422, "too_deep", "the JSON is nested too deeply (a match definition is a few levels deep)"
+        )
+    except msgspec.DecodeError as exc:
+        return error(400, "bad_request", f"not JSON: {exc}")

@@ -1,0 +1,239 @@
+"""Roster import (docs/roster-import.md): every sample roster imports (.ros and .rosz alike) into
+units a match definition accepts; a golden test per edition; unmappable entries are reported by
+name and path; hostile XML and rosters of other game systems are refused; the CLI and
+POST /rosters give the same units."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import httpx
+import msgspec
+import pytest
+
+from hulldown.match.definition import DefinitionError, parse_definition
+from hulldown.roster.importer import import_roster
+from hulldown.roster.xmltree import MAX_ROSTER_BYTES, RosterError
+from hulldown.web import openapi
+
+from ..server_process import ServerProcess
+from .golden import GOLDEN, summary
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rosters"
+SAMPLES = sorted(FIXTURES.glob("*.ros")) + sorted(FIXTURES.glob("*.rosz"))
+PAIRS = {
+    "40k7": ("40k7-space-marines", "40k7-orks"),
+    "hh3": ("hh3-legiones-astartes", "hh3-solar-auxilia"),
+    "40k11": ("40k11-tau-empire", "40k11-orks"),
+}
+
+
+def _edition(path: Path) -> str:
+    return path.name.split("-", 1)[0]
+
+
+def _import(name: str, edition: str, side: str = "a") -> list[dict[str, object]]:
+    return import_roster((FIXTURES / f"{name}.ros").read_bytes(), edition, side).units
+
+
+def test_all_twelve_samples_are_here() -> None:
+    assert len(SAMPLES) == 12
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
+def test_every_sample_roster_imports(path: Path) -> None:
+    result = import_roster(path.read_bytes(), _edition(path))
+    assert len(result.units) >= 6
+    assert all(u["models"] for u in result.units)
+    assert any(u.get("weapons") for u in result.units)
+    plain = import_roster(path.with_suffix(".ros").read_bytes(), _edition(path))
+    assert result.units == plain.units  # .rosz holds the same roster
+
+
+@pytest.mark.parametrize("edition", sorted(PAIRS))
+def test_the_two_armies_of_an_edition_make_a_valid_match(edition: str) -> None:
+    a, b = PAIRS[edition]
+    units = [*_import(a, edition, "a"), *_import(b, edition, "b")]
+    doc = {"format": 1, "edition": edition, "scenario": {"units": units}}
+    parsed = parse_definition(doc)
+    assert not isinstance(parsed, DefinitionError), [p.text() for p in parsed.problems][:10]
+
+
+@pytest.mark.parametrize("edition", sorted(GOLDEN))
+def test_golden_import(edition: str) -> None:
+    """tests/fixtures/rosters/golden/<edition>.json was checked by hand against the roster."""
+    expected = json.loads((FIXTURES / "golden" / f"{edition}.json").read_text())
+    assert summary(_import(GOLDEN[edition], edition)) == expected
+
+
+def test_golden_facts_read_from_the_rosters() -> None:
+    """A few values of the golden files, restated (roster statlines quoted in the comments)."""
+    marines = {u["name"]: u for u in _import("40k7-space-marines", "40k7")}
+    # Captain: WS 6 BS 5 S 4 T 4 W 3 I 5 A 3 Ld 10 Save 3+/4++
+    assert marines["Captain"]["profile"] == {
+        "ws": 6,
+        "bs": 5,
+        "s": 4,
+        "t": 4,
+        "w": 3,
+        "i": 5,
+        "a": 3,
+        "ld": 10,
+        "sv": 3,
+        "inv": 4,
+    }
+    # The Rhino bought with the Tactical Squad: Vehicle BS 4, 11/11/10, HP 3, Type "Tank, Transport"
+    rhino = marines["Rhino"]
+    assert rhino["profile"]["armour"] == {"front": 11, "side": 11, "rear": 10} and rhino["profile"]["hp"] == 3
+    assert rhino["keywords"] == ["tank", "transport"] and rhino["profile"]["capacity"] == 10
+    # Missile Launcher: both profiles (Krak, Frag) become weapons of the heavy-weapon marine
+    names = [w["name"] for w in marines["Tactical Squad"]["weapons"]]
+    assert "Krak Missiles" in names and "Frag Missiles" in names
+    auxilia = {u["name"]: u for u in _import("hh3-solar-auxilia", "hh3")}
+    # Leman Russ Strike Tank: M 10 BS 3 Front 14 Side 13 Rear 10 HP 6; Turret Mounted Battlecannon
+    russ = auxilia["Leman Russ Strike Tank"]
+    assert russ["profile"] == {"m": 10.0, "bs": 3, "armour": {"front": 14, "side": 13, "rear": 10}, "hp": 6}
+    battlecannon = next(w for w in russ["weapons"] if w["name"] == "Battlecannon")
+    assert battlecannon["mount"] == {"kind": "turret"} and battlecannon["rules"] == ["heavy:ap", "blast"]
+    assert {m.get("bulky") for m in auxilia["Aethon Heavy Sentinel Squadron"]["models"]} == {6}  # Bulky (6)
+    tau = {u["name"]: u for u in _import("40k11-tau-empire", "40k11")}
+    # Stormsurge: M 8" T 11 Sv 2+ W 20 InSv 4+, keywords Vehicle (Walker, Titanic not implemented)
+    surge = tau["Stormsurge"]
+    assert (
+        surge["profile"]["t"],
+        surge["profile"]["w"],
+        surge["profile"]["sv"],
+        surge["profile"]["inv"],
+    ) == (11, 20, 2, 4)
+    assert surge["kind"] == "vehicle" and "vehicle" in surge["keywords"]
+
+
+def test_unmappable_entries_are_reported_by_name_and_path() -> None:
+    result = import_roster((FIXTURES / "40k7-space-marines.ros").read_bytes(), "40k7")
+    unmapped = {(r.name, r.path) for r in result.report if r.level == "unmapped"}
+    assert ("And They Shall Know No Fear", "forces[0].selections[1]") in unmapped
+    assert any(name == "Rending" and path.startswith("forces[0].selections[5]") for name, path in unmapped)
+    defaults = [r for r in result.report if r.level == "default"]
+    assert any("base size" in r.message for r in defaults)  # stated defaults are reported too
+    tau = import_roster((FIXTURES / "40k11-tau-empire.ros").read_bytes(), "40k11")
+    assert any(r.name == "Titanic" and r.level == "unmapped" for r in tau.report)
+    assert any(r.name == "Deadly Demise D6" for r in tau.report)
+    # profiles the core does not use (abilities, wargear) are reported too, not dropped
+    assert any(
+        r.name == "Damaged: 1-5 Wounds Remaining" and "Abilities profile" in r.message for r in tau.report
+    )
+    auxilia = import_roster((FIXTURES / "hh3-solar-auxilia.ros").read_bytes(), "hh3")
+    assert any(r.name == "Allegiance" and r.level == "skipped" for r in auxilia.report)
+
+
+BILLION_LAUGHS = b"""<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">
+<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>
+<roster name="&lol3;"><forces/></roster>"""
+EXTERNAL_ENTITY = b"""<?xml version="1.0"?>
+<!DOCTYPE roster [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>
+<roster name="&xxe;"><forces/></roster>"""
+
+
+@pytest.mark.parametrize("xml", [BILLION_LAUGHS, EXTERNAL_ENTITY], ids=["billion-laughs", "external-entity"])
+def test_hostile_xml_is_refused(xml: bytes) -> None:
+    with pytest.raises(RosterError, match="DTD or entities"):
+        import_roster(xml, "40k7")
+
+
+def test_zip_bomb_and_odd_files_are_refused() -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("big.ros", b"<roster>" + b" " * (MAX_ROSTER_BYTES + 10) + b"</roster>")
+    with pytest.raises(RosterError, match="expands"):
+        import_roster(buffer.getvalue(), "40k7")
+    with pytest.raises(RosterError, match="well-formed"):
+        import_roster(b"<roster", "40k7")
+    with pytest.raises(RosterError, match="root element"):
+        import_roster(b"<catalogue/>", "40k7")
+
+
+def test_a_roster_of_another_game_system_is_refused() -> None:
+    with pytest.raises(RosterError, match="Horus Heresy"):
+        import_roster((FIXTURES / "hh3-solar-auxilia.ros").read_bytes(), "40k7")
+    tenth = (
+        (FIXTURES / "40k11-orks.ros")
+        .read_bytes()
+        .replace(b"sys-352e-adc2-7639-d610", b"sys-352e-adc2-7639-d6a9")
+    )
+    tenth = tenth.replace(b"11th Edition", b"10th Edition")
+    with pytest.raises(RosterError, match="10th edition"):
+        import_roster(tenth, "40k11")
+
+
+def test_cli_prints_units_on_stdout_and_the_report_on_stderr() -> None:
+    path = FIXTURES / "hh3-legiones-astartes.rosz"
+    done = subprocess.run(
+        [sys.executable, "-m", "hulldown.cli", "roster", str(path), "--edition", "hh3", "--side", "b"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    units = json.loads(done.stdout)
+    assert units == import_roster(path.read_bytes(), "hh3", "b").units
+    assert "unmapped:" in done.stderr and "units" in done.stderr.splitlines()[0]
+    wrong = subprocess.run(
+        [sys.executable, "-m", "hulldown.cli", "roster", str(path), "--edition", "40k7"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (
+        wrong.returncode == 1 and wrong.stdout == "" and "not 'Warhammer 40,000 7th Edition'" in wrong.stderr
+    )
+
+
+def test_post_rosters(server: ServerProcess) -> None:
+    path = FIXTURES / "40k11-orks.rosz"
+    response = httpx.post(
+        f"{server.http}/rosters",
+        params={"edition": "40k11", "side": "b"},
+        content=path.read_bytes(),
+        timeout=30,
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["units"] == import_roster(path.read_bytes(), "40k11", "b").units
+    assert body["report"] and {"level", "path", "name", "message"} <= set(body["report"][0])
+    msgspec.convert(body, openapi.RosterImport)  # the documented response shape (strict)
+    examples = httpx.get(f"{server.http}/examples", timeout=10).json()
+    msgspec.convert(examples, openapi.ExampleList)
+    assert {"40k7-skirmish", "hh3-skirmish", "40k11-skirmish"} <= {e["name"] for e in examples["examples"]}
+    missing = httpx.get(f"{server.http}/examples/nope", timeout=10)
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_example"
+    hostile = httpx.post(
+        f"{server.http}/rosters", params={"edition": "40k7"}, content=BILLION_LAUGHS, timeout=10
+    )
+    assert hostile.status_code == 422 and hostile.json()["error"]["code"] == "bad_roster"
+    bad = httpx.post(f"{server.http}/rosters", params={"edition": "40k8"}, content=b"", timeout=10)
+    assert bad.status_code == 400 and "40k7" in bad.json()["error"]["message"]
+    big = httpx.post(
+        f"{server.http}/rosters",
+        params={"edition": "40k7"},
+        content=b" " * (MAX_ROSTER_BYTES + 1),
+        timeout=10,
+    )
+    assert big.status_code == 413
+
+
+EXAMPLE_ROSTERS = sorted((FIXTURES.parents[1].parent / "examples" / "rosters").glob("*.rosz"))
+
+
+@pytest.mark.parametrize("path", EXAMPLE_ROSTERS, ids=lambda p: p.name)
+def test_example_rosters_import_alike_zipped_or_not(path: Path) -> None:
+    zipped = import_roster(path.read_bytes(), _edition(path))
+    plain = import_roster(path.with_suffix(".ros").read_bytes(), _edition(path))
+    assert zipped.units == plain.units and len(zipped.units) == 4
