@@ -13,6 +13,7 @@ import uvicorn
 from ..store.embedded import EmbeddedRedis
 from ..web.app import create_app
 from ..web.settings import Settings
+from ..web.socket_frames import ws_hard_limit
 
 log = logging.getLogger("hulldown")
 
@@ -36,7 +37,7 @@ def serve(settings: Settings, log_level: str = "info") -> int:
             host=settings.host,
             port=settings.port,
             log_level=log_level,
-            ws_max_size=settings.max_frame * 4,
+            ws_max_size=ws_hard_limit(settings.max_frame),
             ws_ping_interval=20.0,
             # Patches are small and latency-bound: compressing each one costs more than it saves.
             ws_per_message_deflate=settings.ws_deflate,

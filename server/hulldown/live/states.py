@@ -1,5 +1,7 @@
 """States of one match at any seq, for the live server (DESIGN.md sections 3 and 5).
 
+The fold itself runs on the rules pool (``rules_pool.py``), off the event loop.
+
 Recent states stay in memory (the runtime remembers every state it folds: structural sharing
 keeps that cheap); older ones come from the nearest snapshot plus a fold of the events after it.
 The fold is the history-aware one, so an undo inside the folded range loads the state it restores
@@ -19,6 +21,7 @@ from ..match.history import evolve_with_history, needed_seq
 from ..match.state import MatchState
 from ..rules.dice import Dice
 from ..store.redis_store import RedisEventStore
+from .rules_pool import run_rules
 
 DEFAULT_CAPACITY = 2048
 
@@ -81,11 +84,11 @@ class StateSource:
         """One history-aware step, loading the state an undo or takeback restores first."""
         need = needed_seq(state, event)
         if need is None:
-            return evolve_with_history(state, event, dice, _nothing)
+            return await run_rules(evolve_with_history, state, event, dice, _nothing)
         target = await self.get(need)
         if target is None:
             raise LookupError(f"match {self.match_id}: no state at seq {need} to restore")
-        return evolve_with_history(state, event, dice, _only(need, target))
+        return await run_rules(evolve_with_history, state, event, dice, _only(need, target))
 
 
 def _nothing(seq: int) -> MatchState:

@@ -11,6 +11,7 @@ from starlette.routing import WebSocketRoute
 from ..live.service import LiveService
 from ..store.redis_store import RedisEventStore
 from .dice_routes import routes as dice_routes
+from .guards import app_options
 from .http_routes import routes as http_routes
 from .live_socket import live_socket
 from .log_routes import routes as log_routes
@@ -50,4 +51,4 @@ def create_app(settings: Settings) -> Starlette:
         WebSocketRoute("/matches/{match_id}/replay", replay_socket),
         *viewer_routes,
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, **app_options())

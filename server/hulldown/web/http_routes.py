@@ -33,14 +33,32 @@ def _base_url(request: Request) -> str:
     return public.rstrip("/") if public else str(request.base_url).rstrip("/")
 
 
+async def read_body(request: Request, limit: int) -> bytes | Response:
+    """The request body, refused (413 ``too_large``) as soon as it is known to exceed ``limit``
+    bytes: by its Content-Length before reading anything, else while it streams in."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return error(413, "too_large", f"request body {int(declared)} bytes > {limit}")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return error(413, "too_large", f"request body over {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def create_match(request: Request) -> Response:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        return error(413, "too_large", f"request body {len(body)} bytes > {MAX_BODY}")
+    body = await read_body(request, MAX_BODY)
+    if isinstance(body, Response):
+        return body
     try:
         create = _create_decoder.decode(body)
     except msgspec.DecodeError as exc:
         return error(400, "bad_request", str(exc))
+    except RecursionError:
+        return error(400, "bad_request", "JSON nested too deeply")
     created = await _live(request).create(create)
     if isinstance(created, Rejection):
         return rejection(422, created)

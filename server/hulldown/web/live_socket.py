@@ -12,13 +12,22 @@ import contextlib
 import time
 
 import msgspec
+from redis.exceptions import RedisError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..live.hub import Audience, Connection
 from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
+from ..match.rejection import reject
 from ..wire import protocol
-from .socket_frames import error_text, read_first
+from .socket_frames import (
+    Refused,
+    close_store_unavailable,
+    decode_frame,
+    error_text,
+    read_first,
+    receive_frame,
+)
 
 HELLO_TIMEOUT = 10.0
 
@@ -82,6 +91,8 @@ async def live_socket(websocket: WebSocket) -> None:
             )
     except WebSocketDisconnect:
         return
+    except RedisError as exc:
+        await close_store_unavailable(websocket, exc)
 
 
 async def _read_hello(websocket: WebSocket, max_frame: int) -> protocol.Hello | None:
@@ -143,17 +154,16 @@ async def _serve(
     limiter = RateLimit(rate)
     try:
         while True:
-            text = await websocket.receive_text()
+            frame = await receive_frame(websocket, max_frame)
             if not limiter.allow():
                 connection.push(_error("rate_limited", f"more than {rate} messages per second"))
                 continue
-            if len(text) > max_frame:
-                connection.push(_error("too_large", f"frame of {len(text)} bytes > {max_frame}"))
+            if isinstance(frame, Refused):
+                connection.push(frame.text)
                 continue
-            try:
-                message = protocol.client_decoder.decode(text)
-            except msgspec.DecodeError as exc:
-                connection.push(_error("bad_message", str(exc)))
+            message = decode_frame(protocol.client_decoder, frame)
+            if isinstance(message, Refused):
+                connection.push(_unreadable_act(frame, message.problem, role) or message.text)
                 continue
             await _handle(message, runtime, connection, role, audience)
     except WebSocketDisconnect:
@@ -164,6 +174,37 @@ async def _serve(
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
+
+
+class _ActProbe(msgspec.Struct):
+    """Just enough of a frame to answer a malformed ``act``: its type and action id."""
+
+    type: str = ""
+    action_id: object = None
+
+
+_probe_decoder = msgspec.json.Decoder(_ActProbe)
+BAD_ACTION_RULE = "client-protocol/SPEC.md section 6.2"
+
+
+def _unreadable_act(text: str, problem: str, role: protocol.Role) -> str | None:
+    """A ``rejected`` (code ``bad_action``) for an ``act`` that does not decode but whose
+    ``action_id`` can be read: every act gets exactly one ``ack`` or ``rejected``. None when the
+    frame is not such an act (it gets the ``bad_message`` error instead)."""
+    if role == "spectator":
+        return None
+    try:
+        probe = _probe_decoder.decode(text)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    if probe.type != "act" or not isinstance(probe.action_id, str):
+        return None
+    refused = reject("bad_action", BAD_ACTION_RULE, f"the act does not decode: {problem}")
+    return protocol.encode(
+        protocol.Rejected(
+            action_id=probe.action_id, code=refused.code, rule=refused.rule, message=refused.message
+        )
+    ).decode()
 
 
 def _resync(runtime: MatchRuntime, audience: Audience, reason: str) -> str:

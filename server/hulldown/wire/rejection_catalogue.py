@@ -29,6 +29,7 @@ ORIGINS: tuple[tuple[str, str], ...] = (
     ("match/history.py", "undo / takeback"),
     ("match/scenario.py", "POST /matches"),
     ("live/", "server"),
+    ("web/", "server"),
 )
 
 
