@@ -31,6 +31,7 @@ class ServerProcess:
         prefix: str = "hulldown",
         snapshot_every: int = 100,
         log: Path | None = None,
+        env: dict[str, str] | None = None,
     ) -> None:
         self.port = free_port()
         self.redis_url = redis_url
@@ -38,6 +39,7 @@ class ServerProcess:
         self.prefix = prefix
         self.snapshot_every = snapshot_every
         self.log = log
+        self.env = dict(env or {})
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -55,6 +57,7 @@ class ServerProcess:
             env["REDIS_URL"] = self.redis_url
         env["HULLDOWN_KEY_PREFIX"] = self.prefix
         env["HULLDOWN_SNAPSHOT_EVERY"] = str(self.snapshot_every)
+        env.update(self.env)
         args = [
             sys.executable,
             "-m",
