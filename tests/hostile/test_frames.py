@@ -103,8 +103,8 @@ async def test_bad_match_ids_answer_400_on_every_route_and_an_error_frame_on_soc
         response = httpx.get(f"{server.http}{quoted}{route}", timeout=10)
         assert response.status_code == 400, (route, response.status_code, response.text)
         assert response.json()["error"]["code"] == "bad_match_id"
-    for socket in ("live", "replay"):
-        ws = await connect(f"{server.ws}{quoted}/{socket}")
+    for feed in ("live", "replay"):
+        ws = await connect(f"{server.ws}{quoted}/{feed}")
         answer = await reply(ws)
         assert answer["type"] == "error" and answer["code"] == "bad_match_id" and answer["fatal"] is True
         await ws.wait_closed()
