@@ -33,6 +33,7 @@ async def _play(
     sockets = {side: await connect(url) for side in ("a", "b")}
     for side, ws in sockets.items():
         assert (await hello(ws, created["tokens"][side]))["type"] == "welcome"
+
     async def read(ws: Any) -> None:
         try:
             async for raw in ws:
