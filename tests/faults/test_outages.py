@@ -23,6 +23,7 @@ import httpx
 import pytest
 
 from hulldown.cli.serve import SHUTDOWN_DEADLINE
+from hulldown.match.bounds import MAX_WAYPOINTS
 
 from ..hostile.frames import connect, create, events, hello, reply
 from ..hostile.test_action_bounds import square_path
@@ -128,7 +129,7 @@ async def test_sigterm_is_honoured_within_the_bound_while_players_act(tmp_path: 
     created = create(server)
     ws = await connect(f"{server.ws}/matches/{created['match_id']}/live")
     assert (await hello(ws, created["tokens"]["a"]))["type"] == "welcome"
-    worst = {"type": "move", "unit": "predator-1", "path": square_path(16), "heading": 45.0}
+    worst = {"type": "move", "unit": "predator-1", "path": square_path(MAX_WAYPOINTS), "heading": 45.0}
     for i in range(200):  # a backlog of bounded worst-case moves, unanswered
         await ws.send(json.dumps({"type": "act", "action_id": f"w{i}", "action": worst}))
     assert server.process is not None

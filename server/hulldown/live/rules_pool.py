@@ -23,7 +23,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
 
-RULES_WORKERS = 4
+RULES_WORKERS = 8
 SWITCH_INTERVAL = 0.001  # seconds (CPython's default is 0.005)
 
 P = ParamSpec("P")

@@ -19,7 +19,7 @@ from .rejection import Rejection, reject
 
 LIMITS_RULE = "docs/limits-and-outages.md"
 
-MAX_WAYPOINTS = 16  # waypoints in one Move.path (a bend every few inches is plenty)
+MAX_WAYPOINTS = 8  # waypoints in one Move.path (a bend every inch or two of a move is plenty)
 MAX_POSITIONS = 64  # model end positions in one Move or Disembark
 MAX_FIRE_ORDERS = 64  # weapons fired by one Shoot
 MAX_COORDINATE = 10_000.0  # inches: |x| and |y| of any point in an action
