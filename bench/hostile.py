@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -80,20 +81,28 @@ def worst_action(reps: int) -> dict[str, Any]:
     state = initial_state("bench", body)
     action = Move(unit="predator-1", path=tuple(Point(x, y) for x, y in square(MAX_WAYPOINTS)), heading=45.0)
     event = Event(seq=2, at=0.0, by="a", action_id="w", body=action)
-    samples = []
+    samples, cpu = [], []
     for _ in range(reps):
         movement._swept.cache_clear()
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.thread_time()
         assert validate(state, "a", action) is None
         evolve_with_history(state, event, event_dice(b"s" * 32, "bench", event), _never)
         samples.append(time.perf_counter() - start)
+        cpu.append(time.thread_time() - start_cpu)
     sweeps = {}
     for n in (MAX_WAYPOINTS, 64, 256):
         movement._swept.cache_clear()
         start = time.perf_counter()
         movement.swept_area(Hull(10, 24, 6, 4, 0), square(n), 45.0)
         sweeps[str(n)] = round((time.perf_counter() - start) * 1000, 2)
-    return {"waypoints": MAX_WAYPOINTS, "validate_and_fold": ms(samples), "sweep_ms_by_waypoints": sweeps}
+    return {
+        "waypoints": MAX_WAYPOINTS,
+        "validate_and_fold_wall": ms(samples),
+        "validate_and_fold_cpu": ms(cpu),  # CPU of this thread alone: what the action costs
+        "sweep_ms_by_waypoints": sweeps,
+        "loadavg_1m": os.getloadavg()[0],
+        "cpus": os.cpu_count(),
+    }
 
 
 def create(server: ServerProcess) -> dict[str, Any]:

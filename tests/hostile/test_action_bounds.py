@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 
 import httpx
 import pytest
@@ -93,3 +94,22 @@ def test_counts_are_bounded_and_the_bounds_themselves_are_allowed() -> None:
     fires = tuple(Fire(weapon="w", target="t") for _ in range(MAX_FIRE_ORDERS + 1))
     rejection = check_bounds(Shoot(unit="u", fire=fires))
     assert rejection is not None and rejection.code == "too_many_fire_orders"
+
+
+@pytest.mark.parametrize("weapon_range", [1e308, -48.0])
+async def test_arcs_never_answer_500_even_for_numbers_a_definition_let_through(
+    server: ServerProcess, weapon_range: float
+) -> None:
+    definition = json.loads((Path(__file__).resolve().parents[2] / "examples" / "duel-40k7.json").read_text())
+    definition["scenario"]["units"][0]["weapons"]["lascannon"]["range"] = weapon_range
+    created = httpx.post(f"{server.http}/matches", content=json.dumps(definition), timeout=10)
+    if created.status_code != 201:  # refused by the definition's own bounds: nothing to draw
+        assert 400 <= created.status_code < 500, created.text
+        return
+    arcs = httpx.get(
+        f"{server.http}/matches/{created.json()['match_id']}/arcs",
+        params={"unit": "predator-1", "weapon": "lascannon"},
+        timeout=10,
+    )
+    assert arcs.status_code in (200, 422), arcs.text
+    assert "error" in arcs.json() or "polygons" in arcs.json()
