@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
+from json.decoder import scanstring  # type: ignore[attr-defined]
 
 import msgspec
 from redis.exceptions import RedisError
@@ -195,16 +197,48 @@ def _unreadable_act(text: str, problem: str, role: protocol.Role) -> str | None:
         return None
     try:
         probe = _probe_decoder.decode(text)
-    except (msgspec.DecodeError, RecursionError):
+        kind, action_id = probe.type, probe.action_id
+    except msgspec.DecodeError:
         return None
-    if probe.type != "act" or not isinstance(probe.action_id, str):
+    except RecursionError:  # nested too deeply (in the action): read the top level by hand
+        top = _top_level_strings(text)
+        kind, action_id = top.get("type", ""), top.get("action_id")
+    if kind != "act" or not isinstance(action_id, str):
         return None
     refused = reject("bad_action", BAD_ACTION_RULE, f"the act does not decode: {problem}")
     return protocol.encode(
-        protocol.Rejected(
-            action_id=probe.action_id, code=refused.code, rule=refused.rule, message=refused.message
-        )
+        protocol.Rejected(action_id=action_id, code=refused.code, rule=refused.rule, message=refused.message)
     ).decode()
+
+
+_JSON_MARKS = re.compile(r'["{}\[\],]')
+
+
+def _top_level_strings(text: str) -> dict[str, str]:
+    """The string-valued fields of a JSON object's top level, found without decoding what is
+    nested in it (however deep). Linear in the text; a frame is at most ``max_frame`` bytes."""
+    found: dict[str, str] = {}
+    depth, key, at = 0, None, 0
+    while (mark := _JSON_MARKS.search(text, at)) is not None:
+        ch, at = mark.group(), mark.end()
+        if ch == '"':
+            try:
+                value, at = scanstring(text, at)
+            except ValueError:
+                return found
+            if depth == 1:
+                if key is None:
+                    key = value
+                else:
+                    found.setdefault(key, value)
+                    key = None
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        elif depth == 1:  # a comma between top-level fields
+            key = None
+    return found
 
 
 def _resync(runtime: MatchRuntime, audience: Audience, reason: str) -> str:
