@@ -69,6 +69,13 @@ async def test_a_hanging_then_dead_redis_is_answered_and_survived(tmp_path: Path
             other = await connect(f"{server.ws}/matches/{match_id}/live")
             answer = await asyncio.wait_for(hello(other, created["tokens"]["b"]), OUTAGE_BOUND + 5)
             assert (answer["type"], answer["code"], answer["fatal"]) == ("error", "store_unavailable", True)
+            await other.wait_closed()
+            assert other.close_code == 1013
+
+            viewer = await connect(f"{server.ws}/matches/{match_id}/replay")
+            await viewer.send(json.dumps({"type": "replay_open", "from_seq": 1}))
+            answer = await reply(viewer, timeout=OUTAGE_BOUND + 5)
+            assert (answer["type"], answer["code"], answer["fatal"]) == ("error", "store_unavailable", True)
         finally:
             signal_redis(data_dir, signal.SIGCONT)
 
