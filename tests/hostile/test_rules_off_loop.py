@@ -19,6 +19,7 @@ from hulldown.match.actions import EndPhase, Fire, Shoot
 from hulldown.store.redis_store import RedisEventStore
 from hulldown.wire import protocol
 from tests.scenarios import duel
+from tests.undo.live_helpers import with_reserve
 
 
 async def test_an_act_waits_for_the_rules_pool_while_the_loop_keeps_serving(
@@ -54,7 +55,7 @@ async def test_a_trailing_process_catches_up_instead_of_rejecting_a_legal_action
     # Two services on one store, neither tailing: the second one's state trails the stream.
     first = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
     second = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
-    created = await first.create(duel())
+    created = await first.create(with_reserve())  # a reserve Rhino: the shot cannot end the match
     assert isinstance(created, CreatedMatch)
     ahead = await first.get(created.match_id)
     behind = await second.get(created.match_id)
@@ -71,3 +72,26 @@ async def test_a_trailing_process_catches_up_instead_of_rejecting_a_legal_action
     again = await behind.submit("a", shot, "shoot-2")
     assert isinstance(again, protocol.Rejected) and again.code != "store_unavailable"
     assert await store.version(created.match_id) == 3
+
+
+async def test_when_calls_wait_the_match_that_used_least_rules_cpu_goes_first() -> None:
+    share = rules_pool.FairShare(1)
+    await share.acquire("hog")
+    share.release("hog", 5.0)  # five CPU seconds of rules lately
+    await share.acquire("running")  # the only slot is taken
+    order: list[str] = []
+
+    async def wait(owner: str) -> None:
+        await share.acquire(owner)
+        order.append(owner)
+        share.release(owner, 0.001)
+
+    hog = asyncio.create_task(wait("hog"))
+    await asyncio.sleep(0)
+    quiet = asyncio.create_task(wait("quiet"))  # asks later, but has used nothing
+    await asyncio.sleep(0)
+    assert order == []
+    share.release("running", 0.0)
+    await asyncio.gather(hog, quiet)
+    assert order == ["quiet", "hog"]
+    assert share.usage("hog") > share.usage("quiet") > 0

@@ -37,7 +37,7 @@ from ..store.redis_store import RedisEventStore
 from ..wire import protocol
 from .delayed import DelayedFeed
 from .hub import Hub
-from .rules_pool import run_rules
+from .rules_pool import run_rules_for
 from .states import StateSource
 
 log = logging.getLogger("hulldown.live")
@@ -229,8 +229,8 @@ class MatchRuntime:
             )
         if isinstance(action, TakebackRequest) and not base.ended and base.line is not None:
             line = await self._line_states(base, action.to_seq)
-            return await run_rules(validate, base, side, action, state_at=line.__getitem__)
-        return await run_rules(validate, base, side, action)
+            return await run_rules_for(self.match_id, validate, base, side, action, state_at=line.__getitem__)
+        return await run_rules_for(self.match_id, validate, base, side, action)
 
     async def _line_states(self, base: MatchState, down_to: int) -> dict[int, MatchState]:
         """The states on the line of play from ``base`` back to ``down_to`` (for takebacks)."""

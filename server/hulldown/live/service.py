@@ -24,7 +24,7 @@ from ..match.timeline import DiceFor, Timeline
 from ..rules.dice import commitment
 from ..store.redis_store import RedisEventStore
 from ..store.tail import StreamTailer
-from .rules_pool import run_rules
+from .rules_pool import run_rules_for
 from .runtime import MatchRuntime
 from .states import StateSource
 
@@ -212,7 +212,7 @@ class LiveService:
                 return known
             fresh = Timeline(match_id, dice)
             entries = await self.store.read(match_id, after=0, until=upto)
-            await run_rules(fresh.extend, [decode_event(payload) for _, payload in entries])
+            await run_rules_for(match_id, fresh.extend, [decode_event(payload) for _, payload in entries])
             return fresh
 
     async def authenticate(self, match_id: str, token: str) -> Side | None:

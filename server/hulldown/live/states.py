@@ -21,7 +21,7 @@ from ..match.history import evolve_with_history, needed_seq
 from ..match.state import MatchState
 from ..rules.dice import Dice
 from ..store.redis_store import RedisEventStore
-from .rules_pool import run_rules
+from .rules_pool import run_rules_for
 
 DEFAULT_CAPACITY = 2048
 
@@ -84,11 +84,13 @@ class StateSource:
         """One history-aware step, loading the state an undo or takeback restores first."""
         need = needed_seq(state, event)
         if need is None:
-            return await run_rules(evolve_with_history, state, event, dice, _nothing)
+            return await run_rules_for(self.match_id, evolve_with_history, state, event, dice, _nothing)
         target = await self.get(need)
         if target is None:
             raise LookupError(f"match {self.match_id}: no state at seq {need} to restore")
-        return await run_rules(evolve_with_history, state, event, dice, _only(need, target))
+        return await run_rules_for(
+            self.match_id, evolve_with_history, state, event, dice, _only(need, target)
+        )
 
 
 def _nothing(seq: int) -> MatchState:
