@@ -27,6 +27,7 @@ import itertools
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import ParamSpec, TypeVar
@@ -58,7 +59,7 @@ class FairShare:
         self.free = slots
         self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
-        self._usage: dict[str, tuple[float, float]] = {}  # owner -> (cpu seconds, at)
+        self._usage: OrderedDict[str, tuple[float, float]] = OrderedDict()  # owner -> (cpu s, at)
 
     def usage(self, owner: str, now: float | None = None) -> float:
         """The owner's recent rules CPU (seconds, decayed)."""
@@ -82,9 +83,9 @@ class FairShare:
     def release(self, owner: str, cpu: float) -> None:
         now = time.monotonic()
         self._usage[owner] = (self.usage(owner, now) + cpu, now)
+        self._usage.move_to_end(owner)
         if len(self._usage) > USAGE_KEPT:
-            oldest = min(self._usage, key=lambda name: self._usage[name][1])
-            del self._usage[oldest]
+            self._usage.popitem(last=False)  # the owner whose last call is the oldest
         self.release_slot()
 
     def release_slot(self) -> None:
