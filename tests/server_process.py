@@ -33,6 +33,7 @@ class ServerProcess:
         log: Path | None = None,
         log_level: str = "warning",
         extra_args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
         self.port = free_port()
         self.redis_url = redis_url
@@ -42,6 +43,7 @@ class ServerProcess:
         self.log = log
         self.log_level = log_level
         self.extra_args = extra_args
+        self.env = dict(env or {})
         self.process: subprocess.Popen[bytes] | None = None
 
     @property
@@ -59,6 +61,7 @@ class ServerProcess:
             env["REDIS_URL"] = self.redis_url
         env["HULLDOWN_KEY_PREFIX"] = self.prefix
         env["HULLDOWN_SNAPSHOT_EVERY"] = str(self.snapshot_every)
+        env.update(self.env)
         args = [
             sys.executable,
             "-m",

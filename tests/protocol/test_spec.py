@@ -47,7 +47,7 @@ def _codes_in_web() -> set[str]:
     codes: set[str] = set()
     for path in WEB.glob("*.py"):
         text = path.read_text()
-        codes |= set(re.findall(r'_error\(\s*"([a-z_]+)"', text))
+        codes |= set(re.findall(r'(?:_error|error_text)\(\s*"([a-z_]+)"', text))
         codes |= set(re.findall(r'error\(\s*\d{3},\s*"([a-z_]+)"', text))
     return codes
 

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
 
 import msgspec
 from msgspec.structs import replace
+from redis.exceptions import RedisError
 
 from ..match.actions import Action, TakebackRequest
 from ..match.events import Event, EventBody, SeedRevealed, decode_event, encode_event
@@ -36,10 +38,14 @@ from ..wire import protocol
 from . import observe
 from .delayed import DelayedFeed
 from .hub import Hub
+from .rules_pool import run_rules_for
 from .states import StateSource
+
+log = logging.getLogger("hulldown.live")
 
 # Patches of one match kept for resuming clients; one further behind gets a resync (a full view).
 RECENT_PATCHES = 256
+OUTAGES_RULE = "docs/limits-and-outages.md"
 MAX_APPEND_RETRIES = 5
 REVEAL_ACTION_ID = "system-reveal-seed"
 
@@ -145,7 +151,29 @@ class MatchRuntime:
     async def submit(
         self, side: Side, action: Action, action_id: str, expect: int | None = None
     ) -> protocol.Ack | protocol.Rejected:
-        """Validate against the current state, fold, append with ``expect``. Never half-writes."""
+        """Validate against the current state, fold, append with ``expect``. Never half-writes.
+
+        The store failing (down, or hanging past its socket timeouts) answers the retryable
+        rejection ``store_unavailable``: the act may or may not have been appended, and sending
+        it again with the same ``action_id`` is answered by its ``ack`` (``duplicate``) if it was.
+        """
+        try:
+            return await self._submit(side, action, action_id, expect)
+        except RedisError as exc:
+            log.warning("match %s: store unavailable for action %s: %r", self.match_id, action_id, exc)
+            return _rejected(
+                action_id,
+                reject(
+                    "store_unavailable",
+                    OUTAGES_RULE,
+                    "the match store is unavailable; send the act again (same action_id) shortly",
+                    retryable=True,
+                ),
+            )
+
+    async def _submit(
+        self, side: Side, action: Action, action_id: str, expect: int | None
+    ) -> protocol.Ack | protocol.Rejected:
         async with self.lock:
             for _ in range(MAX_APPEND_RETRIES):
                 if expect is not None and expect != self.state.seq:
@@ -156,6 +184,11 @@ class MatchRuntime:
                     duplicate = await self._duplicate_of(action_id)
                     if duplicate is not None:
                         return protocol.Ack(action_id=action_id, seq=duplicate, duplicate=True)
+                    if await self.store.version(self.match_id) > base.seq:
+                        # Decided on a state that trails the stream (another process appended):
+                        # catch up and decide again on the latest version.
+                        await self.catch_up()
+                        continue
                     return _rejected(action_id, rejection)
                 event = Event(seq=base.seq + 1, at=time.time(), by=side, action_id=action_id, body=action)
                 status, seq = await self._append(base, event, action_id)
@@ -203,8 +236,8 @@ class MatchRuntime:
             )
         if isinstance(action, TakebackRequest) and not base.ended and base.line is not None:
             line = await self._line_states(base, action.to_seq)
-            return validate(base, side, action, state_at=line.__getitem__)
-        return validate(base, side, action)
+            return await run_rules_for(self.match_id, validate, base, side, action, state_at=line.__getitem__)
+        return await run_rules_for(self.match_id, validate, base, side, action)
 
     async def _line_states(self, base: MatchState, down_to: int) -> dict[int, MatchState]:
         """The states on the line of play from ``base`` back to ``down_to`` (for takebacks)."""

@@ -23,7 +23,7 @@ from ..match.reducer import initial_state, state_hash
 from ..match.rejection import Rejection
 from ..match.scenario import CreateMatch, check_scenario, match_created
 from ..match.state import MatchState, Side
-from ..match.timeline import Timeline
+from ..match.timeline import DiceFor, Timeline
 from ..rules.dice import commitment
 from ..rules.geometry.shapes import _base_polygon, _hull_polygon
 from ..store.listing import MatchListing, created_ms
@@ -31,6 +31,7 @@ from ..store.redis_store import RedisEventStore
 from ..store.tail import StreamTailer
 from .keyed_locks import KeyedLocks
 from .list_backfill import backfill_listing
+from .rules_pool import run_rules_for
 from .runtime import MatchRuntime
 from .states import StateSource
 from .summaries import SummaryWriter, summary_fields
@@ -79,6 +80,7 @@ class LiveService:
         self._loading = KeyedLocks()
         self.tailer = StreamTailer(redis_url, self._on_events, prefix=prefix)
         self._timelines: OrderedDict[str, Timeline] = OrderedDict()
+        self._timeline_build = asyncio.Lock()  # one cold history fold at a time
 
     async def start(self) -> None:
         self._backfill = asyncio.create_task(self._backfill_listing(), name="hulldown-list-backfill")
@@ -269,7 +271,7 @@ class LiveService:
             return None
         timeline = self._timelines.get(match_id)
         if timeline is None:
-            timeline = Timeline(match_id, runtime.states.dice)
+            timeline = await self._build_timeline(match_id, runtime.states.dice, upto)
             self._timelines[match_id] = timeline
         self._timelines.move_to_end(match_id)
         while len(self._timelines) > TIMELINES_KEPT:
@@ -280,6 +282,19 @@ class LiveService:
                 if seq == timeline.seq + 1:  # another request may have extended it meanwhile
                     timeline.push(decode_event(payload))
         return timeline
+
+    async def _build_timeline(self, match_id: str, dice: DiceFor, upto: int) -> Timeline:
+        """A match's history folded from the start, on the rules pool: a long match's cold
+        replay does not stall the event loop. The timeline is nobody else's until returned, so
+        the thread folds it alone; later (short) extensions happen on the loop."""
+        async with self._timeline_build:
+            known = self._timelines.get(match_id)
+            if known is not None:
+                return known
+            fresh = Timeline(match_id, dice)
+            entries = await self.store.read(match_id, after=0, until=upto)
+            await run_rules_for(match_id, fresh.extend, [decode_event(payload) for _, payload in entries])
+            return fresh
 
     async def authenticate(self, match_id: str, token: str) -> Side | None:
         """Which side ``token`` acts for (compared against the stored hashes), or None."""

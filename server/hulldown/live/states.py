@@ -1,7 +1,10 @@
 """States of one match at any seq, for the live server (DESIGN.md sections 3 and 5).
 
+The fold itself runs on the rules pool (``rules_pool.py``), off the event loop.
+
 Recent states stay in memory (the runtime remembers the states it folds, at most
-``DEFAULT_CAPACITY`` of them: structural sharing keeps that cheap); older ones come from the nearest snapshot plus a fold of the events after it.
+``DEFAULT_CAPACITY`` of them: structural sharing keeps that cheap); older ones come from the
+nearest snapshot plus a fold of the events after it.
 The fold is the history-aware one, so an undo inside the folded range loads the state it restores
 through this same source (always an earlier seq, so the recursion ends).
 """
@@ -19,6 +22,7 @@ from ..match.history import evolve_with_history, needed_seq
 from ..match.state import MatchState
 from ..rules.dice import Dice
 from ..store.redis_store import RedisEventStore
+from .rules_pool import run_rules_for
 
 # States of one match kept in memory (most recently used first out). Every fold remembers its
 # state, so without a bound a match holds one state per event it ever had (~3-5 KB each). 128
@@ -88,11 +92,13 @@ class StateSource:
         """One history-aware step, loading the state an undo or takeback restores first."""
         need = needed_seq(state, event)
         if need is None:
-            return evolve_with_history(state, event, dice, _nothing)
+            return await run_rules_for(self.match_id, evolve_with_history, state, event, dice, _nothing)
         target = await self.get(need)
         if target is None:
             raise LookupError(f"match {self.match_id}: no state at seq {need} to restore")
-        return evolve_with_history(state, event, dice, _only(need, target))
+        return await run_rules_for(
+            self.match_id, evolve_with_history, state, event, dice, _only(need, target)
+        )
 
 
 def _nothing(seq: int) -> MatchState:

@@ -7,6 +7,7 @@ state at version ``v`` and returns a :class:`Rejection` or ``None``.
 from __future__ import annotations
 
 from .actions import Action, Concede, Decide, EndPhase, Fight, Shoot, TakebackAnswer, TakebackRequest, Undo
+from .bounds import check_bounds
 from .editions import rules_for
 from .history import StateAt, check_history_action, check_pending_takeback
 from .rejection import Rejection, reject
@@ -18,6 +19,9 @@ def validate(
 ) -> Rejection | None:
     """Is ``side`` allowed to take ``action`` in ``state``? ``None`` when legal. ``state_at``
     gives earlier states (the live runtime passes it so takeback targets are checked)."""
+    out_of_bounds = check_bounds(action)
+    if out_of_bounds is not None:
+        return out_of_bounds
     if state.ended:
         return reject("match_ended", "DESIGN 5", f"the match is over ({state.end_reason})")
     if isinstance(action, Concede):

@@ -26,12 +26,15 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 SUPPORTED_SCHEMES = ("redis", "rediss", "unix")
 
-DEFAULT_SOCKET_TIMEOUT = 5.0
-DEFAULT_CONNECT_TIMEOUT = 5.0
+# A Redis that is down or hangs must fail a request within a bounded time, not hang it
+# (docs/limits-and-outages.md): one command fails after at most (retries + 1) socket timeouts plus
+# the backoff, ~4 s; waiting for a pooled connection gives up after the pool timeout.
+DEFAULT_SOCKET_TIMEOUT = 2.0
+DEFAULT_CONNECT_TIMEOUT = 2.0
 DEFAULT_HEALTH_CHECK_INTERVAL = 30
 DEFAULT_MAX_CONNECTIONS = 64
-DEFAULT_POOL_TIMEOUT = 10.0
-DEFAULT_RETRIES = 3
+DEFAULT_POOL_TIMEOUT = 2.0
+DEFAULT_RETRIES = 1
 
 # Told ``(command name, seconds, error or None)`` after every command a client of make_client runs
 # (pipelines excepted); the server's metrics register here (live/observe.py).

@@ -18,7 +18,12 @@ most ~1 s of writes on a power cut or kernel crash; a crash of hulldown itself l
 - Stale servers: if a server from an earlier run still runs on the data dir (socket answers
   or pidfile names a live redis-server), ``start()`` shuts it down cleanly (SHUTDOWN, else
   SIGTERM), waits for it to exit, then starts a fresh one.
-- Two processes must not start an EmbeddedRedis on the same data dir at the same time.
+- One owner per data dir: ``start()`` takes an exclusive lock on ``<data_dir>/hulldown.lock``
+  (``flock``, released by the kernel when the owner exits, even on SIGKILL). A second process
+  asking for the same data dir gets :class:`DataDirInUse` and leaves the running server alone;
+  only a server nobody holds the lock for counts as stale.
+- Supervision: ``supervise()`` watches the server from a daemon thread and starts it again
+  (same socket, same AOF) if it dies while hulldown runs; clients reconnect by themselves.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import fcntl
 import hashlib
 import logging
 import os
@@ -35,6 +41,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -54,6 +61,14 @@ log = logging.getLogger(__name__)
 APPENDFSYNC_MODES = ("always", "everysec", "no")
 MAX_SOCKET_PATH_BYTES = 100  # below both the Linux (108) and the macOS (104) limits
 _PR_SET_PDEATHSIG = 1
+
+
+LOCK_NAME = "hulldown.lock"
+SUPERVISE_INTERVAL = 0.5  # seconds between checks that the embedded server is alive
+
+
+class DataDirInUse(RuntimeError):
+    """Another process holds the data directory's lock (it runs a server on it)."""
 
 
 def find_redis_server() -> str:
@@ -188,7 +203,13 @@ class EmbeddedRedis:
         self.socket_path = socket_path_for(self.data_dir)
         self.pidfile = self.data_dir / "redis.pid"
         self.logfile = self.data_dir / "redis.log"
+        self.lockfile = self.data_dir / LOCK_NAME
         self._proc: subprocess.Popen[bytes] | None = None
+        self._lock_fd: int | None = None
+        self._guard = threading.RLock()  # start/stop/restart from the main and watcher threads
+        self._watcher: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self.restarts = 0
 
     # -- public ---------------------------------------------------------------------------
 
@@ -205,11 +226,80 @@ class EmbeddedRedis:
         return self._proc is not None and self._proc.poll() is None
 
     def start(self) -> None:
-        """Start the server (replacing a stale one on the same data dir) and wait for PING."""
-        if self.running:
+        """Start the server (replacing a stale one on the same data dir) and wait for PING.
+        Raises :class:`DataDirInUse` when another process owns the data dir."""
+        with self._guard:
+            if self.running:
+                return
+            _ensure_private_dir(self.data_dir)
+            self._lock_data_dir()
+            try:
+                self._start_locked()
+            except BaseException:
+                if self._proc is None:
+                    self._unlock_data_dir()
+                raise
+
+    def _lock_data_dir(self) -> None:
+        if self._lock_fd is not None:
             return
+        fd = os.open(self.lockfile, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.read(fd, 64).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise DataDirInUse(
+                f"the data directory {self.data_dir} is in use by another hulldown (pid {holder}); "
+                "stop it first, or give this one another --data-dir"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._lock_fd = fd
+
+    def _unlock_data_dir(self) -> None:
+        fd, self._lock_fd = self._lock_fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
+
+    def __del__(self) -> None:
+        # Forgotten without stop(): let the data dir go, as the kernel does when a process dies.
+        if getattr(self, "_lock_fd", None) is not None:
+            self._unlock_data_dir()
+
+    def supervise(self, interval: float = SUPERVISE_INTERVAL) -> None:
+        """Watch the server from a daemon thread; start it again if it dies before ``stop()``."""
+        if self._watcher is not None:
+            return
+        self._stopping.clear()
+        self._watcher = threading.Thread(
+            target=self._watch, args=(interval,), name="hulldown-redis-watch", daemon=True
+        )
+        self._watcher.start()
+
+    def _watch(self, interval: float) -> None:
+        while not self._stopping.wait(interval):
+            with self._guard:
+                proc = self._proc
+                if self._stopping.is_set() or proc is None or proc.poll() is None:
+                    continue
+                log.error(
+                    "embedded redis pid %d exited with %s; starting it again on %s",
+                    proc.pid,
+                    proc.returncode,
+                    self.data_dir,
+                )
+                self._proc = None
+                try:
+                    self._start_locked()
+                    self.restarts += 1
+                except Exception:
+                    log.exception("embedded redis: restart failed; trying again")
+
+    def _start_locked(self) -> None:
         executable = self.executable or find_redis_server()
-        _ensure_private_dir(self.data_dir)
         if self.socket_path.parent != self.data_dir:
             _ensure_private_dir(self.socket_path.parent)
         self._check_aof_compatible(executable)
@@ -246,7 +336,15 @@ class EmbeddedRedis:
         log.info("embedded redis %s pid %d on %s", executable, self._proc.pid, self.socket_path)
 
     def stop(self) -> None:
-        """SHUTDOWN (AOF flushed) and wait for the process to exit."""
+        """SHUTDOWN (AOF flushed), wait for the process to exit, release the data dir."""
+        self._stopping.set()
+        with self._guard:
+            try:
+                self._stop_server()
+            finally:
+                self._unlock_data_dir()
+
+    def _stop_server(self) -> None:
         proc, self._proc = self._proc, None
         if proc is None:
             return

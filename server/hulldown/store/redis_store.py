@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Mapping
 from types import TracebackType
@@ -16,6 +17,8 @@ from .decode import as_bytes, as_int, as_str, stream_entries
 from .keys import DEFAULT_PREFIX, Keys
 from .results import AppendResult, AppendStatus
 from .scripts import Scripts
+
+PING_TIMEOUT = 1.0  # seconds: /healthz answers within about this long even when Redis hangs
 
 _STATUSES: dict[str, AppendStatus] = {
     "appended": "appended",
@@ -60,10 +63,11 @@ class RedisEventStore:
 
     # -- health ---------------------------------------------------------------------------
 
-    async def ping(self) -> bool:
+    async def ping(self, timeout: float = PING_TIMEOUT) -> bool:
+        """Whether Redis answers a PING within ``timeout`` seconds (a hanging Redis is down)."""
         try:
-            return bool(await self.client.ping())
-        except (RedisError, OSError):
+            return bool(await asyncio.wait_for(self.client.ping(), timeout))
+        except (RedisError, OSError, TimeoutError):
             return False
 
     # -- events ---------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from ..store.redis_store import RedisEventStore
 from .access_log import AccessLog
 from .army_routes import routes as army_routes
 from .dice_routes import routes as dice_routes
+from .guards import app_options
 from .http_routes import routes as http_routes
 from .live_socket import live_socket
 from .log_routes import routes as log_routes
@@ -59,4 +60,7 @@ def create_app(settings: Settings) -> Starlette:
         *viewer_routes,
         *army_routes,
     ]
-    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(AccessLog)])
+    options = app_options()
+    # The access log is outermost, so it records every answer, the guards' refusals included.
+    middleware = [Middleware(AccessLog), *options.pop("middleware")]
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware, **options)

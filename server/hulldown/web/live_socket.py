@@ -9,17 +9,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
+from json.decoder import scanstring  # type: ignore[attr-defined]
 
 import msgspec
+from redis.exceptions import RedisError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..live import observe
 from ..live.hub import Audience, Connection
 from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
+from ..match.rejection import reject
 from ..wire import protocol
-from .socket_frames import error_text, read_first
+from .socket_frames import (
+    Refused,
+    close_store_unavailable,
+    decode_frame,
+    error_text,
+    read_first,
+    receive_frame,
+)
 
 HELLO_TIMEOUT = 10.0
 
@@ -83,6 +94,8 @@ async def live_socket(websocket: WebSocket) -> None:
             )
     except WebSocketDisconnect:
         return
+    except RedisError as exc:
+        await close_store_unavailable(websocket, exc)
 
 
 async def _read_hello(websocket: WebSocket, max_frame: int) -> protocol.Hello | None:
@@ -144,17 +157,16 @@ async def _serve(
     limiter = RateLimit(rate)
     try:
         while True:
-            text = await websocket.receive_text()
+            frame = await receive_frame(websocket, max_frame)
             if not limiter.allow():
                 connection.push(_error("rate_limited", f"more than {rate} messages per second"))
                 continue
-            if len(text) > max_frame:
-                connection.push(_error("too_large", f"frame of {len(text)} bytes > {max_frame}"))
+            if isinstance(frame, Refused):
+                connection.push(frame.text)
                 continue
-            try:
-                message = protocol.client_decoder.decode(text)
-            except msgspec.DecodeError as exc:
-                connection.push(_error("bad_message", str(exc)))
+            message = decode_frame(protocol.client_decoder, frame)
+            if isinstance(message, Refused):
+                connection.push(_unreadable_act(frame, message.problem, role) or message.text)
                 continue
             await _handle(message, runtime, connection, role, audience)
     except WebSocketDisconnect:
@@ -165,6 +177,69 @@ async def _serve(
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
+
+
+class _ActProbe(msgspec.Struct):
+    """Just enough of a frame to answer a malformed ``act``: its type and action id."""
+
+    type: str = ""
+    action_id: object = None
+
+
+_probe_decoder = msgspec.json.Decoder(_ActProbe)
+BAD_ACTION_RULE = "client-protocol/SPEC.md section 6.2"
+
+
+def _unreadable_act(text: str, problem: str, role: protocol.Role) -> str | None:
+    """A ``rejected`` (code ``bad_action``) for an ``act`` that does not decode but whose
+    ``action_id`` can be read: every act gets exactly one ``ack`` or ``rejected``. None when the
+    frame is not such an act (it gets the ``bad_message`` error instead)."""
+    if role == "spectator":
+        return None
+    try:
+        probe = _probe_decoder.decode(text)
+        kind, action_id = probe.type, probe.action_id
+    except msgspec.DecodeError:
+        return None
+    except RecursionError:  # nested too deeply (in the action): read the top level by hand
+        top = _top_level_strings(text)
+        kind, action_id = top.get("type", ""), top.get("action_id")
+    if kind != "act" or not isinstance(action_id, str):
+        return None
+    refused = reject("bad_action", BAD_ACTION_RULE, f"the act does not decode: {problem}")
+    return protocol.encode(
+        protocol.Rejected(action_id=action_id, code=refused.code, rule=refused.rule, message=refused.message)
+    ).decode()
+
+
+_JSON_MARKS = re.compile(r'["{}\[\],]')
+
+
+def _top_level_strings(text: str) -> dict[str, str]:
+    """The string-valued fields of a JSON object's top level, found without decoding what is
+    nested in it (however deep). Linear in the text; a frame is at most ``max_frame`` bytes."""
+    found: dict[str, str] = {}
+    depth, key, at = 0, None, 0
+    while (mark := _JSON_MARKS.search(text, at)) is not None:
+        ch, at = mark.group(), mark.end()
+        if ch == '"':
+            try:
+                value, at = scanstring(text, at)
+            except ValueError:
+                return found
+            if depth == 1:
+                if key is None:
+                    key = value
+                else:
+                    found.setdefault(key, value)
+                    key = None
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        elif depth == 1:  # a comma between top-level fields
+            key = None
+    return found
 
 
 def _resync(runtime: MatchRuntime, audience: Audience, reason: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-import msgspec
+from redis.exceptions import RedisError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..live import observe
@@ -24,7 +24,14 @@ from ..match.timeline import Timeline
 from ..match.views import view_json, view_patch
 from ..wire import protocol
 from .access import Access, check_access
-from .socket_frames import error_text, read_first
+from .socket_frames import (
+    Refused,
+    close_store_unavailable,
+    decode_frame,
+    error_text,
+    read_first,
+    receive_frame,
+)
 
 OPEN_TIMEOUT = 10.0
 MAX_STEP = 1000
@@ -61,6 +68,8 @@ async def replay_socket(websocket: WebSocket) -> None:
             await ReplaySession(websocket, live, runtime, access, opened, max_frame).run()
     except WebSocketDisconnect:
         return
+    except RedisError as exc:
+        await close_store_unavailable(websocket, exc)
 
 
 async def _read_open(websocket: WebSocket, max_frame: int) -> protocol.ReplayOpen | None:
@@ -126,14 +135,12 @@ class ReplaySession:
             self.play()
         try:
             while True:
-                text = await self.websocket.receive_text()
-                if len(text) > self.max_frame:
-                    await self.send(_error("too_large", f"frame of {len(text)} bytes > {self.max_frame}"))
-                    continue
-                try:
-                    message = protocol.replay_decoder.decode(text)
-                except msgspec.DecodeError as exc:
-                    await self.send(_error("bad_message", str(exc)))
+                frame = await receive_frame(self.websocket, self.max_frame)
+                message = (
+                    frame if isinstance(frame, Refused) else decode_frame(protocol.replay_decoder, frame)
+                )
+                if isinstance(message, Refused):
+                    await self.send(message.text)
                     continue
                 await self.handle(message)
         finally:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import shapely
+import shapely.errors
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 from starlette.requests import Request
@@ -114,7 +115,11 @@ async def get_arcs(request: Request) -> Response:
         state = latest if at == latest.seq else await live.state_at(match_id, at)
     if state is None:
         return error(404, "unknown_seq", "no state at that seq")
-    payload = arc_payload(state, unit_id, weapon_id)
+    try:
+        payload = arc_payload(state, unit_id, weapon_id)
+    except (shapely.errors.GEOSException, ValueError, OverflowError) as exc:
+        # Numbers the geometry cannot take (a match created before actions were bounded).
+        return error(422, "bad_geometry", f"the arc of {weapon_id!r} on {unit_id!r} cannot be drawn: {exc}")
     if payload is None:
         return error(404, "unknown_weapon", f"no weapon {weapon_id!r} on unit {unit_id!r}")
     return MsgspecJSON(payload)

@@ -31,6 +31,7 @@ ORIGINS: tuple[tuple[str, str], ...] = (
     ("match/scenario.py", "POST /matches"),
     ("match/dispatch.py", "every edition"),
     ("live/", "server"),
+    ("web/", "server"),
 )
 
 

@@ -12,11 +12,13 @@ the hull at both ends of the leg).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Mapping, Sequence
 
-from shapely import LineString, unary_union
+import shapely
+from shapely import LineString
 from shapely.geometry.base import BaseGeometry
 
 from .shapes import AREA_EPS, BASE_QUAD_SEGS, Base, Footprint, Hull, Point, Shape, as_geometry, within
@@ -42,11 +44,15 @@ def _turn_mod_180(frm: float, to: float) -> float:
     return d
 
 
-def _pivot_sweep(hull: Hull, turn: float) -> BaseGeometry:
+def _hull_of(*hulls: Hull) -> BaseGeometry:
+    """The convex hull of several hulls: built from their corners (no polygon union needed)."""
+    return shapely.convex_hull(shapely.multipoints([corner for hull in hulls for corner in hull.corners()]))
+
+
+def _pivot_sweep(hull: Hull, turn: float) -> list[BaseGeometry]:
     steps = max(1, math.ceil(abs(turn) / PIVOT_STEP_DEG))
     shapes = [hull.rotate(turn * k / steps) for k in range(steps + 1)]
-    pieces = [unary_union([a.polygon(), b.polygon()]).convex_hull for a, b in itertools.pairwise(shapes)]
-    return unary_union(pieces) if pieces else hull.polygon()
+    return [_hull_of(a, b) for a, b in itertools.pairwise(shapes)]
 
 
 def swept_area(footprint: Footprint, path: Sequence[Point], end_heading: float | None = None) -> BaseGeometry:
@@ -55,7 +61,20 @@ def swept_area(footprint: Footprint, path: Sequence[Point], end_heading: float |
 
     Bases: the exact sweep of the circle along the polyline (as a polygon). Hulls: see the module
     docstring; `end_heading` (default: the heading after the last leg) is the final pivot.
+
+    The cost is linear in the waypoints (one convex hull of two footprints per leg and pivot
+    step, then a single union), and a move's sweep is computed once: validation, application
+    and every terrain and collision check of the same move share it (:data:`SWEEP_CACHE`).
     """
+    waypoints = tuple((float(p[0]), float(p[1])) for p in path)
+    return _swept(footprint, waypoints, end_heading)
+
+
+SWEEP_CACHE = 1024  # sweeps kept (footprints and geometries are immutable values)
+
+
+@functools.lru_cache(maxsize=SWEEP_CACHE)
+def _swept(footprint: Footprint, path: tuple[Point, ...], end_heading: float | None) -> BaseGeometry:
     if isinstance(footprint, Base):
         pts = [footprint.centre, *path]
         if len(pts) == 1 or path_length(pts) == 0.0:
@@ -69,17 +88,17 @@ def swept_area(footprint: Footprint, path: Sequence[Point], end_heading: float |
             continue
         turn = _turn_mod_180(current.heading, math.degrees(math.atan2(dy, dx)))
         if turn != 0.0:
-            pieces.append(_pivot_sweep(current, turn))
+            pieces.extend(_pivot_sweep(current, turn))
             current = current.rotate(turn)
         moved = Hull(target[0], target[1], current.length, current.width, current.heading)
-        pieces.append(unary_union([current.polygon(), moved.polygon()]).convex_hull)
+        pieces.append(_hull_of(current, moved))
         current = moved
     if end_heading is not None:
         # The footprint only depends on the heading modulo 180 degrees.
         turn = _turn_mod_180(current.heading, end_heading)
         if turn != 0.0:
-            pieces.append(_pivot_sweep(current, turn))
-    return unary_union(pieces)
+            pieces.extend(_pivot_sweep(current, turn))
+    return shapely.union_all(pieces) if len(pieces) > 1 else pieces[0]
 
 
 def path_collisions(swept: BaseGeometry, obstacles: Mapping[str, Shape]) -> list[str]:

@@ -7,6 +7,7 @@ for squadrons the models may belong to several members of the squadron).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -39,8 +40,14 @@ class ModelMove:
         return replace(self.model, pos=Point(self.end[0], self.end[1]), heading=self.heading)
 
     def swept(self) -> BaseGeometry:
+        """The area the model sweeps (40k7 Movement: nothing may be moved through); computed once
+        per move however many checks ask for it."""
+        return self._swept
+
+    @functools.cached_property
+    def _swept(self) -> BaseGeometry:
         fp = footprint(self.model)
-        return g.swept_area(fp, list(self.path[1:]), self.heading if self.model.hull is not None else None)
+        return g.swept_area(fp, self.path[1:], self.heading if self.model.hull is not None else None)
 
     def end_footprint(self) -> g.Footprint:
         return footprint(self.end_model())

@@ -1,0 +1,144 @@
+"""The rules run off the event loop, on a small pool of worker threads, shared fairly.
+
+Validating and folding an action is pure CPU work (``match/``, ``rules/``: no I/O). On the event
+loop, one expensive action would stall every other match of the process: their pings, acks and
+patches would wait for it. Run on these threads instead, the loop keeps answering meanwhile;
+Python's GIL is handed over every :data:`SWITCH_INTERVAL` seconds, so the loop's own short steps
+wait at most about that long behind a running fold, and shapely releases the GIL inside GEOS.
+
+Fair share: at most :data:`RULES_WORKERS` rule calls run at once, and when more wait, the one
+whose match has used the least rules CPU lately (decaying with a half-life of
+:data:`USAGE_HALF_LIFE` seconds) goes first. A match flooding costly actions therefore queues
+behind its own calls, while a quiet match's cheap action takes the next free worker.
+
+The pure functions share nothing mutable (states are frozen structs; the geometry caches are
+thread-safe ``functools.lru_cache``s), so several matches may fold at once. Per match, the
+runtime's locks keep folds in seq order exactly as before.
+
+Measured in ``bench/hostile.py``; documented in docs/limits-and-outages.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import heapq
+import itertools
+import sys
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import ParamSpec, TypeVar
+
+RULES_WORKERS = 16  # threads; above the matches busy at once, so a quiet one rarely waits (bench)
+SWITCH_INTERVAL = 0.001  # seconds (CPython's default is 0.005)
+USAGE_HALF_LIFE = 2.0  # seconds: how fast a match's recent rules CPU is forgotten
+USAGE_KEPT = 4096  # owners remembered; the least recent usage is forgotten beyond that
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_pool: ThreadPoolExecutor | None = None
+
+
+def pool() -> ThreadPoolExecutor:
+    """The process's rules pool (created on first use; its threads are named ``hulldown-rules``)."""
+    global _pool
+    if _pool is None:
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        _pool = ThreadPoolExecutor(max_workers=RULES_WORKERS, thread_name_prefix="hulldown-rules")
+    return _pool
+
+
+class FairShare:
+    """Admission to the pool: ``RULES_WORKERS`` slots, the least-used owner first."""
+
+    def __init__(self, slots: int) -> None:
+        self.free = slots
+        self._waiting: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._usage: OrderedDict[str, tuple[float, float]] = OrderedDict()  # owner -> (cpu s, at)
+
+    def usage(self, owner: str, now: float | None = None) -> float:
+        """The owner's recent rules CPU (seconds, decayed)."""
+        value, at = self._usage.get(owner, (0.0, 0.0))
+        now = time.monotonic() if now is None else now
+        return float(value * 0.5 ** ((now - at) / USAGE_HALF_LIFE))
+
+    async def acquire(self, owner: str) -> None:
+        if self.free > 0 and not self._waiting:
+            self.free -= 1
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (self.usage(owner), next(self._order), turn))
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                self.release_slot()  # we were handed the slot just as we were cancelled
+            raise
+
+    def release(self, owner: str, cpu: float) -> None:
+        now = time.monotonic()
+        self._usage[owner] = (self.usage(owner, now) + cpu, now)
+        self._usage.move_to_end(owner)
+        if len(self._usage) > USAGE_KEPT:
+            self._usage.popitem(last=False)  # the owner whose last call is the oldest
+        self.release_slot()
+
+    def release_slot(self) -> None:
+        while self._waiting:
+            _, _, turn = heapq.heappop(self._waiting)
+            if not turn.done():
+                turn.set_result(None)  # the slot passes straight to the least-used waiter
+                return
+        self.free += 1
+
+
+_share = FairShare(RULES_WORKERS)
+
+
+async def run_rules(fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """``fn(*args, **kwargs)`` on the rules pool, counted against no match in particular."""
+    return await run_rules_for("", fn, *args, **kwargs)
+
+
+async def run_rules_for(owner: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """``fn(*args, **kwargs)`` on the rules pool for ``owner`` (a match id), awaited without
+    blocking the event loop, admitted by fair share."""
+    await _share.acquire(owner)
+    spent: list[float] = []
+    try:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(pool(), functools.partial(_counted, spent, fn, *args, **kwargs))
+    finally:
+        _share.release(owner, spent[0] if spent else 0.0)
+
+
+_running = 0
+_running_lock = threading.Lock()
+
+
+def _counted(spent: list[float], fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    global _running
+    with _running_lock:
+        _running += 1
+    start = time.thread_time()
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        spent.append(time.thread_time() - start)
+        with _running_lock:
+            _running -= 1
+
+
+def running() -> int:
+    """Rule calls running on the pool right now (shutdown does not wait for them)."""
+    return _running
+
+
+def usage(owner: str) -> float:
+    """``owner``'s recent rules CPU in seconds (decayed), as the fair share sees it."""
+    return _share.usage(owner)

@@ -1,0 +1,97 @@
+"""The rules run off the event loop (live/rules_pool.py), and a process whose state trails the
+stream catches up before it rejects (docs/limits-and-outages.md).
+
+The first test is structural and deterministic, not a timing assert: with every rules worker
+held, an act waits for the pool while the event loop goes on serving (here: other coroutines,
+a ping-sized task); releasing the workers lets the act be acknowledged. Were the rules on the
+loop, the act would be answered without the pool and the loop would stall during the fold. The
+measured figure - how long another match's acks wait behind a hostile client - is in
+``bench/hostile.py``."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from hulldown.live import rules_pool
+from hulldown.live.service import CreatedMatch, LiveService
+from hulldown.match.actions import EndPhase, Fire, Shoot
+from hulldown.store.redis_store import RedisEventStore
+from hulldown.wire import protocol
+from tests.scenarios import duel
+from tests.undo.live_helpers import with_reserve
+
+
+async def test_an_act_waits_for_the_rules_pool_while_the_loop_keeps_serving(
+    store: RedisEventStore, redis_url: str, key_prefix: str
+) -> None:
+    live = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
+    created = await live.create(duel())
+    assert isinstance(created, CreatedMatch)
+    runtime = await live.get(created.match_id)
+    assert runtime is not None
+
+    release = threading.Event()
+    holders = [rules_pool.pool().submit(release.wait, 30) for _ in range(rules_pool.RULES_WORKERS)]
+    try:
+        act = asyncio.create_task(runtime.submit("a", EndPhase(), "held-1"))
+        ticks = 0
+        for _ in range(20):  # the loop keeps running other work while the act waits for the pool
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert ticks == 20
+        assert not act.done(), "the act was answered without the rules pool"
+    finally:
+        release.set()
+    for holder in holders:
+        holder.result(5)
+    answer = await asyncio.wait_for(act, 10)
+    assert isinstance(answer, protocol.Ack) and answer.seq == 2
+
+
+async def test_a_trailing_process_catches_up_instead_of_rejecting_a_legal_action(
+    store: RedisEventStore, redis_url: str, key_prefix: str
+) -> None:
+    # Two services on one store, neither tailing: the second one's state trails the stream.
+    first = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
+    second = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
+    created = await first.create(with_reserve())  # a reserve Rhino: the shot cannot end the match
+    assert isinstance(created, CreatedMatch)
+    ahead = await first.get(created.match_id)
+    behind = await second.get(created.match_id)
+    assert ahead is not None and behind is not None
+    assert isinstance(await ahead.submit("a", EndPhase(), "end-movement"), protocol.Ack)
+    assert behind.state.seq == 1 and behind.state.phase == "movement"  # it has not seen the end
+
+    # Shooting is legal only after the phase ended: decided on seq 1 it would be wrong_phase.
+    shot = Shoot(unit="predator-1", fire=(Fire(weapon="lascannon", target="rhino-1"),))
+    answer = await behind.submit("a", shot, "shoot-1")
+    assert isinstance(answer, protocol.Ack), answer
+    assert answer.seq == 3 and behind.state.seq == 3
+    # A rejection is still a rejection once decided on the latest version.
+    again = await behind.submit("a", shot, "shoot-2")
+    assert isinstance(again, protocol.Rejected) and again.code != "store_unavailable"
+    assert await store.version(created.match_id) == 3
+
+
+async def test_when_calls_wait_the_match_that_used_least_rules_cpu_goes_first() -> None:
+    share = rules_pool.FairShare(1)
+    await share.acquire("hog")
+    share.release("hog", 5.0)  # five CPU seconds of rules lately
+    await share.acquire("running")  # the only slot is taken
+    order: list[str] = []
+
+    async def wait(owner: str) -> None:
+        await share.acquire(owner)
+        order.append(owner)
+        share.release(owner, 0.001)
+
+    hog = asyncio.create_task(wait("hog"))
+    await asyncio.sleep(0)
+    quiet = asyncio.create_task(wait("quiet"))  # asks later, but has used nothing
+    await asyncio.sleep(0)
+    assert order == []
+    share.release("running", 0.0)
+    await asyncio.gather(hog, quiet)
+    assert order == ["quiet", "hog"]
+    assert share.usage("hog") > share.usage("quiet") > 0
