@@ -28,6 +28,7 @@ ORIGINS: tuple[tuple[str, str], ...] = (
     ("match/validate.py", "every edition"),
     ("match/history.py", "undo / takeback"),
     ("match/scenario.py", "POST /matches"),
+    ("odds/", "POST /matches/{id}/odds"),
     ("live/", "server"),
 )
 
