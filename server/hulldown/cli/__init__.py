@@ -1,4 +1,4 @@
-"""The command line: ``hulldown serve | replay | verify | simulate``."""
+"""The command line: ``hulldown serve | replay | verify | simulate | odds``."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..web.settings import Settings
 from .history import add_commands as add_history_commands
+from .odds import add_odds_command
 from .simulate import add_simulate_command
 
 
@@ -31,6 +32,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(handler=_serve)
     add_history_commands(commands)
     add_simulate_command(commands)
+    add_odds_command(commands)
     return parser
 
 
