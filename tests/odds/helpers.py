@@ -59,6 +59,7 @@ class Sampled:
     lost_mean: float
     lost_se: float
     final: dict[int, float]
+    statuses: dict[str, float]
 
 
 def amount(unit: Unit) -> int:
@@ -81,6 +82,7 @@ def brute_force(
     dice (seed ``brute-force-<i>``); decisions answered from ``choices`` (kind -> option)."""
     finals: dict[str, list[int]] = {u: [] for u in units}
     destroyed: dict[str, int] = dict.fromkeys(units, 0)
+    gained: dict[str, dict[str, float]] = {u: {} for u in units}
     for i in range(n):
         seed = f"brute-force-{i}".encode()
         seq = state.seq + 1
@@ -99,6 +101,9 @@ def brute_force(
         for u in units:
             finals[u].append(amount(s.units[u]))
             destroyed[u] += s.units[u].destroyed and not state.units[u].destroyed
+            for status in s.units[u].statuses:
+                if status not in state.units[u].statuses:
+                    gained[u][status] = gained[u].get(status, 0.0) + 1.0 / n
     out: dict[str, Sampled] = {}
     for u in units:
         start = amount(state.units[u])
@@ -108,7 +113,7 @@ def brute_force(
         counts: dict[int, float] = {}
         for f in finals[u]:
             counts[f] = counts.get(f, 0.0) + 1.0 / n
-        out[u] = Sampled(n, destroyed[u] / n, mean, math.sqrt(var / n), counts)
+        out[u] = Sampled(n, destroyed[u] / n, mean, math.sqrt(var / n), counts, gained[u])
     return out
 
 
@@ -122,6 +127,9 @@ def assert_agrees(answer: OddsAnswer, sampled: dict[str, Sampled], sigmas: float
         for key in {*bf.final, *(int(k) for k in u.final)}:
             p = u.final.get(str(key))
             pairs.append((p.p if p else 0.0, p.se if p else 0.0, bf.final.get(key, 0.0)))
+        for status in {*bf.statuses, *u.statuses}:
+            q = u.statuses.get(status)
+            pairs.append((q.p if q else 0.0, q.se if q else 0.0, bf.statuses.get(status, 0.0)))
         for mine, my_se, theirs in pairs:
             se = math.sqrt(my_se**2 + theirs * (1 - theirs) / bf.n) or 1.0 / bf.n
             assert abs(mine - theirs) <= sigmas * se + EPS, (

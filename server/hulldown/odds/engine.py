@@ -30,7 +30,7 @@ from .observe import amount, measure_of
 from .plays import Play, play, tokenised
 
 # Leaves walked before the exact answer gives way to the sampled one.
-MAX_EXACT_PLAYS = 2000
+MAX_EXACT_PLAYS = 1500
 # Samples of a sampled answer: the standard error of any probability is at most
 # sqrt(0.25 / 2500) = 1%.
 DEFAULT_SAMPLES = 2500
@@ -42,8 +42,8 @@ DECISION_SAMPLES = 400
 MAX_DECISION_DEPTH = 3
 # Random plays made first to estimate the size of the dice tree; a tree estimated above
 # PROBE_MARGIN times ``max_plays`` leaves is sampled without trying to walk it.
-PROBE_PLAYS = 32
-PROBE_MARGIN = 4.0
+PROBE_PLAYS = 64
+PROBE_MARGIN = 1.0
 # The seed of the sampled stream: a constant of this module, never the match's seed.
 SAMPLE_SEED = 0x6F646473  # "odds"
 _NOT_APPLICABLE = (Undo, TakebackRequest, TakebackAnswer, Concede)

@@ -24,6 +24,7 @@ from ...match.rejection import Rejection, reject
 from ...match.state import Decision, MatchState, Unit, Weapon
 from ...match.turns import add_flag, replace_unit
 from .. import geometry as g
+from ..memo import geometry_memo
 from . import damage, geom, statuses
 from .core import (
     F_MOVED,
@@ -161,6 +162,7 @@ def _validate_fire(state: MatchState, unit: Unit, action: Shoot, fire: Fire, spl
     return None
 
 
+@geometry_memo
 def facing_options(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -> tuple[ArmourFacing, ...]:
     """RULES 2.13: the armour facings this weapon's hits may strike (one, or two for the owner)."""
     if not is_vehicle(target):
