@@ -35,8 +35,10 @@ MAX_EXACT_PLAYS = 1500
 # sqrt(0.25 / 2500) = 1%.
 DEFAULT_SAMPLES = 2500
 MAX_SAMPLES = 100_000
-# Samples behind each option of a decision when its tree is too large to walk.
+# Samples behind each option of a decision when its tree is too large to walk, and the share of
+# the exact budget each option may walk.
 DECISION_SAMPLES = 400
+DECISION_BUDGET_SHARE = 4
 # Decisions nested deeper than this (a decision raised while weighing another) take their first
 # option.
 MAX_DECISION_DEPTH = 3
@@ -73,7 +75,14 @@ class _Engine:
         self._depth = 0
 
     def distribution(
-        self, state: MatchState, side: Side, action: Action, *, samples: int, allow_exact: bool = True
+        self,
+        state: MatchState,
+        side: Side,
+        action: Action,
+        *,
+        samples: int,
+        max_plays: int,
+        allow_exact: bool = True,
     ) -> Distribution:
         dice = SampleDice(self.options.sample_seed)
         probe = self._sample(state, side, action, dice, min(PROBE_PLAYS, samples))
@@ -81,19 +90,21 @@ class _Engine:
             # Knuth's estimate of the number of leaves: the mean of 6^k over random plays that
             # read k dice. A tree far too large is not walked at all.
             estimate = sum(6.0**k for k, _ in probe) / len(probe)
-            if estimate <= self.options.max_plays * PROBE_MARGIN:
-                walked = self._walk(state, side, action)
+            if estimate <= max_plays * PROBE_MARGIN:
+                walked = self._walk(state, side, action, max_plays)
                 if walked is not None:
                     return Distribution(True, walked)
         rest = self._sample(state, side, action, dice, samples - len(probe))
         return Distribution(False, [(1.0 / samples, p) for _, p in (*probe, *rest)])
 
-    def _walk(self, state: MatchState, side: Side, action: Action) -> list[tuple[float, Play]] | None:
+    def _walk(
+        self, state: MatchState, side: Side, action: Action, max_plays: int
+    ) -> list[tuple[float, Play]] | None:
         """Every leaf of the dice tree, or None when there are more than ``max_plays``."""
         stack: list[tuple[int, ...]] = [()]
         out: list[tuple[float, Play]] = []
         while stack:
-            if len(out) >= self.options.max_plays:
+            if len(out) >= max_plays:
                 return None
             prefix = stack.pop()
             dice = ScriptedDice(prefix)
@@ -136,7 +147,11 @@ class _Engine:
             best, best_score = decision.options[0], math.inf
             for option in decision.options:
                 dist = self.distribution(
-                    state, decision.side, Decide(decision.id, option), samples=DECISION_SAMPLES
+                    state,
+                    decision.side,
+                    Decide(decision.id, option),
+                    samples=DECISION_SAMPLES,
+                    max_plays=max(1, self.options.max_plays // DECISION_BUDGET_SHARE),
                 )
                 score = _loss_balance(dist, decision.side)
                 if score < best_score - 1e-12:
@@ -177,7 +192,12 @@ def compute_odds(
     samples = max(1, min(options.samples, MAX_SAMPLES))
     with memo_scope():
         dist = engine.distribution(
-            tokenised(state), side, action, samples=samples, allow_exact=options.method != "sampled"
+            tokenised(state),
+            side,
+            action,
+            samples=samples,
+            max_plays=options.max_plays,
+            allow_exact=options.method != "sampled",
         )
     return aggregate(
         state, side, action, dist.plays, exact=dist.exact, choices=options.choices, policy=BEST_ANSWER
