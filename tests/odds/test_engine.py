@@ -3,6 +3,9 @@ the decision policy, the sampled fallback and its standard errors."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import msgspec
 import pytest
 from msgspec.structs import replace
@@ -90,3 +93,17 @@ def test_max_plays_bounds_the_exact_walk() -> None:
     answer = compute_odds(state, "a", LASCANNON_AT_SPEEDER, OddsOptions(max_plays=5, samples=300))
     assert not isinstance(answer, Rejection)
     assert answer.method == "sampled" and answer.samples == 300
+
+
+def test_the_engine_cannot_reach_the_match_dice() -> None:
+    """No module of the odds package imports the match's dice: the HMAC source, its derivation
+    or the binding of events to it (docs/odds.md, "Never the match's dice")."""
+    package = Path(__file__).resolve().parents[2] / "server" / "hulldown" / "odds"
+    files = sorted(package.glob("*.py"))
+    assert len(files) >= 5
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                assert "dice_binding" not in (node.module or ""), path.name
+                names = {alias.name for alias in node.names}
+                assert not names & {"SeededDice", "derive_die", "event_dice"}, (path.name, names)
