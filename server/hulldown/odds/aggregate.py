@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from ..match.actions import Action, Charge, Fight, Shoot
+from ..match.actions import Action, Charge, Fight, Move, Shoot
 from ..match.state import MatchState, Side
 from .answer import DecisionOdds, OddsAnswer, Prob, UnitOdds
 from .observe import affected_units, amount, charge_reached, measure_of, observe
@@ -18,6 +18,11 @@ from .plays import Play, tokens_in, untokenised
 
 # How many statuses a summary line names (the likeliest first).
 SUMMARY_ITEMS = 3
+# How a summary names a move's effect on others and on the mover itself.
+_MOVE_WORDS: dict[str, tuple[str, str]] = {
+    "ram": ("rams", "ramming"),
+    "tank_shock": ("Tank Shocks", "Tank Shocking"),
+}
 _ARMOUR = re.compile(r"vs (?:(front|side|left|right|rear) )?(?:armour |AV)(\d+)")
 
 
@@ -220,6 +225,11 @@ def _label(state: MatchState, action: Action, uid: str) -> str:
                 return f"{state.units[action.unit].name} charges -> {name}"
             if action.unit == uid:
                 return f"{name} charges {state.units[action.target].name}"
+        case Move():
+            verb, doing = _MOVE_WORDS.get(action.kind, ("moves", "moving"))
+            if action.unit == uid:
+                return f"{name} ({doing})"
+            return f"{state.units[action.unit].name} {verb} -> {name}"
         case Fight():
             if action.target == uid:
                 attacker = state.units[action.unit]

@@ -49,6 +49,9 @@ PROBE_MARGIN = 1.0
 # The seed of the sampled stream: a constant of this module, never the match's seed.
 SAMPLE_SEED = 0x6F646473  # "odds"
 _NOT_APPLICABLE = (Undo, TakebackRequest, TakebackAnswer, Concede)
+# Decision states are compared by this encoding: maps in key order, so two equal states whose
+# units were updated in another order are one state.
+_state_key = msgspec.msgpack.Encoder(order="deterministic")
 
 
 @dataclass(frozen=True)
@@ -138,7 +141,7 @@ class _Engine:
             return fixed
         if self._depth >= MAX_DECISION_DEPTH or len(decision.options) == 1:
             return decision.options[0]
-        key = msgspec.msgpack.encode(replace(state, log=(), log_count=0))
+        key = _state_key.encode(replace(state, log=(), log_count=0))
         known = self._best.get(key)
         if known is not None:
             return known

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, assert_never
 
-from ..match.actions import Action, Charge
+from ..match.actions import Action, Charge, Move
 from ..match.state import LogEntry, MatchState, Unit
 from ..rules.hh3.core import F_CHARGE_OK
 from ..rules.wh40k11.constants import CHARGE_DECLARED, CHARGE_FAILED
@@ -140,11 +140,14 @@ def affected_units(plays: list[Play], action: Action) -> list[str]:
 
 
 def _targets(action: Action) -> list[str]:
+    """The units an action names: the targets; for a move (dangerous terrain, Tank Shock, Ram)
+    the moving unit first."""
     fire = getattr(action, "fire", None)
     if fire is not None:
         return list(dict.fromkeys(f.target for f in fire))
+    named = [action.unit] if isinstance(action, Move) else []
     target = getattr(action, "target", None)
-    return [target] if isinstance(target, str) else []
+    return [*named, target] if isinstance(target, str) else named
 
 
 def charge_reached(state: MatchState, action: Charge) -> bool:
