@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from hulldown.match.actions import Move
+from hulldown.match.actions import Fight, Move
 from hulldown.match.state import Point
 from tests.wh40k7.builders import infantry, make_state, rhino, ruin, vehicle, weapon
 
@@ -69,3 +69,19 @@ def test_ram_can_damage_both_vehicles() -> None:
     assert rammer.no_effect.p == pytest.approx(1.0, abs=EPS)
     assert answer.summary[0].startswith("Land Raider (ramming), front AV14: destroyed 0%")
     assert answer.summary[1].startswith("Land Raider rams -> Trukk, side AV10: destroyed")
+
+
+def test_a_fight_against_a_vehicle() -> None:
+    """40k7 Vehicles and close combat: one Power fist attack (S8 AP2) against a Rhino's rear
+    armour (AV10), hitting on 3+ (RULES.md 1.20): D6 + 8
+    is no effect on a 1, glancing on a 2, penetrating on 3+."""
+    fist = weapon("fist", "Power fist", 0, 8, 2, type="melee")
+    radius = 25.0 / 25.4 / 2
+    squad = infantry("m", "a", [(27.75 - radius, 24.0)], weapons=[(0, fist)], i=1)
+    state = make_state(squad, rhino("r", "b", 30, 24, 0), phase="assault")
+    answer = odds(state, "a", Fight("m", "r", "fist"), max_plays=20_000)
+    r = unit_odds(answer, "r")
+    assert r.glancing is not None and r.penetrating is not None
+    assert r.glancing.p == pytest.approx(4 / 6 * 1 / 6, abs=EPS)
+    assert r.penetrating.p == pytest.approx(4 / 6 * 4 / 6, abs=EPS)
+    assert answer.summary[0].startswith("Power fist -> Rhino, rear AV10: destroyed")
