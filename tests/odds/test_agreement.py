@@ -82,7 +82,7 @@ CASES: dict[str, tuple[Case, str]] = {
 def test_engine_agrees_with_brute_force_over_the_reducer(name: str) -> None:
     case, method = CASES[name]
     state, side, action, units = case()
-    answer = odds(state, side, action, max_plays=3000, expect=method)
+    answer = odds(state, side, action, max_plays=5000, expect=method)
     assert {u.unit for u in answer.units} >= set(units)
     sampled = brute_force(state, side, action, units, PLAYS)
     assert assert_agrees(answer, sampled) >= 2 * len(units)

@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 import msgspec
 
 from ..match.actions import Action, Charge, Fight, Move, Shoot
-from ..match.state import MatchState, Side
+from ..match.state import LogRoll, MatchState, Side
 from .answer import DecisionOdds, OddsAnswer, Prob, UnitOdds
-from .observe import affected_units, amount, charge_reached, measure_of, observe
-from .plays import Play, tokens_in, untokenised
+from .observe import affected_units, amount, charge_reached, measure_of, observe, rolls_by_unit
+from .plays import Play, untokenised
 
 # How many statuses a summary line names (the likeliest first).
 SUMMARY_ITEMS = 3
@@ -77,8 +77,10 @@ def _round(x: float) -> float:
     return round(x, 6)
 
 
-def _context(entries_rolls: list[tuple[str, str, str]], tally: _UnitTally, weight: float) -> None:
-    for purpose, target, _ in entries_rolls:
+def _context(rolls: list[LogRoll], tally: _UnitTally, weight: float) -> None:
+    """The facing, Armour Value and cover of the rolls against a unit (for its summary)."""
+    for roll in rolls:
+        purpose, target = roll.purpose, roll.target
         if "penetration" in purpose:
             found = _ARMOUR.search(target)
             if found:
@@ -108,14 +110,8 @@ def aggregate(
     names = {uid: u.name for uid, u in state.units.items()}
     pending = 0.0
     for weight, p in plays:
-        outcomes = observe(p, units)
-        rolls_of: dict[str, list[tuple[str, str, str]]] = {}
-        for entry in p.entries:
-            named = tokens_in(entry.text)
-            if named:
-                rolls_of.setdefault(named[-1], []).extend(
-                    (r.purpose, r.target, r.outcome) for r in entry.rolls
-                )
+        rolls_of = rolls_by_unit(p.entries)
+        outcomes = observe(p, units, rolls_of)
         for uid, o in outcomes.items():
             t = tallies[uid]
             t.no_effect += weight if not o.changed else 0.0

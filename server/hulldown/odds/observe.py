@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Literal, assert_never
 
 from ..match.actions import Action, Charge, Move
-from ..match.state import LogEntry, MatchState, Unit
+from ..match.state import LogEntry, LogRoll, MatchState, Unit
 from ..rules.hh3.core import F_CHARGE_OK
 from ..rules.wh40k11.constants import CHARGE_DECLARED, CHARGE_FAILED
 from .plays import Play, tokens_in
@@ -71,44 +71,43 @@ class _Rolls:
     results: list[str] | None = None
 
 
-def _unit_of(entry: LogEntry) -> str | None:
-    """The unit a log line is about: the last unit it names (the target in "X fires at Y")."""
-    named = tokens_in(entry.text)
-    return named[-1] if named else None
-
-
-def _rolls_by_unit(entries: tuple[LogEntry, ...]) -> dict[str, _Rolls]:
-    out: dict[str, _Rolls] = {}
+def rolls_by_unit(entries: tuple[LogEntry, ...]) -> dict[str, list[LogRoll]]:
+    """The rolls of a play's log, by the unit each line is about: the last unit it names (the
+    target in "X fires at Y")."""
+    out: dict[str, list[LogRoll]] = {}
     for entry in entries:
-        uid = _unit_of(entry)
-        if uid is None:
-            continue
-        for roll in entry.rolls:
-            purpose = roll.purpose
-            if "penetration" in purpose or purpose == "haywire":
-                tally = out.setdefault(uid, _Rolls())
-                if roll.outcome.endswith("penetrating"):
-                    tally.penetrating += 1
-                elif roll.outcome.endswith("glancing"):
-                    tally.glancing += 1
-            elif purpose.startswith("vehicle damage") and roll.outcome:
-                tally = out.setdefault(uid, _Rolls())
-                if tally.results is None:
-                    tally.results = []
-                tally.results.append(roll.outcome.split(": ")[-1])
+        if entry.rolls:
+            named = tokens_in(entry.text)
+            if named:
+                out.setdefault(named[-1], []).extend(entry.rolls)
     return out
 
 
-def observe(play: Play, units: list[str]) -> dict[str, UnitOutcome]:
-    """The outcome of ``play`` for each of ``units``."""
-    rolls = _rolls_by_unit(play.entries)
+def _tally(rolls: list[LogRoll]) -> _Rolls:
+    tally = _Rolls()
+    for roll in rolls:
+        purpose = roll.purpose
+        if "penetration" in purpose or purpose == "haywire":
+            if roll.outcome.endswith("penetrating"):
+                tally.penetrating += 1
+            elif roll.outcome.endswith("glancing"):
+                tally.glancing += 1
+        elif purpose.startswith("vehicle damage") and roll.outcome:
+            if tally.results is None:
+                tally.results = []
+            tally.results.append(roll.outcome.split(": ")[-1])
+    return tally
+
+
+def observe(play: Play, units: list[str], rolls: dict[str, list[LogRoll]]) -> dict[str, UnitOutcome]:
+    """The outcome of ``play`` for each of ``units``; ``rolls`` is ``rolls_by_unit`` of the play."""
     out: dict[str, UnitOutcome] = {}
     for uid in units:
         before = play.start.units[uid]
         after = play.end.units.get(uid, before)
         measure = measure_of(before)
         start, final = amount(before, measure), amount(after, measure)
-        tally = rolls.get(uid, _Rolls())
+        tally = _tally(rolls.get(uid, []))
         gained = tuple(sorted(s for s in after.statuses if s not in before.statuses))
         out[uid] = UnitOutcome(
             changed=_condition(before) != _condition(after),
