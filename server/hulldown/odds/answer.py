@@ -15,6 +15,10 @@ MethodChoice = Literal["auto", "exact", "sampled"]
 # leaves its owner best off (fewest own Hull Points / wounds lost, most of the opponent's lost,
 # in expectation); ``choices`` fix the option of a decision kind instead.
 BEST_ANSWER = "best_answer"
+BEST_ANSWER_NOTE = (
+    "each decision the action raises is answered by its owner's best answer: the option with the "
+    "fewest Hull Points / wounds the owner expects to lose, minus those the opponent expects to lose"
+)
 
 
 class Prob(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -74,3 +78,4 @@ class OddsAnswer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     decisions: list[DecisionOdds]
     summary: list[str]
     still_pending: Prob
+    policy_note: str = BEST_ANSWER_NOTE
