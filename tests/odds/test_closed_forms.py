@@ -8,7 +8,9 @@ from msgspec.structs import replace
 
 from hulldown.match.actions import Charge, Fire, Shoot
 from hulldown.match.state import MatchState, Unit
+from hulldown.rules.hh3.geom import unit_distance as hh3_unit_distance
 from hulldown.rules.wh40k7.geo import unit_distance
+from hulldown.rules.wh40k11.movement import charge_reaches
 from hulldown.rules.wh40k11.shooting import plan_shoot
 from tests.hh3 import builders as hh3
 from tests.wh40k7.builders import infantry, make_state, vehicle, weapon
@@ -198,3 +200,31 @@ def test_a_charge_reaches_with_2d6_at_least_the_distance() -> None:
     assert 0.3 < c.reaches.p < 0.9
     assert answer.decisions == []
     assert "reaches" in c.summary
+
+
+def test_hh3_charge_takes_the_highest_of_2d6() -> None:
+    """hh3 core, Charge: roll 2D6, the highest counts; the charge reaches when it is at least the
+    distance (the target has no weapons: no volley)."""
+    charger = hh3.squad("charger", "a", [(10, 24)])
+    target = hh3.squad("target", "b", [(14.2, 24)])
+    state = hh3.make([charger, target], phase="assault")
+    need = hh3_unit_distance(state.units["charger"], state.units["target"])
+    c = unit_odds(odds(state, "a", Charge("charger", "target")), "charger")
+    assert c.reaches is not None
+    assert c.reaches.p == pytest.approx(d6_probability(lambda a, b: max(a, b) >= need - 1e-9, 2), abs=EPS)
+    assert 0.2 < c.reaches.p < 0.9
+
+
+def test_40k11_charge_roll_is_2d6() -> None:
+    """40k11 Charge phase: the charge roll is 2D6; whether a total reaches is the rules' own
+    geometry (``charge_reaches``), so the chance is the sum of P(2D6 = t) over the totals that do."""
+    charger = b11.infantry("charger", "a", [(10, 24)])
+    target = b11.infantry("target", "b", [(18, 24)])
+    state = b11.state(charger, target, phase="charge")
+    reaching = [
+        t for t in range(2, 13) if charge_reaches(state, state.units["charger"], state.units["target"], t)
+    ]
+    assert 2 < len(reaching) < 11
+    c = unit_odds(odds(state, "a", Charge("charger", "target")), "charger")
+    assert c.reaches is not None
+    assert c.reaches.p == pytest.approx(d6_probability(lambda a, b: a + b in reaching, 2), abs=EPS)

@@ -110,7 +110,8 @@ def observe(play: Play, units: list[str], rolls: dict[str, list[LogRoll]]) -> di
         tally = _tally(rolls.get(uid, []))
         gained = tuple(sorted(s for s in after.statuses if s not in before.statuses))
         out[uid] = UnitOutcome(
-            changed=_condition(before) != _condition(after),
+            # Unchanged units are shared between states (structural sharing): identity first.
+            changed=after is not before and _condition(before) != _condition(after),
             lost=max(0, start - final),
             final=final,
             destroyed=after.destroyed and not before.destroyed,

@@ -3,7 +3,7 @@
 The odds engine re-runs the rules core once per sequence of dice, and most of every run is the
 same geometry (sight, facings, cover) on the same positions. A function decorated with
 :func:`geometry_memo` is a pure function of its arguments; inside :func:`memo_scope` its results
-are kept, keyed by the exact msgpack encoding of the arguments (maps in key order), so equal questions are answered
+are kept, keyed by the exact msgpack encoding of the arguments, so equal questions are answered
 once. Outside a scope (every live match, replay and test of the rules) the decorator only calls
 the function. The results kept must be immutable (frozen dataclasses, tuples, numbers).
 """
@@ -22,8 +22,9 @@ P = ParamSpec("P")
 R = TypeVar("R")
 
 _TABLE: ContextVar[dict[bytes, object] | None] = ContextVar("hulldown_geometry_memo", default=None)
-# Deterministic: equal maps encode equally whatever their insertion order.
-_encoder = msgspec.msgpack.Encoder(order="deterministic")
+# Maps are encoded in insertion order (faster than sorting): two equal maps built in different
+# orders only miss the memo.
+_encoder = msgspec.msgpack.Encoder()
 
 
 def geometry_memo(fn: Callable[P, R]) -> Callable[P, R]:
