@@ -29,8 +29,9 @@ from .dice_sources import SampleDice, ScriptedDice, TooManyDice
 from .observe import amount, measure_of
 from .plays import Play, play, tokenised
 
-# Leaves walked before the exact answer gives way to the sampled one.
-MAX_EXACT_PLAYS = 1500
+# Leaves walked before the exact answer gives way to the sampled one: about what the sampled answer
+# costs (DEFAULT_SAMPLES runs), so an exact answer is given whenever it is not dearer.
+MAX_EXACT_PLAYS = 3000
 # Samples of a sampled answer: the standard error of any probability is at most
 # sqrt(0.25 / 2500) = 1%.
 DEFAULT_SAMPLES = 2500
