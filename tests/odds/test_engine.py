@@ -4,6 +4,7 @@ the decision policy, the sampled fallback and its standard errors."""
 from __future__ import annotations
 
 import ast
+from contextlib import nullcontext
 from pathlib import Path
 
 import msgspec
@@ -13,8 +14,8 @@ from msgspec.structs import replace
 from hulldown.match.actions import Fire, Shoot, Undo
 from hulldown.match.rejection import Rejection
 from hulldown.match.validate import validate
-from hulldown.odds import OddsOptions, compute_odds
-from tests.wh40k7.builders import make_state, predator, speeder, vehicle, weapon
+from hulldown.odds import OddsOptions, compute_odds, engine
+from tests.wh40k7.builders import make_state, predator, rhino, ruin, speeder, vehicle, weapon
 
 from .helpers import EPS, hit_chance_40k7, odds, unit_odds
 
@@ -107,3 +108,26 @@ def test_the_engine_cannot_reach_the_match_dice() -> None:
                 assert "dice_binding" not in (node.module or ""), path.name
                 names = {alias.name for alias in node.names}
                 assert not names & {"SeededDice", "derive_die", "event_dice"}, (path.name, names)
+
+
+def test_memoised_geometry_changes_no_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rules/memo.py only saves work: the same answers with the memo scope replaced by nothing
+    (a shot through a ruin's cover, where facings, sight and cover are all memoised)."""
+    state = make_state(
+        predator("predator", "a", 10, 24),
+        rhino("rhino", "b", 30, 24, 180),
+        terrain=[ruin("ruin", 20, 20, 22, 24)],
+        phase="shooting",
+    )
+    action = Shoot("predator", (Fire("lascannon", "rhino"),))
+    memoised = [
+        odds(state, "a", action),
+        odds(state, "a", action, method="sampled", samples=300, expect="sampled"),
+    ]
+    monkeypatch.setattr(engine, "memo_scope", nullcontext)
+    plain = [
+        odds(state, "a", action),
+        odds(state, "a", action, method="sampled", samples=300, expect="sampled"),
+    ]
+    assert [msgspec.json.encode(a) for a in memoised] == [msgspec.json.encode(a) for a in plain]
+    assert "4+ cover" in memoised[0].summary[0]
