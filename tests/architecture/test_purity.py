@@ -1,5 +1,5 @@
-"""The functional core stays pure (DESIGN.md section 10.1): ``rules/`` and ``match/`` import
-nothing from the shell and no I/O framework."""
+"""The functional core stays pure (DESIGN.md section 10.1): ``rules/``, ``match/`` and ``odds/``
+import nothing from the shell and no I/O framework."""
 
 from __future__ import annotations
 
@@ -35,12 +35,17 @@ def imported_modules(path: Path) -> list[str]:
     return names
 
 
+PURE_PACKAGES = ("rules", "match", "odds")
+
+
 def pure_files() -> list[Path]:
-    return sorted([*(PACKAGE / "rules").rglob("*.py"), *(PACKAGE / "match").rglob("*.py")])
+    return sorted(path for package in PURE_PACKAGES for path in (PACKAGE / package).rglob("*.py"))
 
 
 def test_there_are_pure_files_to_check() -> None:
     assert len(pure_files()) >= 10
+    for package in PURE_PACKAGES:
+        assert any(p.relative_to(PACKAGE).parts[0] == package for p in pure_files()), package
 
 
 @pytest.mark.parametrize("path", pure_files(), ids=lambda p: str(p.relative_to(PACKAGE)))

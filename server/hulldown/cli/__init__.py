@@ -1,4 +1,4 @@
-"""The command line: ``hulldown serve | replay | verify | simulate | roster``."""
+"""The command line: ``hulldown serve | replay | verify | simulate | roster | odds``."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from .. import __version__
 from ..web.settings import Settings
 from .history import add_commands as add_history_commands
 from .logging_setup import LOG_FORMATS, configure_logging
+from .odds import add_odds_command
 from .roster import add_roster_command
 from .simulate import add_simulate_command
 
@@ -42,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_history_commands(commands)
     add_simulate_command(commands)
     add_roster_command(commands)
+    add_odds_command(commands)
     return parser
 
 

@@ -18,6 +18,7 @@ from .guards import app_options
 from .http_routes import routes as http_routes
 from .live_socket import live_socket
 from .log_routes import routes as log_routes
+from .odds_routes import routes as odds_routes
 from .ops_routes import instrumented
 from .ops_routes import routes as ops_routes
 from .replay_socket import replay_socket
@@ -55,6 +56,7 @@ def create_app(settings: Settings) -> Starlette:
         *ops_routes,
         *dice_routes,
         *log_routes,
+        *odds_routes,
         WebSocketRoute("/matches/{match_id}/live", live_socket),
         WebSocketRoute("/matches/{match_id}/replay", replay_socket),
         *viewer_routes,

@@ -23,6 +23,7 @@ from ..match.state import Edition, MatchState, Side
 from ..wire import protocol
 from ..wire.schemas import components
 from .openapi_history import HISTORY_BODY_TYPES, union_components, with_history
+from .openapi_odds import ODDS_BODY_TYPES, with_odds
 
 OPENAPI_VERSION = "3.1.0"
 REF = "#/components/schemas/{name}"
@@ -174,6 +175,7 @@ BODY_TYPES: list[Any] = [
     protocol.ClientMessage,
     protocol.ServerMessage,
     *HISTORY_BODY_TYPES,
+    *ODDS_BODY_TYPES,
 ]
 
 
@@ -483,7 +485,7 @@ def openapi_document() -> Schema:
                 "HTTP and played over the websocket /matches/{match_id}/live (client-protocol/SPEC.md)."
             ),
         },
-        "paths": with_history(_paths()),
+        "paths": with_odds(with_history(_paths())),
         "components": {"schemas": dict(sorted(comps.items())), "securitySchemes": SECURITY_SCHEMES},
     }
 

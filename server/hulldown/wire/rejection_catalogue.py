@@ -30,6 +30,7 @@ ORIGINS: tuple[tuple[str, str], ...] = (
     ("match/history.py", "undo / takeback"),
     ("match/scenario.py", "POST /matches"),
     ("match/dispatch.py", "every edition"),
+    ("odds/", "POST /matches/{id}/odds"),
     ("live/", "server"),
     ("web/", "server"),
 )

@@ -19,6 +19,7 @@ from ...match.context import ApplyContext
 from ...match.state import MatchState, Model, Unit
 from ...match.turns import replace_unit
 from .. import geometry as g
+from ..memo import geometry_memo
 from . import geom, statuses
 from .core import (
     R_CORE_SAVE,
@@ -71,6 +72,7 @@ def zone_facing(unit: Unit, point: g.Point) -> ArmourFacing:
     return max(facings, key=lambda f: armour_value(unit, f))
 
 
+@geometry_memo
 def vehicle_cover(state: MatchState, unit: Unit, facing: ArmourFacing, origin: g.Point) -> int | None:
     """A vehicle's cover save against a shot from ``origin``: the targeted facing at least 25%
     hidden by terrain that gives cover (hh3 core, Cover; RULES 2.2: vehicles may take cover
@@ -89,6 +91,7 @@ def vehicle_cover(state: MatchState, unit: Unit, facing: ArmourFacing, origin: g
     return min((c for c in hiding if c is not None), default=None)
 
 
+@geometry_memo
 def model_cover(state: MatchState, model: Model) -> int | None:
     """A model standing in terrain that gives cover takes its cover save [decided]."""
     fp = geom.footprint(model)

@@ -26,6 +26,7 @@ from ...match.rejection import Rejection, reject
 from ...match.state import Decision, MatchState, Unit, Weapon
 from ...match.turns import add_flag, replace_unit
 from .. import geometry as g
+from ..memo import geometry_memo
 from . import damage, geom, statuses
 from .core import (
     F_MOVED,
@@ -206,6 +207,7 @@ class AttackFacing:
     why: str
 
 
+@geometry_memo
 def direct_zones(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -> tuple[g.Facing, ...]:
     """RULES 2.13: the hull zone(s) a weapon's firing point stands in, as seen by that weapon;
     () for indirect fire or no line of sight (those hits always take the Side). A base across a

@@ -26,6 +26,7 @@ from shapely import MultiPoint, Polygon
 
 from ...match.state import MatchState, Model, Unit
 from .. import geometry as g
+from ..memo import geometry_memo
 from .attacks import ArmourFacing
 from .geo import CoverPiece, cover_pieces, facing_hull, footprint, los_blockers
 
@@ -62,6 +63,7 @@ class FacingHit:
     bonus: int = 0
 
 
+@geometry_memo
 def facing_for(
     state: MatchState, unit: Unit, model: Model, origin: g.Point, exclude: Iterable[str]
 ) -> FacingHit:
@@ -84,6 +86,7 @@ def _relevant(pieces: list[CoverPiece], region: Polygon) -> list[CoverPiece]:
     return [p for p in pieces if p.shape.intersects(region)]
 
 
+@geometry_memo
 def vehicle_cover(
     state: MatchState,
     unit: Unit,
@@ -110,6 +113,7 @@ def vehicle_cover(
     return min(saves) if saves else None
 
 
+@geometry_memo
 def infantry_cover(
     state: MatchState, unit: Unit, model: Model, origin: g.Point, exclude: Iterable[str]
 ) -> int | None:

@@ -16,6 +16,7 @@ from ...match.actions import Fire, Shoot
 from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Model, Unit, Weapon
 from .. import geometry as g
+from ..memo import geometry_memo
 from . import refs
 from .geo import alive, facing_hull, footprint, geo_mount, los_blockers, on_table
 from .resolve import squadron_members
@@ -116,6 +117,7 @@ def _unit_moved(unit: Unit) -> bool:
     return unit.moved > 1e-9 or unit.flag("disembarked") or unit.flag("regrouped")
 
 
+@geometry_memo
 def plan_shooting(state: MatchState, action: Shoot, overwatch: bool = False) -> Plan | Rejection:
     """Check a Shoot action and work out every weapon's shots (pure)."""
     unit = state.units[action.unit]

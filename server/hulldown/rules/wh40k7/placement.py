@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from ...match.state import MatchState, Model, Point, Side
 from .. import geometry as g
+from ..memo import geometry_memo
 from .geo import DEFAULT_BASE_MM, alive, footprint, on_table
 
 ENEMY_GAP = 1.0  # 40k7: models may not end within 1" of the enemy (except in assault)
@@ -67,6 +68,7 @@ class Placer:
         return None
 
 
+@geometry_memo
 def ring_candidates(hull: g.Footprint, radius: float, max_gap: float) -> list[g.Point]:
     """Centres of bases of ``radius`` around the footprint, nearest ring first, each base wholly
     within ``max_gap`` inches of it (centre at most ``max_gap - radius`` away)."""

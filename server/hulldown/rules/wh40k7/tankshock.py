@@ -29,6 +29,7 @@ from ...match.rejection import Rejection, reject
 from ...match.state import Decision, MatchState, Model, Point
 from ...match.turns import replace_unit
 from .. import geometry as g
+from ..memo import geometry_memo
 from . import refs
 from .attacks import Hit
 from .dangerous import dangerous_for_vehicle, dangerous_test
@@ -132,6 +133,7 @@ def _swept(start: g.Hull, u: tuple[float, float], t: float) -> BaseGeometry:
     return hull
 
 
+@geometry_memo
 def first_contact(start: g.Hull, u: tuple[float, float], length: float, shape: g.Shape) -> float | None:
     """The distance the hull travels before it touches ``shape`` (None: never within ``length``)."""
     if not g.overlaps(_swept(start, u, length), shape):

@@ -19,7 +19,10 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 
 def has_type(unit: Unit, name: str) -> bool:
     """Does the unit list this type or special rule (any accepted spelling)?"""
-    return any(alias in unit.keywords for alias in _ALIASES.get(name, (name,)))
+    aliases = _ALIASES.get(name)
+    if aliases is None:
+        return name in unit.keywords
+    return any(alias in unit.keywords for alias in aliases)
 
 
 def is_vehicle(unit: Unit) -> bool:

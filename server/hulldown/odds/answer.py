@@ -1,0 +1,81 @@
+"""The answer of the odds engine: plain msgspec structs, the JSON of ``POST /matches/{id}/odds``
+and ``hulldown odds --json`` (docs/odds.md, client-protocol/SPEC.md section 9)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from ..match.state import Side
+
+Method = Literal["exact", "sampled"]
+MethodChoice = Literal["auto", "exact", "sampled"]
+# The policy for the decisions an action raises: each decision is answered with the option that
+# leaves its owner best off (fewest own Hull Points / wounds lost, most of the opponent's lost,
+# in expectation); ``choices`` fix the option of a decision kind instead.
+BEST_ANSWER = "best_answer"
+BEST_ANSWER_NOTE = (
+    "each decision the action raises is answered by its owner's best answer: the option with the "
+    "fewest Hull Points / wounds the owner expects to lose, minus those the opponent expects to lose"
+)
+
+
+class Prob(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A probability ``p`` and its standard error ``se`` (0 when exact)."""
+
+    p: float
+    se: float = 0.0
+
+
+class UnitOdds(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """What the action may do to one unit. ``final`` maps a final Hull Point / wound count to its
+    probability; ``damage_results`` each damage-table result (at least once); ``statuses`` each
+    status gained; ``reaches`` a charge's success (the charging unit only)."""
+
+    unit: str
+    name: str
+    side: Side
+    measure: Literal["hp", "wounds"]
+    start: int
+    no_effect: Prob
+    destroyed: Prob
+    expected_lost: float
+    expected_lost_se: float
+    final: dict[str, Prob]
+    summary: str
+    glancing: Prob | None = None
+    penetrating: Prob | None = None
+    damage_results: dict[str, Prob] = {}
+    statuses: dict[str, Prob] = {}
+    reaches: Prob | None = None
+
+
+class DecisionOdds(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A decision the action raises: whose, how likely, and what the policy chose."""
+
+    kind: str
+    side: Side
+    raised: Prob
+    options: tuple[str, ...]
+    chosen: dict[str, Prob]
+    prompt: str
+
+
+class OddsAnswer(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The distribution of an action's outcomes at the match's current state."""
+
+    edition: str
+    seq: int
+    by: Side
+    action: dict[str, Any]
+    method: Method
+    plays: int
+    samples: int
+    policy: str
+    choices: dict[str, str]
+    units: list[UnitOdds]
+    decisions: list[DecisionOdds]
+    summary: list[str]
+    still_pending: Prob
+    policy_note: str = BEST_ANSWER_NOTE

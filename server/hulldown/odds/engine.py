@@ -1,0 +1,207 @@
+"""The odds engine: the distribution of an action's outcomes under the rules core (docs/odds.md).
+
+Exact where it is exact: the reducer is a pure function of the state and the dice, so every
+sequence of dice the action can consume is walked by re-running the rules with a scripted dice
+prefix and noting how many dice each play read (a play that read k dice has probability 6^-k).
+Decisions the action raises are answered by the policy; the best answer to a decision is worked
+out once per distinct decision state (equal states have equal futures: the rules never read the
+log, so states are compared without it). When the tree has more than ``max_plays`` leaves the
+answer is estimated from independent samples instead (``method: "sampled"``), each probability
+with its standard error. No die of the match is ever used.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import msgspec
+from msgspec.structs import replace
+
+from ..match.actions import Action, Concede, Decide, PlayAction, TakebackAnswer, TakebackRequest, Undo
+from ..match.rejection import Rejection, reject
+from ..match.state import Decision, MatchState, Side
+from ..match.validate import validate
+from ..rules.memo import memo_scope
+from .aggregate import aggregate
+from .answer import BEST_ANSWER, MethodChoice, OddsAnswer
+from .dice_sources import SampleDice, ScriptedDice, TooManyDice
+from .observe import amount, measure_of
+from .plays import Play, play, tokenised
+
+# Leaves walked before the exact answer gives way to the sampled one: about what the sampled answer
+# costs (DEFAULT_SAMPLES runs), so an exact answer is given whenever it is not dearer.
+MAX_EXACT_PLAYS = 3000
+# Samples of a sampled answer: the standard error of any probability is at most
+# sqrt(0.25 / 2500) = 1%.
+DEFAULT_SAMPLES = 2500
+MAX_SAMPLES = 100_000
+# Samples behind each option of a decision when its tree is too large to walk, and the share of
+# the exact budget each option may walk.
+DECISION_SAMPLES = 400
+DECISION_BUDGET_SHARE = 4
+# Decisions nested deeper than this (a decision raised while weighing another) take their first
+# option.
+MAX_DECISION_DEPTH = 3
+# Random plays made first to estimate the size of the dice tree; a tree estimated above
+# PROBE_MARGIN times ``max_plays`` leaves is sampled without trying to walk it.
+PROBE_PLAYS = 32
+PROBE_MARGIN = 2.0
+# The seed of the sampled stream: a constant of this module, never the match's seed.
+SAMPLE_SEED = 0x6F646473  # "odds"
+# Decision states are compared by this encoding: maps in key order, so two equal states whose
+# units were updated in another order are one state.
+_state_key = msgspec.msgpack.Encoder(order="deterministic")
+
+
+@dataclass(frozen=True)
+class OddsOptions:
+    method: MethodChoice = "auto"
+    samples: int = DEFAULT_SAMPLES
+    max_plays: int = MAX_EXACT_PLAYS
+    choices: dict[str, str] = field(default_factory=dict)
+    sample_seed: int = SAMPLE_SEED
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """Plays with their weights (summing to 1)."""
+
+    exact: bool
+    plays: list[tuple[float, Play]]
+
+
+class _Engine:
+    def __init__(self, options: OddsOptions) -> None:
+        self.options = options
+        self._best: dict[bytes, str] = {}
+        self._depth = 0
+
+    def distribution(
+        self,
+        state: MatchState,
+        side: Side,
+        action: PlayAction,
+        *,
+        samples: int,
+        max_plays: int,
+        allow_exact: bool = True,
+    ) -> Distribution:
+        dice = SampleDice(self.options.sample_seed)
+        probe = self._sample(state, side, action, dice, min(PROBE_PLAYS, samples))
+        if allow_exact:
+            # Knuth's estimate of the number of leaves: the mean of 6^k over random plays that
+            # read k dice. A tree far too large is not walked at all.
+            estimate = sum(6.0**k for k, _ in probe) / len(probe)
+            if estimate <= max_plays * PROBE_MARGIN:
+                walked = self._walk(state, side, action, max_plays)
+                if walked is not None:
+                    return Distribution(True, walked)
+        rest = self._sample(state, side, action, dice, samples - len(probe))
+        return Distribution(False, [(1.0 / samples, p) for _, p in (*probe, *rest)])
+
+    def _walk(
+        self, state: MatchState, side: Side, action: PlayAction, max_plays: int
+    ) -> list[tuple[float, Play]] | None:
+        """Every leaf of the dice tree, or None when there are more than ``max_plays``."""
+        stack: list[tuple[int, ...]] = [()]
+        out: list[tuple[float, Play]] = []
+        while stack:
+            if len(out) >= max_plays:
+                return None
+            prefix = stack.pop()
+            dice = ScriptedDice(prefix)
+            try:
+                leaf = play(state, side, action, dice, self.choose)
+            except TooManyDice:
+                return None
+            out.append((6.0 ** -len(dice.read), leaf))
+            read = dice.read
+            # Past the prefix the source answered 1: the other faces of each such die are siblings.
+            for j in range(len(read) - 1, len(prefix) - 1, -1):
+                base = tuple(read[:j])
+                stack.extend((*base, face) for face in range(6, 1, -1))
+        return out
+
+    def _sample(
+        self, state: MatchState, side: Side, action: PlayAction, dice: SampleDice, n: int
+    ) -> list[tuple[int, Play]]:
+        """``n`` plays with the independent stream; each with the number of dice it read."""
+        out: list[tuple[int, Play]] = []
+        for _ in range(n):
+            dice.start_play()
+            leaf = play(state, side, action, dice, self.choose)
+            out.append((len(dice.read), leaf))
+        return out
+
+    def choose(self, state: MatchState, decision: Decision) -> str:
+        """The policy: a fixed choice for the kind if asked for, else the owner's best answer."""
+        fixed = self.options.choices.get(decision.kind)
+        if fixed is not None and fixed in decision.options:
+            return fixed
+        if self._depth >= MAX_DECISION_DEPTH or len(decision.options) == 1:
+            return decision.options[0]
+        key = _state_key.encode(replace(state, log=(), log_count=0))
+        known = self._best.get(key)
+        if known is not None:
+            return known
+        self._depth += 1
+        try:
+            best, best_score = decision.options[0], math.inf
+            for option in decision.options:
+                dist = self.distribution(
+                    state,
+                    decision.side,
+                    Decide(decision.id, option),
+                    samples=DECISION_SAMPLES,
+                    max_plays=max(1, self.options.max_plays // DECISION_BUDGET_SHARE),
+                )
+                score = _loss_balance(dist, decision.side)
+                if score < best_score - 1e-12:
+                    best, best_score = option, score
+        finally:
+            self._depth -= 1
+        self._best[key] = best
+        return best
+
+
+def _loss_balance(dist: Distribution, side: Side) -> float:
+    """Expected Hull Points / wounds ``side`` loses minus those its opponent loses."""
+    total = 0.0
+    for weight, p in dist.plays:
+        for uid, before in p.start.units.items():
+            after = p.end.units.get(uid, before)
+            measure = measure_of(before)
+            lost = amount(before, measure) - amount(after, measure)
+            total += weight * (lost if before.side == side else -lost)
+    return total
+
+
+def compute_odds(
+    state: MatchState, side: Side, action: Action, options: OddsOptions | None = None
+) -> OddsAnswer | Rejection:
+    """The odds of ``side`` taking ``action`` now, or the rejection validation gives it."""
+    options = options or OddsOptions()
+    if isinstance(action, Undo | TakebackRequest | TakebackAnswer | Concede):
+        return reject(
+            "odds_not_applicable",
+            "docs/odds.md",
+            f"{type(action).__name__} rolls no dice and changes no unit: there are no odds to give",
+        )
+    rejection = validate(state, side, action)
+    if rejection is not None:
+        return rejection
+    engine = _Engine(options)
+    samples = max(1, min(options.samples, MAX_SAMPLES))
+    with memo_scope():
+        dist = engine.distribution(
+            tokenised(state),
+            side,
+            action,
+            samples=samples,
+            max_plays=options.max_plays,
+            allow_exact=options.method != "sampled",
+        )
+    return aggregate(
+        state, side, action, dist.plays, exact=dist.exact, choices=options.choices, policy=BEST_ANSWER
+    )

@@ -1,0 +1,94 @@
+"""One play of an action: the action applied by the rules core with a given dice source, then
+every decision it raises answered by a policy, as the reducer would apply the answers.
+
+The state a play starts from has every unit renamed to a token naming its id (``unit_token``),
+so the combat log the play writes can be attributed to units without ambiguity (two units may
+share a name). Names only ever reach log text, never a rule.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from msgspec.structs import replace
+
+from ..match.actions import Decide, PlayAction
+from ..match.context import ApplyContext
+from ..match.editions import rules_for
+from ..match.state import Decision, LogEntry, MatchState, Side
+from ..rules.dice import Dice
+
+# An action raising more decisions than this in one play stops answering them (the answer
+# reports the decision still pending).
+MAX_DECISIONS = 8
+_TOKEN = re.compile("\u27e6([^\u27e7]+)\u27e7")
+
+Chooser = Callable[[MatchState, Decision], str]
+
+
+def unit_token(uid: str) -> str:
+    return f"\u27e6{uid}\u27e7"
+
+
+def tokens_in(text: str) -> list[str]:
+    """Unit ids named in a log line of a play, in order of appearance."""
+    return _TOKEN.findall(text)
+
+
+def untokenised(text: str, names: dict[str, str]) -> str:
+    """A play's text with the unit tokens turned back into the units' names."""
+    return _TOKEN.sub(lambda m: names.get(m.group(1), m.group(1)), text)
+
+
+def tokenised(state: MatchState) -> MatchState:
+    """The state with every unit's name replaced by its token (see module doc)."""
+    units = {uid: replace(unit, name=unit_token(uid)) for uid, unit in state.units.items()}
+    return replace(state, units=units, log=())
+
+
+@dataclass(frozen=True)
+class Raised:
+    """A decision the play raised, and the option the policy chose."""
+
+    kind: str
+    side: Side
+    options: tuple[str, ...]
+    chosen: str
+    prompt: str
+
+
+@dataclass(frozen=True)
+class Play:
+    start: MatchState
+    end: MatchState
+    entries: tuple[LogEntry, ...]
+    raised: tuple[Raised, ...]
+    pending: Decision | None
+
+
+def _apply(
+    state: MatchState, side: Side, action: PlayAction, dice: Dice, entries: list[LogEntry]
+) -> MatchState:
+    """The reducer's step for a game action (``match.reducer.evolve``): the edition applies the
+    action with the event's dice; the new state takes the event's seq."""
+    seq = state.seq + 1
+    ctx = ApplyContext(seq, dice, state.log_count + len(entries))
+    new = rules_for(state.edition).apply(state, side, action, ctx)
+    ctx.flush()
+    entries.extend(ctx.entries)
+    return replace(new, seq=seq)
+
+
+def play(state: MatchState, side: Side, action: PlayAction, dice: Dice, choose: Chooser) -> Play:
+    """Apply ``action`` by ``side`` then answer each decision it raises with ``choose``."""
+    entries: list[LogEntry] = []
+    raised: list[Raised] = []
+    new = _apply(state, side, action, dice, entries)
+    while new.pending is not None and len(raised) < MAX_DECISIONS:
+        decision = new.pending
+        choice = choose(new, decision)
+        raised.append(Raised(decision.kind, decision.side, decision.options, choice, decision.prompt))
+        new = _apply(new, decision.side, Decide(decision.id, choice), dice, entries)
+    return Play(state, new, tuple(entries), tuple(raised), new.pending)
