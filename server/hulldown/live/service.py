@@ -1,7 +1,8 @@
 """The process-wide live service: loads matches on demand, tails their streams, creates matches.
 
 Any process can serve any match: a match is loaded from its latest snapshot plus the events
-after it, then followed by this process's single stream tailer.
+after it, then followed by this process's stream tailer (one loop on one Redis; one loop per
+primary node on a Redis Cluster).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..match.state import MatchState, Side
 from ..match.timeline import Timeline
 from ..rules.dice import commitment
 from ..store.redis_store import RedisEventStore
-from ..store.tail import StreamTailer
+from ..store.tail import make_tailer
 from .runtime import MatchRuntime
 from .states import StateSource
 
@@ -59,7 +60,7 @@ class LiveService:
         self.snapshot_every = snapshot_every
         self.runtimes: dict[str, MatchRuntime] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-        self.tailer = StreamTailer(redis_url, self._on_events, prefix=prefix)
+        self.tailer = make_tailer(redis_url, self._on_events, prefix=prefix)
         self._timelines: OrderedDict[str, Timeline] = OrderedDict()
 
     async def start(self) -> None:

@@ -1,13 +1,16 @@
 """Key scheme of the event store.
 
 Every key of one match shares the hash tag ``{<match_id>}`` so that a Redis Cluster keeps them
-in one slot (the append script and snapshot transactions touch several of them at once)::
+in one slot (the append script and snapshot transactions touch several of them at once). The
+match index ``<prefix>:matches`` is the one global key: no command touches it together with a
+match's keys, so it may live in any slot::
 
     <prefix>:{<match_id>}:events    stream, entry id 0-<seq>, field "e" = encoded event
     <prefix>:{<match_id>}:dedupe    hash   action_id -> seq
     <prefix>:{<match_id>}:meta      hash   str -> str
     <prefix>:{<match_id>}:snaps     hash   seq -> encoded snapshot
     <prefix>:{<match_id>}:snapidx   zset   member seq, score seq
+    <prefix>:{<match_id>}:tail      shard channel (cluster only): SPUBLISHed seq of each append
     <prefix>:matches                zset   member match_id, score creation time (ms)
     <prefix>:tail-wake:<token>      stream (ephemeral) used to wake a blocked tailer
 
@@ -64,6 +67,9 @@ class Keys:
 
     def snapidx(self, match_id: str) -> str:
         return self._match(match_id, "snapidx")
+
+    def tail_channel(self, match_id: str) -> str:
+        return self._match(match_id, "tail")
 
     def matches(self) -> str:
         return f"{self.prefix}:matches"
