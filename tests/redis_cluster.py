@@ -214,6 +214,13 @@ class LocalCluster:
                     return next(n for n in self.nodes if n.address == row["address"])
         raise LookupError(f"no primary serves slot {slot}")
 
+    def primary_of_slot_owner(self, node: Node) -> bool:
+        """True if ``node`` is a primary serving at least one slot."""
+        return any(
+            row["address"] == node.address and "master" in str(row["flags"]) and row["slots"]
+            for row in self._cluster_nodes()
+        )
+
     def kill(self, node: Node) -> None:
         """SIGKILL: the node gets no chance to flush or hand over anything."""
         assert node.process is not None
@@ -249,3 +256,38 @@ class LocalCluster:
                 last = repr(exc)
             time.sleep(0.1)
         raise TimeoutError(f"the cluster did not become healthy in {timeout:.0f}s ({last})")
+
+    # -- resharding -----------------------------------------------------------------------
+
+    def node_id(self, node: Node) -> str:
+        with node.client() as client:
+            raw = client.execute_command("CLUSTER MYID")
+        return raw.decode() if isinstance(raw, bytes) else str(raw)
+
+    def begin_migration(self, slot: int, source: Node, target: Node) -> None:
+        """Mark ``slot`` IMPORTING on the target and MIGRATING on the source (clients asking the
+        source for a key already moved get ASK)."""
+        with target.client() as client:
+            client.execute_command("CLUSTER SETSLOT", slot, "IMPORTING", self.node_id(source))
+        with source.client() as client:
+            client.execute_command("CLUSTER SETSLOT", slot, "MIGRATING", self.node_id(target))
+
+    def move_keys(self, slot: int, source: Node, target: Node) -> int:
+        """MIGRATE every key of ``slot`` from the source to the target; how many moved."""
+        moved = 0
+        with source.client(timeout=10.0) as client:
+            while True:
+                keys = client.execute_command("CLUSTER GETKEYSINSLOT", slot, 100)
+                if not keys:
+                    return moved
+                client.execute_command("MIGRATE", "127.0.0.1", target.port, "", 0, 5000, "KEYS", *keys)
+                moved += len(keys)
+
+    def finish_migration(self, slot: int, target: Node) -> None:
+        """Assign ``slot`` to the target on every primary (the cluster then answers MOVED)."""
+        target_id = self.node_id(target)
+        for node in self.live_nodes():
+            with node.client() as client:
+                role = client.execute_command("ROLE")
+                if role[0] in (b"master", "master"):
+                    client.execute_command("CLUSTER SETSLOT", slot, "NODE", target_id)

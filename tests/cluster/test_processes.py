@@ -5,6 +5,8 @@ primaries (their ids hash to different slots)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -80,8 +82,16 @@ class Table:
         return client
 
     async def step(self, any_process: ServerProcess) -> None:
-        """The active side ends its phase."""
-        active = summary(any_process, self.match_id)["active"]
+        """The active side ends its phase, once its own process has folded the latest event
+        (a process that is behind would judge the action against an older state)."""
+        deadline = time.monotonic() + 30
+        found = summary(any_process, self.match_id)
+        while found["seq"] < self.seq:  # the process asked may itself be a moment behind
+            assert time.monotonic() < deadline, f"{any_process.http} stuck at seq {found['seq']}"
+            await asyncio.sleep(0.02)
+            found = summary(any_process, self.match_id)
+        active = found["active"]
+        await self.players[active].wait_seq(self.seq, timeout=30)
         self.actions += 1
         action_id = f"{self.match_id}-{self.actions}"
         reply = await act(self.players[active], END, action_id)
