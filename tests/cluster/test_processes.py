@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from websockets.protocol import State
 
@@ -160,6 +161,9 @@ async def test_three_processes_one_killed_and_restarted_mid_match(
             for table in tables:
                 await table.step(p1)
 
+        for process in processes:  # the match list: one global index key, then one match at a time
+            listed = httpx.get(f"{process.http}/matches", timeout=30).json()["matches"]
+            assert {t.match_id for t in tables} <= {m["match_id"] for m in listed}
         for table in tables:
             final_hash = await converge(processes, table.match_id, table.seq)
             final = state(p0, table.match_id)
