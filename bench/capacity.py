@@ -52,6 +52,7 @@ from tests.redis_cluster import LocalCluster  # noqa: E402
 from tests.server_process import ServerProcess  # noqa: E402
 from tests.undo.live_helpers import with_reserve  # noqa: E402
 
+from hulldown.match.state import Options  # noqa: E402
 from hulldown.store.embedded import EmbeddedRedis  # noqa: E402
 
 MAX_MATCHES = 200
@@ -59,6 +60,7 @@ MAX_SPECTATORS = 50
 MAX_DURATION = 120.0
 SEQ_RE = re.compile(rb'"seq":(\d+)')
 END = {"type": "end_phase"}
+TURN_LIMIT = 99  # long matches: a match that ends stops its driver (reported as ended early)
 
 
 def percentiles(samples: list[float]) -> dict[str, float]:
@@ -186,7 +188,7 @@ async def run_setup(
             servers.append(server)
 
         matches: list[Match] = []
-        body = msgspec.json.encode(with_reserve())
+        body = msgspec.json.encode(with_reserve(Options(turn_limit=TURN_LIMIT)))
         async with httpx.AsyncClient(timeout=30) as http:
             for i in range(args.matches):
                 created = (await http.post(f"{servers[i % processes].http}/matches", content=body)).json()

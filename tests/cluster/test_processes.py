@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,18 @@ async def test_a_match_end_to_end_on_the_cluster(
             await client.close()
     finally:
         server.stop()
+
+
+def audience(process: ServerProcess, match_id: str) -> tuple[int, int]:
+    found = summary(process, match_id)
+    return found["spectators"], found["players_connected"]
+
+
+async def eventually(condition: Callable[[], bool], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not await asyncio.to_thread(condition):
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.1)
 
 
 class Table:
@@ -138,6 +151,10 @@ async def test_three_processes_one_killed_and_restarted_mid_match(
             await table.connect("b", processes[(i + 1) % 3])
             for process in processes:
                 await table.watch(process)
+
+        for table in tables:  # every process counts the sockets of all three (live/presence.py)
+            for process in processes:
+                await eventually(lambda p=process, t=table: audience(p, t.match_id) == (3, 2))
 
         for _ in range(4):
             for table in tables:

@@ -25,6 +25,7 @@ from ..match.timeline import Timeline
 from ..rules.dice import commitment
 from ..store.redis_store import RedisEventStore
 from ..store.tail import make_tailer
+from .presence import Counts, Presence
 from .runtime import MatchRuntime
 from .states import StateSource
 
@@ -62,9 +63,21 @@ class LiveService:
         self._loading: dict[str, asyncio.Lock] = {}
         self.tailer = make_tailer(redis_url, self._on_events, prefix=prefix)
         self._timelines: OrderedDict[str, Timeline] = OrderedDict()
+        self.presence = Presence(store, self._local_counts)
+
+    def _local_counts(self) -> dict[str, Counts]:
+        """(spectators, players) connected to this process, per match it serves."""
+        return {
+            match_id: (
+                runtime.hub.count("spectator") + runtime.hub.count("delayed"),
+                runtime.hub.count("a") + runtime.hub.count("b"),
+            )
+            for match_id, runtime in self.runtimes.items()
+        }
 
     async def start(self) -> None:
         await self.tailer.start()
+        await self.presence.start()
         if self.evict_after > 0:
             self._evictor = asyncio.create_task(self._evict_periodically())
 
@@ -73,6 +86,7 @@ class LiveService:
             self._evictor.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._evictor
+        await self.presence.stop()
         await self.tailer.stop()
         for runtime in self.runtimes.values():
             runtime.close()
@@ -101,6 +115,7 @@ class LiveService:
                 self._timelines.pop(match_id, None)
                 runtime.close()
                 await self.tailer.unfollow(match_id)
+                await self.presence.forget(match_id)
                 evicted.append(match_id)
         return evicted
 

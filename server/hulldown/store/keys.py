@@ -10,6 +10,7 @@ match's keys, so it may live in any slot::
     <prefix>:{<match_id>}:meta      hash   str -> str
     <prefix>:{<match_id>}:snaps     hash   seq -> encoded snapshot
     <prefix>:{<match_id>}:snapidx   zset   member seq, score seq
+    <prefix>:{<match_id>}:presence  hash   process id -> "<spectators> <players> <expires ms>"
     <prefix>:{<match_id>}:tail      shard channel (cluster only): SPUBLISHed seq of each append
     <prefix>:matches                zset   member match_id, score creation time (ms)
     <prefix>:tail-wake:<token>      stream (ephemeral) used to wake a blocked tailer
@@ -67,6 +68,9 @@ class Keys:
 
     def snapidx(self, match_id: str) -> str:
         return self._match(match_id, "snapidx")
+
+    def presence(self, match_id: str) -> str:
+        return self._match(match_id, "presence")
 
     def tail_channel(self, match_id: str) -> str:
         return self._match(match_id, "tail")

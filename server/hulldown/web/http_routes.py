@@ -78,6 +78,7 @@ async def _summary(live: LiveService, match_id: str) -> dict[str, Any] | None:
     if runtime is None:
         return None
     state = runtime.public_state  # a delayed match's summary is as delayed as its spectators
+    spectators, players = await live.presence.totals(match_id)
     return {
         "match_id": match_id,
         "edition": state.edition,
@@ -88,8 +89,8 @@ async def _summary(live: LiveService, match_id: str) -> dict[str, Any] | None:
         "ended": state.ended,
         "winner": state.winner,
         "commitment": state.commitment,
-        "spectators": runtime.hub.count("spectator") + runtime.hub.count("delayed"),
-        "players_connected": runtime.hub.count("a") + runtime.hub.count("b"),
+        "spectators": spectators,  # over every process serving the match (live/presence.py)
+        "players_connected": players,
     }
 
 
