@@ -117,6 +117,22 @@ class LocalCluster:
             timeout=max(5.0, deadline - time.monotonic()),
         )
         self.wait_healthy(deadline - time.monotonic())
+        self.wait_replicas_linked(deadline - time.monotonic())
+
+    def wait_replicas_linked(self, timeout: float = 30.0) -> None:
+        """Poll until every primary reports its replicas connected and in sync (ROLE)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            linked = 0
+            for node in self.live_nodes():
+                with contextlib.suppress(redis.RedisError, OSError), node.client() as client:
+                    role = client.execute_command("ROLE")
+                    if role[0] in (b"master", "master") and len(role[2]) >= self.replicas_per_primary:
+                        linked += 1
+            if linked >= self.primaries:
+                return
+            time.sleep(0.1)
+        raise TimeoutError("the replicas did not connect to their primaries in time")
 
     def start_or_stop(self, timeout: float = 60.0) -> None:
         """``start()``, stopping whatever was started when it fails."""

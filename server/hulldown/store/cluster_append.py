@@ -19,7 +19,10 @@ Redirections and failures, handled here because this bypasses redis-py's cluster
 - ``TRYAGAIN`` / ``CLUSTERDOWN``: retry after the backoff.
 - ``NOSCRIPT``: the script is sent in full (``EVAL``) on the same connection.
 
-A primary with no replica in the slot map gets no ``WAIT`` (it would only time out).
+Each call also sends ``ROLE`` on the same connection and remembers how many replicas the primary
+has connected: a primary without a connected replica (a cluster without replicas, or a
+promoted replica whose old primary is gone) gets no ``WAIT`` - it could only time out - and is
+counted as unconfirmed.
 """
 
 from __future__ import annotations
@@ -75,6 +78,8 @@ class ClusterScriptRunner:
         self.wait_ms = wait_ms
         self.retry_for = retry_for
         self.unconfirmed = 0  # writes WAIT did not confirm in time (logged, still acknowledged)
+        self._replicas: dict[str, int] = {}  # primary name -> replicas connected (last ROLE)
+        self._warned: set[str] = set()  # primaries already reported as having no replica
 
     async def run(self, sha: str, source: str, keys: Sequence[str], args: Sequence[Any]) -> AckedReply:
         await self.cluster.initialize()  # a no-op once the slot map is loaded
@@ -90,15 +95,7 @@ class ClusterScriptRunner:
                 if node is None:
                     raise SlotNotCoveredError(f"no node serves {keys[0]}")
                 result = await self._run_on(node, sha, source, keys, args, asking=asking)
-                if result.replicas_acked is not None and result.replicas_acked < self.wait_replicas:
-                    self.unconfirmed += 1
-                    log.warning(
-                        "append to %s confirmed by %d of %d replicas within %d ms (docs/scaling.md)",
-                        keys[0],
-                        result.replicas_acked,
-                        self.wait_replicas,
-                        self.wait_ms,
-                    )
+                self._check_confirmed(node, keys[0], result)
                 return result
             except AskError as exc:
                 if isinstance(exc, MovedError):
@@ -136,11 +133,6 @@ class ClusterScriptRunner:
         except (RedisError, OSError) as exc:
             log.info("cluster append: slot map refresh failed: %r", exc)
 
-    def _replicas_of(self, node: ClusterNode, key: str) -> int:
-        slot = self.cluster.keyslot(key)
-        serving = self.cluster.nodes_manager.slots_cache.get(slot) or []
-        return max(0, len(serving) - 1) if serving and serving[0].name == node.name else 0
-
     async def _run_on(
         self,
         node: ClusterNode,
@@ -151,29 +143,55 @@ class ClusterScriptRunner:
         *,
         asking: bool,
     ) -> AckedReply:
-        wait = min(self.wait_replicas, self._replicas_of(node, keys[0])) if not asking else self.wait_replicas
+        # How many replicas to wait for: the primary's connected replicas as its last ROLE
+        # reply said (unknown at first: assume the configured number).
+        wait = min(self.wait_replicas, self._replicas.get(node.name, self.wait_replicas))
         connection = node.acquire_connection()
         try:
             commands: list[tuple[Any, ...]] = []
             if asking:
                 commands.append(("ASKING",))
+            script_at = len(commands)
             commands.append(("EVALSHA", sha, len(keys), *keys, *args))
             if wait > 0:
                 commands.append(("WAIT", wait, self.wait_ms))
+            commands.append(("ROLE",))
             replies = await self._send(connection, commands)
-            script_reply = replies[1 if asking else 0]
-            if isinstance(script_reply, NoScriptError):
-                commands[1 if asking else 0] = ("EVAL", source, len(keys), *keys, *args)
+            if isinstance(replies[script_at], NoScriptError):
+                commands[script_at] = ("EVAL", source, len(keys), *keys, *args)
                 replies = await self._send(connection, commands)
-                script_reply = replies[1 if asking else 0]
+            self._note_role(node, replies[-1])
+            script_reply = replies[script_at]
             if isinstance(script_reply, Exception):
                 raise script_reply
-            acked = replies[-1] if wait > 0 else None
+            acked = replies[script_at + 1] if wait > 0 else None
             if isinstance(acked, Exception):
                 raise acked
             return AckedReply(script_reply, None if acked is None else int(acked))
         finally:
             node.release(connection)
+
+    def _check_confirmed(self, node: ClusterNode, key: str, result: AckedReply) -> None:
+        if self.wait_replicas <= 0 or (result.replicas_acked or 0) >= self.wait_replicas:
+            self._warned.discard(node.name)
+            return
+        self.unconfirmed += 1
+        if result.replicas_acked is not None:
+            log.warning(
+                "append to %s confirmed by %d of %d replicas within %d ms (docs/scaling.md)",
+                key,
+                result.replicas_acked,
+                self.wait_replicas,
+                self.wait_ms,
+            )
+        elif node.name not in self._warned:
+            self._warned.add(node.name)
+            log.warning("primary %s has no replica connected: its appends are not replicated", node.name)
+
+    def _note_role(self, node: ClusterNode, role: Any) -> None:
+        """Remember how many replicas the primary has connected (ROLE: master, offset, replicas)."""
+        if isinstance(role, list) and len(role) >= 3 and role[0] in (b"master", "master"):
+            self._replicas[node.name] = len(role[2] or [])
 
     @staticmethod
     async def _send(connection: Any, commands: list[tuple[Any, ...]]) -> list[Any]:
