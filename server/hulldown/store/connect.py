@@ -42,6 +42,9 @@ DEFAULT_HEALTH_CHECK_INTERVAL = 30
 DEFAULT_MAX_CONNECTIONS = 64
 DEFAULT_POOL_TIMEOUT = 10.0
 DEFAULT_RETRIES = 3
+# A cluster client rides out a failover (about two node timeouts) by retrying with a refreshed
+# slot map: 12 tries with backoff capped at 1 s cover ~10 s.
+DEFAULT_CLUSTER_RETRIES = 12
 
 
 def make_client(
@@ -155,7 +158,7 @@ def make_cluster_client(
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
     socket_timeout: float | None = DEFAULT_SOCKET_TIMEOUT,
     socket_connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
-    retries: int = DEFAULT_RETRIES,
+    retries: int = DEFAULT_CLUSTER_RETRIES,
     decode_responses: bool = False,
 ) -> RedisCluster:
     """A ``redis.asyncio.cluster.RedisCluster`` for a ``redis+cluster://`` URL.
