@@ -2,6 +2,8 @@
 
 Sections:
     1. Redis: ``embedded_redis``, ``redis_url``, ``key_prefix``, ``store_url``, ``store``
+    2. A real server: ``server``
+    3. A local Redis Cluster: ``redis_cluster``, ``fresh_cluster``
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import pytest
 
 from hulldown.store import EmbeddedRedis, RedisEventStore
 
+from .redis_cluster import FAILOVER_NODE_TIMEOUT_MS, LocalCluster, cluster_binaries
 from .server_process import ServerProcess
 
 # ---------------------------------------------------------------------------------------------
@@ -86,3 +89,36 @@ def server(redis_url: str, key_prefix: str, tmp_path: Path) -> Iterator[ServerPr
     process.start()
     yield process
     process.stop()
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. A local Redis Cluster (3 primaries, 3 replicas) for the tests marked ``cluster``:
+#    ``redis_cluster`` (session scope, started on first use, tests/redis_cluster.py).
+#    Tests that kill nodes use their own cluster (``fresh_cluster``, short node timeout) so
+#    they cannot break the shared one.
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    if cluster_binaries() is None:
+        pytest.fail(
+            "redis-server/redis-cli missing: ./dev test installs them (apt-get install redis-server redis-tools)"
+        )
+    cluster = LocalCluster(Path(tmp_path_factory.mktemp("cluster")))
+    cluster.start_or_stop()
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture
+def fresh_cluster(tmp_path: Path) -> Iterator[LocalCluster]:
+    """A cluster of this test's own, with a short node timeout (for tests that kill nodes)."""
+    if cluster_binaries() is None:
+        pytest.fail(
+            "redis-server/redis-cli missing: ./dev test installs them (apt-get install redis-server redis-tools)"
+        )
+    cluster = LocalCluster(tmp_path / "cluster", node_timeout_ms=FAILOVER_NODE_TIMEOUT_MS)
+    cluster.start_or_stop()
+    yield cluster
+    cluster.stop()

@@ -1,4 +1,5 @@
-"""Contract: tailing match streams with one XREAD BLOCK loop."""
+"""Contract: tailing match streams - one XREAD BLOCK loop on one Redis, one loop per primary
+(sharded pub/sub wake-ups, explicit-id reads) on a Redis Cluster."""
 
 from __future__ import annotations
 
@@ -10,6 +11,44 @@ from collections.abc import AsyncIterator, Callable
 import pytest
 
 from hulldown.store import RedisEventStore, StreamTailer
+from hulldown.store.cluster_tail import ClusterStreamTailer
+from hulldown.store.connect import is_cluster_url
+from hulldown.store.tail import EventsCallback
+
+AnyTailer = StreamTailer | ClusterStreamTailer
+
+
+def make_tailer(
+    url: str, on_events: EventsCallback, prefix: str, *, block_ms: int = 1000, count: int = 500
+) -> AnyTailer:
+    """The tailer for the backend; ``block_ms`` is the cluster tailer's sweep interval."""
+    if is_cluster_url(url):
+        return ClusterStreamTailer(url, on_events, prefix=prefix, sweep_ms=block_ms, count=count)
+    return StreamTailer(url, on_events, prefix=prefix, block_ms=block_ms, count=count)
+
+
+async def tailer_connection_ids(store: RedisEventStore, tail: AnyTailer) -> list[tuple[object, int]]:
+    """(node, client id) of every connection carrying the tailer's client name."""
+    found: list[tuple[object, int]] = []
+    client = store.client
+    if isinstance(tail, ClusterStreamTailer):
+        await client.initialize()  # type: ignore[union-attr]  # loads the slot map once
+        for node in client.get_primaries():  # type: ignore[union-attr]
+            for row in await client.client_list(target_nodes=node):  # type: ignore[call-arg]
+                if row.get("name") == tail.client_name:
+                    found.append((node, int(row["id"])))
+    else:
+        for row in await client.client_list():
+            if row.get("name") == tail.client_name:
+                found.append((None, int(row["id"])))
+    return found
+
+
+async def kill_connection(store: RedisEventStore, node: object, client_id: int) -> None:
+    if node is None:
+        await store.client.client_kill_filter(_id=client_id)  # type: ignore[arg-type]
+    else:
+        await store.client.client_kill_filter(_id=client_id, target_nodes=node)  # type: ignore[arg-type,call-arg]
 
 
 class Collector:
@@ -41,9 +80,10 @@ async def collector() -> Collector:
 
 
 @pytest.fixture
-async def tailer(store: RedisEventStore, store_url: str, collector: Collector) -> AsyncIterator[StreamTailer]:
-    # A long block time: prompt pickup of new matches must come from the wake-up stream.
-    tail = StreamTailer(store_url, collector, prefix=store.keys.prefix, block_ms=5000)
+async def tailer(store: RedisEventStore, store_url: str, collector: Collector) -> AsyncIterator[AnyTailer]:
+    # A long block time: prompt pickup of new matches must come from the wake-up stream
+    # (one Redis) or the shard channel and the node loop's follow check (cluster).
+    tail = make_tailer(store_url, collector, store.keys.prefix, block_ms=5000)
     yield tail
     await tail.stop()
 
@@ -54,9 +94,7 @@ async def append(store: RedisEventStore, match_id: str, *payloads: bytes) -> Non
         assert (await store.append(match_id, payload, expect=version)).status == "appended"
 
 
-async def test_tailing_two_matches(
-    store: RedisEventStore, tailer: StreamTailer, collector: Collector
-) -> None:
+async def test_tailing_two_matches(store: RedisEventStore, tailer: AnyTailer, collector: Collector) -> None:
     await append(store, "a", b"a1", b"a2")
     assert await tailer.follow("a", after_seq=0)
     await tailer.start()
@@ -96,7 +134,7 @@ async def test_tailing_two_matches(
 
 async def test_large_backlog_arrives_in_order(store: RedisEventStore, store_url: str) -> None:
     collector = Collector()
-    tail = StreamTailer(store_url, collector, prefix=store.keys.prefix, block_ms=500, count=50)
+    tail = make_tailer(store_url, collector, store.keys.prefix, block_ms=500, count=50)
     await append(store, "big", *(f"e{i}".encode() for i in range(1, 301)))
     await tail.follow("big")
     await tail.start()
@@ -109,7 +147,7 @@ async def test_large_backlog_arrives_in_order(store: RedisEventStore, store_url:
 
 
 async def test_resumes_after_connection_loss(
-    store: RedisEventStore, tailer: StreamTailer, collector: Collector
+    store: RedisEventStore, tailer: AnyTailer, collector: Collector
 ) -> None:
     await tailer.follow("r")
     await tailer.start()
@@ -117,11 +155,10 @@ async def test_resumes_after_connection_loss(
     await wait_until(lambda: collector.seqs("r") == [1, 2])
 
     for round_ in range(2):
-        clients = await store.client.client_list()
-        ids = [c["id"] for c in clients if c.get("name") == tailer.client_name]
+        ids = await tailer_connection_ids(store, tailer)
         assert ids, "the tailer's dedicated connection carries its client name"
-        for client_id in ids:
-            await store.client.client_kill_filter(_id=client_id)
+        for node, client_id in ids:
+            await kill_connection(store, node, client_id)
         base = 3 + 2 * round_
         await append(store, "r", f"r{base}".encode(), f"r{base + 1}".encode())
         await wait_until(lambda base=base: collector.seqs("r") == list(range(1, base + 2)))  # type: ignore[misc]
@@ -138,7 +175,7 @@ async def test_callback_errors_do_not_stop_the_loop(store: RedisEventStore, stor
         if batch[0][0] == 1:
             raise RuntimeError("boom")
 
-    tail = StreamTailer(store_url, flaky, prefix=store.keys.prefix, block_ms=500)
+    tail = make_tailer(store_url, flaky, store.keys.prefix, block_ms=500)
     await tail.follow("f")
     await tail.start()
     try:
@@ -153,14 +190,19 @@ async def test_callback_errors_do_not_stop_the_loop(store: RedisEventStore, stor
 
 async def test_stop_is_prompt_and_restartable(store: RedisEventStore, store_url: str) -> None:
     collector = Collector()
-    tail = StreamTailer(store_url, collector, prefix=store.keys.prefix, block_ms=5000)
+    tail = make_tailer(store_url, collector, store.keys.prefix, block_ms=5000)
     await tail.follow("s")
     await tail.start()
-    await asyncio.sleep(0.1)
+    deadline = time.monotonic() + 5.0
+    while not await tailer_connection_ids(store, tail):
+        assert time.monotonic() < deadline, "the tailer never opened its named connection"
+        await asyncio.sleep(0.02)
     start = time.monotonic()
     await tail.stop()
     assert time.monotonic() - start < 2.0
-    assert await store.client.exists(tail.wake_key) == 0
+    if isinstance(tail, StreamTailer):
+        assert await store.client.exists(tail.wake_key) == 0
+    assert await tailer_connection_ids(store, tail) == [], "stop() closes the tailer's connections"
     await append(store, "s", b"s1")
     await tail.start()
     try:

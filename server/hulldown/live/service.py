@@ -1,7 +1,8 @@
 """The process-wide live service: loads matches on demand, tails their streams, creates matches.
 
 Any process can serve any match: a match is loaded from its latest snapshot plus the events
-after it, then followed by this process's single stream tailer.
+after it, then followed by this process's stream tailer (one loop on one Redis; one loop per
+primary node on a Redis Cluster).
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ from ..rules.dice import commitment
 from ..rules.geometry.shapes import _base_polygon, _hull_polygon
 from ..store.listing import MatchListing, created_ms
 from ..store.redis_store import RedisEventStore
-from ..store.tail import StreamTailer
+from ..store.tail import make_tailer
 from .keyed_locks import KeyedLocks
 from .list_backfill import backfill_listing
+from .presence import Counts, Presence
 from .rules_pool import run_rules_for
 from .runtime import MatchRuntime
 from .states import StateSource
@@ -78,13 +80,25 @@ class LiveService:
         self.snapshot_every = snapshot_every
         self.runtimes: dict[str, MatchRuntime] = {}
         self._loading = KeyedLocks()
-        self.tailer = StreamTailer(redis_url, self._on_events, prefix=prefix)
+        self.tailer = make_tailer(redis_url, self._on_events, prefix=prefix)
         self._timelines: OrderedDict[str, Timeline] = OrderedDict()
         self._timeline_build = asyncio.Lock()  # one cold history fold at a time
+        self.presence = Presence(store, self._local_counts)
+
+    def _local_counts(self) -> dict[str, Counts]:
+        """(spectators, players) connected to this process, per match it serves."""
+        return {
+            match_id: (
+                runtime.hub.count("spectator") + runtime.hub.count("delayed"),
+                runtime.hub.count("a") + runtime.hub.count("b"),
+            )
+            for match_id, runtime in self.runtimes.items()
+        }
 
     async def start(self) -> None:
         self._backfill = asyncio.create_task(self._backfill_listing(), name="hulldown-list-backfill")
         await self.tailer.start()
+        await self.presence.start()
         if self.evict_after > 0:
             self._evictor = asyncio.create_task(self._evict_periodically())
 
@@ -105,6 +119,7 @@ class LiveService:
             self._evictor.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._evictor
+        await self.presence.stop()
         await self.tailer.stop()
         for runtime in self.runtimes.values():
             runtime.close()
@@ -152,6 +167,7 @@ class LiveService:
             self._timelines.pop(match_id, None)
             runtime.close()
             await self.tailer.unfollow(match_id)
+            await self.presence.forget(match_id)
             writer = self._summaries.pop(match_id, None)
             if writer is not None:
                 await writer.close()

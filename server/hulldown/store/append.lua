@@ -6,6 +6,9 @@
 -- ARGV[2]  payload (bytes), stored in field "e"
 -- ARGV[3]  "1" when an action id is given, else "0"
 -- ARGV[4]  action id (ignored unless ARGV[3] == "1")
+-- ARGV[5]  optional (Redis Cluster only): shard channel <prefix>:{match}:tail; the new seq is
+--          SPUBLISHed on it after the append (the cluster tailer's wake-up). The channel
+--          shares the match's hash tag, so the script stays in one slot.
 --
 -- Returns {status, seq}:
 --   {"appended",  new seq}
@@ -64,5 +67,9 @@ local seq_text = string.format("%d", seq)
 redis.call("XADD", events, "0-" .. seq_text, "e", payload)
 if has_action then
   redis.call("HSET", dedupe, action_id, seq_text)
+end
+local channel = ARGV[5]
+if channel ~= nil and channel ~= "" then
+  redis.call("SPUBLISH", channel, seq_text)
 end
 return {"appended", seq}

@@ -1,7 +1,9 @@
 """Key scheme of the event store.
 
 Every key of one match shares the hash tag ``{<match_id>}`` so that a Redis Cluster keeps them
-in one slot (the append script and snapshot transactions touch several of them at once)::
+in one slot (the append script and snapshot transactions touch several of them at once). The
+match index ``<prefix>:matches`` is the one global key: no command touches it together with a
+match's keys, so it may live in any slot::
 
     <prefix>:{<match_id>}:events    stream, entry id 0-<seq>, field "e" = encoded event
     <prefix>:{<match_id>}:dedupe    hash   action_id -> seq
@@ -9,6 +11,8 @@ in one slot (the append script and snapshot transactions touch several of them a
     <prefix>:{<match_id>}:snaps     hash   seq -> encoded snapshot
     <prefix>:{<match_id>}:snapidx   zset   member seq, score seq
     <prefix>:{<match_id>}:summary   hash   the public match list's entry (docs/operations.md)
+    <prefix>:{<match_id>}:presence  hash   process id -> "<spectators> <players> <expires ms>"
+    <prefix>:{<match_id>}:tail      shard channel (cluster only): SPUBLISHed seq of each append
     <prefix>:matches                zset   member match_id, score creation time (ms)
     <prefix>:{listing}:live         zset   public matches still running, member <created ms>:<id>
     <prefix>:{listing}:ended        zset   public matches that ended, same members (all scores 0)
@@ -71,6 +75,12 @@ class Keys:
 
     def summary(self, match_id: str) -> str:
         return self._match(match_id, "summary")
+
+    def presence(self, match_id: str) -> str:
+        return self._match(match_id, "presence")
+
+    def tail_channel(self, match_id: str) -> str:
+        return self._match(match_id, "tail")
 
     def matches(self) -> str:
         return f"{self.prefix}:matches"

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.typing import EncodableT, FieldT
 
 from .decode import as_str
@@ -53,7 +54,7 @@ class ListingPage:
 class MatchListing:
     """Reads and writes the public match list of one key prefix."""
 
-    def __init__(self, client: Redis, keys: Keys) -> None:
+    def __init__(self, client: Redis | RedisCluster, keys: Keys) -> None:
         self.client = client
         self.keys = keys
 

@@ -9,14 +9,16 @@ from types import TracebackType
 from typing import Any, Self
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 from redis.typing import EncodableT, FieldT
 
-from .connect import make_client
+from .cluster_append import ClusterScriptRunner
+from .connect import is_cluster_url, make_store_client, parse_cluster_url
 from .decode import as_bytes, as_int, as_str, stream_entries
 from .keys import DEFAULT_PREFIX, Keys
 from .results import AppendResult, AppendStatus
-from .scripts import Scripts
+from .scripts import Scripts, script_source
 
 PING_TIMEOUT = 1.0  # seconds: /healthz answers within about this long even when Redis hangs
 
@@ -28,23 +30,54 @@ _STATUSES: dict[str, AppendStatus] = {
 
 
 class RedisEventStore:
-    """Event store on Redis Streams.
+    """Event store on Redis Streams, on one Redis or a Redis Cluster.
 
     The client must talk bytes (``decode_responses=False``); replies are decoded defensively
     anyway. A store built with :meth:`from_url` owns its client and closes it in
     :meth:`aclose`; a store given a client leaves it open.
+
+    On a cluster (a ``RedisCluster`` client) every command and script touches the keys of one
+    match only (one hash tag, one slot); the match index is one more key, always written and
+    read on its own. Appends also publish the new seq on the match's shard channel (the
+    cluster tailer's wake-up, ``store/cluster_tail.py``) and are acknowledged only once
+    ``wait_replicas`` replicas confirmed them (``store/cluster_append.py``).
     """
 
-    def __init__(self, client: Redis, *, prefix: str = DEFAULT_PREFIX, owns_client: bool = False) -> None:
+    def __init__(
+        self,
+        client: Redis | RedisCluster,
+        *,
+        prefix: str = DEFAULT_PREFIX,
+        owns_client: bool = False,
+        wait_replicas: int = 0,
+        wait_ms: int = 500,
+    ) -> None:
         self.client = client
         self.keys = Keys(prefix)
         self._owns_client = owns_client
         self._scripts = Scripts.register(client)
+        self.cluster: ClusterScriptRunner | None = None
+        if isinstance(client, RedisCluster):
+            self.cluster = ClusterScriptRunner(client, wait_replicas=wait_replicas, wait_ms=wait_ms)
 
     @classmethod
     def from_url(cls, url: str, *, prefix: str = DEFAULT_PREFIX, **client_options: Any) -> RedisEventStore:
-        """A store with its own client built by :func:`make_client` (options passed through)."""
-        return cls(make_client(url, **client_options), prefix=prefix, owns_client=True)
+        """A store with its own client built by :func:`make_store_client` (options passed
+        through); a ``redis+cluster://`` URL gives a cluster store."""
+        if is_cluster_url(url):
+            parsed = parse_cluster_url(url)
+            return cls(
+                make_store_client(url, **client_options),
+                prefix=prefix,
+                owns_client=True,
+                wait_replicas=parsed.wait_replicas,
+                wait_ms=parsed.wait_ms,
+            )
+        return cls(make_store_client(url, **client_options), prefix=prefix, owns_client=True)
+
+    @property
+    def is_cluster(self) -> bool:
+        return self.cluster is not None
 
     async def aclose(self) -> None:
         if self._owns_client:
@@ -90,7 +123,12 @@ class RedisEventStore:
             "0" if action_id is None else "1",
             "" if action_id is None else action_id,
         ]
-        reply = await self._scripts.append(keys=keys, args=args)
+        if self.cluster is not None:
+            args.append(self.keys.tail_channel(match_id))
+            acked = await self.cluster.run(self._scripts.append.sha, script_source("append.lua"), keys, args)
+            reply = acked.reply
+        else:
+            reply = await self._scripts.append(keys=keys, args=args)
         status = _STATUSES[as_str(reply[0])]
         return AppendResult(status=status, seq=as_int(reply[1]))
 
@@ -126,7 +164,16 @@ class RedisEventStore:
         args: list[str] = []
         for name, value in meta.items():
             args += [name, value]
-        created = as_int(await self._scripts.create(keys=[self.keys.meta(match_id)], args=args))
+        meta_key = self.keys.meta(match_id)
+        if self.cluster is not None:
+            reply = (
+                await self.cluster.run(
+                    self._scripts.create.sha, script_source("create.lua"), [meta_key], args
+                )
+            ).reply
+        else:
+            reply = await self._scripts.create(keys=[meta_key], args=args)
+        created = as_int(reply)
         await self.client.zadd(self.keys.matches(), {match_id: time.time() * 1000.0}, nx=True)
         return created == 1
 

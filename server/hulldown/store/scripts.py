@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 
 
@@ -26,7 +27,7 @@ class Scripts:
     create: AsyncScript
 
     @classmethod
-    def register(cls, client: Redis) -> Scripts:
+    def register(cls, client: Redis | RedisCluster) -> Scripts:
         return cls(
             append=client.register_script(script_source("append.lua")),
             version=client.register_script(script_source("version.lua")),

@@ -115,7 +115,8 @@ def _listed(match_id: str, summary: dict[str, str]) -> dict[str, Any]:
     }
 
 
-def _summary(runtime: MatchRuntime, state: MatchState) -> dict[str, Any]:
+async def _summary(live: LiveService, runtime: MatchRuntime, state: MatchState) -> dict[str, Any]:
+    spectators, players = await live.presence.totals(runtime.match_id)
     return {
         "match_id": runtime.match_id,
         "edition": state.edition,
@@ -126,8 +127,8 @@ def _summary(runtime: MatchRuntime, state: MatchState) -> dict[str, Any]:
         "ended": state.ended,
         "winner": state.winner,
         "commitment": state.commitment,
-        "spectators": runtime.hub.count("spectator") + runtime.hub.count("delayed"),
-        "players_connected": runtime.hub.count("a") + runtime.hub.count("b"),
+        "spectators": spectators,  # over every process serving the match (live/presence.py)
+        "players_connected": players,
     }
 
 
@@ -137,7 +138,7 @@ async def get_match(request: Request) -> Response:
     opened = await open_match(request)
     if isinstance(opened, Response):
         return opened
-    return MsgspecJSON(_summary(opened.runtime, opened.access.state(opened.runtime)))
+    return MsgspecJSON(await _summary(_live(request), opened.runtime, opened.access.state(opened.runtime)))
 
 
 async def get_state(request: Request) -> Response:

@@ -42,7 +42,8 @@ class CreatedMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class MatchSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Where a match stands, and who is watching it on this server process."""
+    """Where a match stands, and who is connected to it over every server process (each process
+    publishes its counts within about a second; a process that died drops out within 15 s)."""
 
     match_id: str
     edition: Edition
