@@ -12,7 +12,7 @@ from typing import Protocol
 from ..rules.dice import Dice
 from .actions import Action
 from .rejection import Rejection
-from .state import LogEntry, LogRoll, MatchState, Side
+from .state import LogEntry, LogRoll, LogValue, MatchState, Side
 
 
 class ApplyContext:
@@ -45,10 +45,18 @@ class ApplyContext:
                 i=last.i, value=last.value, purpose=last.purpose, target=last.target, outcome=outcome
             )
 
-    def log(self, text: str, rule: str = "") -> None:
-        """Add a log line; it carries every roll made since the previous line."""
+    def log(self, text: str, rule: str = "", **values: LogValue) -> None:
+        """Add a log line; it carries every roll made since the previous line and the numbers
+        the rules used (``values``, e.g. ``facing="front", target=4``)."""
         self.entries.append(
-            LogEntry(n=self._next_n, seq=self.seq, text=text, rule=rule, rolls=tuple(self._pending_rolls))
+            LogEntry(
+                n=self._next_n,
+                seq=self.seq,
+                text=text,
+                rule=rule,
+                rolls=tuple(self._pending_rolls),
+                values=dict(values),
+            )
         )
         self._next_n += 1
         self._pending_rolls = []

@@ -34,6 +34,8 @@ from .types import (
 
 BLAST_RADIUS = {"blast": 1.5, "large_blast": 2.5}  # 3" and 5" markers
 NO_CHARGE_TYPES = ("heavy", "rapid_fire", "salvo", "ordnance")
+# Range from the muzzle: the barrel points along the line from the mount to the target [decided].
+MUZZLE_ALONG_LINE_OF_FIRE = True
 SALVO_MOVED_DIVISOR = 2  # Salvo after moving: half the shots (rounded up) at half range [decided]
 
 
@@ -82,6 +84,17 @@ def weapon_origin(state: MatchState, unit: Unit, weapon: Weapon) -> g.Point:
     if is_vehicle(unit):
         return g.mount_position(facing_hull(model), geo_mount(weapon.mount))
     return (model.pos.x, model.pos.y)
+
+
+def muzzle_reach(unit: Unit, weapon: Weapon) -> float:
+    """How much nearer the target the muzzle is than the mount point (seed 001, Measuring
+    Distances: "ranges are measured from the muzzle of the firing weapon"). The weapon is
+    pointed at the target (seed: guns are free to swivel), so its barrel lies along the line
+    from the mount to the closest point of the target: the range is the mount's distance minus
+    ``Mount.barrel`` (MUZZLE_ALONG_LINE_OF_FIRE [decided]). Passengers fire from the hull."""
+    if not MUZZLE_ALONG_LINE_OF_FIRE or not is_vehicle(unit) or unit.embarked_in is not None:
+        return 0.0
+    return max(0.0, weapon.mount.barrel)
 
 
 def target_models(state: MatchState, target: Unit) -> list[tuple[Unit, Model]]:
@@ -312,10 +325,11 @@ def _plan_weapon(
     # Closest target model first: the first one in range, in arc and in sight gives the range
     # that counts (Rapid Fire, Melta); line of sight (the costly test) is checked last.
     measured: list[tuple[float, str, g.Footprint]] = []
+    barrel = muzzle_reach(unit, weapon)
     for _, m in target_models(state, target):
         fp = footprint(m)
         from_vehicle = is_vehicle(unit) or unit.embarked_in is not None
-        d = g.distance(origin, fp) if from_vehicle else g.distance(footprint(model), fp)
+        d = max(0.0, g.distance(origin, fp) - barrel) if from_vehicle else g.distance(footprint(model), fp)
         measured.append((d, m.id, fp))
     measured.sort(key=lambda x: (x[0], x[1]))
     nearest = measured[0][0] if measured else math.inf

@@ -37,6 +37,7 @@ from .status import (
     start_of_next_turn,
 )
 from .types import can_jink, is_vehicle
+from .wording import inches, plural, rounded
 
 MORALE_FRACTION = 0.25  # 40k7 Morale: 25% casualties in a phase
 
@@ -198,11 +199,15 @@ def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bo
         (unit.embarked_in,) if unit.embarked_in else ()
     )
     hits_by_target: dict[str, list[Hit]] = {}
+    # Every weapon that fires at a unit, hit or miss: the obscured majority counts them all
+    # (seed 001, Obscured Targets: "the majority of the firing models").
+    firers_by_target: dict[str, list[Hit]] = {}
     for shot in plan.shots:
         w = shot.weapon
         label = f"{unit.name}'s {w.name}"
         group = w.id if is_vehicle(unit) else unit.id
         hit = Hit(_pen(shot), w.ap, shot.origin, label, group, rules=w.rules)
+        firers_by_target.setdefault(shot.target, []).append(hit)
         if shot.template:
             poly = template_polygon(shot.origin, nearest_point(state, shot.target, shot.origin), w.range)
             under = models_under_shape(state, poly, {unit.id})
@@ -221,9 +226,17 @@ def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bo
         faces = [ctx.roll(kind, f"{need}+", judge(need, "hit", "miss")) for _ in range(shot.shots)]
         n_hits = sum(1 for f in faces if f >= need)
         ctx.log(
-            f"{label} fires {shot.shots} {'Snap Shot' if shot.snap else 'shot'}(s) at "
-            f"{state.units[shot.target].name} ({shot.distance:.1f} in): {n_hits} hit(s) on {need}+.",
+            f"{label} fires {plural(shot.shots, 'Snap Shot' if shot.snap else 'shot')} at "
+            f"{state.units[shot.target].name} ({inches(shot.distance)}): {plural(n_hits, 'hit')} on {need}+.",
             refs.SNAP if shot.snap else refs.TO_HIT,
+            weapon=w.id,
+            target=shot.target,
+            shots=shot.shots,
+            snap=shot.snap,
+            to_hit=need,
+            bs=bs,
+            distance=rounded(shot.distance),
+            hits=n_hits,
         )
         if n_hits:
             hits_by_target.setdefault(shot.target, []).extend([hit] * n_hits)
@@ -233,7 +246,16 @@ def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bo
             continue
         state = note_strength(state, uid)
         tally: Tally
-        state, tally = resolve_hits(state, ctx, uid, hits, attacker=unit.id, kind="shooting", exclude=exclude)
+        state, tally = resolve_hits(
+            state,
+            ctx,
+            uid,
+            hits,
+            attacker=unit.id,
+            kind="shooting",
+            exclude=exclude,
+            firers=firers_by_target.get(uid, ()),
+        )
         if tally.pinning:
             pinned.append(uid)
     for uid in hits_by_target:

@@ -9,7 +9,7 @@ Death, S >= 2T). Models out of sight can still take wounds (simplification [deci
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from msgspec.structs import replace
 
@@ -25,7 +25,7 @@ from .geo import alive, footprint
 from .rolls import judge
 
 
-def _closest(models: list[Model], origins: list[g.Point]) -> Model:
+def _closest(models: list[Model], origins: Sequence[g.Shape]) -> Model:
     def key(m: Model) -> tuple[float, str]:
         fp = footprint(m)
         return (min((g.distance(o, fp) for o in origins), default=math.inf), m.id)
@@ -38,7 +38,7 @@ def resolve_wounds(
     ctx: ApplyContext,
     uid: str,
     hits: list[Hit],
-    attacker_origins: list[g.Point],
+    attacker_origins: Sequence[g.Shape],
     exclude: Iterable[str],
 ) -> tuple[MatchState, Tally]:
     """Roll to wound for every hit, then allocate and save one wound at a time."""
@@ -64,7 +64,7 @@ def resolve_wounds(
         living = alive(unit)
         if not living:
             break
-        origins = attacker_origins or [hit.origin]
+        origins: Sequence[g.Shape] = attacker_origins or [hit.origin]
         model = _closest(living, origins)
         cover = hit.cover_override
         if cover is None and hit.cover_allowed:

@@ -1,0 +1,158 @@
+"""Rules fidelity (40k7, seed 001 and the published 7th edition rules): the audited readings,
+each with fixed dice."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from hulldown.match.actions import Fire, Shoot
+from hulldown.match.state import Mount
+
+from .builders import (
+    act,
+    infantry,
+    krak,
+    lascannon,
+    make_state,
+    rejected,
+    rhino,
+    ruin,
+    speeder,
+    vehicle,
+    weapon,
+)
+
+
+def _bolter(wid: str = "bolter"):
+    return weapon(wid, "Boltgun", 24, 4, 5, type="assault")
+
+
+# --- 1. Obscured, for a unit: the majority counts every firing model, hit or miss ---------------
+
+
+def _marines_and_rhino(weapons):
+    """Three Marines 20" in front of a Rhino whose front is half hidden (behind a ruin) from the
+    two at y 23 and 24 and wholly seen from the one at y 33."""
+    marines = infantry("m", "a", [(10, 23), (10, 24), (10, 33)], weapons=weapons)
+    target = rhino("rhino", "b", 30, 24, 180)
+    return make_state(marines, target, terrain=[ruin("ruin", 20, 20, 22, 24, save=4)], phase="shooting")
+
+
+def test_obscured_majority_counts_firers_that_missed() -> None:
+    """40k7 Vehicles, Obscured Targets (seed 001): "obscured only if it is 25% hidden from the
+    majority of the firing models that are able to damage the vehicle". Two of the three krak
+    missiles miss; the one that hits is fired from the clear view, but the Rhino is hidden from
+    two of the three firing models: it is obscured and takes its 4+ cover save (saved on a 4)."""
+    state = _marines_and_rhino([(0, krak()), (1, krak()), (2, krak())])
+    fire = (Fire("krak", "rhino"), Fire("krak-1", "rhino"), Fire("krak-2", "rhino"))
+    # to hit 1, 1 (the two hidden models miss), 6 (the clear one hits); penetration 4 (8 + 4 =
+    # 12 > AV11); cover save 4: saved - no Hull Point lost, no damage roll.
+    res = act(state, "a", Shoot("m", fire), [1, 1, 6, 4, 4])
+    assert res.state.units["rhino"].hp == 3
+    line = next(e for e in res.state.log if e.seq == res.state.seq and "obscured" in e.text)
+    assert line.values["firers_counted"] == 3
+    assert line.values["firers_hidden_from"] == 2
+    assert line.values["saved"] is True
+
+
+def test_obscured_majority_leaves_out_firers_unable_to_damage() -> None:
+    """Same position; the two hidden Marines carry boltguns (S4: 4 + 6 = 10 < AV11, they cannot
+    damage the Rhino), so only the clear krak missile counts: not obscured, no cover save."""
+    state = _marines_and_rhino([(0, _bolter()), (1, _bolter("bolter-1")), (2, krak())])
+    fire = (Fire("bolter", "rhino"), Fire("bolter-1", "rhino"), Fire("krak", "rhino"))
+    # to hit: 1 shot each (Assault 1 boltguns): 1, 1, 6; penetration 4 -> 12 penetrating; damage 1.
+    res = act(state, "a", Shoot("m", fire), [1, 1, 6, 4, 1])
+    assert res.state.units["rhino"].hp == 2
+    assert not any(r.purpose == "cover save" for r in res.rolls)
+
+
+# --- 2. Terrain the vehicle stands in still hides it --------------------------------------------
+
+
+def test_terrain_overlapping_the_hull_still_obscures_when_it_hides_25_percent() -> None:
+    """40k7 Vehicles, Obscured Targets: "not obscured simply for being inside terrain ... the 25%
+    rule takes precedence". The ruin under the Rhino's nose runs 1.75" out in front of its front
+    and hides half of it (y 22.25-24 of 22.25-25.75) from the lascannon: obscured, 4+ save."""
+    shooter = vehicle("dev", "a", 10, 24, weapons=(krak(),))
+    target = rhino("rhino", "b", 30, 24, 180)
+    overlap = ruin("ruin", 26, 20, 28.5, 24, save=4)
+    state = make_state(shooter, target, terrain=[overlap], phase="shooting")
+    res = act(state, "a", Shoot("dev", (Fire("krak", "rhino"),)), [6, 4, 4])
+    assert res.state.units["rhino"].hp == 3
+    cover = [r for r in res.rolls if r.purpose == "cover save"]
+    assert [(r.target, r.outcome) for r in cover] == [("4+", "saved")]
+
+
+def test_terrain_wholly_under_the_hull_does_not_obscure() -> None:
+    """The same rule's other half: a crater wholly under the Rhino hides nothing in front of its
+    facing (the part under the hull is dropped, TERRAIN_UNDER_HULL_CLIPPED): no cover save."""
+    shooter = vehicle("dev", "a", 10, 24, weapons=(krak(),))
+    target = rhino("rhino", "b", 30, 24, 180)
+    crater = ruin("crater", 28.5, 23, 31.5, 25, save=4, kinds=("difficult", "cover"))
+    state = make_state(shooter, target, terrain=[crater], phase="shooting")
+    res = act(state, "a", Shoot("dev", (Fire("krak", "rhino"),)), [6, 4, 1])
+    assert res.state.units["rhino"].hp == 2
+    assert not any(r.purpose == "cover save" for r in res.rolls)
+
+
+# --- 3. Distances involving a vehicle are measured to and from its hull -------------------------
+
+
+def test_squadron_allocation_measures_from_the_firers_hull() -> None:
+    """40k7 Vehicles, Measuring Distances ("for distances involving a vehicle, measure to and from
+    their hull") with Vehicle Squadrons ("the model in the squadron closest to the firing unit").
+    The firer is a 10" long hull along the y axis. From its hull v2 is nearer (11.45" from the
+    corner at (11.75, 29) to v2's at (21.5, 35)) than v1 (11.75"); from its centre point v1 would
+    be (13.5" against 15.9"). The hit goes to v2."""
+    hb = weapon("hb", "Heavy bolter", 36, 5, 4)
+    gun = vehicle("g", "a", 10, 24, 90, length=10, width=3.5, weapons=(hb,))
+    v1 = speeder("v1", "b", 25, 24, 180, keywords=("fast", "skimmer", "heavy"), squadron="sq")
+    v2 = speeder("v2", "b", 23, 36, 180, keywords=("fast", "skimmer", "heavy"), squadron="sq")
+    state = make_state(gun, v1, v2, phase="shooting")
+    # to hit 6; penetration 5: 5 + 5 = 10 = AV10, glancing (no damage roll).
+    res = act(state, "a", Shoot("g", (Fire("hb", "v1"),)), [6, 5])
+    assert res.state.units["v2"].hp == 1 and res.state.units["v1"].hp == 2
+    line = next(e for e in res.state.log if e.text.startswith("Hit allocated"))
+    assert line.values["allocated_to"] == "v2"
+    assert line.values["members"] == ["v1", "v2"]
+    d1, d2 = line.values["distances"]  # type: ignore[misc]
+    assert abs(d1 - 11.75) < 1e-6 and abs(d2 - (9.75**2 + 6**2) ** 0.5) < 1e-6
+
+
+def test_weapon_range_is_measured_from_the_muzzle() -> None:
+    """Seed 001, Measuring Distances: "ranges are measured from the muzzle of the firing weapon".
+    The Rhino's hull is 48.5" from the lascannon's mount: out of range (48") with no barrel, in
+    range with a 1" barrel (Mount.barrel)."""
+    target = rhino("rhino", "b", 10 + 2.25 + 48.5 + 2.25, 24, 180)
+    bare = vehicle("dev", "a", 10, 24, weapons=(lascannon(),))
+    rej = rejected(
+        make_state(bare, target, phase="shooting"), "a", Shoot("dev", (Fire("lascannon", "rhino"),))
+    )
+    assert rej.code == "out_of_range" and abs(rej.values["distance"] - 48.5 - 2.25) < 1e-6
+    barrelled = vehicle("dev", "a", 10, 24, weapons=(lascannon(mount=Mount(kind="turret", barrel=3.0)),))
+    state = make_state(barrelled, target, phase="shooting")
+    res = act(state, "a", Shoot("dev", (Fire("lascannon", "rhino"),)), [1])
+    shot = next(e for e in res.state.log if e.seq == res.state.seq and "fires" in e.text)
+    assert abs(shot.values["distance"] - 47.75) < 1e-6
+
+
+# --- 8. A firer exactly on a corner line ---------------------------------------------------------
+
+
+def test_firer_on_a_corner_line_is_logged_with_both_facings_and_the_reason() -> None:
+    """40k7 Vehicles, Vehicle Facing and Armour Values: the firer stands on the diagonal through
+    the target's front-right corner ((30, 24) + 8 x (-2.25, 1.75) = (12, 38)): it is in both the
+    front (AV13) and the side (AV11) facings; the front, the higher, is used
+    (DIAGONAL_FAVOURS_DEFENDER) and the log says so. Lascannon 4 + 9 = 13 = AV13: glancing."""
+    shooter = vehicle("dev", "a", 12, 38, weapons=(lascannon(),))
+    target = vehicle("pred", "b", 30, 24, 180, armour=(13, 11, 10))
+    state = make_state(shooter, target, phase="shooting")
+    res = act(state, "a", Shoot("dev", (Fire("lascannon", "pred"),)), [6, 4])
+    assert res.state.units["pred"].hp == 2
+    corner = next(e for e in res.state.log if "corner line" in e.text)
+    assert sorted(corner.values["zones"]) == ["front", "right"]  # type: ignore[arg-type]
+    assert corner.values["facing"] == "front"
+    assert "front (AV13)" in corner.text and "right (AV11)" in corner.text
+    assert "higher Armour Value" in corner.text
+    pen = next(e for e in res.state.log if e.values.get("armour") == "front")
+    assert pen.values["facing_reason"] == "corner line: higher Armour Value"
