@@ -3,8 +3,6 @@ each with fixed dice."""
 
 from __future__ import annotations
 
-from msgspec.structs import replace
-
 from hulldown.match.actions import Fire, Shoot
 from hulldown.match.state import Mount
 
