@@ -3,11 +3,15 @@ each with fixed dice."""
 
 from __future__ import annotations
 
-from hulldown.match.actions import Fire, Shoot
+from msgspec.structs import replace
+
+from hulldown.match.actions import Charge, Fire, Shoot
+from hulldown.match.validate import validate
 from hulldown.match.state import Mount
 
 from .builders import (
     act,
+    end_phases,
     infantry,
     krak,
     lascannon,
@@ -154,3 +158,42 @@ def test_firer_on_a_corner_line_is_logged_with_both_facings_and_the_reason() -> 
     assert "higher Armour Value" in corner.text
     pen = next(e for e in res.state.log if e.values.get("armour") == "front")
     assert pen.values["facing_reason"] == "corner line: higher Armour Value"
+
+
+# --- 4. Forced out of a destroyed transport in the enemy's turn: no charge next turn ------------
+
+
+def _wreck_transport_in_enemy_turn(keywords: tuple[str, ...]):  # type: ignore[no-untyped-def]
+    """Side a's krak missile wrecks side b's 1 HP transport (rear AV10: 8 + 2 = 10 glancing, 0 HP:
+    Wrecked, no damage roll); the Marines inside are placed within 3" and pass their Pinning
+    test (3 + 3); then play goes on to side b's Assault phase."""
+    marines = infantry("m", "b", [(30, 22 + 1.05 * k) for k in range(3)], weapons=[(0, _bolter())])
+    transport = replace(rhino("r", "b", 30, 24, 0, keywords=keywords), hp=1, passengers=("m",))
+    marines = replace(marines, embarked_in="r")
+    gun = vehicle("g", "a", 20, 24, weapons=(krak(),))
+    state = make_state(gun, transport, marines, phase="shooting")
+    state = act(state, "a", Shoot("g", (Fire("krak", "r"),)), [6, 2, 3, 3]).state
+    assert state.units["r"].wreck and state.units["m"].embarked_in is None
+    while not (state.active == "b" and state.phase == "assault"):
+        state = end_phases(state, 1)
+    return state
+
+
+def test_forced_out_in_the_enemy_turn_cannot_charge_in_its_next_assault_phase() -> None:
+    """40k7 Vehicles, Transports (published rules; Assault Vehicles): a unit forced out of a
+    transport destroyed in the enemy's turn cannot charge in its own next Assault phase. The
+    per-turn flag of the disembarkation is cleared when side b's turn starts; the status
+    ``forced_out`` is not, and lasts to the end of that turn."""
+    state = _wreck_transport_in_enemy_turn(("tank", "transport"))
+    rej = rejected(state, "b", Charge("m", "g"))
+    assert rej.code == "cannot_charge" and rej.values["reason"] == "forced_out"
+    assert rej.rule == "40k7 Vehicles, Transports"
+    state = end_phases(state, 1)  # side b's turn ends: the status expires
+    assert "forced_out" not in state.units["m"].statuses
+
+
+def test_forced_out_of_an_assault_vehicle_may_charge_next_turn() -> None:
+    """The same with an Open-topped transport (an Assault Vehicle): the charge is allowed."""
+    state = _wreck_transport_in_enemy_turn(("tank", "transport", "open-topped"))
+    assert "forced_out" not in state.units["m"].statuses
+    assert validate(state, "b", Charge("m", "g")) is None

@@ -32,7 +32,7 @@ from .penetration import PenProfile
 from .resolve import resolve_hits, squadron_members
 from .rolls import d3
 from .shooting import execute_plan
-from .status import flag_unit, flags_with_prefix, has_phase_flag
+from .status import FORCED_OUT_STATUS, flag_unit, flags_with_prefix, has_phase_flag
 from .types import has_type, is_chariot, is_vehicle, is_walker, is_zooming
 
 MAX_CHARGE = 12.0
@@ -76,6 +76,14 @@ def validate_charge(state: MatchState, action: Charge) -> Rejection | None:
             refs.CHARGE,
             f"{unit.name} fired Heavy, Rapid Fire, Salvo or Ordnance weapons: it cannot charge",
             reason="fired_heavy",
+        )
+    if FORCED_OUT_STATUS in unit.statuses:
+        return reject(
+            "cannot_charge",
+            refs.TRANSPORT,
+            f"{unit.name} was forced out of a destroyed transport in the enemy's turn: it cannot "
+            "charge in this Assault phase (the transport was not an Assault Vehicle)",
+            reason=FORCED_OUT_STATUS,
         )
     for status in ("falling_back", "pinned", "stunned", "immobilised"):
         if status in unit.statuses and (status not in ("stunned", "immobilised") or is_vehicle(unit)):

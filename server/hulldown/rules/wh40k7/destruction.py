@@ -27,7 +27,8 @@ from .morale import pinning_test
 from .penetration import PenProfile
 from .placement import place_models
 from .rolls import scatter
-from .types import is_super_heavy, is_zooming
+from .status import FORCED_OUT_STATUS
+from .types import is_assault_vehicle, is_super_heavy, is_zooming
 
 EXPLOSION_HIT = (4, None)  # S4 AP- (Explodes!)
 CRASH_HIT = (6, None)  # S6 AP- (Crash and Burn)
@@ -239,6 +240,12 @@ def _disembark_survivors(
             else:
                 new_models[m.id] = replace(m, pos=Point(spot.x, spot.y))
         still = any(m.alive for m in new_models.values())
+        statuses = dict(passenger.statuses)
+        forced_in_enemy_turn = state.active != passenger.side and not is_assault_vehicle(transport)
+        if forced_in_enemy_turn:
+            # 40k7 Vehicles, Transports (Assault Vehicles): forced out in the enemy's turn, the
+            # unit cannot charge in its own next Assault phase - its next player turn.
+            statuses[FORCED_OUT_STATUS] = state.player_turn + 1
         state = replace_unit(
             state,
             replace(
@@ -247,6 +254,7 @@ def _disembark_survivors(
                 embarked_in=None,
                 destroyed=not still,
                 turn_flags=(*passenger.turn_flags, "disembarked", "emergency"),
+                statuses=statuses,
             ),
         )
         ctx.log(
