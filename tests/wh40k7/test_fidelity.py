@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from hulldown.match.actions import Charge, Fire, Shoot
+from hulldown.match.actions import Charge, EndPhase, Fire, Shoot
 from hulldown.match.validate import validate
 from hulldown.match.state import Mount
 
@@ -197,3 +197,26 @@ def test_forced_out_of_an_assault_vehicle_may_charge_next_turn() -> None:
     state = _wreck_transport_in_enemy_turn(("tank", "transport", "open-topped"))
     assert "forced_out" not in state.units["m"].statuses
     assert validate(state, "b", Charge("m", "g")) is None
+
+
+# --- 5. Morale from any casualties ------------------------------------------------------------
+
+
+def test_casualties_from_an_explosion_force_a_morale_check_at_the_end_of_the_phase() -> None:
+    """40k7 Morale, Morale Checks: a unit that loses 25% or more of its models in one phase tests
+    at the end of that phase, whatever killed them - here the explosion of a Rhino it stood
+    beside, not the target of the shot. AP1 lascannon: hit 6, penetration 6, damage 5 + 2 = 7
+    Explodes!; radius 1" (D6 = 1) reaches the two Marines at y 26.5; wounds 4 (wound), 1; the
+    armour save 1 fails: 1 of 4 models lost. At the end of the Shooting phase: Morale check 1 + 2
+    = 3 <= Ld8, passed."""
+    gun = vehicle("g", "a", 10, 24, weapons=(weapon("las", "AP1 gun", 48, 9, 1),))
+    target = rhino("r", "b", 40, 24, 180)
+    squad = infantry("s", "b", [(39, 26.5), (40.1, 26.5), (39, 29), (40.1, 29)])
+    state = make_state(gun, target, squad, phase="shooting")
+    res = act(state, "a", Shoot("g", (Fire("las", "r"),)), [6, 6, 5, 1, 4, 1, 1])
+    assert res.state.units["r"].destroyed
+    assert sum(m.alive for m in res.state.units["s"].models.values()) == 3
+    assert not any("Morale" in t for t in res.texts)
+    end = act(res.state, "a", EndPhase(), [1, 2])
+    assert any("passes its Morale check after losing 1 of 4 models this phase" in t for t in end.texts)
+    assert [r.purpose for r in end.rolls] == ["Morale check", "Morale check"]

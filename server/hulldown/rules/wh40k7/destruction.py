@@ -23,7 +23,7 @@ from . import refs
 from .attacks import Hit
 from .damage import Fate
 from .geo import alive, footprint, lead_model, on_table
-from .morale import pinning_test
+from .morale import note_strength, pinning_test
 from .penetration import PenProfile
 from .placement import place_models
 from .rolls import scatter
@@ -219,6 +219,8 @@ def _disembark_survivors(
         passenger = state.units.get(pid)
         if passenger is None or passenger.destroyed:
             continue
+        state = note_strength(state, pid)
+        passenger = state.units[pid]
         models = alive(passenger)
         n_embarked = len(models)
         spots = place_models(

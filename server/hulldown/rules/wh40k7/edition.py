@@ -36,7 +36,7 @@ from ...match.state import MatchState, Side
 from ..phases import PHASES_40K7, end_phase
 from . import assault, charge, movement, refs, shooting, speed, squadrons, tankshock, transports
 from .geo import on_table
-from .morale import regroup
+from .morale import end_of_phase_morale, regroup
 from .types import is_zooming
 
 # Kept for callers of the foundation subset.
@@ -136,6 +136,7 @@ def _end_phase(state: MatchState, ctx: ApplyContext) -> MatchState:
         state = assault.continue_end_of_assault(state, ctx)
         if state.pending is not None:
             return state
+    state = end_of_phase_morale(state, ctx)
     state = transports.passenger_tests(state, ctx)
     new = end_phase(state, PHASES_40K7, ctx)
     if new.active != state.active:

@@ -34,6 +34,7 @@ from .cover import (
 from .damage import Fate, apply_result, lose_hp, roll_damage
 from .destruction import finish_vehicle
 from .geo import alive, footprint, lead_model, on_table
+from .morale import CLOSE_COMBAT_LOSSES_USE_ASSAULT_RESULT, note_strength
 from .penetration import PenRoll, effective_armour, extra_dice, roll_penetration
 from .rolls import judge
 from .types import is_vehicle
@@ -410,4 +411,7 @@ def resolve_hits(
         else:
             state = _resolve_vehicle(state, ctx, target_id, hits, excl, tally, firers)
         return state, tally
+    if not (kind == "close_combat" and CLOSE_COMBAT_LOSSES_USE_ASSAULT_RESULT):
+        # 40k7 Morale: whatever causes the casualties, the end of the phase counts them.
+        state = note_strength(state, target_id)
     return resolve_wounds(state, ctx, target_id, hits, origins if kind != "explosion" else [], excl)

@@ -22,8 +22,7 @@ from .attacks import Hit, Tally
 from .blasts import blast_centre, models_under_circle, models_under_shape, nearest_point, template_polygon
 from .core import shooting_to_hit
 from .firing import NO_CHARGE_TYPES, Plan, WeaponShot, locked_in_combat, plan_shooting
-from .geo import alive
-from .morale import morale_check, pinning_test
+from .morale import casualty_morale, note_strength, pinning_test
 from .penetration import PenProfile
 from .resolve import resolve_hits, squadron_members
 from .rolls import judge
@@ -31,15 +30,11 @@ from .status import (
     add_phase_flag,
     end_of_next_turn,
     flag_unit,
-    has_phase_flag,
-    phase_flags_with_prefix,
     set_status,
     start_of_next_turn,
 )
 from .types import can_jink, is_vehicle
 from .wording import inches, plural, rounded
-
-MORALE_FRACTION = 0.25  # 40k7 Morale: 25% casualties in a phase
 
 
 def validate_shoot(state: MatchState, action: Shoot, overwatch: bool = False) -> Rejection | None:
@@ -157,38 +152,6 @@ def _pen(shot: WeaponShot) -> PenProfile:
         lance="lance" in w.rules,
         haywire="haywire" in w.rules,
     )
-
-
-def _strength_at_start(state: MatchState, uid: str) -> int | None:
-    """The models the unit had when it first took fire this phase: the flag
-    ``strength:<uid>:<n>`` (n all digits, so ids holding ":" are told apart)."""
-    for rest in phase_flags_with_prefix(state, f"strength:{uid}:"):
-        if rest.isdigit():
-            return int(rest)
-    return None
-
-
-def note_strength(state: MatchState, uid: str) -> MatchState:
-    """Remember how many models a unit had when it first took fire this phase (Morale, 25%)."""
-    if _strength_at_start(state, uid) is not None:
-        return state
-    return add_phase_flag(state, f"strength:{uid}:{len(alive(state.units[uid]))}")
-
-
-def casualty_morale(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
-    """40k7 Morale: 25% or more of the unit's models lost in this phase -> Morale check (once)."""
-    unit = state.units[uid]
-    if unit.destroyed or is_vehicle(unit) or has_phase_flag(state, f"morale:{uid}"):
-        return state
-    start = _strength_at_start(state, uid)
-    if not start:
-        return state
-    lost = start - len(alive(unit))
-    if lost < MORALE_FRACTION * start:
-        return state
-    state = add_phase_flag(state, f"morale:{uid}")
-    state, _ = morale_check(state, ctx, uid, reason=f" after losing {lost} of {start} models this phase")
-    return state
 
 
 def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bool = False) -> MatchState:

@@ -33,7 +33,7 @@ from . import refs
 from .attacks import Hit
 from .dangerous import dangerous_for_vehicle, dangerous_test
 from .geo import alive, footprint, on_table
-from .morale import morale_check
+from .morale import morale_check, note_strength
 from .movement import common_checks, move_limit
 from .moves import ModelMove
 from .penetration import PenProfile
@@ -350,6 +350,7 @@ def resume_death_or_glory(
         if state.units[run.uid].destroyed:
             return state
         return _finish(state, ctx, run, max(0.0, hero_t - STOP_SHORT))
+    state = note_strength(state, sid)
     unit = state.units[sid]
     models = dict(unit.models)
     models[model_id] = replace(hero, alive=False, wounds=0)
@@ -414,6 +415,7 @@ def _push_aside(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
         movers = [m for m in alive(other) if g.distance(hull, footprint(m)) < PUSH_CLEARANCE - 1e-9]
         if not movers:
             continue
+        state = note_strength(state, other.id)
         placer = Placer(state, other.side, {other.id})
         placer.placed.append(hull)
         models = dict(other.models)
