@@ -6,8 +6,8 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from hulldown.match.actions import Charge, EndPhase, Fire, Shoot
-from hulldown.match.validate import validate
 from hulldown.match.state import Mount
+from hulldown.match.validate import validate
 
 from .builders import (
     act,
