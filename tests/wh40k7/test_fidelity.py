@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from hulldown.match.actions import Charge, EndPhase, Fire, Shoot
-from hulldown.match.state import Mount
+from hulldown.match.actions import Charge, EndPhase, Fight, Fire, Move, Shoot
+from hulldown.match.state import Mount, Point
 from hulldown.match.validate import validate
 
 from .builders import (
     act,
+    dreadnought,
     end_phases,
     infantry,
     krak,
@@ -220,3 +221,80 @@ def test_casualties_from_an_explosion_force_a_morale_check_at_the_end_of_the_pha
     end = act(res.state, "a", EndPhase(), [1, 2])
     assert any("passes its Morale check after losing 1 of 4 models this phase" in t for t in end.texts)
     assert [r.purpose for r in end.rolls] == ["Morale check", "Morale check"]
+
+
+# --- 6. Chariots lock in combat, sweep, fire Overwatch; Walkers' Overwatch ignores arcs -------------
+
+R = 25.0 / 25.4 / 2  # a 25 mm base's radius in inches
+
+
+def _chariot(**kw):  # type: ignore[no-untyped-def]
+    """A Chariot (an Exalted Reaper-like rider on its vehicle): WS5 S5 I4 A2, AV 11/10/10."""
+    defaults = {"keywords": ("chariot",), "ws": 5, "s": 5, "i": 4, "a": 2, "armour": (11, 10, 10)}
+    return vehicle("c", "b", 30, 24, 180, **{**defaults, **kw})  # type: ignore[arg-type]
+
+
+def test_chariot_in_base_contact_is_locked_in_combat() -> None:
+    """Seed 001, Vehicles and Close Combat: models in base contact with a vehicle are not locked
+    "(not including Walkers or Chariots)": a Chariot in base contact with Marines is locked - it
+    cannot shoot, and other units cannot shoot it."""
+    chariot = _chariot(weapons=(krak("gun"),))
+    squad = infantry("m", "a", [(32.25 + R, 24)])
+    others = infantry("o", "a", [(10, 30)], weapons=[(0, krak())])
+    state = make_state(squad, others, chariot, phase="shooting")
+    assert rejected(state, "a", Shoot("o", (Fire("krak", "c"),))).code == "target_locked"
+    state = replace(state, active="b")
+    assert rejected(state, "b", Shoot("c", (Fire("gun", "o"),))).code == "locked_in_combat"
+
+
+def test_chariot_failing_dangerous_terrain_suffers_a_glancing_hit() -> None:
+    """40k7 Chariots (published rules): a failed Dangerous Terrain test is a glancing hit - one
+    Hull Point lost and no Immobilised result."""
+    chariot = replace(_chariot(), side="a")
+    state = make_state(chariot, terrain=[ruin("woods", 24, 20, 26, 28, kinds=("difficult",))])
+    res = act(state, "a", Move("c", (Point(20, 24),)), [1])
+    c = res.state.units["c"]
+    assert c.hp == 2 and "immobilised" not in c.statuses
+    assert any("glancing hit" in t for t in res.texts)
+
+
+def test_chariot_that_wins_a_combat_makes_a_sweeping_advance() -> None:
+    """40k7 Chariots (published rules): a Chariot may Sweep. I4 Chariot: to hit 3, 1 (WS5 vs WS4:
+    3+); wound 3 (S5 vs T4: 3+); save 2 fails - 1 casualty. I3 Marine: to hit 1 (4+) misses.
+    Result 1-0: Morale at Ld 8 - 1: 6 + 5 fails; Sweeping Advance 4 + I4 = 8 >= 1 + I3 = 4: the
+    Marines are destroyed."""
+    squad = infantry("m", "a", [(32.25 + R, 24), (32.25 + R, 25.1)], i=3, ld=8)
+    state = make_state(squad, _chariot(), phase="assault")
+    res = act(state, "a", Fight("m", "c"), [3, 1, 3, 2, 1, 6, 5, 4, 1])
+    assert [r.purpose for r in res.rolls][-2:] == ["Sweeping Advance (winner)", "Sweeping Advance (loser)"]
+    assert res.state.units["m"].destroyed
+
+
+def test_chariot_rider_may_fire_overwatch() -> None:
+    """40k7 Chariots (published rules): the rider may fire Overwatch - the charged Chariot's owner
+    is asked."""
+    chariot = _chariot(weapons=(weapon("hb", "Heavy bolter", 36, 5, 4, shots=3),))
+    state = make_state(infantry("m", "a", [(20, 24)]), chariot, phase="assault")
+    pending = act(state, "a", Charge("m", "c")).state.pending
+    assert pending is not None and pending.kind == "overwatch" and pending.side == "b"
+
+
+def _walker_facing_away(statuses: dict[str, int]):  # type: ignore[no-untyped-def]
+    hull_gun = weapon("hb", "Heavy bolter", 36, 5, 4, shots=3, mount=Mount(kind="hull", arc="front"))
+    walker = replace(dreadnought("w", "b", 30, 24, 0, weapons=(hull_gun,)), statuses=statuses)
+    return make_state(infantry("m", "a", [(22, 24)]), walker, phase="assault")
+
+
+def test_walker_overwatch_ignores_its_arcs() -> None:
+    """40k7 Walkers (published rules): firing Overwatch a Walker ignores its fire arcs. The
+    Dreadnought faces away (heading 0) and its only gun is hull-mounted to the front; the
+    Marines charge its rear: Overwatch is still offered."""
+    pending = act(_walker_facing_away({}), "a", Charge("m", "w")).state.pending
+    assert pending is not None and pending.kind == "overwatch"
+
+
+def test_immobilised_walker_overwatch_keeps_its_arcs() -> None:
+    """... unless it is Immobilised: no weapon in arc, no Overwatch; the charge is rolled at once
+    (6 + 6 = 12 >= the 6.26" gap)."""
+    res = act(_walker_facing_away({"immobilised": 0}), "a", Charge("m", "w"), [6, 6])
+    assert res.state.pending is None and res.state.units["m"].flag("charged")

@@ -35,7 +35,7 @@ from .penetration import PenProfile
 from .resolve import resolve_hits, squadron_members
 from .rolls import judge
 from .status import add_phase_flag, has_phase_flag
-from .types import is_chariot, is_vehicle, is_walker
+from .types import is_chariot, is_vehicle, is_walker, locks_in_combat
 
 ENGAGED_RANGE = 2.0
 CHARGE_BONUS_ATTACKS = 1
@@ -300,9 +300,15 @@ def _assault_result(
     if passed:
         return state
     win = state.units[winner]
+    # 40k7 Walkers and Chariots (published rules): both may Sweep; a Stunned or Immobilised
+    # Walker may not [decided for the Chariot: the same limits as a Walker].
     can_sweep = not win.destroyed and (
         not is_vehicle(win)
-        or (is_walker(win) and "stunned" not in win.statuses and "immobilised" not in win.statuses)
+        or (
+            (is_walker(win) or is_chariot(win))
+            and "stunned" not in win.statuses
+            and "immobilised" not in win.statuses
+        )
     )
     if not can_sweep:
         if is_vehicle(win):
@@ -361,7 +367,7 @@ def continue_end_of_assault(state: MatchState, ctx: ApplyContext) -> MatchState:
             u, e = state.units[mine], state.units[theirs]
             if u.destroyed or e.destroyed:
                 continue
-            if is_vehicle(u) and not is_walker(u) and _can_fight(e):
+            if not locks_in_combat(u) and _can_fight(e):
                 return replace(
                     state,
                     pending=Decision(
@@ -374,7 +380,7 @@ def continue_end_of_assault(state: MatchState, ctx: ApplyContext) -> MatchState:
                         context={"unit": theirs, "target": mine},
                     ),
                 )
-            if _can_fight(u) and _can_fight(e) and not (is_vehicle(e) and not is_walker(e)):
+            if _can_fight(u) and _can_fight(e) and locks_in_combat(e):
                 state = resolve_combat(state, ctx, mine, theirs)
                 progressed = True
                 break

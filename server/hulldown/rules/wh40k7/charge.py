@@ -151,8 +151,10 @@ def _overwatch_weapons(state: MatchState, target: Unit, charger: Unit) -> list[F
 
 
 def _can_overwatch(state: MatchState, target: Unit, charger: Unit) -> bool:
-    if is_vehicle(target) and not is_walker(target):
-        return False  # RULES.md 1.18: vehicles do not fire Overwatch (Walkers may)
+    if is_vehicle(target) and not (is_walker(target) or is_chariot(target)):
+        # Seed 001: "vehicles cannot make Overwatch fire" unless specified otherwise; Walkers
+        # may, and a Chariot's rider may (40k7 Walkers, Chariots).
+        return False
     if target.flag("overwatched") or "falling_back" in target.statuses or locked_in_combat(state, target):
         return False
     return bool(_overwatch_weapons(state, target, charger))

@@ -30,6 +30,7 @@ from .types import (
     is_vehicle,
     is_walker,
     is_zooming,
+    locks_in_combat,
 )
 
 BLAST_RADIUS = {"blast": 1.5, "large_blast": 2.5}  # 3" and 5" markers
@@ -102,16 +103,17 @@ def target_models(state: MatchState, target: Unit) -> list[tuple[Unit, Model]]:
 
 
 def locked_in_combat(state: MatchState, unit: Unit) -> bool:
-    """40k7: Infantry and Walkers in base contact with enemy Infantry or Walkers are locked in
-    combat; other vehicles are never locked (RULES.md 1.20)."""
+    """40k7 Vehicles and Close Combat: models, Walkers and Chariots in base contact with enemy
+    models, Walkers or Chariots are locked in combat; other vehicles are never locked (seed 001:
+    "not including Walkers or Chariots")."""
     from .geo import units_in_contact
 
-    if is_vehicle(unit) and not is_walker(unit):
+    if not locks_in_combat(unit):
         return False
     for other in state.units.values():
         if other.side == unit.side or not on_table(other):
             continue
-        if is_vehicle(other) and not is_walker(other):
+        if not locks_in_combat(other):
             continue
         if units_in_contact(unit, other):
             return True
@@ -345,8 +347,11 @@ def _plan_weapon(
         )
     best: float | None = None
     in_arc_any = False
+    # 40k7 Walkers (published rules): firing Overwatch, a Walker turns to face the charge - its
+    # arcs are ignored unless it is Immobilised.
+    any_arc = overwatch and is_walker(unit) and "immobilised" not in unit.statuses
     for d, fp in in_range:
-        if hull is not None and mount is not None and not g.in_arc(hull, mount, fp, linked):
+        if hull is not None and mount is not None and not any_arc and not g.in_arc(hull, mount, fp, linked):
             continue
         in_arc_any = True
         if g.line_of_sight(origin, fp, blockers):

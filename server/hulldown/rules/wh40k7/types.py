@@ -60,6 +60,12 @@ def is_chariot(unit: Unit) -> bool:
     return has_type(unit, "chariot")
 
 
+def locks_in_combat(unit: Unit) -> bool:
+    """Seed 001, Vehicles and Close Combat: enemy models in base contact with a vehicle are not
+    locked in combat, "not including Walkers or Chariots": those lock like other models."""
+    return not is_vehicle(unit) or is_walker(unit) or is_chariot(unit)
+
+
 def is_flyer(unit: Unit) -> bool:
     return has_type(unit, "flyer")
 
