@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from hulldown.match.actions import Charge, EndPhase, Fight, Fire, Move, Shoot
+from hulldown.match.actions import Charge, EndPhase, Fight, Fire, Move, Pivot, Shoot
 from hulldown.match.state import Mount, Point
 from hulldown.match.validate import validate
+from hulldown.rules import geometry as g
+from hulldown.rules.wh40k7.geo import CONTACT_EPS, footprint, model_distance
 
 from .builders import (
     act,
@@ -298,3 +300,43 @@ def test_immobilised_walker_overwatch_keeps_its_arcs() -> None:
     (6 + 6 = 12 >= the 6.26" gap)."""
     res = act(_walker_facing_away({"immobilised": 0}), "a", Charge("m", "w"), [6, 6])
     assert res.state.pending is None and res.state.units["m"].flag("charged")
+
+
+# --- 7. Pivots ---------------------------------------------------------------------------------
+
+
+def test_pivot_may_not_end_with_the_hull_on_a_model() -> None:
+    """40k7 Vehicles, Movement: "vehicles cannot move over friendly models" - a Rhino (4.5" x 3.5")
+    pivoting from 0 to 90 degrees would put its hull (now y 21.75-26.25) on the friendly Marine
+    whose base reaches down to y 26.11."""
+    state = make_state(rhino("r", "a", 30, 24, 0), infantry("m", "a", [(30, 26.6)]))
+    rej = rejected(state, "a", Pivot("r", 90))
+    assert rej.code == "pivot_blocked" and rej.values["model"] == "m-0"
+
+
+def test_pivot_may_not_end_in_impassable_terrain() -> None:
+    """40k7 Vehicles, Movement: no vehicle ends in impassable terrain - the pivoted hull would."""
+    cliff = ruin("cliff", 29, 26, 31, 27, kinds=("impassable",))
+    rej = rejected(make_state(rhino("r", "a", 30, 24, 0), terrain=[cliff]), "a", Pivot("r", 90))
+    assert rej.code == "impassable" and rej.values["terrain"] == "cliff"
+
+
+def test_pivot_puts_enemy_models_in_base_contact_back_into_contact() -> None:
+    """Seed 001, Vehicles and Close Combat: "if the vehicle pivots on the spot ... move these models
+    out of the way as you shift the vehicle and then place them back into base contact". One
+    Marine touches the Rhino's rear (x 27.75) - after a pivot to 90 degrees the rear is gone from
+    there; the other touches its left side at (31.5, 25.75 + r) - the pivoted hull (y up to
+    26.25) would be on it. Both end in base contact with the pivoted hull, on no other model."""
+    marines = infantry("e", "b", [(27.75 - R - 0.001, 24), (31.5, 25.75 + R + 0.001)])
+    state = make_state(rhino("r", "a", 30, 24, 0), marines)
+    assert validate(state, "a", Pivot("r", 90)) is None
+    res = act(state, "a", Pivot("r", 90))
+    hull = res.state.units["r"].models["r-m"]
+    assert hull.heading == 90
+    for model in res.state.units["e"].models.values():
+        assert model_distance(hull, model) <= CONTACT_EPS
+        assert not g.overlaps(footprint(hull), footprint(model))
+    a, b = res.state.units["e"].models.values()
+    assert model_distance(a, b) >= 0.0 and not g.overlaps(footprint(a), footprint(b))
+    line = next(e for e in res.state.log if e.seq == res.state.seq and "out of the way" in e.text)
+    assert sorted(line.values["moved"]) == ["e-0", "e-1"]  # type: ignore[arg-type]

@@ -29,6 +29,7 @@ from .dangerous import dangerous_for_vehicle, dangerous_test
 from .firing import locked_in_combat
 from .geo import alive, all_terrain, coherency_gap, footprint, on_table
 from .moves import ModelMove, model_moves, truncate
+from .pivot import contact_enemies, place_back, validate_pivot_end
 from .speed import COMBAT_SPEED, CRUISING_SPEED, FLYER_CRUISING_SPEED, FLYER_MIN_MOVE
 from .status import flag_unit, set_status
 from .types import is_fast, is_heavy, is_skimmer, is_super_heavy, is_tank, is_vehicle, is_walker, is_zooming
@@ -127,16 +128,22 @@ def validate_pivot(state: MatchState, action: Pivot) -> Rejection | None:
                 turn=turn,
                 limit=FLYER_PIVOT_MAX,
             )
-    return None
+    return validate_pivot_end(state, unit, action.heading)
 
 
 def apply_pivot(state: MatchState, action: Pivot, ctx: ApplyContext) -> MatchState:
     unit = state.units[action.unit]
+    in_contact_before = contact_enemies(state, unit)
     models = {
         mid: replace(m, heading=action.heading % 360) if m.alive else m for mid, m in unit.models.items()
     }
-    ctx.log(f"{unit.name} pivots to {action.heading % 360:g} degrees (counts as Stationary).", refs.MOVEMENT)
+    ctx.log(
+        f"{unit.name} pivots to {action.heading % 360:g} degrees (counts as Stationary).",
+        refs.MOVEMENT,
+        heading=action.heading % 360,
+    )
     state = replace_unit(state, replace(unit, models=models))
+    state = place_back(state, ctx, unit.id, in_contact_before)
     return flag_unit(state, unit.id, "pivoted")
 
 
