@@ -19,7 +19,7 @@ import msgspec
 
 from ..match.actions import Action
 from ..match.events import Event, MatchCreated
-from ..match.reducer import evolve, state_hash
+from ..match.reducer import evolve, evolve_logged, state_hash
 from ..match.scenario import Scenario, check_scenario, match_created
 from ..match.state import Edition, MatchState, Options, Side
 from ..match.validate import validate
@@ -96,6 +96,7 @@ def run_scenario(file_data: dict[str, Any]) -> dict[str, Any]:
     seed = str(file_data.get("seed", DEFAULT_SEED)).encode()
     match_id = str(file_data.get("match_id", DEFAULT_MATCH_ID))
     stop = bool(file_data.get("stop_on_rejection", False))
+    with_states = bool(file_data.get("states", False))
     try:
         scenario = _scenario(file_data.get("scenario", {}))
         options = msgspec.convert(file_data.get("options", {}), Options)
@@ -133,14 +134,17 @@ def run_scenario(file_data: dict[str, Any]) -> dict[str, Any]:
             else SeededDice(seed, match_id, event.seq, getattr(action, "nonce", ""))
         )
         try:
-            state = evolve(state, event, dice)
+            state, lines = evolve_logged(state, event, dice)
         except DiceExhausted as exc:
             record["error"] = str(exc)
             events.append(record)
             error = f"action {index}: {exc}"
             break
         record["seq"] = event.seq
-        record["log"] = [msgspec.to_builtins(e) for e in state.log if e.seq == event.seq]
+        # Every line the event wrote, not only those the state's log window keeps.
+        record["log"] = [msgspec.to_builtins(e) for e in lines]
+        if with_states:
+            record["state"] = msgspec.to_builtins(state)
         if state.pending is not None:
             record["pending"] = msgspec.to_builtins(state.pending)
         events.append(record)
@@ -168,6 +172,7 @@ def add_simulate_command(subparsers: Any) -> None:
     parser.add_argument("--seed", default=None, help="dice seed when the file gives no fixed dice")
     parser.add_argument("--dice", default=None, help="fixed dice, comma separated (overrides the file)")
     parser.add_argument("--compact", action="store_true", help="print compact JSON")
+    parser.add_argument("--states", action="store_true", help="also print the state after each event")
     parser.set_defaults(handler=_simulate)
 
 
@@ -180,6 +185,8 @@ def _simulate(args: argparse.Namespace) -> int:
         return 1
     if args.seed is not None:
         data["seed"] = args.seed
+    if args.states:
+        data["states"] = True
     if args.dice is not None:
         data["dice"] = [int(x) for x in args.dice.split(",") if x.strip()]
     result = run_scenario(data)

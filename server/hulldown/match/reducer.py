@@ -58,11 +58,17 @@ def initial_state(match_id: str, created: MatchCreated) -> MatchState:
 
 def evolve(state: MatchState, event: Event, dice: Dice) -> MatchState:
     """Fold one event into the state. Total for every event a stream can hold."""
+    return evolve_logged(state, event, dice)[0]
+
+
+def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchState, list[LogEntry]]:
+    """``evolve``, also returning every log line the event wrote - all of them, even when they are
+    more than the state's window of LOG_WINDOW lines keeps (``hulldown simulate``)."""
     body = event.body
     ctx = ApplyContext(event.seq, dice, state.log_count)
     match body:
         case MatchCreated():
-            return initial_state(state.match_id, body)
+            return initial_state(state.match_id, body), []
         case SeedRevealed():
             ctx.log("The dice seed is revealed: every roll can now be verified.", "DESIGN 4")
             new = replace(state, seed=body.seed)
@@ -95,7 +101,7 @@ def evolve(state: MatchState, event: Event, dice: Dice) -> MatchState:
         case _:
             assert_never(body)
     ctx.flush()
-    return _finish(new, event.seq, ctx.entries)
+    return _finish(new, event.seq, ctx.entries), ctx.entries
 
 
 def _finish(state: MatchState, seq: int, entries: list[LogEntry]) -> MatchState:
