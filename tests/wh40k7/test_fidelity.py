@@ -340,3 +340,84 @@ def test_pivot_puts_enemy_models_in_base_contact_back_into_contact() -> None:
     assert model_distance(a, b) >= 0.0 and not g.overlaps(footprint(a), footprint(b))
     line = next(e for e in res.state.log if e.seq == res.state.seq and "out of the way" in e.text)
     assert sorted(line.values["moved"]) == ["e-0", "e-1"]  # type: ignore[arg-type]
+
+
+# --- 21. Every number the rules used is in the line's values ----------------------------------
+
+
+def test_log_values_carry_snap_to_hit_facing_and_the_hidden_shares() -> None:
+    """40k7 Vehicles, Obscured Targets (worked example 3's position): the shot line carries the
+    to-hit target, snap or not and the distance; the penetration line the facing and why, the
+    Armour Value compared; the cover line the firers counted and each one's hidden share."""
+    shooter = vehicle("dev", "a", 10, 24, weapons=(krak(),))
+    target = rhino("rhino", "b", 30, 24, 180)
+    state = make_state(shooter, target, terrain=[ruin("ruin", 20, 20, 22, 24, save=4)], phase="shooting")
+    res = act(state, "a", Shoot("dev", (Fire("krak", "rhino"),)), [6, 4, 4])
+    lines = [e for e in res.state.log if e.seq == res.state.seq]
+    shot, pen, cover = lines[0], lines[1], lines[2]
+    assert shot.values["to_hit"] == 3 and shot.values["snap"] is False and shot.values["bs"] == 4
+    assert abs(shot.values["distance"] - (27.75 - 10)) < 1e-6  # type: ignore[operator]  # from the turret
+    assert pen.values["facing"] == "front" and pen.values["facing_reason"] == "zone"
+    assert pen.values["armour_value"] == 11 and pen.values["compared_with"] == [11]
+    assert pen.values["totals"] == [12] and pen.values["results"] == ["penetrating"]
+    assert cover.values["firers_counted"] == 1 and cover.values["firers_hidden_from"] == 1
+    (share,) = cover.values["hidden_shares"]  # type: ignore[misc]
+    assert 0.25 <= share <= 1.0
+    assert cover.values["save"] == 4 and cover.values["roll"] == 4 and cover.values["hiding"] == ["ruin"]
+
+
+# --- 22. Wording a player reads -----------------------------------------------------------------
+
+
+def test_penetration_line_reads_as_results_not_arithmetic_and_counts_nouns() -> None:
+    """A krak missile (S8) at AV11 rolls 1: total 9, no effect. The line says "1 shot", "1 hit",
+    and "9 (no effect); 0 glancing, 0 penetrating" - not "9 - 0 glancing"."""
+    state = make_state(
+        vehicle("dev", "a", 10, 24, weapons=(krak(),)), rhino("r", "b", 30, 24, 180), phase="shooting"
+    )
+    res = act(state, "a", Shoot("dev", (Fire("krak", "r"),)), [6, 1])
+    assert res.texts[0].startswith("dev's Krak missile fires 1 shot at Rhino (17.8 in): 1 hit on 3+.")
+    assert res.texts[1] == "1 hit on Rhino's front armour (AV11): 9 (no effect); 0 glancing, 0 penetrating."
+
+
+def test_lance_says_which_armour_value_it_compared_with() -> None:
+    """40k7 Lance: an Armour Value above 12 counts as 12 - the line and the die say so: AV14
+    counted as AV12 (a Land Raider's front; bright lance S8 + 4 = 12: glancing)."""
+    lance = weapon("bl", "Bright lance", 36, 8, 2, rules=("lance",))
+    raider = vehicle("lr", "b", 30, 24, 180, armour=(14, 14, 14), hp=4)
+    state = make_state(vehicle("dev", "a", 10, 24, weapons=(lance,)), raider, phase="shooting")
+    res = act(state, "a", Shoot("dev", (Fire("bl", "lr"),)), [6, 4])
+    assert "(AV14, counted as AV12 (Lance))" in res.texts[1] and "12 (glancing)" in res.texts[1]
+    (die,) = [r for r in res.rolls if r.purpose == "armour penetration"]
+    assert die.target == "S8 vs front AV12 (Lance: AV14 counts as 12)" and die.outcome == "12: glancing"
+    assert res.state.units["lr"].hp == 3
+
+
+def test_every_die_of_a_two_dice_penetration_roll_carries_the_outcome() -> None:
+    """40k7 Ordnance: 2D6 pick the highest for armour penetration - both dice carry the roll's
+    result (S8 battle cannon at AV11: 2 and 5, highest 5: 13 penetrating)."""
+    cannon = weapon("bc", "Battle cannon", 72, 8, 3, type="ordnance")
+    state = make_state(
+        vehicle("lr", "a", 10, 24, weapons=(cannon,)), rhino("r", "b", 30, 24, 180), phase="shooting"
+    )
+    # to hit 6, penetration 2 and 5, damage 1 (Shaken)
+    res = act(state, "a", Shoot("lr", (Fire("bc", "r"),)), [6, 2, 5, 1])
+    dice = [r for r in res.rolls if r.purpose.startswith("armour penetration")]
+    assert [(d.value, d.outcome) for d in dice] == [(2, "13: penetrating"), (5, "13: penetrating")]
+
+
+def test_a_to_wound_roll_with_no_success_has_its_own_line_and_rule() -> None:
+    """40k7 The Shooting Phase, Roll To Wound: a boltgun hit (S4 vs T4, 4+) rolls 3 - the line says
+    the unit suffers no wounds and cites the rule (not a bare "dice rolled" line)."""
+    state = make_state(
+        infantry("m", "a", [(10, 24)], weapons=[(0, _bolter())]),
+        infantry("e", "b", [(20, 24)]),
+        phase="shooting",
+    )
+    res = act(state, "a", Shoot("m", (Fire("bolter", "e"),)), [6, 3])
+    last = [e for e in res.state.log if e.seq == res.state.seq][-1]
+    assert (
+        last.text == "e suffers no wounds from 1 hit."
+        and last.rule == "40k7 The Shooting Phase, Roll To Wound"
+    )
+    assert [r.purpose for r in last.rolls] == ["to wound"]

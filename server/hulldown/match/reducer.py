@@ -14,6 +14,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ..rules.dice import Dice
+from . import doc_refs
 from .actions import (
     Abandon,
     Charge,
@@ -70,7 +71,7 @@ def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchSta
         case MatchCreated():
             return initial_state(state.match_id, body), []
         case SeedRevealed():
-            ctx.log("The dice seed is revealed: every roll can now be verified.", "DESIGN 4")
+            ctx.log("The dice seed is revealed: every roll can now be verified.", doc_refs.DICE)
             new = replace(state, seed=body.seed)
         case MatchEnded():
             ctx.log(f"Match over: {body.reason}.", "")
@@ -82,7 +83,7 @@ def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchSta
         case Undo() | TakebackRequest() | TakebackAnswer():
             # Undo and takebacks need the earlier state; the history-aware fold handles them
             # (match/history.py). Here they only record themselves.
-            ctx.log(f"{type(body).__name__} by side {event.by}.", "DESIGN 5")
+            ctx.log(f"{type(body).__name__} by side {event.by}.", doc_refs.UNDO)
             new = state
         case (
             Move()

@@ -6,6 +6,7 @@ state at version ``v`` and returns a :class:`Rejection` or ``None``.
 
 from __future__ import annotations
 
+from . import doc_refs
 from .actions import (
     Abandon,
     Action,
@@ -36,7 +37,7 @@ def validate(
     """Is ``side`` allowed to take ``action`` in ``state``? ``None`` when legal. ``state_at``
     gives earlier states (the live runtime passes it so takeback targets are checked)."""
     if state.ended:
-        return reject("match_ended", "DESIGN 5", f"the match is over ({state.end_reason})")
+        return reject("match_ended", doc_refs.END_OF_MATCH, f"the match is over ({state.end_reason})")
     if isinstance(action, Concede):
         return None
     waiting = check_pending_takeback(state, side, action)
@@ -74,17 +75,17 @@ def validate(
             )
         return rules_for(state.edition).validate(state, side, action)
     if isinstance(action, Decide):
-        return reject("no_decision_pending", "DESIGN 5", "there is no pending decision to answer")
+        return reject("no_decision_pending", doc_refs.DECISIONS, "there is no pending decision to answer")
     if side != state.active:
         return reject(
-            "not_your_turn", "turn sequence", f"it is side {state.active}'s turn", active=state.active
+            "not_your_turn", doc_refs.TURNS, f"it is side {state.active}'s turn", active=state.active
         )
     if isinstance(action, _UNIT_ACTIONS):
         unit = state.units.get(action.unit)
         if unit is None:
-            return reject("unknown_unit", "scenario", f"no unit {action.unit!r}", unit=action.unit)
+            return reject("unknown_unit", doc_refs.ACTING, f"no unit {action.unit!r}", unit=action.unit)
         if unit.side != side:
-            return reject("not_your_unit", "turn sequence", f"unit {unit.id} belongs to side {unit.side}")
+            return reject("not_your_unit", doc_refs.TURNS, f"unit {unit.id} belongs to side {unit.side}")
         if unit.destroyed:
-            return reject("unit_destroyed", "casualties", f"unit {unit.id} has been destroyed")
+            return reject("unit_destroyed", doc_refs.ACTING, f"unit {unit.id} has been destroyed")
     return rules_for(state.edition).validate(state, side, action)

@@ -74,9 +74,7 @@ def validate_charge(state: MatchState, unit: Unit, action: Charge) -> Rejection 
     if unit.embarked_in is not None:
         return reject("embarked", R_CORE_CHARGE, f"{unit.name} is embarked")
     if statuses.is_pinned(unit):
-        return reject(
-            "pinned", "hh3 Statuses, Pinned (RULES 2.4)", f"{unit.name} is Pinned: it cannot charge"
-        )
+        return reject("pinned", "hh3 Statuses, Pinned", f"{unit.name} is Pinned: it cannot charge")
     if unit.flag(F_RUSHED):
         return reject("rushed", R_CORE_CHARGE, f"{unit.name} Rushed this turn: it cannot charge")
     if unit.flag(F_CHARGED):
@@ -166,7 +164,7 @@ def volley(state: MatchState, uid: str, charger: str, ctx: ApplyContext) -> Matc
     weapon per model. A Stunned unit makes no reactions, so no Volley Attacks (RULES 2.4)."""
     unit = state.units[uid]
     if not statuses.can_react(unit):
-        ctx.log(f"{unit.name} is Stunned: no Volley Attacks.", "hh3 Statuses, Stunned (RULES 2.4)")
+        ctx.log(f"{unit.name} is Stunned: no Volley Attacks.", "hh3 Statuses, Stunned")
         return state
     need = ranged_hit_target(unit.profile.bs, True)
     if need is None:

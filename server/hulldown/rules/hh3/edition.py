@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from ...match import doc_refs
 from ...match.actions import (
     Abandon,
     Action,
@@ -36,7 +37,7 @@ from .core import R_TURN
 def _unit(state: MatchState, uid: str) -> Unit | Rejection:
     unit = state.units.get(uid)
     if unit is None or unit.destroyed:
-        return reject("unknown_unit", "scenario", f"no unit {uid!r} in play", unit=uid)
+        return reject("unknown_unit", doc_refs.ACTING, f"no unit {uid!r} in play", unit=uid)
     return unit
 
 

@@ -112,9 +112,7 @@ def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | No
         return reject("already_moved", rule, f"{unit.name} has already moved this phase")
     if statuses.is_pinned(unit):
         what = "Rush" if action.kind == "rush" else "move"
-        return reject(
-            "pinned", "hh3 Statuses, Pinned (RULES 2.4)", f"{unit.name} is Pinned: it cannot {what}"
-        )
+        return reject("pinned", "hh3 Statuses, Pinned", f"{unit.name} is Pinned: it cannot {what}")
     rush = action.kind == "rush"
     if rush and is_vehicle(unit) and not is_fast(unit):
         return reject("no_rush", R_RUSH, f"{unit.name} has no Fast (Rapid) sub-type: a vehicle cannot Rush")
@@ -306,7 +304,7 @@ def validate_pivot(state: MatchState, unit: Unit, action: Pivot) -> Rejection | 
         )
     if statuses.is_pinned(unit):
         # [decided] the pivot replaces the vehicle's move, so Pinned forbids it too.
-        return reject("pinned", "hh3 Statuses, Pinned (RULES 2.4)", f"{unit.name} is Pinned: it cannot pivot")
+        return reject("pinned", "hh3 Statuses, Pinned", f"{unit.name} is Pinned: it cannot pivot")
     model = vehicle_model(unit)
     # The turn itself may not cross a vehicle or impassable terrain (RULES 2.9); non-vehicle
     # models are no obstacle and take no hits, since a pivot is not a move [decided].

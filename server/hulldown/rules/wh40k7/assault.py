@@ -36,6 +36,7 @@ from .resolve import resolve_hits, squadron_members
 from .rolls import judge
 from .status import add_phase_flag, has_phase_flag
 from .types import is_chariot, is_vehicle, is_walker, locks_in_combat
+from .wording import plural
 
 ENGAGED_RANGE = 2.0
 CHARGE_BONUS_ATTACKS = 1
@@ -187,7 +188,10 @@ def _strike(
     label = f"{unit.name} ({weapon.name if weapon else 'close combat'})"
     if need <= 1:
         hits_n = n
-        ctx.log(f"{label}: {n} attack(s) at Initiative {initiative} hit automatically (WS0).", refs.WS_TABLE)
+        ctx.log(
+            f"{label}: {plural(n, 'attack')} at Initiative {initiative} hit automatically (WS0).",
+            refs.WS_TABLE,
+        )
     else:
         faces = [
             ctx.roll(
@@ -199,7 +203,7 @@ def _strike(
         ]
         hits_n = sum(1 for f in faces if f >= need)
         ctx.log(
-            f"{label}: {n} attack(s) at Initiative {initiative}, WS{unit.profile.ws} vs WS{def_ws} hits on {need}+: {hits_n} hit(s).",
+            f"{label}: {plural(n, 'attack')} at Initiative {initiative}, WS{unit.profile.ws} vs WS{def_ws} hits on {need}+: {plural(hits_n, 'hit')}.",
             refs.WS_TABLE,
         )
     origin = (models[0].pos.x, models[0].pos.y) if models else (0.0, 0.0)
@@ -231,7 +235,7 @@ def _hammer_of_wrath(
         pen = PenProfile(unit.profile.s)
     else:
         return []
-    ctx.log(f"{unit.name}: Hammer of Wrath, {n} automatic hit(s) at Initiative 10.", refs.FIGHT)
+    ctx.log(f"{unit.name}: Hammer of Wrath, {plural(n, 'automatic hit')} at Initiative 10.", refs.FIGHT)
     hit = Hit(
         pen, None, origin, f"{unit.name} (Hammer of Wrath)", group=unit.id, facing=facing, cover_allowed=False
     )

@@ -34,6 +34,7 @@ from .rolls import d3
 from .shooting import execute_plan
 from .status import FORCED_OUT_STATUS, flag_unit, flags_with_prefix, has_phase_flag
 from .types import has_type, is_chariot, is_vehicle, is_walker, is_zooming
+from .wording import plural
 
 MAX_CHARGE = 12.0
 
@@ -217,7 +218,7 @@ def _overwatch(state: MatchState, ctx: ApplyContext, tid: str, uid: str) -> Matc
             group=tid,
             rules=w.rules,
         )
-        ctx.log(f"Wall of Death: {w.name} inflicts {n} automatic hit(s).", refs.OVERWATCH)
+        ctx.log(f"Wall of Death: {w.name} inflicts {plural(n, 'automatic hit')}.", refs.OVERWATCH)
         state, _ = resolve_hits(state, ctx, uid, [hit] * n, attacker=tid, kind="shooting", exclude=())
     if normal and not state.units[uid].destroyed:
         plan = plan_shooting(state, Shoot(tid, tuple(normal)), overwatch=True)

@@ -29,6 +29,7 @@ from .placement import place_models
 from .rolls import scatter
 from .status import FORCED_OUT_STATUS
 from .types import is_assault_vehicle, is_super_heavy, is_zooming
+from .wording import plural
 
 EXPLOSION_HIT = (4, None)  # S4 AP- (Explodes!)
 CRASH_HIT = (6, None)  # S6 AP- (Crash and Burn)
@@ -93,7 +94,7 @@ def _area_hits(
     for tid, hits in targets:
         if not on_table(state.units[tid]):
             continue
-        ctx.log(f"{state.units[tid].name} takes {len(hits)} hit(s) from {source}.", refs.DAMAGE_TABLE)
+        ctx.log(f"{state.units[tid].name} takes {plural(len(hits), 'hit')} from {source}.", refs.DAMAGE_TABLE)
         state, _ = resolve_hits(state, ctx, tid, hits, attacker=None, kind="explosion", exclude=())
     return state
 
@@ -155,7 +156,7 @@ def _explosion_from_hull(
                 cover_allowed=False,
             )
         ] * n
-        ctx.log(f"{other.name} takes {n} hit(s) from {source}.", refs.DAMAGE_TABLE)
+        ctx.log(f"{other.name} takes {plural(n, 'hit')} from {source}.", refs.DAMAGE_TABLE)
         state, _ = resolve_hits(state, ctx, other.id, hits, attacker=None, kind="explosion", exclude=())
     return state
 
@@ -261,7 +262,11 @@ def _disembark_survivors(
         )
         ctx.log(
             f"{passenger.name} disembarks from the destroyed {transport.name}"
-            + (f"; {lost} model(s) cannot be placed and are lost" if lost else "")
+            + (
+                f"; {plural(lost, 'model')} cannot be placed and {'is' if lost == 1 else 'are'} lost"
+                if lost
+                else ""
+            )
             + ".",
             refs.PASSENGERS,
         )

@@ -32,6 +32,7 @@ from .types import (
     is_zooming,
     locks_in_combat,
 )
+from .wording import plural
 
 BLAST_RADIUS = {"blast": 1.5, "large_blast": 2.5}  # 3" and 5" markers
 NO_CHARGE_TYPES = ("heavy", "rapid_fire", "salvo", "ordnance")
@@ -205,7 +206,7 @@ def plan_shooting(state: MatchState, action: Shoot, overwatch: bool = False) -> 
             "too_many_full_bs",
             refs.SHOOTING,
             f"{unit.name} moved at {speed.replace('_', ' ')} ({unit.moved:.1f} in) and may fire "
-            f"{int(allowance) if allowance != math.inf else 'all'} weapon(s) at full BS, not {len(full)}: mark the others snap",
+            f"{plural(int(allowance), 'weapon') if allowance != math.inf else 'all weapons'} at full BS, not {len(full)}: mark the others snap",
             full_bs=len(full),
             allowed=int(allowance) if allowance != math.inf else -1,
             moved=unit.moved,

@@ -33,6 +33,7 @@ from .pivot import contact_enemies, place_back, validate_pivot_end
 from .speed import COMBAT_SPEED, CRUISING_SPEED, FLYER_CRUISING_SPEED, FLYER_MIN_MOVE
 from .status import flag_unit, set_status
 from .types import is_fast, is_heavy, is_skimmer, is_super_heavy, is_tank, is_vehicle, is_walker, is_zooming
+from .wording import degrees
 
 INFANTRY_MOVE = 6.0
 RUN_MAX = 6.0  # a Run is D6"
@@ -138,7 +139,7 @@ def apply_pivot(state: MatchState, action: Pivot, ctx: ApplyContext) -> MatchSta
         mid: replace(m, heading=action.heading % 360) if m.alive else m for mid, m in unit.models.items()
     }
     ctx.log(
-        f"{unit.name} pivots to {action.heading % 360:g} degrees (counts as Stationary).",
+        f"{unit.name} pivots to {degrees(action.heading % 360)} (counts as Stationary).",
         refs.MOVEMENT,
         heading=action.heading % 360,
     )

@@ -26,7 +26,7 @@ from ...match.turns import replace_unit
 from .. import geometry as g
 from . import refs
 from .geo import alive, all_terrain, footprint, in_contact, on_table
-from .wording import place, plural
+from .wording import degrees, place, plural
 
 # Spots around the hull are tried every PERIMETER_STEP inches, ring after ring.
 PERIMETER_STEP = 0.1
@@ -69,7 +69,7 @@ def validate_pivot_end(state: MatchState, unit: Unit, heading: float) -> Rejecti
                     return reject(
                         "pivot_blocked",
                         refs.MOVEMENT,
-                        f"{unit.name} cannot pivot to {heading % 360:g} degrees: its hull would end on {m.id}",
+                        f"{unit.name} cannot pivot to {degrees(heading % 360)}: its hull would end on {m.id}",
                         model=m.id,
                     )
         for piece in all_terrain(state):
@@ -77,7 +77,7 @@ def validate_pivot_end(state: MatchState, unit: Unit, heading: float) -> Rejecti
                 return reject(
                     "impassable",
                     refs.MOVEMENT,
-                    f"{unit.name} cannot pivot to {heading % 360:g} degrees: its hull would end in "
+                    f"{unit.name} cannot pivot to {degrees(heading % 360)}: its hull would end in "
                     f"impassable terrain {piece.id}",
                     terrain=piece.id,
                 )

@@ -174,7 +174,7 @@ def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bo
         if shot.template:
             poly = template_polygon(shot.origin, nearest_point(state, shot.target, shot.origin), w.range)
             under = models_under_shape(state, poly, {unit.id})
-            ctx.log(f"{label}: the template covers {sum(under.values())} model(s).", refs.BLAST)
+            ctx.log(f"{label}: the template covers {plural(sum(under.values()), 'model')}.", refs.BLAST)
             for uid, n in under.items():
                 hits_by_target.setdefault(uid, []).extend([hit] * n)
             continue

@@ -43,6 +43,7 @@ from .resolve import resolve_hits
 from .rolls import dice
 from .status import flag_unit
 from .types import is_super_heavy, is_tank, is_vehicle, is_zooming
+from .wording import plural
 
 STOP_SHORT = 1.0
 PUSH_CLEARANCE = 1.0
@@ -433,7 +434,7 @@ def _push_aside(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
         still = any(mm.alive for mm in models.values())
         state = replace_unit(state, replace(other, models=models, destroyed=not still))
         ctx.log(
-            f"{other.name}: {len(movers) - crushed} model(s) moved out of the Tank's way"
+            f"{other.name}: {plural(len(movers) - crushed, 'model')} moved out of the Tank's way"
             + (f", {crushed} crushed" if crushed else "")
             + ".",
             refs.TANK_SHOCK,

@@ -23,6 +23,12 @@ def place(x: float, y: float) -> str:
     return f"({x:.{LOG_DECIMALS}f}, {y:.{LOG_DECIMALS}f})"
 
 
+def degrees(h: float) -> str:
+    """A heading as a player reads it: ``90 degrees``, ``123.5 degrees``."""
+    text = f"{h:.{LOG_DECIMALS}f}".rstrip("0").rstrip(".")
+    return f"{text} degrees"
+
+
 def rounded(v: float) -> float:
     """A measured value for a log line's structured values (6 decimals: no float noise)."""
     return round(v, 6)

@@ -23,6 +23,7 @@ from .core import NO_WOUND, best_save, instant_death, to_wound
 from .cover import infantry_cover
 from .geo import alive, footprint
 from .rolls import judge
+from .wording import plural
 
 
 def _closest(models: list[Model], origins: Sequence[g.Shape]) -> Model:
@@ -56,8 +57,17 @@ def resolve_wounds(
         )
         if face >= need:
             wounds.append(hit)
-    if wounds:
-        ctx.log(f"{unit.name} suffers {len(wounds)} wound(s) from {len(hits)} hit(s).", refs.TO_WOUND)
+    rolled = sum(1 for hit in hits if to_wound(hit.strength, toughness) < NO_WOUND)
+    if wounds or rolled:
+        # A to-wound roll with no success still gets its line and rule (not a bare dice line).
+        told = plural(len(wounds), "wound") if wounds else "no wounds"
+        ctx.log(
+            f"{unit.name} suffers {told} from {plural(len(hits), 'hit')}.",
+            refs.TO_WOUND,
+            wounds=len(wounds),
+            hits=len(hits),
+            toughness=toughness,
+        )
     excluded = tuple(exclude)
     for hit in wounds:
         unit = state.units[uid]
@@ -92,8 +102,8 @@ def resolve_wounds(
     if wounds:
         unit = state.units[uid]
         ctx.log(
-            f"{unit.name}: {tally.unsaved_wounds} unsaved wound(s), {tally.casualties} casualt(ies); "
-            f"{len(alive(unit))} model(s) left.",
+            f"{unit.name}: {plural(tally.unsaved_wounds, 'unsaved wound')}, "
+            f"{plural(tally.casualties, 'casualty', 'casualties')}; {plural(len(alive(unit)), 'model')} left.",
             refs.CASUALTIES,
         )
     return state, tally
