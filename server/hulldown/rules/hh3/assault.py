@@ -280,7 +280,7 @@ def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext)
         for _ in range(unit.profile.a + bonus):
             die = ctx.roll("melee hit test", f"{need}+", at_least(need, "hit", "miss"))
             hits += die >= need
-        ctx.log(f"{label}: {hits} hits.", R_CORE_HIT)
+        ctx.log(f"{label}: {hits} hit{'' if hits == 1 else 's'}.", R_CORE_HIT)
         source = (model.pos.x, model.pos.y)
         # RULES 2.19: every hit on a vehicle is resolved against its rear armour; the weapon's
         # special rules (hh3 Armoury, e.g. Armourbane) go with its hits, as for shooting.

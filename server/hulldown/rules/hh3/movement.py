@@ -280,7 +280,7 @@ def drive_through(state: MatchState, uid: str, swept: BaseGeometry, ctx: ApplyCo
     for victim in crossed:
         count = ctx.roll("hits from being driven through", "D6")
         ctx.log(
-            f"{vehicle.name} drives through {victim.name}: {count} S{DRIVE_THROUGH_STRENGTH} AP- hits.",
+            f"{vehicle.name} drives through {victim.name}: {count} S{DRIVE_THROUGH_STRENGTH} AP- hit{'' if count == 1 else 's'}.",
             R_DRIVE,
         )
         hits = [
@@ -319,7 +319,7 @@ def apply_pivot(state: MatchState, unit: Unit, action: Pivot, ctx: ApplyContext)
     model = vehicle_model(unit)
     heading = action.heading % 360
     turned = replace(unit, models={model.id: replace(model, heading=heading)})
-    ctx.log(f"{unit.name} pivots to {heading:g} degrees (counts as Stationary).", R_PIVOT)
+    ctx.log(f"{unit.name} pivots to {round(heading, 1):g} degrees (counts as Stationary).", R_PIVOT)
     return replace_unit(state, add_flag(turned, F_MOVE_DONE))
 
 
