@@ -421,3 +421,35 @@ def test_a_to_wound_roll_with_no_success_has_its_own_line_and_rule() -> None:
         and last.rule == "40k7 The Shooting Phase, Roll To Wound"
     )
     assert [r.purpose for r in last.rolls] == ["to wound"]
+
+
+# --- 9. Seed rules with no code yet ---------------------------------------------------------------
+
+
+def test_vehicle_obscured_in_the_open_by_a_special_rule_has_a_5_plus_cover_save() -> None:
+    """Seed 001, Obscured Targets: "If a special rule or a piece of wargear makes a vehicle obscured
+    even if in the open, this is a 5+ cover save". A Rhino in the open with the keyword
+    ``obscured``: the penetrating krak missile (8 + 4 = 12 > AV11) is saved on a 5."""
+    target = replace(rhino("r", "b", 30, 24, 180), keywords=("tank", "transport", "obscured"))
+    state = make_state(vehicle("dev", "a", 10, 24, weapons=(krak(),)), target, phase="shooting")
+    res = act(state, "a", Shoot("dev", (Fire("krak", "r"),)), [6, 4, 5])
+    assert res.state.units["r"].hp == 3
+    assert [(r.target, r.outcome) for r in res.rolls if r.purpose == "cover save"] == [("5+", "saved")]
+
+
+def test_codex_value_and_better_terrain_cover_win_over_the_open_5_plus() -> None:
+    """... "unless specified otherwise in the codex": ``obscured_4`` is a 4+; and behind the 4+ ruin
+    of worked example 3 the better save counts (4+, not 5+). A 3 fails both."""
+    target = replace(rhino("r", "b", 30, 24, 180), keywords=("tank", "obscured_4"))
+    state = make_state(vehicle("dev", "a", 10, 24, weapons=(krak(),)), target, phase="shooting")
+    res = act(state, "a", Shoot("dev", (Fire("krak", "r"),)), [6, 4, 3, 1])
+    assert [r.target for r in res.rolls if r.purpose == "cover save"] == ["4+"]
+    plain = replace(rhino("r", "b", 30, 24, 180), keywords=("tank", "obscured"))
+    state = make_state(
+        vehicle("dev", "a", 10, 24, weapons=(krak(),)),
+        plain,
+        terrain=[ruin("ruin", 20, 20, 22, 24, save=4)],
+        phase="shooting",
+    )
+    res = act(state, "a", Shoot("dev", (Fire("krak", "r"),)), [6, 4, 3, 1])
+    assert [r.target for r in res.rolls if r.purpose == "cover save"] == ["4+"]

@@ -50,8 +50,8 @@ SINGLE_VEHICLE_KINDS: tuple[AttackKind, ...] = ("death_or_glory", "ram")
 JINK_COVER = 4
 # Seed 001, Obscured Targets: "If a special rule or a piece of wargear makes a vehicle obscured
 # even if in the open, this is a 5+ cover save, unless specified otherwise". A vehicle with the
-# keyword below is obscured wherever it stands; its codex value, when different, is given as
-# terrain-free ``cover_override`` by the rule that grants it [decided: one keyword].
+# keyword below is obscured wherever it stands (against shooting: hits that strike the facing
+# they come from); ``obscured_N`` gives a codex's own N+ [decided: keywords].
 OBSCURED_IN_THE_OPEN = "obscured"
 OPEN_OBSCURED_COVER = 5
 
@@ -138,10 +138,34 @@ def _cover_of(
         if found.save is not None:
             obscured = max(BEST_POSSIBLE_SAVE, found.save - entry.bonus)
             best = obscured if best is None else min(best, obscured)
+        in_the_open = open_obscured_save(unit)
+        if in_the_open is not None:
+            best = in_the_open if best is None else min(best, in_the_open)
     if "jink" in unit.statuses:
         best = JINK_COVER if best is None else min(best, JINK_COVER)
-    if OBSCURED_IN_THE_OPEN in unit.keywords:
-        best = OPEN_OBSCURED_COVER if best is None else min(best, OPEN_OBSCURED_COVER)
+    return best
+
+
+def open_obscured_save(unit: Unit) -> int | None:
+    """Seed 001, Obscured Targets: "If a special rule or a piece of wargear makes a vehicle
+    obscured even if in the open, this is a 5+ cover save, unless specified otherwise in the
+    codex". Keyword ``obscured`` gives OPEN_OBSCURED_COVER; ``obscured_4`` (any digit 2-6) gives
+    the codex's own value [decided spelling]."""
+    best: int | None = None
+    for kw in unit.keywords:
+        if kw == OBSCURED_IN_THE_OPEN:
+            save = OPEN_OBSCURED_COVER
+        elif (
+            kw.startswith(OBSCURED_IN_THE_OPEN + "_")
+            and kw[-1:].isdigit()
+            and len(kw) == len(OBSCURED_IN_THE_OPEN) + 2
+        ):
+            save = int(kw[-1])
+            if not BEST_POSSIBLE_SAVE <= save <= 6:
+                continue
+        else:
+            continue
+        best = save if best is None else min(best, save)
     return best
 
 
