@@ -453,3 +453,101 @@ def test_codex_value_and_better_terrain_cover_win_over_the_open_5_plus() -> None
     )
     res = act(state, "a", Shoot("dev", (Fire("krak", "r"),)), [6, 4, 3, 1])
     assert [r.target for r in res.rolls if r.purpose == "cover save"] == ["4+"]
+
+
+def _knight(uid: str = "k", side: str = "b", x: float = 30, y: float = 24, heading: float = 180, **kw):  # type: ignore[no-untyped-def]
+    """A Super-heavy Walker (an Imperial Knight-like war engine): WS4 S10 I4 A1, AV 13/12/12,
+    6 Hull Points, a 4" x 4" hull."""
+    defaults = {
+        "keywords": ("walker", "super-heavy"),
+        "kind": "walker",
+        "ws": 4,
+        "s": 10,
+        "i": 4,
+        "a": 1,
+        "armour": (13, 12, 12),
+        "hp": 6,
+        "length": 4.0,
+        "width": 4.0,
+    }
+    return vehicle(uid, side, x, y, heading, **{**defaults, **kw})  # type: ignore[arg-type]
+
+
+def test_super_heavy_walker_moves_12_inches() -> None:
+    """40k7 Vehicles, Super-heavy Walkers: "can move 12" in the Movement phase" (a Walker 6")."""
+    state = make_state(_knight(side="a", x=10, heading=0))
+    assert validate(state, "a", Move("k", (Point(22, 24),))) is None
+    rej = rejected(state, "a", Move("k", (Point(22.5, 24),)))
+    assert rej.code == "too_far"
+
+
+def test_super_heavy_walker_doubles_the_highest_difficult_terrain_die() -> None:
+    """40k7 Super-heavy Walkers: through difficult terrain the highest die is doubled (3D6 with
+    Move Through Cover): 2, 4, 3 -> 8" at most; the 12" move is cut short at 8"."""
+    woods = ruin("woods", 14, 20, 16, 28, kinds=("difficult",))
+    state = make_state(_knight(side="a", x=10, heading=0), terrain=[woods])
+    res = act(state, "a", Move("k", (Point(22, 24),)), [2, 4, 3])
+    assert abs(res.state.units["k"].models["k-m"].pos.x - 18) < 1e-6
+    assert [r.target for r in res.rolls] == ["3D6 pick highest, doubled"] * 3
+
+
+def test_super_heavy_walker_cannot_fire_overwatch() -> None:
+    """40k7 Super-heavy Walkers: "cannot fire Overwatch" - no decision is offered; the charge is
+    rolled at once (6 + 6)."""
+    knight = _knight(weapons=(weapon("hb", "Heavy stubber", 36, 4, 6, shots=3),))
+    state = make_state(infantry("m", "a", [(20, 24)]), knight, phase="assault")
+    res = act(state, "a", Charge("m", "k"), [6, 6])
+    assert res.state.pending is None and res.state.units["m"].flag("charged")
+
+
+def test_stomp_kerr_runch_hits_each_model_under_the_marker() -> None:
+    """40k7 Super-heavy Walkers, Stomp: at Initiative 1 the Knight makes D3 Stomps (D6 1 -> 1); the
+    marker touches its front on the line to the nearest engaged Marine (m-0) and covers m-0 and
+    m-1 only; Stomp table 3: Kerr-runch, a S6 AP4 hit on each (no cover, FAQ): wounds 2, 2 (2+),
+    armour saves 1, 1 fail - 2 casualties. Before that: the Knight's attack 1 misses (4+), the four
+    engaged Marines' attacks 1, 1, 1, 1 miss. Assault result Knight 2 - Marines 0: Morale at
+    Ld 8 - 2, a double 1 passes."""
+    marines = infantry("m", "a", [(27.507, 23.0), (27.507, 24.05), (27.507, 25.6), (27.507, 21.2)])
+    state = make_state(marines, _knight(), phase="assault")
+    res = act(state, "a", Fight("m", "k"), [1, 1, 1, 1, 1, 1, 3, 2, 2, 1, 1, 1, 1])
+    left = {mid for mid, m in res.state.units["m"].models.items() if m.alive}
+    assert left == {"m-2", "m-3"}
+    table = [r for r in res.rolls if r.purpose == "Stomp table"]
+    assert [(r.value, r.outcome) for r in table] == [(3, "Kerr-runch")]
+    assert "Assault result: m 0, k 2." in res.texts
+    assert not any(r.purpose == "cover save" for r in res.rolls)
+
+
+def test_stomp_overrun_removes_the_models_without_saves_and_counts_for_the_combat() -> None:
+    """Stomp table 6 against Infantry: Overrun - each model under the marker is removed, no save
+    of any kind (FAQ: not even invulnerable); each counts as one Wound for the assault result
+    [decided]. The Marines have a 4+ invulnerable save: it is never rolled."""
+    marines = replace(
+        infantry("m", "a", [(27.507, 23.0), (27.507, 24.05), (27.507, 25.6), (27.507, 21.2)], inv=4),
+        keywords=("fearless",),
+    )
+    state = make_state(marines, _knight(), phase="assault")
+    res = act(state, "a", Fight("m", "k"), [1, 1, 1, 1, 1, 1, 6])
+    left = {mid for mid, m in res.state.units["m"].models.items() if m.alive}
+    assert left == {"m-2", "m-3"}
+    assert not any("save" in r.purpose for r in res.rolls)
+    assert "Assault result: m 0, k 2." in res.texts
+
+
+def test_stomp_kerr_smash_gives_a_vehicle_a_penetrating_hit_and_super_heavies_are_not_stomped() -> None:
+    """Stomp table 2-5 against a vehicle: Kerr-smash, one vehicle under the marker suffers a
+    penetrating hit (1 Hull Point and a damage roll: 2, Crew Shaken). A Dreadnought fights the
+    Knight; a second Knight under the marker is a Super-heavy and is not stomped (no table roll)."""
+    dread = dreadnought("d", "a", 28.0 - 1.25 - 0.001, 24.0, 0, a=1)
+    other = _knight("k2", side="a", x=26.0, y=27.3, heading=0)
+    state = make_state(dread, other, _knight(), phase="assault")
+    # Dreadnought I4 and Knight I4 strike together: dread to hit 1 (miss), knight to hit 1 (miss);
+    # D3 = 1 Stomp; Stomp table 4: Kerr-smash on the Dreadnought; damage 2: Crew Shaken.
+    res = act(state, "a", Fight("d", "k"), [1, 1, 1, 4, 2])
+    assert res.state.units["d"].hp == 2 and "shaken" in res.state.units["d"].statuses
+    assert [r.purpose for r in res.rolls].count("Stomp table") == 1
+    assert res.state.units["k2"].hp == 6
+    marker = next(e for e in res.state.log if e.text.startswith("Stomp 1"))
+    cx, cy = marker.values["centre"]  # type: ignore[misc]
+    assert g.distance((cx, cy), footprint(res.state.units["k2"].models["k2-m"])) <= 1.5  # k2 is under it
+    assert marker.values["stomped"] == ["d"]

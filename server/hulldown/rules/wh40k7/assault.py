@@ -35,6 +35,7 @@ from .penetration import PenProfile
 from .resolve import resolve_hits, squadron_members
 from .rolls import judge
 from .status import add_phase_flag, has_phase_flag
+from .stomp import is_super_heavy_walker, stomp
 from .types import is_chariot, is_vehicle, is_walker, locks_in_combat
 from .wording import plural
 
@@ -277,6 +278,18 @@ def resolve_combat(
             t.penetrating += tally.penetrating
             t.unsaved_wounds += tally.unsaved_wounds
             t.casualties += tally.casualties
+    # 40k7 Super-heavy Walkers, Stomp: at the Initiative 1 step, after the round's other attacks.
+    for me, foe in ((a_id, b_id), (b_id, a_id)):
+        unit, enemy = state.units[me], state.units[foe]
+        if unit.destroyed or enemy.destroyed or not is_super_heavy_walker(unit):
+            continue
+        if not _engaged(state, unit, [u.id for u in squadron_members(state, enemy)] or [foe]):
+            continue
+        state, tally = stomp(state, ctx, me, foe)
+        t = tallies[me]
+        t.penetrating += tally.penetrating
+        t.unsaved_wounds += tally.unsaved_wounds
+        t.casualties += tally.casualties
     return _assault_result(state, ctx, a_id, b_id, tallies)
 
 

@@ -33,7 +33,7 @@ from .resolve import resolve_hits, squadron_members
 from .rolls import d3
 from .shooting import execute_plan
 from .status import FORCED_OUT_STATUS, flag_unit, flags_with_prefix, has_phase_flag
-from .types import has_type, is_chariot, is_vehicle, is_walker, is_zooming
+from .types import has_type, is_chariot, is_super_heavy, is_vehicle, is_walker, is_zooming
 from .wording import plural
 
 MAX_CHARGE = 12.0
@@ -152,6 +152,8 @@ def _overwatch_weapons(state: MatchState, target: Unit, charger: Unit) -> list[F
 
 
 def _can_overwatch(state: MatchState, target: Unit, charger: Unit) -> bool:
+    if is_walker(target) and is_super_heavy(target):
+        return False  # 40k7 Super-heavy Walkers cannot fire Overwatch
     if is_vehicle(target) and not (is_walker(target) or is_chariot(target)):
         # Seed 001: "vehicles cannot make Overwatch fire" unless specified otherwise; Walkers
         # may, and a Chariot's rider may (40k7 Walkers, Chariots).

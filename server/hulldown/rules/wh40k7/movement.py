@@ -36,6 +36,11 @@ from .types import is_fast, is_heavy, is_skimmer, is_super_heavy, is_tank, is_ve
 from .wording import degrees
 
 INFANTRY_MOVE = 6.0
+# 40k7 Super-heavy Walkers: 12" a Movement phase; through difficult terrain the highest die is
+# doubled, rolled with Move Through Cover's extra die: 3D6 [decided: Move Through Cover applies].
+SUPER_HEAVY_WALKER_MOVE = 12.0
+SHW_TERRAIN_DICE = 3
+SHW_TERRAIN_FACTOR = 2
 RUN_MAX = 6.0  # a Run is D6"
 FLAT_OUT = 6.0
 FAST_FLAT_OUT = 12.0
@@ -69,6 +74,8 @@ def move_limit(unit: Unit, kind: str) -> float:
         return RUN_MAX
     if unit.flag("regrouped"):
         return 3.0
+    if is_walker(unit) and is_super_heavy(unit):
+        return SUPER_HEAVY_WALKER_MOVE  # 40k7 Super-heavy Walkers: 12" in the Movement phase
     if is_walker(unit) or not is_vehicle(unit):
         return unit.profile.m if (unit.profile.m and not is_vehicle(unit)) else INFANTRY_MOVE
     if is_zooming(unit):
@@ -438,9 +445,17 @@ def apply_move(state: MatchState, action: Move, ctx: ApplyContext) -> MatchState
         moves = [truncate(mv, float(face)) for mv in moves]
         ctx.log(f'{unit.name} Runs up to {face}".', refs.RUN)
     elif infantry_like and any(_difficult_crossed(state, mv) for mv in moves):
-        a = ctx.roll("difficult terrain", "2D6 pick highest")
-        b = ctx.roll("difficult terrain", "2D6 pick highest")
-        limit = float(max(a, b))
+        if is_walker(unit) and is_super_heavy(unit):
+            # 40k7 Super-heavy Walkers: Move Through Cover (one more die) and the highest die is
+            # doubled: that is the most the walker moves through difficult terrain.
+            faces = [
+                ctx.roll("difficult terrain", "3D6 pick highest, doubled") for _ in range(SHW_TERRAIN_DICE)
+            ]
+            limit = float(SHW_TERRAIN_FACTOR * max(faces))
+        else:
+            a = ctx.roll("difficult terrain", "2D6 pick highest")
+            b = ctx.roll("difficult terrain", "2D6 pick highest")
+            limit = float(max(a, b))
         if any(mv.length > limit + 1e-9 for mv in moves):
             ctx.log(
                 f'{unit.name} moves through difficult terrain: at most {limit:g}" this move.', refs.DIFFICULT

@@ -40,6 +40,9 @@ JINK = "40k7 Special Rules, Jink"
 SUPER_HEAVY = "40k7 Vehicles, Super-heavy Vehicles"
 CATASTROPHIC = "40k7 Vehicles, Super-heavy Vehicles: Catastrophic Damage"
 THUNDERBLITZ = "40k7 Vehicles, Super-heavy Vehicles: Thunderblitz"
+SUPER_HEAVY_WALKER = "40k7 Vehicles, Super-heavy Walkers"
+STOMP = "40k7 Vehicles, Super-heavy Walkers: Stomp"
+SUPER_HEAVY_FLYER = "40k7 Vehicles, Super-heavy Flyers"
 
 # The minimal core around the vehicle rules [ext].
 TURN = "40k7 The Turn"
