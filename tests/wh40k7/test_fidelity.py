@@ -551,3 +551,28 @@ def test_stomp_kerr_smash_gives_a_vehicle_a_penetrating_hit_and_super_heavies_ar
     cx, cy = marker.values["centre"]  # type: ignore[misc]
     assert g.distance((cx, cy), footprint(res.state.units["k2"].models["k2-m"])) <= 1.5  # k2 is under it
     assert marker.values["stomped"] == ["d"]
+
+
+def test_super_heavy_flyer_losing_its_last_hull_point_suffers_catastrophic_damage() -> None:
+    """40k7 Vehicles, Super-heavy Flyers: "Do not use the Crash and Burn! rules for Super-heavy
+    Flyers" - at 0 Hull Points it suffers Catastrophic Damage. A 1 HP Thunderhawk-like flyer
+    (AV12) takes a Skyfire lascannon hit: 9 + 4 = 13 penetrating, 0 HP; damage 1 (ignored, a
+    Super-heavy); then the Catastrophic Damage table (1: Explosion) and its scatter."""
+    las = weapon("las", "Lascannon", 48, 9, 2, rules=("skyfire",))
+    hawk = vehicle("t", "b", 40, 24, 180, keywords=("flyer", "super-heavy"), armour=(12, 12, 12), hp=1)
+    state = make_state(vehicle("g", "a", 10, 24, weapons=(las,)), hawk, phase="shooting")
+    res = act(state, "a", Shoot("g", (Fire("las", "t"),)), [6, 4, 1, 1] + [1] * 40, exact=False)
+    assert res.state.units["t"].destroyed
+    assert any("Catastrophic Damage" in t for t in res.texts)
+    assert not any("Crash and Burn" in t for t in res.texts)
+    assert not any(r.purpose.startswith("Crash and Burn") for r in res.rolls)
+
+
+def test_super_heavy_flyer_cannot_jink() -> None:
+    """40k7 Super-heavy Flyers, FAQ: "Can Super-heavy Flyers Jink? No." - no Jink decision is
+    offered when one is shot at (the shot resolves at once: a snap shot 1 misses)."""
+    las = weapon("las", "Lascannon", 48, 9, 2)
+    hawk = vehicle("t", "b", 40, 24, 180, keywords=("flyer", "super-heavy"), armour=(12, 12, 12), hp=6)
+    state = make_state(vehicle("g", "a", 10, 24, weapons=(las,)), hawk, phase="shooting")
+    res = act(state, "a", Shoot("g", (Fire("las", "t", snap=True),)), [1])
+    assert res.state.pending is None

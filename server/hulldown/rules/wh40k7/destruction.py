@@ -54,7 +54,8 @@ def finish_vehicle(state: MatchState, ctx: ApplyContext, uid: str, fate: Fate) -
     unit = state.units[uid]
     if unit.destroyed:
         return state
-    if fate.crash or (unit.hp == 0 and is_zooming(unit)):
+    # 40k7 Super-heavy Flyers: no Crash and Burn! - Catastrophic Damage at the last Hull Point.
+    if fate.crash or (unit.hp == 0 and is_zooming(unit) and not is_super_heavy(unit)):
         return crash_and_burn(state, ctx, uid)
     if fate.explodes:
         return explodes(state, ctx, uid)
