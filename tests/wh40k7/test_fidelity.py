@@ -576,3 +576,54 @@ def test_super_heavy_flyer_cannot_jink() -> None:
     state = make_state(vehicle("g", "a", 10, 24, weapons=(las,)), hawk, phase="shooting")
     res = act(state, "a", Shoot("g", (Fire("las", "t", snap=True),)), [1])
     assert res.state.pending is None
+
+
+# Hover mode for Flyers (40k7 Vehicles, Flyers: Hover).
+
+
+def _stormtalon(**kw):  # type: ignore[no-untyped-def]
+    """A Flyer with the Hover type (a Stormtalon-like gunship): AV 11/11/11."""
+    return vehicle("f", "a", 20, 24, 0, **{"keywords": ("flyer", "hover"), "armour": (11, 11, 11), **kw})  # type: ignore[arg-type]
+
+
+def test_flyer_in_hover_mode_moves_as_a_fast_skimmer() -> None:
+    """40k7 Flyers, Hover: a Flyer with Hover declares Hover mode at the start of its Movement phase
+    and is then a Fast Skimmer - a 10" move (a Zooming Flyer must move at least 18") is legal, and
+    it need not move at all to end the phase."""
+    state = make_state(_stormtalon(), infantry("e", "b", [(60, 10)]))
+    assert rejected(state, "a", Move("f", (Point(30, 24),))).code.startswith("flyer")
+    res = act(state, "a", Move("f", flight="hover"))
+    assert "hovering" in res.state.units["f"].statuses
+    assert res.texts == ["f Hovers: a Fast Skimmer until its next turn."]
+    assert validate(res.state, "a", Move("f", (Point(30, 24),))) is None
+    assert validate(res.state, "a", EndPhase()) is None  # a hovering Flyer need not move
+    assert validate(state, "a", EndPhase()) is not None  # a Zooming one must
+
+
+def test_hovering_flyer_can_be_charged_and_shot_at_full_bs() -> None:
+    """A hovering Flyer is no Zooming Flyer: it may be charged and shot without Snap Shots."""
+    flyer = replace(_stormtalon(), statuses={"hovering": 2})
+    state = make_state(
+        flyer, infantry("m", "b", [(30, 24)], weapons=[(0, krak())]), phase="shooting", active="b"
+    )
+    assert validate(state, "b", Shoot("m", (Fire("krak", "f"),))) is None
+    zooming = make_state(
+        _stormtalon(), infantry("m", "b", [(30, 24)], weapons=[(0, krak())]), phase="shooting", active="b"
+    )
+    assert rejected(zooming, "b", Shoot("m", (Fire("krak", "f"),))).code == "must_snap"
+    charging = replace(state, phase="assault")
+    assert validate(charging, "b", Charge("m", "f")) is None
+    assert rejected(replace(zooming, phase="assault"), "b", Charge("m", "f")).code == "cannot_charge_flyer"
+
+
+def test_flight_mode_only_for_hover_flyers_before_they_move_and_it_lapses_next_turn() -> None:
+    """Only a Flyer with the Hover type chooses a mode (no_hover_mode), once, before moving
+    (already_moved); Hover mode lasts until the start of its next turn: then it Zooms again."""
+    plain = make_state(vehicle("z", "a", 20, 24, keywords=("flyer",)))
+    assert rejected(plain, "a", Move("z", flight="hover")).code == "no_hover_mode"
+    state = act(make_state(_stormtalon()), "a", Move("f", flight="hover")).state
+    assert rejected(state, "a", Move("f", (Point(25, 24),), flight="zoom")).code == "already_moved"
+    state = end_phases(state, 3)  # side b's turn: still hovering
+    assert "hovering" in state.units["f"].statuses
+    state = end_phases(state, 3)  # side a's next turn begins: the mode has lapsed
+    assert state.active == "a" and "hovering" not in state.units["f"].statuses

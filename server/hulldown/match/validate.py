@@ -88,4 +88,11 @@ def validate(
             return reject("not_your_unit", doc_refs.TURNS, f"unit {unit.id} belongs to side {unit.side}")
         if unit.destroyed:
             return reject("unit_destroyed", doc_refs.ACTING, f"unit {unit.id} has been destroyed")
+    if isinstance(action, Move) and action.flight is not None and state.edition != "40k7":
+        return reject(
+            "no_hover_mode",
+            doc_refs.ACTING,
+            f"flight modes (Zoom / Hover) are 40k7 Flyer rules, not {state.edition}",
+            edition=state.edition,
+        )
     return rules_for(state.edition).validate(state, side, action)

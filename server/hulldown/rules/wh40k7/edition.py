@@ -34,7 +34,7 @@ from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Side
 from ..phases import PHASES_40K7, end_phase
-from . import assault, charge, movement, refs, shooting, speed, squadrons, tankshock, transports
+from . import assault, charge, hover, movement, refs, shooting, speed, squadrons, tankshock, transports
 from .geo import on_table
 from .morale import end_of_phase_morale, regroup
 from .types import is_zooming
@@ -53,6 +53,11 @@ class Rules:
             case EndPhase():
                 return _validate_end_phase(state)
             case Move():
+                if action.flight is not None:  # 40k7 Flyers, Hover: the mode, then the move
+                    bad = hover.validate_flight(state, action)
+                    if bad is not None or hover.declares_only(action):
+                        return bad
+                    state = hover.with_flight(state, action.unit, action.flight)
                 if action.kind in ("normal", "run", "flat_out"):
                     return movement.validate_move(state, action)
                 if action.kind in ("tank_shock", "ram"):
@@ -89,6 +94,9 @@ class Rules:
             case EndPhase():
                 return _end_phase(state, ctx)
             case Move():
+                state = hover.apply_flight(state, action, ctx)
+                if hover.declares_only(action):
+                    return state
                 if action.kind in ("tank_shock", "ram"):
                     return tankshock.begin(state, action, ctx)
                 return movement.apply_move(state, action, ctx)
