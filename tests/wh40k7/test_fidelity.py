@@ -57,6 +57,7 @@ def test_obscured_majority_counts_firers_that_missed() -> None:
     line = next(e for e in res.state.log if e.seq == res.state.seq and "obscured" in e.text)
     assert line.values["firers_counted"] == 3
     assert line.values["firers_hidden_from"] == 2
+    assert line.values["firer_positions"] == ["(10.0, 23.0)", "(10.0, 24.0)", "(10.0, 33.0)"]
     assert line.values["saved"] is True
 
 

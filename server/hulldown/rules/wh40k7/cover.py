@@ -103,6 +103,7 @@ class CoverFinding:
     obscured: bool
     save: int | None  # the best cover save among the hiding pieces (None: not obscured)
     pieces: tuple[str, ...] = ()
+    origins: tuple[g.Point, ...] = ()  # where each counted firer stands (same order as shares)
 
     @property
     def counted(self) -> int:
@@ -133,10 +134,12 @@ def vehicle_cover_finding(
     hidden = sum(1 for share in shares if share >= g.OBSCURED_THRESHOLD - g.FRACTION_EPS)
     obscured = g.obscured_for_unit(list(origins), hull, facing, shapes) if shapes else False
     if not obscured:
-        return CoverFinding(facing, shares, hidden, False, None)
+        return CoverFinding(facing, shares, hidden, False, None, (), tuple(origins))
     hiding = [c for c in pieces if any(g.hidden_length(o, (p, q), [c.shape]) > g.EPS for o in origins)]
     save = min(c.save for c in hiding) if hiding else None
-    return CoverFinding(facing, shares, hidden, save is not None, save, tuple(c.id for c in hiding))
+    return CoverFinding(
+        facing, shares, hidden, save is not None, save, tuple(c.id for c in hiding), tuple(origins)
+    )
 
 
 def vehicle_cover(

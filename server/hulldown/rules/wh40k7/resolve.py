@@ -38,7 +38,7 @@ from .morale import CLOSE_COMBAT_LOSSES_USE_ASSAULT_RESULT, note_strength
 from .penetration import PenRoll, effective_armour, extra_dice, roll_penetration
 from .rolls import judge
 from .types import is_vehicle
-from .wording import inches, plural, rounded
+from .wording import inches, place, plural, rounded
 from .wounds import resolve_wounds
 
 FACING_ORDER: tuple[g.Facing, ...] = ("front", "left", "right", "rear")
@@ -179,6 +179,7 @@ def _cover_values(entry: _Entry, cache: dict[tuple[str, str], CoverFinding]) -> 
         "firers_counted": found.counted,
         "firers_hidden_from": found.hidden,
         "hidden_shares": [rounded(x) for x in found.shares],
+        "firer_positions": [place(x, y) for x, y in found.origins],
         "obscured": found.obscured,
         "angled_shot_bonus": entry.bonus,
         "hiding": list(found.pieces),
