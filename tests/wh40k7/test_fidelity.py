@@ -628,3 +628,10 @@ def test_flight_mode_only_for_hover_flyers_before_they_move_and_it_lapses_next_t
     assert "hovering" in state.units["f"].statuses
     state = end_phases(state, 3)  # side a's next turn begins: the mode has lapsed
     assert state.active == "a" and "hovering" not in state.units["f"].statuses
+
+
+def test_zooming_flyer_pivots_over_models() -> None:
+    """40k7 Flyers: a Zooming Flyer is above the battlefield - its pivot may end over a model."""
+    flyer = vehicle("f", "a", 30, 24, 0, keywords=("flyer",))
+    state = make_state(flyer, infantry("m", "a", [(30, 26.6)]))
+    assert validate(state, "a", Pivot("f", 45)) is None

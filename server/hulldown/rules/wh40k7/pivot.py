@@ -26,6 +26,7 @@ from ...match.turns import replace_unit
 from .. import geometry as g
 from . import refs
 from .geo import alive, all_terrain, footprint, in_contact, on_table
+from .types import is_zooming
 from .wording import degrees, place, plural
 
 # Spots around the hull are tried every PERIMETER_STEP inches, ring after ring.
@@ -55,6 +56,7 @@ def validate_pivot_end(state: MatchState, unit: Unit, heading: float) -> Rejecti
     """40k7 Vehicles, Movement: the pivoted hull may not end on a model (other than the enemy
     models in base contact, which move aside), in impassable terrain or off the table."""
     movers = {m.id for _, m in contact_enemies(state, unit)}
+    flies_over = is_zooming(unit)  # 40k7 Flyers: a Zooming Flyer is above models and terrain
     for model in alive(unit):
         hull = pivoted_hull(model, heading)
         if not g.inside_battlefield(hull, state.battlefield.width, state.battlefield.height):
@@ -62,7 +64,7 @@ def validate_pivot_end(state: MatchState, unit: Unit, heading: float) -> Rejecti
                 "off_table", refs.MOVEMENT, f"{unit.name} cannot pivot: its hull would leave the table"
             )
         for other in state.units.values():
-            if other.id == unit.id or not on_table(other):
+            if flies_over or other.id == unit.id or not on_table(other):
                 continue
             for m in alive(other):
                 if m.id not in movers and g.overlaps(hull, footprint(m)):
@@ -73,7 +75,7 @@ def validate_pivot_end(state: MatchState, unit: Unit, heading: float) -> Rejecti
                         model=m.id,
                     )
         for piece in all_terrain(state):
-            if piece.has("impassable") and g.overlaps(hull, piece.polygon()):
+            if not flies_over and piece.has("impassable") and g.overlaps(hull, piece.polygon()):
                 return reject(
                     "impassable",
                     refs.MOVEMENT,
