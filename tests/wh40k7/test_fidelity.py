@@ -513,6 +513,11 @@ def test_stomp_kerr_runch_hits_each_model_under_the_marker() -> None:
     res = act(state, "a", Fight("m", "k"), [1, 1, 1, 1, 1, 1, 3, 2, 2, 1, 1, 1, 1])
     left = {mid for mid, m in res.state.units["m"].models.items() if m.alive}
     assert left == {"m-2", "m-3"}
+    # Wound allocation from the marker's centre: m-0 (nearest), then m-1; the values say so.
+    casualties = next(e for e in res.state.log if e.rule == "40k7 The Shooting Phase, Remove Casualties")
+    assert casualties.values["allocated"] == ["m-0", "m-1"]
+    d0, d1 = casualties.values["distances"]  # type: ignore[misc]
+    assert d0 < d1
     table = [r for r in res.rolls if r.purpose == "Stomp table"]
     assert [(r.value, r.outcome) for r in table] == [(3, "Kerr-runch")]
     assert "Assault result: m 0, k 2." in res.texts

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from msgspec.structs import replace
 
 from ...match.context import ApplyContext
-from ...match.state import MatchState, Model
+from ...match.state import LogScalar, MatchState, Model
 from ...match.turns import replace_unit
 from .. import geometry as g
 from . import refs
@@ -23,7 +23,7 @@ from .core import NO_WOUND, best_save, instant_death, to_wound
 from .cover import infantry_cover
 from .geo import alive, footprint
 from .rolls import judge
-from .wording import plural
+from .wording import plural, rounded
 
 
 def _closest(models: list[Model], origins: Sequence[g.Shape]) -> Model:
@@ -69,6 +69,8 @@ def resolve_wounds(
             toughness=toughness,
         )
     excluded = tuple(exclude)
+    allocated: list[LogScalar] = []  # the model each wound went to, in order (40k7 Wound Allocation)
+    distances: list[LogScalar] = []  # its distance from the attackers: why it was the closest
     for hit in wounds:
         unit = state.units[uid]
         living = alive(unit)
@@ -76,6 +78,8 @@ def resolve_wounds(
             break
         origins: Sequence[g.Shape] = attacker_origins or [hit.origin]
         model = _closest(living, origins)
+        allocated.append(model.id)
+        distances.append(rounded(min((g.distance(o, footprint(model)) for o in origins), default=0.0)))
         cover = hit.cover_override
         if cover is None and hit.cover_allowed:
             cover = infantry_cover(state, unit, model, hit.origin, excluded)
@@ -105,5 +109,9 @@ def resolve_wounds(
             f"{unit.name}: {plural(tally.unsaved_wounds, 'unsaved wound')}, "
             f"{plural(tally.casualties, 'casualty', 'casualties')}; {plural(len(alive(unit)), 'model')} left.",
             refs.CASUALTIES,
+            allocated=allocated,
+            distances=distances,
+            unsaved=tally.unsaved_wounds,
+            casualties=tally.casualties,
         )
     return state, tally
