@@ -522,6 +522,13 @@ def test_stomp_kerr_runch_hits_each_model_under_the_marker() -> None:
     assert [(r.value, r.outcome) for r in table] == [(3, "Kerr-runch")]
     assert "Assault result: m 0, k 2." in res.texts
     assert not any(r.purpose == "cover save" for r in res.rolls)
+    strikes = [
+        e for e in res.state.log if e.rule == "40k7 The Assault Phase, Roll To Hit (Weapon Skill table)"
+    ]
+    assert [(e.values["attacks"], e.values["to_hit"], e.values["hits"]) for e in strikes] == [
+        (4, 4, 0),
+        (1, 4, 0),
+    ]
 
 
 def test_stomp_overrun_removes_the_models_without_saves_and_counts_for_the_combat() -> None:

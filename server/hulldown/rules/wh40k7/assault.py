@@ -192,6 +192,11 @@ def _strike(
         ctx.log(
             f"{label}: {plural(n, 'attack')} at Initiative {initiative} hit automatically (WS0).",
             refs.WS_TABLE,
+            attacks=n,
+            initiative=initiative,
+            defender_ws=def_ws,
+            to_hit=1,
+            hits=hits_n,
         )
     else:
         faces = [
@@ -206,6 +211,12 @@ def _strike(
         ctx.log(
             f"{label}: {plural(n, 'attack')} at Initiative {initiative}, WS{unit.profile.ws} vs WS{def_ws} hits on {need}+: {plural(hits_n, 'hit')}.",
             refs.WS_TABLE,
+            attacks=n,
+            initiative=initiative,
+            ws=unit.profile.ws,
+            defender_ws=def_ws,
+            to_hit=need,
+            hits=hits_n,
         )
     origin = (models[0].pos.x, models[0].pos.y) if models else (0.0, 0.0)
     facing = _cc_facing(enemy) if is_vehicle(enemy) else None
