@@ -27,6 +27,7 @@ from .cover import (
     BEST_POSSIBLE_SAVE,
     CORNER_LINE_REASON,
     CoverFinding,
+    FacingHit,
     armour_value,
     facing_for,
     vehicle_cover_finding,
@@ -96,11 +97,24 @@ class _Entry:
     zones: tuple[g.Facing, ...] = ()  # the zones the firer stands in (two on a corner line)
 
 
-def _facing_entry(state: MatchState, unit: Unit, model: Model, hit: Hit, exclude: tuple[str, ...]) -> _Entry:
+def _facing_entry(
+    state: MatchState,
+    unit: Unit,
+    model: Model,
+    hit: Hit,
+    exclude: tuple[str, ...],
+    seen: dict[g.Point, FacingHit] | None = None,
+) -> _Entry:
+    """The facing a hit strikes; ``seen`` remembers the facing of each origin already worked out
+    (the hits and the firers of one attack share their origins)."""
     if hit.facing is not None:
         gf: g.Facing = "left" if hit.facing == "side" else hit.facing
         return _Entry(hit, gf, hit.facing, gf, 0, "set by the attack")
-    fh = facing_for(state, unit, model, hit.origin, exclude)
+    fh = seen.get(hit.origin) if seen is not None else None
+    if fh is None:
+        fh = facing_for(state, unit, model, hit.origin, exclude)
+        if seen is not None:
+            seen[hit.origin] = fh
     return _Entry(hit, fh.facing, g.armour_facing(fh.facing), fh.cover_facing, fh.bonus, fh.reason, fh.zones)
 
 
@@ -338,8 +352,9 @@ def _resolve_vehicle(
 ) -> MatchState:
     unit = state.units[uid]
     model = lead_model(unit)
-    entries = [_facing_entry(state, unit, model, h, exclude) for h in hits]
-    firer_entries = [_facing_entry(state, unit, model, h, exclude) for h in firers]
+    seen: dict[g.Point, FacingHit] = {}
+    entries = [_facing_entry(state, unit, model, h, exclude, seen) for h in hits]
+    firer_entries = [_facing_entry(state, unit, model, h, exclude, seen) for h in firers]
     fate = Fate()
     for facing in FACING_ORDER:
         group = [e for e in entries if e.facing == facing]
@@ -396,8 +411,9 @@ def _resolve_squadron(
         model = lead_model(member)
         # Cover is worked out for each vehicle ignoring its (living) squadron-mates.
         excl = (*exclude, *(m.id for m in members))
-        entry = _facing_entry(state, member, model, hit, excl)
-        firer_entries = [_facing_entry(state, member, model, f, excl) for f in firers]
+        seen: dict[g.Point, FacingHit] = {}
+        entry = _facing_entry(state, member, model, hit, excl, seen)
+        firer_entries = [_facing_entry(state, member, model, f, excl, seen) for f in firers]
         fate = fates.setdefault(member.id, Fate())
         state = _resolve_group(state, ctx, member.id, [entry], excl, fate, tally, firer_entries)
         unit = state.units[member.id]
