@@ -96,8 +96,8 @@ def test_split_fire_battle_weapons_snap_defensive_weapons_do_not() -> None:
     the Defensive weapon fires at full BS (3+, a 4 hits)."""
     state = act(_split_state(), "a", Shoot("v", (Fire("cannon", "t1"), Fire("hb", "t2"))), [4, 4, 1])
     text = log_text(state)
-    assert "cannon (Battle, 1 shots, Snap Shots (split fire with a Battle weapon))" in text
-    assert "hb (Defensive, 1 shots, full BS)" in text
+    assert "cannon (Battle, 1 shot, Snap Shots (split fire with a Battle weapon))" in text
+    assert "hb (Defensive, 1 shot, full BS)" in text
     assert "cannon: 0 of 1 hit" in text and "hb: 1 of 1 hit" in text
 
 

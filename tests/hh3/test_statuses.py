@@ -23,7 +23,7 @@ def test_pinned_vehicle_rejections_name_the_rule() -> None:
     state = make([v, tank("e", "b", 50, 24)])
     for action in (Move("v", (Point(25, 24),)), Move("v", (Point(25, 24),), kind="rush"), Pivot("v", 45)):
         why = rejection(state, "a", action)
-        assert why is not None and why.code == "pinned" and "RULES 2.4" in why.rule
+        assert why is not None and why.code == "pinned" and why.rule == "hh3 Statuses, Pinned"
 
 
 def test_pinned_infantry_cannot_charge_move_or_embark() -> None:

@@ -136,7 +136,10 @@ def test_served_document_and_real_responses_match(server: ServerProcess) -> None
     rejected = _check(
         httpx.post(f"{http}/matches", json=scenario, timeout=10), "/matches", "post", openapi.ErrorResponse
     )
-    assert rejected.error.code == "bad_scenario" and rejected.error.rule == "scenario"
+    assert (
+        rejected.error.code == "bad_scenario"
+        and rejected.error.rule == "client-protocol/SPEC.md, 4. HTTP: POST /matches (the scenario)"
+    )
 
     for page in ("/", f"/matches/{mid}/view"):
         html = httpx.get(f"{http}{page}", timeout=10)

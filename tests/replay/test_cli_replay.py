@@ -57,8 +57,8 @@ async def test_replay_prints_turns_events_log_lines_and_every_roll(
     assert "  #3 side a: end_phase   [undone by #4]" in lines
     assert "  #4 side a: undo   [back to the state as of #2; undoes #3]" in lines
     assert (
-        "      Side a undoes its end_phase (seq 3): the state as of seq 2 is restored. [DESIGN 5, undo]"
-        in lines
+        "      Side a undoes its end_phase (seq 3): the state as of seq 2 is restored. "
+        "[docs/architecture.md, 9. Undo and takebacks: undo]" in lines
     )
     assert "  #6 side a: predator-1 shoots lascannon at rhino-1" in lines
 

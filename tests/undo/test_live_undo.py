@@ -60,7 +60,10 @@ async def test_undo_is_refused_with_the_reason(server: ServerProcess) -> None:
     await a.act(MOVE, "m1")
     stolen = await b.act(UNDO, "b-undo")
     assert stolen["type"] == "rejected" and stolen["code"] == "not_your_action"
-    assert stolen["rule"] == "DESIGN 5, undo" and "side a's" in stolen["message"]
+    assert (
+        stolen["rule"] == "docs/architecture.md, 9. Undo and takebacks: undo"
+        and "side a's" in stolen["message"]
+    )
     await a.act(END, "e1")
     await a.act(SHOOT, "s1")
     fished = await a.act(UNDO, "a-undo")

@@ -315,7 +315,8 @@ async def test_bases_wrecks_terrain_and_statuses_are_drawn(server: ServerProcess
         kind="infantry",
         profile=Profile(m=6, ws=4, bs=4, s=4, t=4, w=1, sv=3),
         models=squad_models,
-        statuses={"pinned": 0},
+        # Snap Shots only until the end of player turn 2: side b's next turn (side a plays turn 1).
+        statuses={"pinned": 0, "snap_only": 2},
     )
     wreck = msgspec.structs.replace(rhino("wreck-1", "b", 60, 10, 90), destroyed=True, wreck=True)
     scenario = msgspec.structs.replace(request.scenario, units=(*request.scenario.units, squad, wreck))
@@ -328,8 +329,11 @@ async def test_bases_wrecks_terrain_and_statuses_are_drawn(server: ServerProcess
     )
     assert radii == [pytest.approx(32.0 / 25.4 / 2, abs=1e-3)] * 3
     squad_shown = await unit_attrs(page, "squad-1")
-    assert squad_shown["label"] == "Tactical Squad 3/3 W" and squad_shown["statuses"] == "pinned"
-    assert await page.text_content("#board text.status-label[data-unit='squad-1']") == "pinned"
+    assert squad_shown["label"] == "Tactical Squad 3/3 W" and squad_shown["statuses"] == "pinned snap_only"
+    assert (
+        await page.text_content("#board text.status-label[data-unit='squad-1']")
+        == "pinned, snap only until the end of side B's next turn"
+    )
     wreck_shown = await unit_attrs(page, "wreck-1")
     assert "wreck" in wreck_shown["cls"].split() and wreck_shown["label"].endswith(" wreck")
     assert await page.eval_on_selector(

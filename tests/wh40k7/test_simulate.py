@@ -90,3 +90,90 @@ def test_cli_prints_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["simulate", str(path), "--compact"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["final_state"]["units"]["rhino"]["hp"] == 2
+
+
+def _guard(k: int, x: float, y: float) -> dict[str, Any]:
+    return {
+        "id": f"gd{k}",
+        "side": "b",
+        "name": f"Guardsman {k}",
+        "kind": "infantry",
+        "profile": {"ws": 3, "bs": 3, "s": 3, "t": 3, "w": 1, "i": 3, "a": 1, "ld": 7, "sv": 5},
+        "models": [{"id": f"gd{k}-m", "pos": [x, y], "base_mm": 25}],
+    }
+
+
+def _big_explosion_file() -> dict[str, Any]:
+    """A Rhino explodes among 25 lone Guardsmen (3 log lines each): more than 50 log lines."""
+    spots = [(35.5 + 1.05 * i, y) for y in (8.5, 15.5, 16.6) for i in range(9)][:25]
+    las = {
+        "id": "las",
+        "name": "AP1 gun",
+        "model": "g-m",
+        "range": 48,
+        "strength": 9,
+        "ap": 1,
+        "type": "heavy",
+    }
+    hull = {"length": 4.5, "width": 3.5}
+    armour = {"front": 11, "side": 11, "rear": 10}
+    return {
+        "scenario": {
+            "units": [
+                {
+                    "id": "g",
+                    "side": "a",
+                    "name": "Gun",
+                    "kind": "vehicle",
+                    "profile": {"bs": 4, "armour": armour, "hp": 3},
+                    "models": [{"id": "g-m", "pos": [10, 24], "hull": hull}],
+                    "weapons": [las],
+                },
+                {
+                    "id": "r",
+                    "side": "b",
+                    "name": "Rhino",
+                    "kind": "vehicle",
+                    "profile": {"bs": 4, "armour": armour, "hp": 3},
+                    "models": [{"id": "r-m", "pos": [40, 12], "heading": 180, "hull": hull}],
+                },
+                *(_guard(k, x, y) for k, (x, y) in enumerate(spots)),
+            ]
+        },
+        "actions": [
+            {"by": "a", "type": "end_phase"},
+            {"by": "a", "type": "shoot", "unit": "g", "fire": [{"weapon": "las", "target": "r"}]},
+        ],
+    }
+
+
+def test_every_log_line_of_an_event_is_printed_even_past_the_log_window() -> None:
+    """The runner prints every line an event writes: here a shot whose explosion writes more than
+    the 50 lines a state keeps; the first lines (the to-hit and armour penetration lines and
+    "Explodes!") are still there, and the lines are numbered without a gap."""
+    from hulldown.match.state import LOG_WINDOW
+
+    data = _big_explosion_file()
+    # to hit 6, penetration 6, damage 5 + 2 = 7 Explodes!, radius 6; then for each Guardsman:
+    # to wound 4 (S4 vs T3: 3+), armour save 1 (5+): a casualty.
+    data["dice"] = [6, 6, 5, 6] + [4, 1] * 25
+    data["stop_on_rejection"] = True
+    result = run_scenario(data)
+    assert "error" not in result and result["dice_left"] == 0
+    log = result["events"][1]["log"]
+    assert len(log) > LOG_WINDOW
+    texts = [line["text"] for line in log]
+    assert texts[0].startswith("Gun's AP1 gun fires 1 shot at Rhino")
+    assert any("Explodes!" in t for t in texts[:6])
+    assert [line["n"] for line in log] == list(range(log[0]["n"], log[0]["n"] + len(log)))
+
+
+def test_states_option_prints_the_state_after_each_event() -> None:
+    data = _example()
+    data["states"] = True
+    result = run_scenario(data)
+    applied = [e for e in result["events"] if "seq" in e]
+    assert applied and all(e["state"]["seq"] == e["seq"] for e in applied)
+    assert applied[-1]["state"] == result["final_state"]
+    rejected_events = [e for e in result["events"] if "rejected" in e]
+    assert all("state" not in e for e in rejected_events)

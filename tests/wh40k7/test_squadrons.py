@@ -32,9 +32,11 @@ def test_hits_go_one_at_a_time_to_the_closest_vehicle() -> None:
     assert s.units["v2"].hp == 1 and "shaken" in s.units["v2"].statuses
     assert [r.target for r in res.rolls if r.purpose == "cover save"] == ["5+"]
     allocated = [t for t in res.texts if t.startswith("Hit allocated")]
-    assert allocated == ["Hit allocated to v1, the closest vehicle of the squadron."] * 2 + [
-        "Hit allocated to v2, the closest vehicle of the squadron."
-    ]
+    # 40k7 Vehicles, Measuring Distances: hull to hull (gun front at x 12.25; v1's rear at 38.5,
+    # v2's at 42.5).
+    assert allocated == [
+        "Hit allocated to v1, the closest vehicle of the squadron (26.2 in from the firers)."
+    ] * 2 + ["Hit allocated to v2, the closest vehicle of the squadron (30.2 in from the firers)."]
 
 
 def test_squadron_fires_at_a_single_target_per_phase() -> None:

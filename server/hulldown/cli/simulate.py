@@ -21,7 +21,7 @@ from ..match.actions import Action
 from ..match.definition import DefinitionError, SimulationFile, checked, read_definition
 from ..match.events import Event, MatchCreated
 from ..match.problems import summary
-from ..match.reducer import evolve, state_hash
+from ..match.reducer import evolve, evolve_logged, state_hash
 from ..match.scenario import check_scenario, match_created
 from ..match.state import Edition, MatchState, Side
 from ..match.validate import validate
@@ -100,6 +100,7 @@ def run_scenario(file_data: dict[str, Any]) -> dict[str, Any]:
     seed = (definition.seed if definition.seed is not None else DEFAULT_SEED).encode()
     match_id = definition.match_id if definition.match_id is not None else DEFAULT_MATCH_ID
     stop = definition.stop_on_rejection
+    with_states = definition.states
     scenario, options = create.scenario, create.options
     try:
         pool = _FixedPool(definition.dice) if definition.dice is not None else None
@@ -136,14 +137,17 @@ def run_scenario(file_data: dict[str, Any]) -> dict[str, Any]:
             else SeededDice(seed, match_id, event.seq, getattr(action, "nonce", ""))
         )
         try:
-            state = evolve(state, event, dice)
+            state, lines = evolve_logged(state, event, dice)
         except DiceExhausted as exc:
             record["error"] = str(exc)
             events.append(record)
             error = f"action {index}: {exc}"
             break
         record["seq"] = event.seq
-        record["log"] = [msgspec.to_builtins(e) for e in state.log if e.seq == event.seq]
+        # Every line the event wrote, not only those the state's log window keeps.
+        record["log"] = [msgspec.to_builtins(e) for e in lines]
+        if with_states:
+            record["state"] = msgspec.to_builtins(state)
         if state.pending is not None:
             record["pending"] = msgspec.to_builtins(state.pending)
         events.append(record)
@@ -171,6 +175,7 @@ def add_simulate_command(subparsers: Any) -> None:
     parser.add_argument("--seed", default=None, help="dice seed when the file gives no fixed dice")
     parser.add_argument("--dice", default=None, help="fixed dice, comma separated (overrides the file)")
     parser.add_argument("--compact", action="store_true", help="print compact JSON")
+    parser.add_argument("--states", action="store_true", help="also print the state after each event")
     parser.set_defaults(handler=_simulate)
 
 
@@ -189,6 +194,8 @@ def _simulate(args: argparse.Namespace) -> int:
         return 1
     if args.seed is not None:
         data["seed"] = args.seed
+    if args.states:
+        data["states"] = True
     if args.dice is not None:
         data["dice"] = [int(x) for x in args.dice.split(",") if x.strip()]
     result = run_scenario(data)

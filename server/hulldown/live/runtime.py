@@ -25,6 +25,7 @@ import msgspec
 from msgspec.structs import replace
 from redis.exceptions import RedisError
 
+from ..match import doc_refs
 from ..match.actions import Action, TakebackRequest
 from ..match.events import Event, EventBody, SeedRevealed, decode_event, encode_event
 from ..match.reducer import state_hash
@@ -201,7 +202,7 @@ class MatchRuntime:
                 await self.catch_up()
             return _rejected(
                 action_id,
-                reject("busy", "DESIGN 1", "the match kept changing under this action; try again"),
+                reject("busy", doc_refs.ACTION_FLOW, "the match kept changing under this action; try again"),
             )
 
     async def _append(self, base: MatchState, event: Event, action_id: str | None) -> tuple[str, int]:
@@ -229,7 +230,7 @@ class MatchRuntime:
         if expect is not None and expect != base.seq:
             return reject(
                 "stale",
-                "DESIGN 1",
+                doc_refs.ACTION_FLOW,
                 f"action based on seq {expect}, the match is at seq {base.seq}",
                 expect=expect,
                 current=base.seq,

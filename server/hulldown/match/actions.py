@@ -42,6 +42,9 @@ class Move(
     positions: dict[str, Point] = {}
     target: str | None = None
     advance_roll: int | None = None
+    # 40k7 Flyers with Hover: the flight mode declared with the unit's first move of its Movement
+    # phase ("zoom" or "hover"); with no path and no positions the move only declares it.
+    flight: Literal["zoom", "hover"] | None = None
 
 
 class Pivot(msgspec.Struct, frozen=True, tag="pivot", tag_field="type", forbid_unknown_fields=True):

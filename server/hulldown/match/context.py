@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..rules.dice import Dice
-from .state import LogEntry, LogRoll
+from .state import LogEntry, LogRoll, LogValue
 
 
 class ApplyContext:
@@ -42,10 +42,27 @@ class ApplyContext:
                 i=last.i, value=last.value, purpose=last.purpose, target=last.target, outcome=outcome
             )
 
-    def log(self, text: str, rule: str = "") -> None:
-        """Add a log line; it carries every roll made since the previous line."""
+    def set_outcomes(self, count: int, outcome: str) -> None:
+        """Set the outcome of the ``count`` most recent rolls: the dice of one roll made of
+        several dice (two for Ordnance penetration, a D6 added by Melta) all carry its result."""
+        for k in range(max(0, len(self._pending_rolls) - count), len(self._pending_rolls)):
+            last = self._pending_rolls[k]
+            self._pending_rolls[k] = LogRoll(
+                i=last.i, value=last.value, purpose=last.purpose, target=last.target, outcome=outcome
+            )
+
+    def log(self, text: str, rule: str = "", **values: LogValue) -> None:
+        """Add a log line; it carries every roll made since the previous line and the numbers
+        the rules used (``values``, e.g. ``facing="front", target=4``)."""
         self.entries.append(
-            LogEntry(n=self._next_n, seq=self.seq, text=text, rule=rule, rolls=tuple(self._pending_rolls))
+            LogEntry(
+                n=self._next_n,
+                seq=self.seq,
+                text=text,
+                rule=rule,
+                rolls=tuple(self._pending_rolls),
+                values=dict(values),
+            )
         )
         self._next_n += 1
         self._pending_rolls = []

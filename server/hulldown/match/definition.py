@@ -149,6 +149,7 @@ class SimulationFile(MatchDefinition, frozen=True, forbid_unknown_fields=True):
     seed: str | None = None
     match_id: str | None = None
     stop_on_rejection: bool = False
+    states: bool = False  # also print the state after each event (``simulate --states``)
 
 
 class DefinitionError(msgspec.Struct, frozen=True):

@@ -220,7 +220,7 @@ def _unit(d: MatchDefinition, vocab: Vocabulary, i: int, u: UnitDef) -> Iterator
     if vehicle and d.edition == "hh3" and len(u.models) > 1:
         yield Problem(
             join(path, "models"),
-            f"an hh3 vehicle unit is a single model (hh3 Vehicles, RULES 2.1), this one has {len(u.models)}",
+            f"an hh3 vehicle unit is a single model (hh3 Vehicles), this one has {len(u.models)}",
         )
     if not u.models:
         yield Problem(join(path, "models"), f"unit {u.id!r} has no models")
@@ -517,7 +517,7 @@ def _placement(d: MatchDefinition) -> Iterator[Problem]:
                     if piece.level > 0 and len(piece.points) >= 3 and g.overlaps(fp, _piece_polygon(piece)):
                         yield Problem(
                             join(path, "pos"),
-                            f"an hh3 vehicle never stands above level 0 (hh3 Vehicles, No climbing, RULES 2.7): "
+                            f"an hh3 vehicle never stands above level 0 (hh3 Vehicles, No climbing): "
                             f"{m.id!r} is on {piece.id!r} (level {piece.level})",
                         )
     placed.sort(key=lambda item: item[0][0])

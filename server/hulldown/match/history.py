@@ -34,6 +34,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ..rules.dice import Dice
+from . import doc_refs
 from .actions import (
     Abandon,
     Action,
@@ -56,8 +57,8 @@ from .rejection import Rejection, reject
 from .state import LOG_WINDOW, LineStep, LogEntry, MatchState, Side, UndoMark, other_side
 from .victory import apply_victory
 
-RULE = "DESIGN 5, undo"
-TAKEBACK_RULE = "DESIGN 5, takeback"
+RULE = doc_refs.UNDO
+TAKEBACK_RULE = doc_refs.TAKEBACK
 
 StateAt = Callable[[int], MatchState]
 

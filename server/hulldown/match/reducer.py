@@ -13,6 +13,7 @@ import msgspec
 from msgspec.structs import replace
 
 from ..rules.dice import Dice
+from . import doc_refs
 from .actions import Concede, TakebackAnswer, TakebackRequest, Undo
 from .context import ApplyContext
 from .editions import rules_for
@@ -42,13 +43,19 @@ def initial_state(match_id: str, created: MatchCreated) -> MatchState:
 
 def evolve(state: MatchState, event: Event, dice: Dice) -> MatchState:
     """Fold one event into the state. Total for every event a stream can hold."""
+    return evolve_logged(state, event, dice)[0]
+
+
+def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchState, list[LogEntry]]:
+    """``evolve``, also returning every log line the event wrote - all of them, even when they are
+    more than the state's window of LOG_WINDOW lines keeps (``hulldown simulate``)."""
     body = event.body
     ctx = ApplyContext(event.seq, dice, state.log_count)
     match body:
         case MatchCreated():
-            return initial_state(state.match_id, body)
+            return initial_state(state.match_id, body), []
         case SeedRevealed():
-            ctx.log("The dice seed is revealed: every roll can now be verified.", "DESIGN 4")
+            ctx.log("The dice seed is revealed: every roll can now be verified.", doc_refs.DICE)
             new = replace(state, seed=body.seed)
         case MatchEnded():
             ctx.log(f"Match over: {body.reason}.", "")
@@ -60,14 +67,14 @@ def evolve(state: MatchState, event: Event, dice: Dice) -> MatchState:
         case Undo() | TakebackRequest() | TakebackAnswer():
             # Undo and takebacks need the earlier state; the history-aware fold handles them
             # (match/history.py). Here they only record themselves.
-            ctx.log(f"{type(body).__name__} by side {event.by}.", "DESIGN 5")
+            ctx.log(f"{type(body).__name__} by side {event.by}.", doc_refs.UNDO)
             new = state
         case _:
             # Every other event is a play action: the edition's dispatch table applies it.
             actor: Side = "a" if event.by == "a" else "b"
             new = rules_for(state.edition).apply(state, actor, body, ctx)
     ctx.flush()
-    return _finish(new, event.seq, ctx.entries)
+    return _finish(new, event.seq, ctx.entries), ctx.entries
 
 
 def _finish(state: MatchState, seq: int, entries: list[LogEntry]) -> MatchState:

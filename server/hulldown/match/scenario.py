@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
+from . import doc_refs
 from .events import MatchCreated
 from .rejection import Rejection, reject
 from .state import Battlefield, Edition, Options, Side, Terrain, Unit
@@ -51,41 +52,43 @@ def check_scenario(scenario: Scenario, edition: Edition | None = None) -> Reject
     model_ids: set[str] = set()
     bf = scenario.battlefield
     if bf.width <= 0 or bf.height <= 0:
-        return reject("bad_scenario", "scenario", "the battlefield must have a positive size")
+        return reject("bad_scenario", doc_refs.SCENARIO, "the battlefield must have a positive size")
     for unit in scenario.units:
         if unit.id in seen:
-            return reject("bad_scenario", "scenario", f"unit id {unit.id!r} is used twice")
+            return reject("bad_scenario", doc_refs.SCENARIO, f"unit id {unit.id!r} is used twice")
         seen.add(unit.id)
         if not unit.models:
-            return reject("bad_scenario", "scenario", f"unit {unit.id!r} has no models")
+            return reject("bad_scenario", doc_refs.SCENARIO, f"unit {unit.id!r} has no models")
         for mid, model in unit.models.items():
             if mid != model.id:
                 return reject(
-                    "bad_scenario", "scenario", f"model key {mid!r} differs from its id {model.id!r}"
+                    "bad_scenario", doc_refs.SCENARIO, f"model key {mid!r} differs from its id {model.id!r}"
                 )
             if mid in model_ids:
-                return reject("bad_scenario", "scenario", f"model id {mid!r} is used twice")
+                return reject("bad_scenario", doc_refs.SCENARIO, f"model id {mid!r} is used twice")
             model_ids.add(mid)
             if (
                 not (0 <= model.pos.x <= bf.width and 0 <= model.pos.y <= bf.height)
                 and unit.embarked_in is None
             ):
-                return reject("bad_scenario", "scenario", f"model {mid!r} is off the battlefield")
+                return reject("bad_scenario", doc_refs.SCENARIO, f"model {mid!r} is off the battlefield")
         for wid, weapon in unit.weapons.items():
             if wid != weapon.id:
                 return reject(
-                    "bad_scenario", "scenario", f"weapon key {wid!r} differs from its id {weapon.id!r}"
+                    "bad_scenario", doc_refs.SCENARIO, f"weapon key {wid!r} differs from its id {weapon.id!r}"
                 )
             if weapon.model not in unit.models:
                 return reject(
-                    "bad_scenario", "scenario", f"weapon {wid!r} is carried by unknown model {weapon.model!r}"
+                    "bad_scenario",
+                    doc_refs.SCENARIO,
+                    f"weapon {wid!r} is carried by unknown model {weapon.model!r}",
                 )
     terrain_ids = [t.id for t in scenario.terrain]
     if len(set(terrain_ids)) != len(terrain_ids):
-        return reject("bad_scenario", "scenario", "terrain ids must be unique")
+        return reject("bad_scenario", doc_refs.SCENARIO, "terrain ids must be unique")
     for piece in scenario.terrain:
         if len(piece.points) < 3:
-            return reject("bad_scenario", "scenario", f"terrain {piece.id!r} needs at least 3 points")
+            return reject("bad_scenario", doc_refs.SCENARIO, f"terrain {piece.id!r} needs at least 3 points")
     return None
 
 

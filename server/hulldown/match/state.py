@@ -8,7 +8,7 @@ parts by identity.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeAlias
 
 import msgspec
 
@@ -57,6 +57,10 @@ class Mount(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     offset: Point = Point(0.0, 0.0)
     swivel: float = 45.0
     linked: str | None = None
+    # Barrel length in inches from the mount point to the muzzle (0: the muzzle is at the mount).
+    # 40k7 measures weapon ranges from the muzzle; the gun is pointed at the target, so the
+    # range is the mount's distance less the barrel.
+    barrel: float = 0.0
 
 
 class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -189,14 +193,22 @@ class LogRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     outcome: str = ""
 
 
+# A structured value of a log line: a number, a word, a flag, or a list of them.
+LogScalar: TypeAlias = str | int | float | bool
+LogValue: TypeAlias = LogScalar | list[LogScalar]
+
+
 class LogEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One line of the combat log."""
+    """One line of the combat log. ``values`` holds every number the rules used for the line
+    (the facing used and why, the to-hit target, the hidden share, measured distances ...) so a
+    client need not parse ``text``."""
 
     n: int
     seq: int
     text: str
     rule: str = ""
     rolls: tuple[LogRoll, ...] = ()
+    values: dict[str, LogValue] = {}
 
 
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -6,7 +6,19 @@ state at version ``v`` and returns a :class:`Rejection` or ``None``.
 
 from __future__ import annotations
 
-from .actions import Action, Concede, Decide, EndPhase, Fight, Shoot, TakebackAnswer, TakebackRequest, Undo
+from . import doc_refs
+from .actions import (
+    Action,
+    Concede,
+    Decide,
+    EndPhase,
+    Fight,
+    Move,
+    Shoot,
+    TakebackAnswer,
+    TakebackRequest,
+    Undo,
+)
 from .bounds import check_bounds
 from .editions import rules_for
 from .history import StateAt, check_history_action, check_pending_takeback
@@ -23,7 +35,7 @@ def validate(
     if out_of_bounds is not None:
         return out_of_bounds
     if state.ended:
-        return reject("match_ended", "DESIGN 5", f"the match is over ({state.end_reason})")
+        return reject("match_ended", doc_refs.END_OF_MATCH, f"the match is over ({state.end_reason})")
     if isinstance(action, Concede):
         return None
     waiting = check_pending_takeback(state, side, action)
@@ -61,24 +73,31 @@ def validate(
             )
         return rules_for(state.edition).validate(state, side, action)
     if isinstance(action, Decide):
-        return reject("no_decision_pending", "DESIGN 5", "there is no pending decision to answer")
+        return reject("no_decision_pending", doc_refs.DECISIONS, "there is no pending decision to answer")
     if side != state.active:
         return reject(
-            "not_your_turn", "turn sequence", f"it is side {state.active}'s turn", active=state.active
+            "not_your_turn", doc_refs.TURNS, f"it is side {state.active}'s turn", active=state.active
         )
     if not isinstance(action, EndPhase | Decide):
         unit = state.units.get(action.unit)
         if unit is None:
-            return reject("unknown_unit", "scenario", f"no unit {action.unit!r}", unit=action.unit)
+            return reject("unknown_unit", doc_refs.ACTING, f"no unit {action.unit!r}", unit=action.unit)
         if unit.side != side:
-            return reject("not_your_unit", "turn sequence", f"unit {unit.id} belongs to side {unit.side}")
+            return reject("not_your_unit", doc_refs.TURNS, f"unit {unit.id} belongs to side {unit.side}")
         if unit.destroyed:
-            return reject("unit_destroyed", "casualties", f"unit {unit.id} has been destroyed")
+            return reject("unit_destroyed", doc_refs.ACTING, f"unit {unit.id} has been destroyed")
     if state.edition not in TARGET_MODEL_EDITIONS and _names_target_model(action):
         return reject(
             "unsupported_field",
             "docs/rules-notes.md (hh3, Paragon)",
             f"target_model is the hh3 Paragon's choice of model; {state.edition} has no such rule",
+        )
+    if isinstance(action, Move) and action.flight is not None and state.edition != "40k7":
+        return reject(
+            "no_hover_mode",
+            doc_refs.ACTING,
+            f"flight modes (Zoom / Hover) are 40k7 Flyer rules, not {state.edition}",
+            edition=state.edition,
         )
     return rules_for(state.edition).validate(state, side, action)
 

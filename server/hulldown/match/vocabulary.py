@@ -152,32 +152,28 @@ HH3 = Vocabulary(
         Term(
             "fast",
             "Fast (Rapid) sub-type: may move further",
-            "hh3 Vehicles, Movement (RULES 2.6)",
+            "hh3 Vehicles, Movement",
             aliases=("rapid",),
         ),
         Term(
             "super-heavy",
             "Super-heavy sub-type",
-            "hh3 Vehicles (RULES 2.1-2.3)",
+            "hh3 Vehicles",
             aliases=("super_heavy", "superheavy"),
         ),
-        Term("stable", "Stable sub-type: no Snap Shots after moving", "hh3 Vehicles, Shooting (RULES 2.10)"),
-        Term("flyer", "Flyer sub-type", "hh3 Vehicles (RULES 2.1-2.3)"),
-        Term(
-            "transport", "Transport sub-type: carries embarked units", "hh3 Transport sub-type (RULES 2.20)"
-        ),
+        Term("stable", "Stable sub-type: no Snap Shots after moving", "hh3 Vehicles, Shooting"),
+        Term("flyer", "Flyer sub-type", "hh3 Vehicles"),
+        Term("transport", "Transport sub-type: carries embarked units", "hh3 Transport sub-type"),
         Term(
             "assault_vehicle",
             "Assault Vehicle: passengers charge without being Disordered",
-            "hh3 Transport sub-type (RULES 2.21)",
+            "hh3 Transport sub-type",
         ),
-        Term(
-            "light_transport", "Light Transport: no Bulky passengers", "hh3 Transport sub-type (RULES 2.20)"
-        ),
+        Term("light_transport", "Light Transport: no Bulky passengers", "hh3 Transport sub-type"),
         Term(
             "explodes",
             "Explodes (X): on destruction, explodes on X+",
-            "hh3 Armoury, Explodes (X) (RULES 2.18)",
+            "hh3 Armoury, Explodes (X)",
             variable=True,
         ),
         Term(
@@ -208,9 +204,9 @@ HH3 = Vocabulary(
         ),
     ),
     statuses=(
-        Term("pinned", "Pinned: cannot move, Rush or charge", "hh3 Vehicles, Statuses (RULES 2.4)"),
-        Term("suppressed", "Suppressed: Snap Shots only", "hh3 Vehicles, Statuses (RULES 2.4)"),
-        Term("stunned", "Stunned: no reactions", "hh3 Vehicles, Statuses (RULES 2.4)"),
+        Term("pinned", "Pinned: cannot move, Rush or charge", "hh3 Vehicles, Statuses"),
+        Term("suppressed", "Suppressed: Snap Shots only", "hh3 Vehicles, Statuses"),
+        Term("stunned", "Stunned: no reactions", "hh3 Vehicles, Statuses"),
         Term("routed", "Routed (never a vehicle)", "hh3 core, Statuses"),
     ),
     mounts=ALL_MOUNTS,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..match import doc_refs
 from ..match.context import ApplyContext
 from ..match.state import MatchState
 from ..match.turns import next_phase
@@ -19,8 +20,8 @@ def end_phase(state: MatchState, phases: tuple[str, ...], ctx: ApplyContext) -> 
     new = next_phase(state, phases)
     if new.active != state.active:
         ctx.log(
-            f"Side {state.active} ends its turn; turn {new.turn}, side {new.active} to play.", "turn sequence"
+            f"Side {state.active} ends its turn; turn {new.turn}, side {new.active} to play.", doc_refs.TURNS
         )
     else:
-        ctx.log(f"{state.phase.capitalize()} phase over; {new.phase} phase.", "turn sequence")
+        ctx.log(f"{state.phase.capitalize()} phase over; {new.phase} phase.", doc_refs.TURNS)
     return new

@@ -88,9 +88,7 @@ def validate_charge(state: MatchState, unit: Unit, action: Charge) -> Rejection 
     if unit.embarked_in is not None:
         return reject("embarked", R_CORE_CHARGE, f"{unit.name} is embarked")
     if statuses.is_pinned(unit):
-        return reject(
-            "pinned", "hh3 Statuses, Pinned (RULES 2.4)", f"{unit.name} is Pinned: it cannot charge"
-        )
+        return reject("pinned", "hh3 Statuses, Pinned", f"{unit.name} is Pinned: it cannot charge")
     if unit.flag(F_RUSHED):
         return reject("rushed", R_CORE_CHARGE, f"{unit.name} Rushed this turn: it cannot charge")
     if unit.flag(F_CHARGED):
@@ -235,7 +233,7 @@ def volley_options(state: MatchState, uid: str, charger: str, ctx: ApplyContext)
     it) that can make Snap Shots and whose range, arc and line of sight reach the charger."""
     unit = state.units[uid]
     if not statuses.can_react(unit):
-        ctx.log(f"{unit.name} is Stunned: no Volley Attacks.", "hh3 Statuses, Stunned (RULES 2.4)")
+        ctx.log(f"{unit.name} is Stunned: no Volley Attacks.", "hh3 Statuses, Stunned")
         return []
     if locked(state, unit):
         ctx.log(f"{unit.name} is already locked in combat: no Volley Attacks.", R_VOLLEY)
@@ -375,7 +373,7 @@ def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext)
         for _ in range(unit.profile.a + bonus):
             die = ctx.roll("melee hit test", f"{need}+", at_least(need, "hit", "miss"))
             hits += die >= need
-        ctx.log(f"{label}: {hits} hits.", R_CORE_HIT)
+        ctx.log(f"{label}: {hits} hit{'' if hits == 1 else 's'}.", R_CORE_HIT)
         source = (model.pos.x, model.pos.y)
         # RULES 2.19: every hit on a vehicle is resolved against its rear armour; the weapon's
         # special rules (hh3 Armoury, e.g. Armourbane) go with its hits, as for shooting.

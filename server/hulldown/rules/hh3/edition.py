@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from ...match import doc_refs
 from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Move, Pivot, Shoot
 from ...match.context import ApplyContext
 from ...match.dispatch import Applier, DispatchTable, Validator
@@ -24,7 +25,7 @@ UnitAction = TypeVar("UnitAction", Move, Pivot, Shoot, Charge, Fight, Embark, Di
 def _unit(state: MatchState, uid: str) -> Unit | Rejection:
     unit = state.units.get(uid)
     if unit is None or unit.destroyed:
-        return reject("unknown_unit", "scenario", f"no unit {uid!r} in play", unit=uid)
+        return reject("unknown_unit", doc_refs.ACTING, f"no unit {uid!r} in play", unit=uid)
     return unit
 
 

@@ -146,9 +146,7 @@ def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | No
         return reject("already_moved", rule, f"{unit.name} has already moved this phase")
     if statuses.is_pinned(unit):
         what = "Rush" if action.kind == "rush" else "move"
-        return reject(
-            "pinned", "hh3 Statuses, Pinned (RULES 2.4)", f"{unit.name} is Pinned: it cannot {what}"
-        )
+        return reject("pinned", "hh3 Statuses, Pinned", f"{unit.name} is Pinned: it cannot {what}")
     rush = action.kind == "rush"
     if rush and unit.flag(F_DISEMBARKED):
         return reject(
@@ -338,7 +336,7 @@ def drive_through(state: MatchState, uid: str, swept: BaseGeometry, ctx: ApplyCo
     for victim in crossed:
         count = ctx.roll("hits from being driven through", "D6")
         ctx.log(
-            f"{vehicle.name} drives through {victim.name}: {count} S{DRIVE_THROUGH_STRENGTH} AP- hits.",
+            f"{vehicle.name} drives through {victim.name}: {count} S{DRIVE_THROUGH_STRENGTH} AP- hit{'' if count == 1 else 's'}.",
             R_DRIVE,
         )
         hits = [
@@ -362,7 +360,7 @@ def validate_pivot(state: MatchState, unit: Unit, action: Pivot) -> Rejection | 
         )
     if statuses.is_pinned(unit):
         # [decided] the pivot replaces the vehicle's move, so Pinned forbids it too.
-        return reject("pinned", "hh3 Statuses, Pinned (RULES 2.4)", f"{unit.name} is Pinned: it cannot pivot")
+        return reject("pinned", "hh3 Statuses, Pinned", f"{unit.name} is Pinned: it cannot pivot")
     model = vehicle_model(unit)
     # The turn itself may not cross a vehicle or impassable terrain (RULES 2.9); non-vehicle
     # models are no obstacle and take no hits, since a pivot is not a move [decided].
@@ -377,7 +375,7 @@ def apply_pivot(state: MatchState, unit: Unit, action: Pivot, ctx: ApplyContext)
     model = vehicle_model(unit)
     heading = action.heading % 360
     turned = replace(unit, models={model.id: replace(model, heading=heading)})
-    ctx.log(f"{unit.name} pivots to {heading:g} degrees (counts as Stationary).", R_PIVOT)
+    ctx.log(f"{unit.name} pivots to {round(heading, 1):g} degrees (counts as Stationary).", R_PIVOT)
     return replace_unit(state, add_flag(turned, F_MOVE_DONE))
 
 

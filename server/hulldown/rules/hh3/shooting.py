@@ -399,7 +399,10 @@ def resolve_shoot(
         strength, ap, shots = heavy_profile(unit, weapon)
         kind = ("Defensive, " if is_defensive(weapon) else "Battle, ") if is_vehicle(unit) else ""
         how = f"Snap Shots ({reason})" if reason else "full BS"
-        ctx.log(f"{unit.name} fires {weapon.name} ({kind}{shots} shots, {how}) at {target.name}.", R_SHOOT)
+        ctx.log(
+            f"{unit.name} fires {weapon.name} ({kind}{shots} shot{'' if shots == 1 else 's'}, {how}) at {target.name}.",
+            R_SHOOT,
+        )
         hits = 0
         for _ in range(shots):
             if need is None:

@@ -137,7 +137,11 @@ def resolve(
             "hit", need_text, _judge(lambda v: hit_succeeds(v, p.skill, p.modifier), "hit", "miss")
         )
         hits += hit_succeeds(die, p.skill, p.modifier)
-    ctx.log(f"{attacker.name}'s {p.label}: {p.attacks} attacks, {hits} hit on {need_text}{why}.", R_HIT)
+    ctx.log(
+        f"{attacker.name}'s {p.label}: {p.attacks} attack{'' if p.attacks == 1 else 's'}, {hits} hit{'' if hits == 1 else 's'} "
+        f"on {need_text}{why}.",
+        R_HIT,
+    )
     need_w = wound_target(p.strength, target.profile.t)
     wounds = 0
     for _ in range(hits):

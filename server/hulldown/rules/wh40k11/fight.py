@@ -71,7 +71,10 @@ def fight(
         for m in live_models(unit)
         if any(within_engagement(unit, m, target, t) for t in live_models(target))
     ]
-    ctx.log(f"{unit.name} fights {target.name} with {len(fighters)} model(s).", R_FIGHT)
+    ctx.log(
+        f"{unit.name} fights {target.name} with {len(fighters)} model{'' if len(fighters) == 1 else 's'}.",
+        R_FIGHT,
+    )
     for m in fighters:
         w = _melee_weapon(unit, m, chosen)
         if w is not None:

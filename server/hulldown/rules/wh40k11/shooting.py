@@ -166,7 +166,7 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
     if mode == "close_quarters" and is_monster_vehicle(unit) and not cq:
         # RULES.md 3.6 [decided]: MONSTER/VEHICLE close-quarters shooting, -1 except [CLOSE-QUARTERS].
         modifier -= 1
-        reasons.append("-1 close-quarters shooting (RULES.md 3.6)")
+        reasons.append("-1 close-quarters shooting (40k11 core, Close-quarters shooting)")
     return FirePlan(weapon=weapon, target=target, modifier=modifier, reasons=tuple(reasons))
 
 

@@ -35,7 +35,9 @@ from .penetration import PenProfile
 from .resolve import resolve_hits, squadron_members
 from .rolls import judge
 from .status import add_phase_flag, has_phase_flag
-from .types import is_chariot, is_vehicle, is_walker
+from .stomp import is_super_heavy_walker, stomp
+from .types import is_chariot, is_vehicle, is_walker, locks_in_combat
+from .wording import plural
 
 ENGAGED_RANGE = 2.0
 CHARGE_BONUS_ATTACKS = 1
@@ -187,7 +189,15 @@ def _strike(
     label = f"{unit.name} ({weapon.name if weapon else 'close combat'})"
     if need <= 1:
         hits_n = n
-        ctx.log(f"{label}: {n} attack(s) at Initiative {initiative} hit automatically (WS0).", refs.WS_TABLE)
+        ctx.log(
+            f"{label}: {plural(n, 'attack')} at Initiative {initiative} hit automatically (WS0).",
+            refs.WS_TABLE,
+            attacks=n,
+            initiative=initiative,
+            defender_ws=def_ws,
+            to_hit=1,
+            hits=hits_n,
+        )
     else:
         faces = [
             ctx.roll(
@@ -199,8 +209,14 @@ def _strike(
         ]
         hits_n = sum(1 for f in faces if f >= need)
         ctx.log(
-            f"{label}: {n} attack(s) at Initiative {initiative}, WS{unit.profile.ws} vs WS{def_ws} hits on {need}+: {hits_n} hit(s).",
+            f"{label}: {plural(n, 'attack')} at Initiative {initiative}, WS{unit.profile.ws} vs WS{def_ws} hits on {need}+: {plural(hits_n, 'hit')}.",
             refs.WS_TABLE,
+            attacks=n,
+            initiative=initiative,
+            ws=unit.profile.ws,
+            defender_ws=def_ws,
+            to_hit=need,
+            hits=hits_n,
         )
     origin = (models[0].pos.x, models[0].pos.y) if models else (0.0, 0.0)
     facing = _cc_facing(enemy) if is_vehicle(enemy) else None
@@ -231,7 +247,7 @@ def _hammer_of_wrath(
         pen = PenProfile(unit.profile.s)
     else:
         return []
-    ctx.log(f"{unit.name}: Hammer of Wrath, {n} automatic hit(s) at Initiative 10.", refs.FIGHT)
+    ctx.log(f"{unit.name}: Hammer of Wrath, {plural(n, 'automatic hit')} at Initiative 10.", refs.FIGHT)
     hit = Hit(
         pen, None, origin, f"{unit.name} (Hammer of Wrath)", group=unit.id, facing=facing, cover_allowed=False
     )
@@ -273,6 +289,18 @@ def resolve_combat(
             t.penetrating += tally.penetrating
             t.unsaved_wounds += tally.unsaved_wounds
             t.casualties += tally.casualties
+    # 40k7 Super-heavy Walkers, Stomp: at the Initiative 1 step, after the round's other attacks.
+    for me, foe in ((a_id, b_id), (b_id, a_id)):
+        unit, enemy = state.units[me], state.units[foe]
+        if unit.destroyed or enemy.destroyed or not is_super_heavy_walker(unit):
+            continue
+        if not _engaged(state, unit, [u.id for u in squadron_members(state, enemy)] or [foe]):
+            continue
+        state, tally = stomp(state, ctx, me, foe)
+        t = tallies[me]
+        t.penetrating += tally.penetrating
+        t.unsaved_wounds += tally.unsaved_wounds
+        t.casualties += tally.casualties
     return _assault_result(state, ctx, a_id, b_id, tallies)
 
 
@@ -300,9 +328,15 @@ def _assault_result(
     if passed:
         return state
     win = state.units[winner]
+    # 40k7 Walkers and Chariots (published rules): both may Sweep; a Stunned or Immobilised
+    # Walker may not [decided for the Chariot: the same limits as a Walker].
     can_sweep = not win.destroyed and (
         not is_vehicle(win)
-        or (is_walker(win) and "stunned" not in win.statuses and "immobilised" not in win.statuses)
+        or (
+            (is_walker(win) or is_chariot(win))
+            and "stunned" not in win.statuses
+            and "immobilised" not in win.statuses
+        )
     )
     if not can_sweep:
         if is_vehicle(win):
@@ -361,7 +395,7 @@ def continue_end_of_assault(state: MatchState, ctx: ApplyContext) -> MatchState:
             u, e = state.units[mine], state.units[theirs]
             if u.destroyed or e.destroyed:
                 continue
-            if is_vehicle(u) and not is_walker(u) and _can_fight(e):
+            if not locks_in_combat(u) and _can_fight(e):
                 return replace(
                     state,
                     pending=Decision(
@@ -374,7 +408,7 @@ def continue_end_of_assault(state: MatchState, ctx: ApplyContext) -> MatchState:
                         context={"unit": theirs, "target": mine},
                     ),
                 )
-            if _can_fight(u) and _can_fight(e) and not (is_vehicle(e) and not is_walker(e)):
+            if _can_fight(u) and _can_fight(e) and locks_in_combat(e):
                 state = resolve_combat(state, ctx, mine, theirs)
                 progressed = True
                 break

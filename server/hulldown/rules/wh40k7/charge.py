@@ -32,8 +32,9 @@ from .penetration import PenProfile
 from .resolve import resolve_hits, squadron_members
 from .rolls import d3
 from .shooting import execute_plan
-from .status import flag_unit, flags_with_prefix, has_phase_flag
-from .types import has_type, is_chariot, is_vehicle, is_walker, is_zooming
+from .status import FORCED_OUT_STATUS, flag_unit, flags_with_prefix, has_phase_flag
+from .types import has_type, is_chariot, is_super_heavy, is_vehicle, is_walker, is_zooming
+from .wording import plural
 
 MAX_CHARGE = 12.0
 
@@ -76,6 +77,14 @@ def validate_charge(state: MatchState, action: Charge) -> Rejection | None:
             refs.CHARGE,
             f"{unit.name} fired Heavy, Rapid Fire, Salvo or Ordnance weapons: it cannot charge",
             reason="fired_heavy",
+        )
+    if FORCED_OUT_STATUS in unit.statuses:
+        return reject(
+            "cannot_charge",
+            refs.TRANSPORT,
+            f"{unit.name} was forced out of a destroyed transport in the enemy's turn: it cannot "
+            "charge in this Assault phase (the transport was not an Assault Vehicle)",
+            reason=FORCED_OUT_STATUS,
         )
     for status in ("falling_back", "pinned", "stunned", "immobilised"):
         if status in unit.statuses and (status not in ("stunned", "immobilised") or is_vehicle(unit)):
@@ -143,8 +152,12 @@ def _overwatch_weapons(state: MatchState, target: Unit, charger: Unit) -> list[F
 
 
 def _can_overwatch(state: MatchState, target: Unit, charger: Unit) -> bool:
-    if is_vehicle(target) and not is_walker(target):
-        return False  # RULES.md 1.18: vehicles do not fire Overwatch (Walkers may)
+    if is_walker(target) and is_super_heavy(target):
+        return False  # 40k7 Super-heavy Walkers cannot fire Overwatch
+    if is_vehicle(target) and not (is_walker(target) or is_chariot(target)):
+        # Seed 001: "vehicles cannot make Overwatch fire" unless specified otherwise; Walkers
+        # may, and a Chariot's rider may (40k7 Walkers, Chariots).
+        return False
     if target.flag("overwatched") or "falling_back" in target.statuses or locked_in_combat(state, target):
         return False
     return bool(_overwatch_weapons(state, target, charger))
@@ -207,7 +220,7 @@ def _overwatch(state: MatchState, ctx: ApplyContext, tid: str, uid: str) -> Matc
             group=tid,
             rules=w.rules,
         )
-        ctx.log(f"Wall of Death: {w.name} inflicts {n} automatic hit(s).", refs.OVERWATCH)
+        ctx.log(f"Wall of Death: {w.name} inflicts {plural(n, 'automatic hit')}.", refs.OVERWATCH)
         state, _ = resolve_hits(state, ctx, uid, [hit] * n, attacker=tid, kind="shooting", exclude=())
     if normal and not state.units[uid].destroyed:
         plan = plan_shooting(state, Shoot(tid, tuple(normal)), overwatch=True)

@@ -31,6 +31,9 @@ from .attacks import ArmourFacing
 from .geo import CoverPiece, cover_pieces, facing_hull, footprint, los_blockers
 
 DIAGONAL_FAVOURS_DEFENDER = True
+# Why a facing was used, as the log says it (40k7 Vehicles, Vehicle Facing and Armour Values).
+CORNER_LINE_REASON = "corner line: higher Armour Value"
+ANGLED_SHOT_REASON = "angled shot: own facing hidden"
 ANGLED_SHOT_COVER_BONUS = 1
 GONE_TO_GROUND_BONUS = 1
 GONE_TO_GROUND_OPEN = 6
@@ -61,6 +64,8 @@ class FacingHit:
     facing: g.Facing
     cover_facing: g.Facing
     bonus: int = 0
+    reason: str = "zone"
+    zones: tuple[g.Facing, ...] = ()  # the zones the firer stands in (two on a corner line)
 
 
 @geometry_memo
@@ -71,22 +76,75 @@ def facing_for(
     hull = facing_hull(model)
     own = g.facings_of_point(hull, origin)
     facing = _pick(unit, own, DIAGONAL_FAVOURS_DEFENDER) if len(own) > 1 else own[0]
+    reason = CORNER_LINE_REASON if len(own) > 1 else "zone"
     blockers = los_blockers(state, (*exclude, unit.id))
     if not blockers:
-        return FacingHit(facing, facing)
+        return FacingHit(facing, facing, 0, reason, own)
     visible = g.visible_facings(hull, origin, blockers)
     if not visible or any(f in visible for f in own):
-        return FacingHit(facing, facing)
+        return FacingHit(facing, facing, 0, reason, own)
     # 40k7 Vehicles, Obscured Targets: the angled shot takes the facing it can see; the cover is
     # that of the firer's own facing, one point better.
-    return FacingHit(_pick(unit, visible, highest=False), facing, ANGLED_SHOT_COVER_BONUS)
+    return FacingHit(
+        _pick(unit, visible, highest=False), facing, ANGLED_SHOT_COVER_BONUS, ANGLED_SHOT_REASON, own
+    )
 
 
 def _relevant(pieces: list[CoverPiece], region: Polygon) -> list[CoverPiece]:
     return [p for p in pieces if p.shape.intersects(region)]
 
 
+@dataclass(frozen=True)
+class CoverFinding:
+    """Whether a vehicle facing is obscured from a group of firers, and the numbers that decided
+    it (for the log): each counted firer's hidden share of the facing and the best save."""
+
+    facing: g.Facing
+    shares: tuple[float, ...]  # hidden share of the facing edge from each counted firer
+    hidden: int  # firers from which at least 25% is hidden
+    obscured: bool
+    save: int | None  # the best cover save among the hiding pieces (None: not obscured)
+    pieces: tuple[str, ...] = ()
+    origins: tuple[g.Point, ...] = ()  # where each counted firer stands (same order as shares)
+
+    @property
+    def counted(self) -> int:
+        return len(self.shares)
+
+
 @geometry_memo
+def vehicle_cover_finding(
+    state: MatchState,
+    unit: Unit,
+    model: Model,
+    facing: g.Facing,
+    origins: Sequence[g.Point],
+    exclude: Iterable[str],
+) -> CoverFinding:
+    """Is the facing obscured from the majority of ``origins`` (every firing model of the group
+    in that facing able to damage the vehicle, hit or miss), and with which save (seed 001,
+    Obscured Targets; 40k7 Vehicles, Obscured Targets)."""
+    if not origins:
+        return CoverFinding(facing, (), 0, False, None)
+    hull = facing_hull(model)
+    target_shape = footprint(model).polygon()
+    pieces = cover_pieces(state, (*exclude, unit.id), target_shape)
+    p, q = g.facing_edge(hull, facing)
+    region = MultiPoint([*origins, p, q]).convex_hull
+    pieces = _relevant(pieces, region) if isinstance(region, Polygon) else pieces
+    shapes = [c.shape for c in pieces]
+    shares = tuple(g.hidden_fraction(o, hull, facing, shapes) if shapes else 0.0 for o in origins)
+    hidden = sum(1 for share in shares if share >= g.OBSCURED_THRESHOLD - g.FRACTION_EPS)
+    obscured = g.obscured_for_unit(list(origins), hull, facing, shapes) if shapes else False
+    if not obscured:
+        return CoverFinding(facing, shares, hidden, False, None, (), tuple(origins))
+    hiding = [c for c in pieces if any(g.hidden_length(o, (p, q), [c.shape]) > g.EPS for o in origins)]
+    save = min(c.save for c in hiding) if hiding else None
+    return CoverFinding(
+        facing, shares, hidden, save is not None, save, tuple(c.id for c in hiding), tuple(origins)
+    )
+
+
 def vehicle_cover(
     state: MatchState,
     unit: Unit,
@@ -96,21 +154,7 @@ def vehicle_cover(
     exclude: Iterable[str],
 ) -> int | None:
     """The cover save of an obscured vehicle facing, or None (RULES.md 1.17)."""
-    if not origins:
-        return None
-    hull = facing_hull(model)
-    target_shape = footprint(model).polygon()
-    pieces = cover_pieces(state, (*exclude, unit.id), target_shape)
-    p, q = g.facing_edge(hull, facing)
-    region = MultiPoint([*origins, p, q]).convex_hull
-    pieces = _relevant(pieces, region) if isinstance(region, Polygon) else pieces
-    if not pieces:
-        return None
-    shapes = [c.shape for c in pieces]
-    if not g.obscured_for_unit(list(origins), hull, facing, shapes):
-        return None
-    saves = [c.save for c in pieces if any(g.hidden_length(o, (p, q), [c.shape]) > g.EPS for o in origins)]
-    return min(saves) if saves else None
+    return vehicle_cover_finding(state, unit, model, facing, origins, exclude).save
 
 
 @geometry_memo

@@ -22,6 +22,7 @@ from . import refs
 from .rolls import d3, random_index
 from .status import PERMANENT, add_phase_flag, end_of_next_turn, set_status
 from .types import is_chariot, is_open_topped, is_super_heavy, is_transport, is_zooming
+from .wording import plural
 
 DamageResult = Literal["shaken", "stunned", "weapon_destroyed", "immobilised", "explodes"]
 
@@ -111,7 +112,7 @@ def apply_result(
             extra = d3(ctx, "Super-heavy Explodes!: extra Hull Points lost")
             state = lose_hp(state, uid, extra)
             ctx.log(
-                f"{unit.name}: Explodes! on a Super-heavy vehicle: {extra} more Hull Point(s) lost, "
+                f"{unit.name}: Explodes! on a Super-heavy vehicle: {plural(extra, 'more Hull Point', 'more Hull Points')} lost, "
                 f"{state.units[uid].hp} left.",
                 refs.SUPER_HEAVY,
             )

@@ -20,7 +20,7 @@ from .damage import Fate, apply_result, lose_hp
 from .destruction import finish_vehicle
 from .geo import alive, all_terrain, footprint
 from .moves import ModelMove
-from .types import is_skimmer, is_vehicle, is_walker, is_zooming
+from .types import is_chariot, is_skimmer, is_vehicle, is_walker, is_zooming
 
 DANGEROUS_FAIL_ON = 1  # RULES.md 1.4: a dangerous terrain test fails on a 1
 
@@ -62,7 +62,16 @@ def dangerous_test(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState
         ctx.log(f"{unit.name} fails a dangerous terrain test: {victim.id} loses a Wound.", refs.DIFFICULT)
         return replace_unit(state, replace(unit, models=models, destroyed=not still))
     fate = Fate()
-    if is_walker(unit):
+    if is_chariot(unit):
+        # 40k7 Chariots (published rules): a failed dangerous terrain test is a glancing hit -
+        # one Hull Point, no Immobilised result.
+        state = lose_hp(state, uid, 1)
+        ctx.log(
+            f"{unit.name} fails its dangerous terrain test: a glancing hit, loses 1 Hull Point "
+            f"({state.units[uid].hp} left).",
+            refs.CHARIOT,
+        )
+    elif is_walker(unit):
         ctx.log(
             f"{unit.name} fails its dangerous terrain test and is Immobilised (Walker: no Hull Point lost).",
             refs.WALKER,

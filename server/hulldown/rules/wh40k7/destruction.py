@@ -23,11 +23,13 @@ from . import refs
 from .attacks import Hit
 from .damage import Fate
 from .geo import alive, footprint, lead_model, on_table
-from .morale import pinning_test
+from .morale import note_strength, pinning_test
 from .penetration import PenProfile
 from .placement import place_models
 from .rolls import scatter
-from .types import is_super_heavy, is_zooming
+from .status import FORCED_OUT_STATUS
+from .types import is_assault_vehicle, is_super_heavy, is_zooming
+from .wording import plural
 
 EXPLOSION_HIT = (4, None)  # S4 AP- (Explodes!)
 CRASH_HIT = (6, None)  # S6 AP- (Crash and Burn)
@@ -52,7 +54,8 @@ def finish_vehicle(state: MatchState, ctx: ApplyContext, uid: str, fate: Fate) -
     unit = state.units[uid]
     if unit.destroyed:
         return state
-    if fate.crash or (unit.hp == 0 and is_zooming(unit)):
+    # 40k7 Super-heavy Flyers: no Crash and Burn! - Catastrophic Damage at the last Hull Point.
+    if fate.crash or (unit.hp == 0 and is_zooming(unit) and not is_super_heavy(unit)):
         return crash_and_burn(state, ctx, uid)
     if fate.explodes:
         return explodes(state, ctx, uid)
@@ -92,7 +95,7 @@ def _area_hits(
     for tid, hits in targets:
         if not on_table(state.units[tid]):
             continue
-        ctx.log(f"{state.units[tid].name} takes {len(hits)} hit(s) from {source}.", refs.DAMAGE_TABLE)
+        ctx.log(f"{state.units[tid].name} takes {plural(len(hits), 'hit')} from {source}.", refs.DAMAGE_TABLE)
         state, _ = resolve_hits(state, ctx, tid, hits, attacker=None, kind="explosion", exclude=())
     return state
 
@@ -154,7 +157,7 @@ def _explosion_from_hull(
                 cover_allowed=False,
             )
         ] * n
-        ctx.log(f"{other.name} takes {n} hit(s) from {source}.", refs.DAMAGE_TABLE)
+        ctx.log(f"{other.name} takes {plural(n, 'hit')} from {source}.", refs.DAMAGE_TABLE)
         state, _ = resolve_hits(state, ctx, other.id, hits, attacker=None, kind="explosion", exclude=())
     return state
 
@@ -218,6 +221,8 @@ def _disembark_survivors(
         passenger = state.units.get(pid)
         if passenger is None or passenger.destroyed:
             continue
+        state = note_strength(state, pid)
+        passenger = state.units[pid]
         models = alive(passenger)
         n_embarked = len(models)
         spots = place_models(
@@ -239,6 +244,12 @@ def _disembark_survivors(
             else:
                 new_models[m.id] = replace(m, pos=Point(spot.x, spot.y))
         still = any(m.alive for m in new_models.values())
+        statuses = dict(passenger.statuses)
+        forced_in_enemy_turn = state.active != passenger.side and not is_assault_vehicle(transport)
+        if forced_in_enemy_turn:
+            # 40k7 Vehicles, Transports (Assault Vehicles): forced out in the enemy's turn, the
+            # unit cannot charge in its own next Assault phase - its next player turn.
+            statuses[FORCED_OUT_STATUS] = state.player_turn + 1
         state = replace_unit(
             state,
             replace(
@@ -247,11 +258,16 @@ def _disembark_survivors(
                 embarked_in=None,
                 destroyed=not still,
                 turn_flags=(*passenger.turn_flags, "disembarked", "emergency"),
+                statuses=statuses,
             ),
         )
         ctx.log(
             f"{passenger.name} disembarks from the destroyed {transport.name}"
-            + (f"; {lost} model(s) cannot be placed and are lost" if lost else "")
+            + (
+                f"; {plural(lost, 'model')} cannot be placed and {'is' if lost == 1 else 'are'} lost"
+                if lost
+                else ""
+            )
             + ".",
             refs.PASSENGERS,
         )

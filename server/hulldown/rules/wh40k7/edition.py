@@ -17,9 +17,9 @@ from ...match.dispatch import DispatchTable, sideless, sideless_apply
 from ...match.rejection import Rejection, reject
 from ...match.state import Decision, MatchState, Side
 from ..phases import PHASES_40K7, end_phase
-from . import assault, charge, movement, refs, shooting, speed, squadrons, tankshock, transports
+from . import assault, charge, hover, movement, refs, shooting, speed, squadrons, tankshock, transports
 from .geo import on_table
-from .morale import regroup
+from .morale import end_of_phase_morale, regroup
 from .types import is_zooming
 
 # Kept for callers of the foundation subset.
@@ -33,6 +33,11 @@ SHOCK_KINDS = ("tank_shock", "ram")
 
 
 def _validate_move(state: MatchState, side: Side, action: Move) -> Rejection | None:
+    if action.flight is not None:  # 40k7 Flyers, Hover: the mode, then the move
+        bad = hover.validate_flight(state, action)
+        if bad is not None or hover.declares_only(action):
+            return bad
+        state = hover.with_flight(state, action.unit, action.flight)
     if action.kind in MOVE_KINDS:
         return movement.validate_move(state, action)
     if action.kind in SHOCK_KINDS:
@@ -43,6 +48,9 @@ def _validate_move(state: MatchState, side: Side, action: Move) -> Rejection | N
 
 
 def _apply_move(state: MatchState, side: Side, action: Move, ctx: ApplyContext) -> MatchState:
+    state = hover.apply_flight(state, action, ctx)
+    if hover.declares_only(action):
+        return state
     if action.kind in SHOCK_KINDS:
         return tankshock.begin(state, action, ctx)
     return movement.apply_move(state, action, ctx)
@@ -74,6 +82,7 @@ def _end_phase(state: MatchState, ctx: ApplyContext) -> MatchState:
         state = assault.continue_end_of_assault(state, ctx)
         if state.pending is not None:
             return state
+    state = end_of_phase_morale(state, ctx)
     state = transports.passenger_tests(state, ctx)
     new = end_phase(state, PHASES_40K7, ctx)
     if new.active != state.active:

@@ -31,10 +31,14 @@ from .types import (
     is_vehicle,
     is_walker,
     is_zooming,
+    locks_in_combat,
 )
+from .wording import plural
 
 BLAST_RADIUS = {"blast": 1.5, "large_blast": 2.5}  # 3" and 5" markers
 NO_CHARGE_TYPES = ("heavy", "rapid_fire", "salvo", "ordnance")
+# Range from the muzzle: the barrel points along the line from the mount to the target [decided].
+MUZZLE_ALONG_LINE_OF_FIRE = True
 SALVO_MOVED_DIVISOR = 2  # Salvo after moving: half the shots (rounded up) at half range [decided]
 
 
@@ -85,21 +89,33 @@ def weapon_origin(state: MatchState, unit: Unit, weapon: Weapon) -> g.Point:
     return (model.pos.x, model.pos.y)
 
 
+def muzzle_reach(unit: Unit, weapon: Weapon) -> float:
+    """How much nearer the target the muzzle is than the mount point (seed 001, Measuring
+    Distances: "ranges are measured from the muzzle of the firing weapon"). The weapon is
+    pointed at the target (seed: guns are free to swivel), so its barrel lies along the line
+    from the mount to the closest point of the target: the range is the mount's distance minus
+    ``Mount.barrel`` (MUZZLE_ALONG_LINE_OF_FIRE [decided]). Passengers fire from the hull."""
+    if not MUZZLE_ALONG_LINE_OF_FIRE or not is_vehicle(unit) or unit.embarked_in is not None:
+        return 0.0
+    return max(0.0, weapon.mount.barrel)
+
+
 def target_models(state: MatchState, target: Unit) -> list[tuple[Unit, Model]]:
     return [(u, m) for u in squadron_members(state, target) for m in alive(u)]
 
 
 def locked_in_combat(state: MatchState, unit: Unit) -> bool:
-    """40k7: Infantry and Walkers in base contact with enemy Infantry or Walkers are locked in
-    combat; other vehicles are never locked (RULES.md 1.20)."""
+    """40k7 Vehicles and Close Combat: models, Walkers and Chariots in base contact with enemy
+    models, Walkers or Chariots are locked in combat; other vehicles are never locked (seed 001:
+    "not including Walkers or Chariots")."""
     from .geo import units_in_contact
 
-    if is_vehicle(unit) and not is_walker(unit):
+    if not locks_in_combat(unit):
         return False
     for other in state.units.values():
         if other.side == unit.side or not on_table(other):
             continue
-        if is_vehicle(other) and not is_walker(other):
+        if not locks_in_combat(other):
             continue
         if units_in_contact(unit, other):
             return True
@@ -192,7 +208,7 @@ def plan_shooting(state: MatchState, action: Shoot, overwatch: bool = False) -> 
             "too_many_full_bs",
             refs.SHOOTING,
             f"{unit.name} moved at {speed.replace('_', ' ')} ({unit.moved:.1f} in) and may fire "
-            f"{int(allowance) if allowance != math.inf else 'all'} weapon(s) at full BS, not {len(full)}: mark the others snap",
+            f"{plural(int(allowance), 'weapon') if allowance != math.inf else 'all weapons'} at full BS, not {len(full)}: mark the others snap",
             full_bs=len(full),
             allowed=int(allowance) if allowance != math.inf else -1,
             moved=unit.moved,
@@ -314,10 +330,11 @@ def _plan_weapon(
     # Closest target model first: the first one in range, in arc and in sight gives the range
     # that counts (Rapid Fire, Melta); line of sight (the costly test) is checked last.
     measured: list[tuple[float, str, g.Footprint]] = []
+    barrel = muzzle_reach(unit, weapon)
     for _, m in target_models(state, target):
         fp = footprint(m)
         from_vehicle = is_vehicle(unit) or unit.embarked_in is not None
-        d = g.distance(origin, fp) if from_vehicle else g.distance(footprint(model), fp)
+        d = max(0.0, g.distance(origin, fp) - barrel) if from_vehicle else g.distance(footprint(model), fp)
         measured.append((d, m.id, fp))
     measured.sort(key=lambda x: (x[0], x[1]))
     nearest = measured[0][0] if measured else math.inf
@@ -333,8 +350,11 @@ def _plan_weapon(
         )
     best: float | None = None
     in_arc_any = False
+    # 40k7 Walkers (published rules): firing Overwatch, a Walker turns to face the charge - its
+    # arcs are ignored unless it is Immobilised.
+    any_arc = overwatch and is_walker(unit) and "immobilised" not in unit.statuses
     for d, fp in in_range:
-        if hull is not None and mount is not None and not g.in_arc(hull, mount, fp, linked):
+        if hull is not None and mount is not None and not any_arc and not g.in_arc(hull, mount, fp, linked):
             continue
         in_arc_any = True
         if g.line_of_sight(origin, fp, blockers):

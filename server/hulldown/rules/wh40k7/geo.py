@@ -24,6 +24,11 @@ DEFAULT_BASE_MM = 25.0
 MODEL_COVER_SAVE = 5
 WRECK_COVER_SAVE = 5
 DEFAULT_TERRAIN_COVER = 5
+# 40k7 Vehicles, Obscured Targets: "vehicles are not obscured simply for being inside terrain
+# ... the 25% rule takes precedence". A piece the target vehicle touches or stands in still
+# hides it where it lies between the firer and the facing: the part of the piece outside the
+# target's hull is kept as a hiding piece, the part under the hull is dropped [decided].
+TERRAIN_UNDER_HULL_CLIPPED = True
 # Base contact tolerance in inches (charge moves place models exactly in contact).
 CONTACT_EPS = 0.05
 
@@ -196,8 +201,10 @@ def cover_pieces(
 ) -> list[CoverPiece]:
     """Terrain (blocks_los or cover), wrecks and models that may obscure a target.
 
-    Terrain that the target stands in is left out (40k7 Vehicles, Obscured Targets: "vehicles are
-    not obscured simply for being inside terrain"); for Infantry the caller handles area terrain.
+    Terrain that overlaps the target (``target_shape``) is clipped to the part outside it
+    (TERRAIN_UNDER_HULL_CLIPPED: 40k7 Vehicles, Obscured Targets - being inside terrain alone
+    does not obscure, but the 25% rule takes precedence); for Infantry the caller handles area
+    terrain.
     """
     skip = set(exclude_units)
     out: list[CoverPiece] = []
@@ -206,9 +213,13 @@ def cover_pieces(
             continue
         if not (piece.has("blocks_los") or piece.has("cover")):
             continue
-        poly = piece.polygon()
+        poly: BaseGeometry = piece.polygon()
         if target_shape is not None and float(poly.intersection(target_shape).area) > g.AREA_EPS:
-            continue
+            if not TERRAIN_UNDER_HULL_CLIPPED:
+                continue
+            poly = poly.difference(target_shape)
+            if poly.is_empty or float(poly.area) <= g.AREA_EPS:
+                continue
         out.append(CoverPiece(piece.id, poly, piece.cover_save or DEFAULT_TERRAIN_COVER))
     for unit in state.units.values():
         if unit.id in skip or not on_table(unit):

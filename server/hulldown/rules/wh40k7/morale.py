@@ -19,12 +19,25 @@ from ...match.state import MatchState, Point, Side
 from ...match.turns import replace_unit
 from . import refs
 from .geo import alive
-from .status import PERMANENT, end_of_next_turn, flag_unit, set_status, without_status
+from .status import (
+    PERMANENT,
+    add_phase_flag,
+    end_of_next_turn,
+    flag_unit,
+    has_phase_flag,
+    phase_flags_with_prefix,
+    set_status,
+    without_status,
+)
 from .types import is_fearless, is_vehicle
 
 HOME_EDGE: dict[Side, str] = {"a": "left", "b": "right"}
 REGROUP_MIN_FRACTION = 0.25
 REGROUP_MOVE = 3.0
+MORALE_FRACTION = 0.25  # 40k7 Morale: 25% casualties in a phase
+# 40k7 Morale: casualties suffered in close combat are answered by the assault result's Morale
+# check, not by the 25% check at the end of the phase [decided].
+CLOSE_COMBAT_LOSSES_USE_ASSAULT_RESULT = True
 
 
 def leadership_test(ctx: ApplyContext, ld: int, purpose: str, modifier: int = 0) -> bool:
@@ -128,3 +141,47 @@ def regroup(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
         return flag_unit(state, uid, "regrouped")
     ctx.log(f"{unit.name} fails to Regroup.", refs.REGROUP)
     return fall_back(state, ctx, uid)
+
+
+def _strength_at_start(state: MatchState, uid: str) -> int | None:
+    """The models the unit had when it first took fire this phase: the flag
+    ``strength:<uid>:<n>`` (n all digits, so ids holding ":" are told apart)."""
+    for rest in phase_flags_with_prefix(state, f"strength:{uid}:"):
+        if rest.isdigit():
+            return int(rest)
+    return None
+
+
+def note_strength(state: MatchState, uid: str) -> MatchState:
+    """Remember how many models a unit had when it first took fire this phase (Morale, 25%)."""
+    if _strength_at_start(state, uid) is not None:
+        return state
+    return add_phase_flag(state, f"strength:{uid}:{len(alive(state.units[uid]))}")
+
+
+def casualty_morale(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
+    """40k7 Morale: 25% or more of the unit's models lost in this phase -> Morale check (once),
+    whatever killed them."""
+    unit = state.units[uid]
+    if unit.destroyed or is_vehicle(unit) or has_phase_flag(state, f"morale:{uid}"):
+        return state
+    start = _strength_at_start(state, uid)
+    if not start:
+        return state
+    lost = start - len(alive(unit))
+    if lost < MORALE_FRACTION * start:
+        return state
+    state = add_phase_flag(state, f"morale:{uid}")
+    state, _ = morale_check(state, ctx, uid, reason=f" after losing {lost} of {start} models this phase")
+    return state
+
+
+def end_of_phase_morale(state: MatchState, ctx: ApplyContext) -> MatchState:
+    """40k7 Morale, Morale Checks: every unit that lost 25% or more of its models in this phase
+    tests at the end of the phase, whatever killed them (an explosion, a Tank Shock, a Crash and
+    Burn, models that could not be placed), if it has not tested for them already."""
+    for flag in [f for f in state.phase_flags if f.startswith("strength:")]:
+        uid, _, n = flag.removeprefix("strength:").rpartition(":")
+        if uid in state.units and n.isdigit():
+            state = casualty_morale(state, ctx, uid)
+    return state

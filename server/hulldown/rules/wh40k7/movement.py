@@ -29,11 +29,18 @@ from .dangerous import dangerous_for_vehicle, dangerous_test
 from .firing import locked_in_combat
 from .geo import alive, all_terrain, coherency_gap, footprint, on_table
 from .moves import ModelMove, model_moves, truncate
+from .pivot import contact_enemies, place_back, validate_pivot_end
 from .speed import COMBAT_SPEED, CRUISING_SPEED, FLYER_CRUISING_SPEED, FLYER_MIN_MOVE
 from .status import flag_unit, set_status
 from .types import is_fast, is_heavy, is_skimmer, is_super_heavy, is_tank, is_vehicle, is_walker, is_zooming
+from .wording import degrees
 
 INFANTRY_MOVE = 6.0
+# 40k7 Super-heavy Walkers: 12" a Movement phase; through difficult terrain the highest die is
+# doubled, rolled with Move Through Cover's extra die: 3D6 [decided: Move Through Cover applies].
+SUPER_HEAVY_WALKER_MOVE = 12.0
+SHW_TERRAIN_DICE = 3
+SHW_TERRAIN_FACTOR = 2
 RUN_MAX = 6.0  # a Run is D6"
 FLAT_OUT = 6.0
 FAST_FLAT_OUT = 12.0
@@ -67,6 +74,8 @@ def move_limit(unit: Unit, kind: str) -> float:
         return RUN_MAX
     if unit.flag("regrouped"):
         return 3.0
+    if is_walker(unit) and is_super_heavy(unit):
+        return SUPER_HEAVY_WALKER_MOVE  # 40k7 Super-heavy Walkers: 12" in the Movement phase
     if is_walker(unit) or not is_vehicle(unit):
         return unit.profile.m if (unit.profile.m and not is_vehicle(unit)) else INFANTRY_MOVE
     if is_zooming(unit):
@@ -127,16 +136,22 @@ def validate_pivot(state: MatchState, action: Pivot) -> Rejection | None:
                 turn=turn,
                 limit=FLYER_PIVOT_MAX,
             )
-    return None
+    return validate_pivot_end(state, unit, action.heading)
 
 
 def apply_pivot(state: MatchState, action: Pivot, ctx: ApplyContext) -> MatchState:
     unit = state.units[action.unit]
+    in_contact_before = contact_enemies(state, unit)
     models = {
         mid: replace(m, heading=action.heading % 360) if m.alive else m for mid, m in unit.models.items()
     }
-    ctx.log(f"{unit.name} pivots to {action.heading % 360:g} degrees (counts as Stationary).", refs.MOVEMENT)
+    ctx.log(
+        f"{unit.name} pivots to {degrees(action.heading % 360)} (counts as Stationary).",
+        refs.MOVEMENT,
+        heading=action.heading % 360,
+    )
     state = replace_unit(state, replace(unit, models=models))
+    state = place_back(state, ctx, unit.id, in_contact_before)
     return flag_unit(state, unit.id, "pivoted")
 
 
@@ -430,9 +445,17 @@ def apply_move(state: MatchState, action: Move, ctx: ApplyContext) -> MatchState
         moves = [truncate(mv, float(face)) for mv in moves]
         ctx.log(f'{unit.name} Runs up to {face}".', refs.RUN)
     elif infantry_like and any(_difficult_crossed(state, mv) for mv in moves):
-        a = ctx.roll("difficult terrain", "2D6 pick highest")
-        b = ctx.roll("difficult terrain", "2D6 pick highest")
-        limit = float(max(a, b))
+        if is_walker(unit) and is_super_heavy(unit):
+            # 40k7 Super-heavy Walkers: Move Through Cover (one more die) and the highest die is
+            # doubled: that is the most the walker moves through difficult terrain.
+            faces = [
+                ctx.roll("difficult terrain", "3D6 pick highest, doubled") for _ in range(SHW_TERRAIN_DICE)
+            ]
+            limit = float(SHW_TERRAIN_FACTOR * max(faces))
+        else:
+            a = ctx.roll("difficult terrain", "2D6 pick highest")
+            b = ctx.roll("difficult terrain", "2D6 pick highest")
+            limit = float(max(a, b))
         if any(mv.length > limit + 1e-9 for mv in moves):
             ctx.log(
                 f'{unit.name} moves through difficult terrain: at most {limit:g}" this move.', refs.DIFFICULT

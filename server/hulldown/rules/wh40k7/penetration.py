@@ -84,7 +84,9 @@ def roll_penetration(ctx: ApplyContext, profile: PenProfile, armour: int, facing
         pen = outcome(profile, armour, (face,), ())
         ctx.set_outcome(pen.result)
         return pen
-    label = f"S{profile.strength} vs {facing} AV{av}"
+    label = f"S{profile.strength} vs {facing} AV{av}" + (
+        f" (Lance: AV{armour} counts as {av})" if av != armour else ""
+    )
     n_base = 2 if profile.ordnance else 1
     base = tuple(
         ctx.roll(
@@ -94,5 +96,6 @@ def roll_penetration(ctx: ApplyContext, profile: PenProfile, armour: int, facing
     )
     extra = tuple(ctx.roll("armour penetration (+D6)", label) for _ in range(extra_dice(profile)))
     pen = outcome(profile, armour, base, extra)
-    ctx.set_outcome(f"{pen.total}: {pen.result}")
+    # Every die of the roll carries its result (an Ordnance pair, a Melta or Armourbane D6).
+    ctx.set_outcomes(len(base) + len(extra), f"{pen.total}: {pen.result}")
     return pen

@@ -15,21 +15,31 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ...match.context import ApplyContext
-from ...match.state import MatchState, Model, Unit
+from ...match.state import LogValue, MatchState, Model, Unit
 from .. import geometry as g
 from . import refs
 from .attacks import ArmourFacing, AttackKind, Hit, Tally
-from .cover import armour_value, facing_for, vehicle_cover
+from .cover import (
+    BEST_POSSIBLE_SAVE,
+    CORNER_LINE_REASON,
+    CoverFinding,
+    FacingHit,
+    armour_value,
+    facing_for,
+    vehicle_cover_finding,
+)
 from .damage import Fate, apply_result, lose_hp, roll_damage
 from .destruction import finish_vehicle
 from .geo import alive, footprint, lead_model, on_table
+from .morale import CLOSE_COMBAT_LOSSES_USE_ASSAULT_RESULT, note_strength
 from .penetration import PenRoll, effective_armour, extra_dice, roll_penetration
 from .rolls import judge
 from .types import is_vehicle
+from .wording import inches, place, plural, rounded
 from .wounds import resolve_wounds
 
 FACING_ORDER: tuple[g.Facing, ...] = ("front", "left", "right", "rear")
@@ -39,6 +49,12 @@ FACING_ORDER: tuple[g.Facing, ...] = ("front", "left", "right", "rear")
 SINGLE_VEHICLE_KINDS: tuple[AttackKind, ...] = ("death_or_glory", "ram")
 # 40k7 Jink: a 4+ cover save [ext].
 JINK_COVER = 4
+# Seed 001, Obscured Targets: "If a special rule or a piece of wargear makes a vehicle obscured
+# even if in the open, this is a 5+ cover save, unless specified otherwise". A vehicle with the
+# keyword below is obscured wherever it stands (against shooting: hits that strike the facing
+# they come from); ``obscured_N`` gives a codex's own N+ [decided: keywords].
+OBSCURED_IN_THE_OPEN = "obscured"
+OPEN_OBSCURED_COVER = 5
 
 
 def squadron_members(state: MatchState, unit: Unit) -> list[Unit]:
@@ -50,11 +66,14 @@ def squadron_members(state: MatchState, unit: Unit) -> list[Unit]:
     ]
 
 
-def _attacker_origins(state: MatchState, attacker: str | None, hits: list[Hit]) -> list[g.Point]:
+def _attacker_origins(state: MatchState, attacker: str | None, hits: list[Hit]) -> list[g.Shape]:
+    """Where distances to the attackers are measured from: the hull or base of every living
+    attacking model (40k7 Vehicles, Measuring Distances: "to and from their hull"), else the
+    points the hits come from (an explosion's centre)."""
     if attacker is not None and attacker in state.units:
-        pts = [(m.pos.x, m.pos.y) for m in alive(state.units[attacker])]
-        if pts:
-            return pts
+        shapes: list[g.Shape] = [footprint(m) for m in alive(state.units[attacker])]
+        if shapes:
+            return shapes
     return [h.origin for h in hits]
 
 
@@ -74,14 +93,37 @@ class _Entry:
     armour_name: ArmourFacing
     cover_facing: g.Facing  # whose obscuring cover counts (the firer's own on an angled shot)
     bonus: int
+    reason: str = "zone"  # why this facing: zone, corner line, angled shot, forced by the attack
+    zones: tuple[g.Facing, ...] = ()  # the zones the firer stands in (two on a corner line)
 
 
-def _facing_entry(state: MatchState, unit: Unit, model: Model, hit: Hit, exclude: tuple[str, ...]) -> _Entry:
+def _facing_entry(
+    state: MatchState,
+    unit: Unit,
+    model: Model,
+    hit: Hit,
+    exclude: tuple[str, ...],
+    seen: dict[g.Point, FacingHit] | None = None,
+) -> _Entry:
+    """The facing a hit strikes; ``seen`` remembers the facing of each origin already worked out
+    (the hits and the firers of one attack share their origins)."""
     if hit.facing is not None:
         gf: g.Facing = "left" if hit.facing == "side" else hit.facing
-        return _Entry(hit, gf, hit.facing, gf, 0)
-    fh = facing_for(state, unit, model, hit.origin, exclude)
-    return _Entry(hit, fh.facing, g.armour_facing(fh.facing), fh.cover_facing, fh.bonus)
+        return _Entry(hit, gf, hit.facing, gf, 0, "set by the attack")
+    fh = seen.get(hit.origin) if seen is not None else None
+    if fh is None:
+        fh = facing_for(state, unit, model, hit.origin, exclude)
+        if seen is not None:
+            seen[hit.origin] = fh
+    return _Entry(hit, fh.facing, g.armour_facing(fh.facing), fh.cover_facing, fh.bonus, fh.reason, fh.zones)
+
+
+def _pen_text(entry: _Entry, pen: PenRoll, av: int) -> str:
+    """One armour penetration roll as a player reads it: ``12 (penetrating)``."""
+    word = "no effect" if pen.result == "none" else pen.result
+    if entry.hit.pen.haywire:
+        return f"haywire {pen.total} ({word})"
+    return f"{pen.total} ({word})"
 
 
 def _cover_of(
@@ -91,7 +133,7 @@ def _cover_of(
     entry: _Entry,
     group_origins: dict[str, list[g.Point]],
     exclude: tuple[str, ...],
-    cache: dict[tuple[str, str], int | None],
+    cache: dict[tuple[str, str], CoverFinding],
 ) -> int | None:
     """The cover save against one hit: obscured facing (per firing group), Jink, overrides."""
     hit = entry.hit
@@ -99,33 +141,116 @@ def _cover_of(
         return None
     best: int | None = hit.cover_override
     if hit.facing is None:
-        # RULES.md 1.17: an angled shot (the firer sees none of its own facing) takes the cover
-        # hiding its own facing, one point better (entry.bonus).
+        # 40k7 Vehicles, Obscured Targets: an angled shot (the firer sees none of its own
+        # facing) takes the cover hiding its own facing, one point better (entry.bonus).
         key = (hit.group, entry.cover_facing)
         if key not in cache:
-            cache[key] = vehicle_cover(
+            cache[key] = vehicle_cover_finding(
                 state, unit, model, entry.cover_facing, group_origins.get(hit.group, [hit.origin]), exclude
             )
-        obscured = cache[key]
-        if obscured is not None:
-            obscured = max(2, obscured - entry.bonus)
+        found = cache[key]
+        if found.save is not None:
+            obscured = max(BEST_POSSIBLE_SAVE, found.save - entry.bonus)
             best = obscured if best is None else min(best, obscured)
+        in_the_open = open_obscured_save(unit)
+        if in_the_open is not None:
+            best = in_the_open if best is None else min(best, in_the_open)
     if "jink" in unit.statuses:
         best = JINK_COVER if best is None else min(best, JINK_COVER)
     return best
 
 
-def _group_origins(
-    state: MatchState, unit: Unit, model: Model, entries: list[_Entry]
-) -> dict[str, list[g.Point]]:
-    """Origins of the firing models able to damage the facing, per firing group."""
+def open_obscured_save(unit: Unit) -> int | None:
+    """Seed 001, Obscured Targets: "If a special rule or a piece of wargear makes a vehicle
+    obscured even if in the open, this is a 5+ cover save, unless specified otherwise in the
+    codex". Keyword ``obscured`` gives OPEN_OBSCURED_COVER; ``obscured_4`` (any digit 2-6) gives
+    the codex's own value [decided spelling]."""
+    best: int | None = None
+    for kw in unit.keywords:
+        if kw == OBSCURED_IN_THE_OPEN:
+            save = OPEN_OBSCURED_COVER
+        elif (
+            kw.startswith(OBSCURED_IN_THE_OPEN + "_")
+            and kw[-1:].isdigit()
+            and len(kw) == len(OBSCURED_IN_THE_OPEN) + 2
+        ):
+            save = int(kw[-1])
+            if not BEST_POSSIBLE_SAVE <= save <= 6:
+                continue
+        else:
+            continue
+        best = save if best is None else min(best, save)
+    return best
+
+
+def _cover_values(entry: _Entry, cache: dict[tuple[str, str], CoverFinding]) -> dict[str, LogValue]:
+    """The numbers behind a cover save, for the log line's structured values."""
+    found = cache.get((entry.hit.group, entry.cover_facing))
+    if found is None:
+        return {}
+    return {
+        "cover_facing": found.facing,
+        "firers_counted": found.counted,
+        "firers_hidden_from": found.hidden,
+        "hidden_shares": [rounded(x) for x in found.shares],
+        "firer_positions": [place(x, y) for x, y in found.origins],
+        "obscured": found.obscured,
+        "angled_shot_bonus": entry.bonus,
+        "hiding": list(found.pieces),
+    }
+
+
+def _group_origins(unit: Unit, entries: list[_Entry], firers: list[_Entry]) -> dict[str, list[g.Point]]:
+    """Origins of the firing models able to damage the facing, per firing group (seed 001,
+    Obscured Targets: "the majority of the firing models that are able to damage the vehicle").
+
+    ``firers`` has one entry per weapon that fired at the vehicle, hit or miss; only those in
+    the facing of ``entries`` count ("using only models firing at that facing"). A group with
+    no firer entry (hits that came to a unit not targeted, e.g. a scattered blast) falls back to
+    the origins of its hits."""
+    facing = entries[0].facing
     out: dict[str, list[g.Point]] = {}
-    for e in entries:
+    groups = {e.hit.group for e in entries}
+    for e in firers:
+        if e.facing != facing or e.hit.group not in groups:
+            continue
         if can_damage(e.hit, armour_value(unit, e.armour_name)):
             pts = out.setdefault(e.hit.group, [])
             if e.hit.origin not in pts:
                 pts.append(e.hit.origin)
+    for e in entries:
+        if e.hit.group in out or not can_damage(e.hit, armour_value(unit, e.armour_name)):
+            continue
+        if not any(f.hit.group == e.hit.group for f in firers):
+            pts = out.setdefault(e.hit.group, [])
+            if e.hit.origin not in pts:
+                pts.append(e.hit.origin)
     return out
+
+
+def _log_corner_lines(ctx: ApplyContext, unit: Unit, entries: list[_Entry]) -> None:
+    """40k7 Vehicles, Vehicle Facing and Armour Values: a firer exactly on a corner line is in
+    two facings; the log says which two, the one used and why (DIAGONAL_FAVOURS_DEFENDER)."""
+    said: set[tuple[str, tuple[g.Facing, ...]]] = set()
+    for e in entries:
+        if e.reason != CORNER_LINE_REASON or len(e.zones) < 2:
+            continue
+        key = (e.hit.source, e.zones)
+        if key in said:
+            continue
+        said.add(key)
+        values = {f: armour_value(unit, g.armour_facing(f)) for f in e.zones}
+        both = " and ".join(f"{f} (AV{v})" for f, v in values.items())
+        ctx.log(
+            f"{e.hit.source} is exactly on a corner line of {unit.name}, in both the {both} facings: "
+            f"the {e.facing} facing is used, the one with the higher Armour Value (the rules give "
+            f"nobody the choice; see docs/rules-notes.md, 40k7, Being shot).",
+            refs.FACING,
+            zones=list(e.zones),
+            zone_armour=list(values.values()),
+            facing=e.facing,
+            facing_reason=e.reason,
+        )
 
 
 def _resolve_group(
@@ -136,31 +261,42 @@ def _resolve_group(
     exclude: tuple[str, ...],
     fate: Fate,
     tally: Tally,
+    firers: list[_Entry],
 ) -> MatchState:
-    """One facing group of one attack against one vehicle (RULES.md 1.13 order)."""
+    """One facing group of one attack against one vehicle (40k7 Vehicles, Armour Penetration
+    Rolls, Obscured Targets, Glancing and Penetrating Hits: dice, cover, Hull Points, damage)."""
     unit = state.units[uid]
     model = lead_model(unit)
     armour_name = entries[0].armour_name
     av = armour_value(unit, armour_name)
+    _log_corner_lines(ctx, unit, entries)
     # 1. every armour penetration die.
     rolls: list[PenRoll] = []
     for e in entries:
         pen = roll_penetration(ctx, e.hit.pen, av, armour_name)
         rolls.append(pen)
-    summary = ", ".join(
-        f"{p.total}" if not e.hit.pen.haywire else f"haywire {p.total}"
-        for e, p in zip(entries, rolls, strict=True)
-    )
+    summary = ", ".join(_pen_text(e, p, av) for e, p in zip(entries, rolls, strict=True))
     n_glance = sum(1 for p in rolls if p.result == "glancing")
     n_pen = sum(1 for p in rolls if p.result == "penetrating")
+    lanced = [p.armour for p in rolls if p.armour != av]
+    av_text = f"AV{av}" + (f", counted as AV{lanced[0]} (Lance)" if lanced else "")
     ctx.log(
-        f"{len(entries)} hit(s) on {unit.name}'s {armour_name} armour (AV{av}): {summary} - "
-        f"{n_glance} glancing, {n_pen} penetrating.",
+        f"{plural(len(entries), 'hit')} on {unit.name}'s {armour_name} armour ({av_text}): "
+        f"{summary}; {n_glance} glancing, {n_pen} penetrating.",
         refs.PENETRATION,
+        armour=armour_name,
+        facing=entries[0].facing,
+        facing_reason=entries[0].reason,
+        armour_value=av,
+        compared_with=[p.armour for p in rolls],
+        totals=[p.total for p in rolls],
+        results=[p.result for p in rolls],
+        glancing=n_glance,
+        penetrating=n_pen,
     )
     # 2. cover saves for the glancing and penetrating hits if obscured.
-    origins = _group_origins(state, unit, model, entries)
-    cache: dict[tuple[str, str], int | None] = {}
+    origins = _group_origins(unit, entries, firers)
+    cache: dict[tuple[str, str], CoverFinding] = {}
     kept: list[tuple[_Entry, PenRoll]] = []
     for e, p in zip(entries, rolls, strict=True):
         if p.result == "none":
@@ -168,15 +304,18 @@ def _resolve_group(
         cover = _cover_of(state, unit, model, e, origins, exclude, cache)
         if cover is not None:
             face = ctx.roll("cover save", f"{cover}+", judge(cover, "saved", "failed"))
+            values = {"save": cover, "roll": face, "saved": face >= cover, **_cover_values(e, cache)}
             if face >= cover:
                 ctx.log(
                     f"{unit.name} is obscured ({cover}+ cover): the {p.result} hit is discarded.",
                     refs.OBSCURED,
+                    **values,
                 )
                 continue
             ctx.log(
                 f"{unit.name} is obscured ({cover}+ cover) but fails its save against the {p.result} hit.",
                 refs.OBSCURED,
+                **values,
             )
         kept.append((e, p))
     # 3. deduct the Hull Points of every unsaved hit.
@@ -187,9 +326,13 @@ def _resolve_group(
     if kept:
         state = lose_hp(state, uid, len(kept))
         ctx.log(
-            f"{unit.name} loses {len(kept)} Hull Point(s) ({len(glancing)} glancing, {len(penetrating)} "
-            f"penetrating): {state.units[uid].hp} left.",
+            f"{unit.name} loses {plural(len(kept), 'Hull Point')} ({len(glancing)} glancing, "
+            f"{len(penetrating)} penetrating): {state.units[uid].hp} left.",
             refs.PENETRATING if penetrating else refs.GLANCING,
+            lost=len(kept),
+            glancing=len(glancing),
+            penetrating=len(penetrating),
+            hull_points=state.units[uid].hp,
         )
     # 4. one damage roll per penetrating hit, even at 0 HP.
     for e, _ in penetrating:
@@ -199,16 +342,24 @@ def _resolve_group(
 
 
 def _resolve_vehicle(
-    state: MatchState, ctx: ApplyContext, uid: str, hits: list[Hit], exclude: tuple[str, ...], tally: Tally
+    state: MatchState,
+    ctx: ApplyContext,
+    uid: str,
+    hits: list[Hit],
+    exclude: tuple[str, ...],
+    tally: Tally,
+    firers: Sequence[Hit],
 ) -> MatchState:
     unit = state.units[uid]
     model = lead_model(unit)
-    entries = [_facing_entry(state, unit, model, h, exclude) for h in hits]
+    seen: dict[g.Point, FacingHit] = {}
+    entries = [_facing_entry(state, unit, model, h, exclude, seen) for h in hits]
+    firer_entries = [_facing_entry(state, unit, model, h, exclude, seen) for h in firers]
     fate = Fate()
     for facing in FACING_ORDER:
         group = [e for e in entries if e.facing == facing]
         if group:
-            state = _resolve_group(state, ctx, uid, group, exclude, fate, tally)
+            state = _resolve_group(state, ctx, uid, group, exclude, fate, tally, firer_entries)
     before = state.units[uid].destroyed
     state = finish_vehicle(state, ctx, uid, fate)
     if state.units[uid].destroyed and not before:
@@ -220,11 +371,15 @@ def _resolve_vehicle(
     return state
 
 
-def _closest_member(members: list[Unit], origins: list[g.Point]) -> Unit:
-    def key(u: Unit) -> tuple[float, str]:
-        return (min((g.distance(o, footprint(m)) for o in origins for m in alive(u)), default=math.inf), u.id)
+def _member_distance(u: Unit, origins: list[g.Shape]) -> float:
+    """Closest distance from the attackers (hulls and bases) to a squadron member's hull."""
+    return min((g.distance(o, footprint(m)) for o in origins for m in alive(u)), default=math.inf)
 
-    return min(members, key=key)
+
+def _closest_member(members: list[Unit], origins: list[g.Shape]) -> Unit:
+    """40k7 Vehicle Squadrons: the member closest to the firing unit (hull to hull or base);
+    equal distances go to the lower unit id [decided]."""
+    return min(members, key=lambda u: (_member_distance(u, origins), u.id))
 
 
 def _resolve_squadron(
@@ -232,24 +387,35 @@ def _resolve_squadron(
     ctx: ApplyContext,
     target: Unit,
     hits: list[Hit],
-    origins: list[g.Point],
+    origins: list[g.Shape],
     exclude: tuple[str, ...],
     tally: Tally,
+    firers: Sequence[Hit],
 ) -> MatchState:
-    """RULES.md 1.21: hits one at a time against the closest member."""
+    """40k7 Vehicle Squadrons: hits one at a time against the closest member."""
     fates: dict[str, Fate] = {}
     for hit in hits:
         members = squadron_members(state, state.units[target.id])
         if not members:
             break
         member = _closest_member(members, origins)
-        ctx.log(f"Hit allocated to {member.name}, the closest vehicle of the squadron.", refs.SQUADRONS)
+        distances = {u.id: rounded(_member_distance(u, origins)) for u in members}
+        ctx.log(
+            f"Hit allocated to {member.name}, the closest vehicle of the squadron "
+            f"({inches(distances[member.id])} from the firers).",
+            refs.SQUADRONS,
+            allocated_to=member.id,
+            members=[u.id for u in members],
+            distances=[distances[u.id] for u in members],
+        )
         model = lead_model(member)
         # Cover is worked out for each vehicle ignoring its (living) squadron-mates.
         excl = (*exclude, *(m.id for m in members))
-        entry = _facing_entry(state, member, model, hit, excl)
+        seen: dict[g.Point, FacingHit] = {}
+        entry = _facing_entry(state, member, model, hit, excl, seen)
+        firer_entries = [_facing_entry(state, member, model, f, excl, seen) for f in firers]
         fate = fates.setdefault(member.id, Fate())
-        state = _resolve_group(state, ctx, member.id, [entry], excl, fate, tally)
+        state = _resolve_group(state, ctx, member.id, [entry], excl, fate, tally, firer_entries)
         unit = state.units[member.id]
         if unit.hp == 0 or fate.explodes or fate.crash:
             state = finish_vehicle(state, ctx, member.id, fate)
@@ -267,8 +433,10 @@ def resolve_hits(
     attacker: str | None,
     kind: AttackKind,
     exclude: Iterable[str],
+    firers: Sequence[Hit] = (),
 ) -> tuple[MatchState, Tally]:
-    """Apply ``hits`` to a unit; returns the new state and what happened."""
+    """Apply ``hits`` to a unit; returns the new state and what happened. ``firers`` holds one
+    Hit per weapon that fired at the unit, hit or miss (for the obscured majority)."""
     tally = Tally()
     target = state.units.get(target_id)
     if target is None or not hits or target.destroyed:
@@ -280,8 +448,11 @@ def resolve_hits(
     if is_vehicle(target):
         members = squadron_members(state, target)
         if len(members) > 1 and kind not in SINGLE_VEHICLE_KINDS:
-            state = _resolve_squadron(state, ctx, target, hits, origins, excl, tally)
+            state = _resolve_squadron(state, ctx, target, hits, origins, excl, tally, firers)
         else:
-            state = _resolve_vehicle(state, ctx, target_id, hits, excl, tally)
+            state = _resolve_vehicle(state, ctx, target_id, hits, excl, tally, firers)
         return state, tally
+    if not (kind == "close_combat" and CLOSE_COMBAT_LOSSES_USE_ASSAULT_RESULT):
+        # 40k7 Morale: whatever causes the casualties, the end of the phase counts them.
+        state = note_strength(state, target_id)
     return resolve_wounds(state, ctx, target_id, hits, origins if kind != "explosion" else [], excl)

@@ -22,8 +22,7 @@ from .attacks import Hit, Tally
 from .blasts import blast_centre, models_under_circle, models_under_shape, nearest_point, template_polygon
 from .core import shooting_to_hit
 from .firing import NO_CHARGE_TYPES, Plan, WeaponShot, locked_in_combat, plan_shooting
-from .geo import alive
-from .morale import morale_check, pinning_test
+from .morale import casualty_morale, note_strength, pinning_test
 from .penetration import PenProfile
 from .resolve import resolve_hits, squadron_members
 from .rolls import judge
@@ -31,14 +30,11 @@ from .status import (
     add_phase_flag,
     end_of_next_turn,
     flag_unit,
-    has_phase_flag,
-    phase_flags_with_prefix,
     set_status,
     start_of_next_turn,
 )
 from .types import can_jink, is_vehicle
-
-MORALE_FRACTION = 0.25  # 40k7 Morale: 25% casualties in a phase
+from .wording import inches, plural, rounded
 
 
 def validate_shoot(state: MatchState, action: Shoot, overwatch: bool = False) -> Rejection | None:
@@ -158,38 +154,6 @@ def _pen(shot: WeaponShot) -> PenProfile:
     )
 
 
-def _strength_at_start(state: MatchState, uid: str) -> int | None:
-    """The models the unit had when it first took fire this phase: the flag
-    ``strength:<uid>:<n>`` (n all digits, so ids holding ":" are told apart)."""
-    for rest in phase_flags_with_prefix(state, f"strength:{uid}:"):
-        if rest.isdigit():
-            return int(rest)
-    return None
-
-
-def note_strength(state: MatchState, uid: str) -> MatchState:
-    """Remember how many models a unit had when it first took fire this phase (Morale, 25%)."""
-    if _strength_at_start(state, uid) is not None:
-        return state
-    return add_phase_flag(state, f"strength:{uid}:{len(alive(state.units[uid]))}")
-
-
-def casualty_morale(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
-    """40k7 Morale: 25% or more of the unit's models lost in this phase -> Morale check (once)."""
-    unit = state.units[uid]
-    if unit.destroyed or is_vehicle(unit) or has_phase_flag(state, f"morale:{uid}"):
-        return state
-    start = _strength_at_start(state, uid)
-    if not start:
-        return state
-    lost = start - len(alive(unit))
-    if lost < MORALE_FRACTION * start:
-        return state
-    state = add_phase_flag(state, f"morale:{uid}")
-    state, _ = morale_check(state, ctx, uid, reason=f" after losing {lost} of {start} models this phase")
-    return state
-
-
 def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bool = False) -> MatchState:
     """Roll to hit, place blasts and templates, resolve every hit (RULES.md 1.10-1.17)."""
     unit = state.units[plan.unit]
@@ -198,15 +162,19 @@ def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bo
         (unit.embarked_in,) if unit.embarked_in else ()
     )
     hits_by_target: dict[str, list[Hit]] = {}
+    # Every weapon that fires at a unit, hit or miss: the obscured majority counts them all
+    # (seed 001, Obscured Targets: "the majority of the firing models").
+    firers_by_target: dict[str, list[Hit]] = {}
     for shot in plan.shots:
         w = shot.weapon
         label = f"{unit.name}'s {w.name}"
         group = w.id if is_vehicle(unit) else unit.id
         hit = Hit(_pen(shot), w.ap, shot.origin, label, group, rules=w.rules)
+        firers_by_target.setdefault(shot.target, []).append(hit)
         if shot.template:
             poly = template_polygon(shot.origin, nearest_point(state, shot.target, shot.origin), w.range)
             under = models_under_shape(state, poly, {unit.id})
-            ctx.log(f"{label}: the template covers {sum(under.values())} model(s).", refs.BLAST)
+            ctx.log(f"{label}: the template covers {plural(sum(under.values()), 'model')}.", refs.BLAST)
             for uid, n in under.items():
                 hits_by_target.setdefault(uid, []).extend([hit] * n)
             continue
@@ -221,9 +189,17 @@ def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bo
         faces = [ctx.roll(kind, f"{need}+", judge(need, "hit", "miss")) for _ in range(shot.shots)]
         n_hits = sum(1 for f in faces if f >= need)
         ctx.log(
-            f"{label} fires {shot.shots} {'Snap Shot' if shot.snap else 'shot'}(s) at "
-            f"{state.units[shot.target].name} ({shot.distance:.1f} in): {n_hits} hit(s) on {need}+.",
+            f"{label} fires {plural(shot.shots, 'Snap Shot' if shot.snap else 'shot')} at "
+            f"{state.units[shot.target].name} ({inches(shot.distance)}): {plural(n_hits, 'hit')} on {need}+.",
             refs.SNAP if shot.snap else refs.TO_HIT,
+            weapon=w.id,
+            target=shot.target,
+            shots=shot.shots,
+            snap=shot.snap,
+            to_hit=need,
+            bs=bs,
+            distance=rounded(shot.distance),
+            hits=n_hits,
         )
         if n_hits:
             hits_by_target.setdefault(shot.target, []).extend([hit] * n_hits)
@@ -233,7 +209,16 @@ def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bo
             continue
         state = note_strength(state, uid)
         tally: Tally
-        state, tally = resolve_hits(state, ctx, uid, hits, attacker=unit.id, kind="shooting", exclude=exclude)
+        state, tally = resolve_hits(
+            state,
+            ctx,
+            uid,
+            hits,
+            attacker=unit.id,
+            kind="shooting",
+            exclude=exclude,
+            firers=firers_by_target.get(uid, ()),
+        )
         if tally.pinning:
             pinned.append(uid)
     for uid in hits_by_target:

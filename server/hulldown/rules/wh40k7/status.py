@@ -12,6 +12,8 @@ expires, 0 = until removed):
 - ``pinned``: Gone to Ground after a failed Pinning test until the end of its next turn.
 - ``falling_back``: until it Regroups.
 - a Zooming Flyer with ``stunned`` must move 18" straight in its next Movement phase.
+- ``forced_out``: forced out of a destroyed transport in the enemy's turn, cannot charge until
+  the end of its own next turn.
 - ``reserves``: a Flyer that left combat airspace (Ongoing Reserves; re-entry is not modelled).
 
 Per-turn flags (``Unit.turn_flags``, cleared when the owner's turn starts): ``moved``, ``pivoted``,
@@ -31,6 +33,10 @@ from ...match.state import MatchState, Side, Unit
 from ...match.turns import add_flag, replace_unit
 
 PERMANENT = 0
+# A unit forced out of a destroyed transport (not an Assault Vehicle) in the enemy's turn cannot
+# charge in its own next Assault phase: this status lasts until the end of its next player turn
+# (40k7 Vehicles, Transports; docs/rules-notes.md, 40k7 Transports).
+FORCED_OUT_STATUS = "forced_out"
 
 
 def end_of_next_turn(state: MatchState, side: Side) -> int:

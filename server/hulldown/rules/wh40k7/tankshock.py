@@ -34,7 +34,7 @@ from . import refs
 from .attacks import Hit
 from .dangerous import dangerous_for_vehicle, dangerous_test
 from .geo import alive, footprint, on_table
-from .morale import morale_check
+from .morale import morale_check, note_strength
 from .movement import common_checks, move_limit
 from .moves import ModelMove
 from .penetration import PenProfile
@@ -44,6 +44,7 @@ from .resolve import resolve_hits
 from .rolls import dice
 from .status import flag_unit
 from .types import is_super_heavy, is_tank, is_vehicle, is_zooming
+from .wording import plural
 
 STOP_SHORT = 1.0
 PUSH_CLEARANCE = 1.0
@@ -352,6 +353,7 @@ def resume_death_or_glory(
         if state.units[run.uid].destroyed:
             return state
         return _finish(state, ctx, run, max(0.0, hero_t - STOP_SHORT))
+    state = note_strength(state, sid)
     unit = state.units[sid]
     models = dict(unit.models)
     models[model_id] = replace(hero, alive=False, wounds=0)
@@ -416,6 +418,7 @@ def _push_aside(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
         movers = [m for m in alive(other) if g.distance(hull, footprint(m)) < PUSH_CLEARANCE - 1e-9]
         if not movers:
             continue
+        state = note_strength(state, other.id)
         placer = Placer(state, other.side, {other.id})
         placer.placed.append(hull)
         models = dict(other.models)
@@ -433,7 +436,7 @@ def _push_aside(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
         still = any(mm.alive for mm in models.values())
         state = replace_unit(state, replace(other, models=models, destroyed=not still))
         ctx.log(
-            f"{other.name}: {len(movers) - crushed} model(s) moved out of the Tank's way"
+            f"{other.name}: {plural(len(movers) - crushed, 'model')} moved out of the Tank's way"
             + (f", {crushed} crushed" if crushed else "")
             + ".",
             refs.TANK_SHOCK,

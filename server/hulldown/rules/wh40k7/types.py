@@ -35,12 +35,21 @@ def is_walker(unit: Unit) -> bool:
     return is_vehicle(unit) and (unit.kind == "walker" or has_type(unit, "walker"))
 
 
+# 40k7 Flyers, Hover: a Flyer with the ``hover`` type in Hover mode has this status (until the
+# start of its next turn) and is then a Fast Skimmer, not Zooming.
+HOVERING = "hovering"
+
+
+def is_hovering(unit: Unit) -> bool:
+    return HOVERING in unit.statuses and has_type(unit, "flyer")
+
+
 def is_fast(unit: Unit) -> bool:
-    return has_type(unit, "fast")
+    return has_type(unit, "fast") or is_hovering(unit)
 
 
 def is_skimmer(unit: Unit) -> bool:
-    return has_type(unit, "skimmer")
+    return has_type(unit, "skimmer") or is_hovering(unit)
 
 
 def is_tank(unit: Unit) -> bool:
@@ -63,6 +72,12 @@ def is_chariot(unit: Unit) -> bool:
     return has_type(unit, "chariot")
 
 
+def locks_in_combat(unit: Unit) -> bool:
+    """Seed 001, Vehicles and Close Combat: enemy models in base contact with a vehicle are not
+    locked in combat, "not including Walkers or Chariots": those lock like other models."""
+    return not is_vehicle(unit) or is_walker(unit) or is_chariot(unit)
+
+
 def is_flyer(unit: Unit) -> bool:
     return has_type(unit, "flyer")
 
@@ -72,8 +87,13 @@ def is_super_heavy(unit: Unit) -> bool:
 
 
 def is_zooming(unit: Unit) -> bool:
-    """40k7 Flyers: a Flyer Zooms (Hover mode is not modelled: every Flyer Zooms)."""
-    return is_flyer(unit)
+    """40k7 Flyers: a Flyer Zooms unless it is in Hover mode (``hovering``)."""
+    return is_flyer(unit) and not is_hovering(unit)
+
+
+def has_hover_mode(unit: Unit) -> bool:
+    """40k7 Flyers, Hover: a Flyer with the Hover type may choose Hover mode."""
+    return is_flyer(unit) and has_type(unit, "hover")
 
 
 def is_assault_vehicle(unit: Unit) -> bool:

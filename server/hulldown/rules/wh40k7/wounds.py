@@ -9,12 +9,12 @@ Death, S >= 2T). Models out of sight can still take wounds (simplification [deci
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from msgspec.structs import replace
 
 from ...match.context import ApplyContext
-from ...match.state import MatchState, Model
+from ...match.state import LogScalar, MatchState, Model
 from ...match.turns import replace_unit
 from .. import geometry as g
 from . import refs
@@ -23,9 +23,10 @@ from .core import NO_WOUND, best_save, instant_death, to_wound
 from .cover import infantry_cover
 from .geo import alive, footprint
 from .rolls import judge
+from .wording import plural, rounded
 
 
-def _closest(models: list[Model], origins: list[g.Point]) -> Model:
+def _closest(models: list[Model], origins: Sequence[g.Shape]) -> Model:
     def key(m: Model) -> tuple[float, str]:
         fp = footprint(m)
         return (min((g.distance(o, fp) for o in origins), default=math.inf), m.id)
@@ -38,7 +39,7 @@ def resolve_wounds(
     ctx: ApplyContext,
     uid: str,
     hits: list[Hit],
-    attacker_origins: list[g.Point],
+    attacker_origins: Sequence[g.Shape],
     exclude: Iterable[str],
 ) -> tuple[MatchState, Tally]:
     """Roll to wound for every hit, then allocate and save one wound at a time."""
@@ -56,16 +57,29 @@ def resolve_wounds(
         )
         if face >= need:
             wounds.append(hit)
-    if wounds:
-        ctx.log(f"{unit.name} suffers {len(wounds)} wound(s) from {len(hits)} hit(s).", refs.TO_WOUND)
+    rolled = sum(1 for hit in hits if to_wound(hit.strength, toughness) < NO_WOUND)
+    if wounds or rolled:
+        # A to-wound roll with no success still gets its line and rule (not a bare dice line).
+        told = plural(len(wounds), "wound") if wounds else "no wounds"
+        ctx.log(
+            f"{unit.name} suffers {told} from {plural(len(hits), 'hit')}.",
+            refs.TO_WOUND,
+            wounds=len(wounds),
+            hits=len(hits),
+            toughness=toughness,
+        )
     excluded = tuple(exclude)
+    allocated: list[LogScalar] = []  # the model each wound went to, in order (40k7 Wound Allocation)
+    distances: list[LogScalar] = []  # its distance from the attackers: why it was the closest
     for hit in wounds:
         unit = state.units[uid]
         living = alive(unit)
         if not living:
             break
-        origins = attacker_origins or [hit.origin]
+        origins: Sequence[g.Shape] = attacker_origins or [hit.origin]
         model = _closest(living, origins)
+        allocated.append(model.id)
+        distances.append(rounded(min((g.distance(o, footprint(model)) for o in origins), default=0.0)))
         cover = hit.cover_override
         if cover is None and hit.cover_allowed:
             cover = infantry_cover(state, unit, model, hit.origin, excluded)
@@ -92,8 +106,12 @@ def resolve_wounds(
     if wounds:
         unit = state.units[uid]
         ctx.log(
-            f"{unit.name}: {tally.unsaved_wounds} unsaved wound(s), {tally.casualties} casualt(ies); "
-            f"{len(alive(unit))} model(s) left.",
+            f"{unit.name}: {plural(tally.unsaved_wounds, 'unsaved wound')}, "
+            f"{plural(tally.casualties, 'casualty', 'casualties')}; {plural(len(alive(unit)), 'model')} left.",
             refs.CASUALTIES,
+            allocated=allocated,
+            distances=distances,
+            unsaved=tally.unsaved_wounds,
+            casualties=tally.casualties,
         )
     return state, tally

@@ -25,9 +25,22 @@ export function unitVitals(unit) {
   return { kind: "W", now, max: Math.max(now, unit.profile.w * models.length) };
 }
 
+// When a timed status ends, as a player reads it: statuses store the player turn at whose end
+// they expire (docs/rules-notes.md, All editions: Timed effects); player turns alternate sides.
+export function untilText(until, view) {
+  if (!(until > 0)) return "until removed";
+  const now = view.player_turn;
+  const other = view.active === "a" ? "b" : "a";
+  const side = (until - now) % 2 === 0 ? view.active : other;
+  const name = side.toUpperCase();
+  if (until <= now) return `until the end of this turn (side ${name}'s)`;
+  if (until - now <= 2) return `until the end of side ${name}'s next turn`;
+  return `until the end of side ${name}'s turn in game turn ${Math.ceil(until / 2)}`;
+}
+
 function statusText(unit, view) {
   return Object.entries(unit.statuses)
-    .map(([name, until]) => (until > 0 ? `${name} (to player turn ${until})` : name))
+    .map(([name, until]) => (until > 0 ? `${name.replace(/_/g, " ")} ${untilText(until, view)}` : name))
     .join(", ");
 }
 

@@ -1,5 +1,5 @@
 // The side panels: match header, units (vitals, statuses, weapons) and the combat log.
-import { unitVitals } from "./board.js";
+import { unitVitals, untilText } from "./board.js";
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -55,7 +55,7 @@ export function renderUnits(root, view, { selected, weapon, onSelectUnit, onSele
   for (const unit of Object.values(view.units)) {
     const vitals = unitVitals(unit);
     const statuses = Object.entries(unit.statuses).map(([name, until]) =>
-      h("span", { class: "status", title: until > 0 ? `until the end of player turn ${until}` : "until removed" }, name),
+      h("span", { class: "status", title: untilText(until, view) }, name),
     );
     const flags = [];
     if (unit.wreck) flags.push(h("span", { class: "flag wreck" }, "wreck"));
