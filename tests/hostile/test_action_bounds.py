@@ -101,7 +101,8 @@ async def test_arcs_never_answer_500_even_for_numbers_a_definition_let_through(
     server: ServerProcess, weapon_range: float
 ) -> None:
     definition = json.loads((Path(__file__).resolve().parents[2] / "examples" / "duel-40k7.json").read_text())
-    definition["scenario"]["units"][0]["weapons"]["lascannon"]["range"] = weapon_range
+    predator = next(u for u in definition["scenario"]["units"] if u["id"] == "predator-1")
+    next(w for w in predator["weapons"] if w["id"] == "lascannon")["range"] = weapon_range
     created = httpx.post(f"{server.http}/matches", content=json.dumps(definition), timeout=10)
     if created.status_code != 201:  # refused by the definition's own bounds: nothing to draw
         assert 400 <= created.status_code < 500, created.text
