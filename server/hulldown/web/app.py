@@ -16,6 +16,7 @@ from .live_socket import live_socket
 from .log_routes import routes as log_routes
 from .replay_socket import replay_socket
 from .settings import Settings
+from .table_routes import routes as table_routes
 from .viewer_routes import routes as viewer_routes
 
 
@@ -46,6 +47,7 @@ def create_app(settings: Settings) -> Starlette:
         *http_routes,
         *dice_routes,
         *log_routes,
+        *table_routes,
         WebSocketRoute("/matches/{match_id}/live", live_socket),
         WebSocketRoute("/matches/{match_id}/replay", replay_socket),
         *viewer_routes,

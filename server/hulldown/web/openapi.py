@@ -22,6 +22,7 @@ from ..match.state import Edition, MatchState, Side
 from ..wire import protocol
 from ..wire.schemas import components
 from .openapi_history import HISTORY_BODY_TYPES, union_components, with_history
+from .openapi_table import TABLE_BODY_TYPES, table_paths
 
 OPENAPI_VERSION = "3.1.0"
 REF = "#/components/schemas/{name}"
@@ -114,6 +115,7 @@ BODY_TYPES: list[Any] = [
     protocol.ClientMessage,
     protocol.ServerMessage,
     *HISTORY_BODY_TYPES,
+    *TABLE_BODY_TYPES,
 ]
 
 
@@ -305,7 +307,7 @@ def openapi_document() -> Schema:
                 "HTTP and played over the websocket /matches/{match_id}/live (client-protocol/SPEC.md)."
             ),
         },
-        "paths": with_history(_paths()),
+        "paths": {**with_history(_paths()), **table_paths()},
         "components": {"schemas": dict(sorted(comps.items()))},
     }
 

@@ -1,0 +1,331 @@
+"""Table measurements as each edition measures them: the ruler, the line-of-sight check and the
+facts a "check without acting" reports (docs/table.md). Pure: reads a state, returns numbers.
+
+Nothing here decides legality - the edition's ``validate`` does - but every number is measured
+with the edition's own geometry, so the table shows what the rules will see:
+
+- distances are closest point to closest point: hulls for vehicles and bases otherwise (40k7
+  "Measuring distances", hh3 core "Measuring"), the hull of a FRAME model (40k11 17.02);
+- line of sight is drawn from the firing point (the weapon's mount on a vehicle, 40k7 Vehicles
+  "Vehicle Weapons and Line of Sight"; hh3 item 12) or the centre of the model's base, and is
+  blocked by the terrain (and, in 40k7, the vehicle hulls) the edition counts;
+- the facing a shot hits is the diagonal zone of the target hull the firer stands in (40k7
+  "Vehicle Facing and Armour Values", hh3 item 13); 40k11 has no vehicle facings;
+- the hidden share is the fraction of that facing's edge hidden from the firer (40k7 "Obscured
+  Targets": obscured at 25% or more).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import msgspec
+
+from ..match.actions import Action, Charge, Disembark, Fight, Move, Pivot, Shoot
+from ..match.state import MatchState, Model, Unit, Weapon
+from . import geometry as g
+from .hh3 import geom as hh3_geom
+from .hh3 import movement as hh3_movement
+from .wh40k7 import cover as w7_cover
+from .wh40k7 import firing as w7_firing
+from .wh40k7 import geo as w7_geo
+from .wh40k7 import movement as w7_movement
+from .wh40k7 import speed as w7_speed
+from .wh40k7.types import is_vehicle as w7_is_vehicle
+from .wh40k7.types import is_zooming as w7_is_zooming
+from .wh40k11 import movement as w11_movement
+from .wh40k11 import space as w11_space
+
+ROUND = 2  # measured values are reported to 0.01 in (the table shows 0.1 in)
+
+
+class WeaponFacts(msgspec.Struct, frozen=True):
+    """One weapon of a shot as the table shows it."""
+
+    weapon: str
+    target: str
+    distance: float | None
+    range: float
+    in_range: bool
+    in_arc: bool
+    visible: bool
+    facing: str | None = None
+    armour: int | None = None
+    hidden_share: float | None = None
+    obscured: bool | None = None
+
+
+class Facts(msgspec.Struct, frozen=True):
+    """What the table measures for an action (every field always present; null when it does not
+    apply to the action)."""
+
+    action: str
+    unit: str | None = None
+    distance: float | None = None
+    allowance: float | None = None
+    speed_band: str | None = None
+    target_distance: float | None = None
+    weapons: list[WeaponFacts] = []
+
+
+class Sight(msgspec.Struct, frozen=True):
+    """A line-of-sight check between two models (the table's LOS tool)."""
+
+    edition: str
+    seq: int
+    from_model: str
+    to_model: str
+    distance: float
+    visible: bool
+    origin: tuple[float, float]
+    facing: str | None = None
+    armour: int | None = None
+    hidden_share: float | None = None
+    obscured: bool | None = None
+
+
+@dataclass(frozen=True)
+class Located:
+    """A model and the unit it belongs to."""
+
+    unit: Unit
+    model: Model
+
+
+def find_model(state: MatchState, model_id: str) -> Located | None:
+    """The model ``model_id`` (on the table or not) and its unit."""
+    for unit in state.units.values():
+        model = unit.models.get(model_id)
+        if model is not None:
+            return Located(unit, model)
+    return None
+
+
+def footprint(state: MatchState, unit: Unit, model: Model) -> g.Footprint:
+    """The shape the edition measures to and from."""
+    if state.edition == "40k11":
+        return w11_space.footprint(unit, model)
+    if state.edition == "hh3":
+        return hh3_geom.footprint(model)
+    return w7_geo.footprint(model)
+
+
+def ruler(state: MatchState, a: Located, b: Located) -> float:
+    """Closest point to closest point between two models, in inches."""
+    return round(g.distance(footprint(state, a.unit, a.model), footprint(state, b.unit, b.model)), ROUND)
+
+
+def _blockers(state: MatchState, exclude: set[str]) -> list[g.PolygonLike]:
+    if state.edition == "40k11":
+        return list(w11_space.sight_blockers(state))
+    if state.edition == "hh3":
+        return hh3_geom.blockers(state)
+    return list(w7_geo.los_blockers(state, exclude))
+
+
+def _origin(state: MatchState, unit: Unit, model: Model, weapon: Weapon | None) -> g.Point:
+    """Where sight is drawn from: the weapon's mount on a vehicle, else the model's centre."""
+    if weapon is not None and model.hull is not None and state.edition != "40k11":
+        if state.edition == "hh3":
+            return hh3_geom.firing_point(unit, weapon)
+        return w7_firing.weapon_origin(state, unit, weapon)
+    return (model.pos.x, model.pos.y)
+
+
+def _armour_value(unit: Unit, facing: g.ArmourFacing) -> int | None:
+    armour = unit.profile.armour
+    if armour is None:
+        return None
+    return {"front": armour.front, "side": armour.side, "rear": armour.rear}[facing]
+
+
+@dataclass(frozen=True)
+class FacingSeen:
+    facing: str | None
+    armour: int | None
+    hidden_share: float | None
+    obscured: bool | None
+
+
+NO_FACING = FacingSeen(None, None, None, None)
+
+
+def facing_seen(state: MatchState, firer: Unit, origin: g.Point, target: Unit, model: Model) -> FacingSeen:
+    """The facing a shot from ``origin`` hits, its armour and how much of it is hidden."""
+    if state.edition == "40k11" or target.profile.armour is None:
+        return NO_FACING
+    if state.edition == "40k7":
+        if not w7_is_vehicle(target):
+            return NO_FACING
+        hull = w7_geo.facing_hull(model)
+        hit = w7_cover.facing_for(state, target, model, origin, (firer.id,))
+        facing = hit.facing
+        blockers: list[g.PolygonLike] = list(w7_geo.los_blockers(state, (firer.id, target.id)))
+    else:
+        if model.hull is None:
+            return NO_FACING
+        hull = hh3_geom.hull(model)
+        zones = g.facings_of_point(hull, origin)
+        blockers = hh3_geom.blockers(state)
+        visible = set(g.visible_facings(hull, origin, blockers))
+        seen = [z for z in zones if z in visible] or list(zones)
+        facing = seen[0]
+    armour_facing = g.armour_facing(facing)
+    share = g.hidden_fraction(origin, hull, facing, blockers)
+    obscured = share >= g.OBSCURED_THRESHOLD - g.FRACTION_EPS
+    return FacingSeen(armour_facing, _armour_value(target, armour_facing), round(share, ROUND), obscured)
+
+
+def sight(state: MatchState, a: Located, b: Located, weapon: Weapon | None = None) -> Sight:
+    """Can model ``a`` see model ``b``; which facing a shot from there hits; its hidden share."""
+    origin = _origin(state, a.unit, a.model, weapon)
+    target_fp = footprint(state, b.unit, b.model)
+    blockers = _blockers(state, {a.unit.id, b.unit.id})
+    visible = g.line_of_sight(origin, target_fp, blockers)
+    seen = facing_seen(state, a.unit, origin, b.unit, b.model)
+    return Sight(
+        edition=state.edition,
+        seq=state.seq,
+        from_model=a.model.id,
+        to_model=b.model.id,
+        distance=ruler(state, a, b),
+        visible=visible,
+        origin=(round(origin[0], ROUND), round(origin[1], ROUND)),
+        facing=seen.facing,
+        armour=seen.armour,
+        hidden_share=seen.hidden_share,
+        obscured=seen.obscured,
+    )
+
+
+# ---- facts of an action ------------------------------------------------------------------
+
+
+def _alive(unit: Unit) -> list[Model]:
+    return [m for m in unit.models.values() if m.alive]
+
+
+def _lead(unit: Unit) -> Model | None:
+    models = _alive(unit)
+    return models[0] if models else None
+
+
+def _path_length(model: Model, action: Move) -> float:
+    if action.path:
+        points = [(model.pos.x, model.pos.y), *((p.x, p.y) for p in action.path)]
+        return g.path_length(points)
+    end = action.positions.get(model.id)
+    if end is None:
+        return 0.0
+    return math.hypot(end.x - model.pos.x, end.y - model.pos.y)
+
+
+def _allowance(state: MatchState, unit: Unit, action: Move) -> float:
+    if state.edition == "40k7":
+        return w7_movement.move_limit(unit, action.kind)
+    if state.edition == "hh3":
+        return hh3_movement.move_limit(unit, action.kind == "rush")
+    return w11_movement.allowance(unit, action.kind)
+
+
+def speed_band(state: MatchState, unit: Unit, kind: str, distance: float) -> str:
+    """The speed band the move reaches: 40k7 vehicles Stationary / Combat Speed (up to 6") /
+    Cruising Speed (40k7 Vehicles, Movement), else the kind of move (Run, Rush, Advance...)."""
+    if kind != "normal":
+        return kind
+    if state.edition == "40k7" and w7_is_vehicle(unit):
+        total = unit.moved + distance
+        if total <= 1e-9:
+            return "stationary"
+        limit = w7_speed.FLYER_COMBAT_SPEED if w7_is_zooming(unit) else w7_speed.COMBAT_SPEED
+        return "combat" if total <= limit + 1e-9 else "cruising"
+    return "stationary" if distance <= 1e-9 else "normal"
+
+
+def _unit_distance(state: MatchState, a: Unit, b: Unit) -> float | None:
+    pairs = [
+        g.distance(footprint(state, a, ma), footprint(state, b, mb)) for ma in _alive(a) for mb in _alive(b)
+    ]
+    return round(min(pairs), ROUND) if pairs else None
+
+
+def _weapon_facts(state: MatchState, unit: Unit, weapon_id: str, target_id: str) -> WeaponFacts | None:
+    weapon = unit.weapons.get(weapon_id)
+    target = state.units.get(target_id)
+    if weapon is None or target is None or weapon.model not in unit.models:
+        return None
+    model = unit.models[weapon.model]
+    origin = _origin(state, unit, model, weapon)
+    from_mount = model.hull is not None and state.edition != "40k11"
+    firer_fp = footprint(state, unit, model)
+    blockers = _blockers(state, {unit.id, target.id})
+    best: tuple[float, Model] | None = None
+    for tm in _alive(target):
+        fp = footprint(state, target, tm)
+        d = g.distance(origin, fp) if from_mount else g.distance(firer_fp, fp)
+        if best is None or d < best[0]:
+            best = (d, tm)
+    if best is None:
+        return WeaponFacts(weapon.id, target.id, None, weapon.range, False, False, False)
+    distance, nearest = best
+    nearest_fp = footprint(state, target, nearest)
+    in_arc = True
+    if model.hull is not None and state.edition == "40k7":
+        mount = w7_geo.geo_mount(weapon.mount)
+        if mount.kind != "coaxial":
+            in_arc = g.in_arc(w7_geo.facing_hull(model), mount, nearest_fp)
+    elif model.hull is not None and state.edition == "hh3":
+        in_arc = hh3_geom.in_arc(unit, weapon, target)
+    visible = any(g.line_of_sight(origin, footprint(state, target, tm), blockers) for tm in _alive(target))
+    seen = facing_seen(state, unit, origin, target, nearest)
+    return WeaponFacts(
+        weapon=weapon.id,
+        target=target.id,
+        distance=round(distance, ROUND),
+        range=weapon.range,
+        in_range=distance <= weapon.range + 1e-9,
+        in_arc=in_arc,
+        visible=visible,
+        facing=seen.facing,
+        armour=seen.armour,
+        hidden_share=seen.hidden_share,
+        obscured=seen.obscured,
+    )
+
+
+def action_facts(state: MatchState, action: Action) -> Facts:
+    """The measured facts of ``action`` in ``state`` (empty where they do not apply)."""
+    tag = action.__struct_config__.tag
+    name = tag if isinstance(tag, str) else type(action).__name__
+    unit_id = getattr(action, "unit", None)
+    unit = state.units.get(unit_id) if isinstance(unit_id, str) else None
+    if unit is None:
+        return Facts(action=name, unit=unit_id if isinstance(unit_id, str) else None)
+    match action:
+        case Move():
+            lead = _lead(unit)
+            distance = _path_length(lead, action) if lead is not None else 0.0
+            target = state.units.get(action.target or "")
+            return Facts(
+                action=name,
+                unit=unit.id,
+                distance=round(distance, ROUND),
+                allowance=round(_allowance(state, unit, action), ROUND),
+                speed_band=speed_band(state, unit, action.kind, distance),
+                target_distance=_unit_distance(state, unit, target) if target is not None else None,
+            )
+        case Shoot():
+            weapons = [_weapon_facts(state, unit, f.weapon, f.target) for f in action.fire]
+            return Facts(action=name, unit=unit.id, weapons=[w for w in weapons if w is not None])
+        case Charge() | Fight():
+            target = state.units.get(action.target)
+            return Facts(
+                action=name,
+                unit=unit.id,
+                target_distance=_unit_distance(state, unit, target) if target is not None else None,
+            )
+        case Pivot() | Disembark():
+            return Facts(action=name, unit=unit.id)
+        case _:
+            return Facts(action=name, unit=unit.id)
