@@ -42,7 +42,12 @@ TABLE: list[tuple[str, dict[str, Any]]] = [
 
 def _rejection_body(answer: protocol.Ack | protocol.Rejected) -> dict[str, Any]:
     assert isinstance(answer, protocol.Rejected)
-    return {"code": answer.code, "rule": answer.rule, "message": answer.message, "values": dict(answer.values)}
+    return {
+        "code": answer.code,
+        "rule": answer.rule,
+        "message": answer.message,
+        "values": dict(answer.values),
+    }
 
 
 async def _snapshot(server: ServerProcess, match_id: str) -> tuple[Any, ...]:
