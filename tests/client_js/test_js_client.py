@@ -5,6 +5,7 @@ server. The npm packages are installed by ``./dev test`` (``npm ci`` in client-p
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -23,7 +24,9 @@ PROTOCOL_DIR = ROOT / "client-protocol"
 STATIC_JS = ROOT / "server" / "hulldown" / "web" / "static" / "js"
 NODE = shutil.which("node")
 
-needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed: the JS client tests need Node >= 18")
+needs_node = pytest.mark.skipif(
+    NODE is None, reason="node is not installed: the JS client tests need Node >= 18"
+)
 
 
 def _node_modules() -> Path:
@@ -33,9 +36,16 @@ def _node_modules() -> Path:
     return modules
 
 
-def _run(args: list[str], env: dict[str, str] | None = None, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+def _run(
+    args: list[str], env: dict[str, str] | None = None, timeout: float = 180
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        args, cwd=PROTOCOL_DIR, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
+        args,
+        cwd=PROTOCOL_DIR,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
     )
 
 
@@ -65,10 +75,8 @@ def test_tsc_refuses_a_wrong_use_of_the_declarations(tmp_path: Path) -> None:
     )
     try:
         config = tmp_path / "tsconfig.json"
-        config.write_text(
-            '{"extends": "%s", "include": ["%s", "%s"]}'
-            % (PROTOCOL_DIR / "tsconfig.json", PROTOCOL_DIR / "types" / "*.d.ts", wrong)
-        )
+        include = [str(PROTOCOL_DIR / "types" / "*.d.ts"), str(wrong)]
+        config.write_text(json.dumps({"extends": str(PROTOCOL_DIR / "tsconfig.json"), "include": include}))
         tsc = _run([str(NODE), str(modules / "typescript" / "bin" / "tsc"), "--noEmit", "-p", str(config)])
     finally:
         wrong.unlink()

@@ -27,7 +27,9 @@ def _missing(schema: dict[str, Any], value: Any, defs: dict[str, Any], path: str
         return _missing(defs[schema["$ref"].removeprefix("#/$defs/")], value, defs, path)
     for key in ("anyOf", "oneOf"):
         if key in schema:
-            options = [_missing(option, value, defs, path) for option in schema[key] if _fits(option, value, defs)]
+            options = [
+                _missing(option, value, defs, path) for option in schema[key] if _fits(option, value, defs)
+            ]
             return min(options, key=len) if options else []
     problems: list[str] = []
     if isinstance(value, dict):
