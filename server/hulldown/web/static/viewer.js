@@ -1,17 +1,22 @@
 // The match viewer: a spectator connection, the battlefield, the units, the log and the replay
 // scrubber. Plain ES modules, no build step.
 import { Board } from "./js/board.js";
-import { LiveConnection } from "./js/live.js";
+import { HulldownClient, getLog } from "./js/hulldown-client.js";
 import { renderHeader, renderLog, renderUnits } from "./js/panels.js";
 import { Scrubber, phaseIndex } from "./js/replay.js";
+import { TableTools } from "./js/tools.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
 const params = new URLSearchParams(location.search);
-const spectatorToken = params.get("spectator_token") || params.get("token");
+// A private match's spectator token: in the URL fragment (never sent to a server, so never in a
+// log), or - older links - in the query string.
+const fragment = new URLSearchParams(location.hash.slice(1));
+const spectatorToken = fragment.get("spectator_token") || params.get("spectator_token") || params.get("token");
 const base = `/matches/${encodeURIComponent(matchId)}`;
-// HTTP reads carry the spectator token of a private match (the same access as the websocket).
-const query = spectatorToken ? `?token=${encodeURIComponent(spectatorToken)}` : "";
-const withQuery = (path, params) => `${path}?${new URLSearchParams({ ...params, ...(spectatorToken ? { token: spectatorToken } : {}) })}`;
+// HTTP reads carry the spectator token of a private match in a header (the websocket's access).
+const headers = spectatorToken ? { authorization: `Bearer ${spectatorToken}` } : {};
+const query = "";
+const withQuery = (path, params) => `${path}?${new URLSearchParams(params)}`;
 
 const $ = (id) => document.getElementById(id);
 const viewer = {
@@ -23,10 +28,16 @@ const viewer = {
   status: "connecting",
   arcKey: null,
   errors: [],
+  earlierLog: [],
 };
 window.hulldownViewer = viewer;
 
-const board = new Board($("board"), { onSelect: (id) => selectUnit(id) });
+const board = new Board($("board"), {
+  onSelect: (id) => selectUnit(id),
+  onModelDown: (unit, model, point, event) => tools.modelDown(unit, model, point, event),
+});
+const tools = new TableTools({ board, root: $("tools"), base, headers, view: () => shown(), onError: (e) => viewer.errors.push(String(e)) });
+viewer.tools = tools;
 const scrubber = new Scrubber({
   slider: $("scrub"),
   label: $("scrub-label"),
@@ -63,9 +74,36 @@ function render() {
     weapon: viewer.weapon,
     onSelectUnit: selectUnit,
     onSelectWeapon: selectWeapon,
+    startWounds: board.startWounds,
   });
-  renderLog($("log"), $("log-note"), view);
+  renderLog($("log"), $("log-note"), view, { earlier: viewer.earlierLog, loadEarlier });
   refreshArc(view);
+}
+
+async function loadEarlier(from, before) {
+  try {
+    const page = await getLog("", matchId, { from, limit: before - from, token: spectatorToken });
+    const known = new Set(viewer.earlierLog.map((e) => e.n));
+    viewer.earlierLog = [...page.entries.filter((e) => !known.has(e.n)), ...viewer.earlierLog].sort((x, y) => x.n - y.n);
+    render();
+  } catch (error) {
+    viewer.errors.push(String(error));
+  }
+}
+
+// Wound maxima: the wounds every model started with (the view keeps only what is left).
+async function loadStartWounds() {
+  try {
+    const response = await fetch(withQuery(`${base}/state`, { at: 1 }), { headers });
+    if (!response.ok) throw new Error(`state at 1: HTTP ${response.status}`);
+    const { view } = await response.json();
+    const wounds = {};
+    for (const unit of Object.values(view.units)) for (const m of Object.values(unit.models)) wounds[m.id] = m.wounds;
+    board.startWounds = wounds;
+    render();
+  } catch (error) {
+    viewer.errors.push(String(error));
+  }
 }
 
 function selectUnit(id) {
@@ -89,7 +127,7 @@ async function refreshArc(view) {
   viewer.arcKey = key;
   const url = withQuery(`${base}/arcs`, { unit: viewer.selected, weapon: viewer.weapon, at: view.seq });
   try {
-    const response = await fetch(url);
+    const response = await fetch(url, { headers });
     if (!response.ok) throw new Error(`arc: HTTP ${response.status}`);
     const arc = await response.json();
     if (viewer.arcKey !== key) return;
@@ -107,7 +145,7 @@ async function seek(seq) {
     return;
   }
   try {
-    const response = await fetch(withQuery(`${base}/state`, { at: seq }));
+    const response = await fetch(withQuery(`${base}/state`, { at: seq }), { headers });
     if (!response.ok) throw new Error(`state at ${seq}: HTTP ${response.status}`);
     const { view } = await response.json();
     if (scrubber.position !== seq) return; // the slider moved on meanwhile
@@ -131,7 +169,8 @@ function onView(view, seq, reason) {
   previous = now;
   if (!indexed) {
     indexed = true;
-    phaseIndex(base, query)
+    loadStartWounds();
+    phaseIndex(base, query, headers)
       .then((index) => scrubber.setIndex(index))
       .catch((error) => viewer.errors.push(String(error)));
   }
@@ -140,12 +179,17 @@ function onView(view, seq, reason) {
 
 function onStatus(status) {
   viewer.status = status;
+  scrubber.setConnection(status);
   $("status").textContent = status;
   $("status").className = `status ${status.split(":")[0]}`;
   if (shown()) renderHeader($("info"), shown(), mode());
 }
 
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}/live`;
-const connection = new LiveConnection(wsUrl, { spectatorToken, onView, onStatus });
+const connection = new HulldownClient(wsUrl, { spectator: true, spectatorToken });
+connection.on("view", onView);
+connection.on("status", onStatus);
 viewer.connection = connection;
-connection.start();
+connection.connect().catch((error) => {
+  if (!String(error).includes("unauthorised")) viewer.errors.push(String(error));
+});
