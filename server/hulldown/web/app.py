@@ -14,6 +14,7 @@ from .dice_routes import routes as dice_routes
 from .http_routes import routes as http_routes
 from .live_socket import live_socket
 from .log_routes import routes as log_routes
+from .play_routes import routes as play_routes
 from .replay_socket import replay_socket
 from .settings import Settings
 from .table_routes import routes as table_routes
@@ -48,6 +49,7 @@ def create_app(settings: Settings) -> Starlette:
         *dice_routes,
         *log_routes,
         *table_routes,
+        *play_routes,
         WebSocketRoute("/matches/{match_id}/live", live_socket),
         WebSocketRoute("/matches/{match_id}/replay", replay_socket),
         *viewer_routes,

@@ -31,13 +31,16 @@ Schema = dict[str, Any]
 
 
 class CreatedMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """``POST /matches``: the secret side tokens (shown once, stored hashed) and the URLs."""
+    """``POST /matches``: the secret side tokens (shown once, stored hashed) and the URLs. A private
+    match's ``spectator_url`` carries its spectator token in the fragment; ``play_urls`` open the
+    player's table of each side with its token in the fragment (never sent to the server)."""
 
     match_id: str
     tokens: dict[str, str]
     spectator_token: str | None
     spectator_url: str
     live_url: str
+    play_urls: dict[str, str] = {}
 
 
 class MatchSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -87,6 +87,17 @@ def table_paths() -> dict[str, Schema]:
                 },
             }
         },
+        "/matches/{match_id}/play": {
+            "get": {
+                "operationId": "playerTable",
+                "summary": "The player's table: the board with controls for the side whose token it is given.",
+                "description": "The token goes in the URL fragment (#token=...) or a prompt; see docs/table.md.",
+                "parameters": [MATCH_ID],
+                "responses": {
+                    "200": {"description": "An HTML page.", "content": {"text/html": {"schema": {"type": "string"}}}}
+                },
+            }
+        },
         "/matches/{match_id}/ruler": {
             "get": {
                 "operationId": "getRuler",
