@@ -147,7 +147,7 @@ function render() {
   $("title").textContent = `Match ${matchId}`;
   $("side-badge").textContent = table.side ? `you are side ${SIDE[table.side]}` : "";
   $("side-badge").className = `side-badge side-${table.side}`;
-  renderHeader($("info"), view, { kind: table.client.status === "live" ? "live" : "offline", text: table.client.status });
+  renderHeader($("info"), view, { kind: table.client.status === "live" ? "live" : "offline", text: table.client.status, side: table.side });
   board.selected = table.selected;
   board.marks = table.selectedWeapon() ? markClasses() : {};
   board.render(view);

@@ -48,7 +48,7 @@ export function renderHeader(root, view, mode) {
       h(
         "div",
         { id: "pending", class: `pending side-${p.side}` },
-        `Waiting for side ${SIDE[p.side]}: ${p.prompt} [${p.options.join(" / ")}] `,
+        p.side === mode.side ? `Your decision: ${p.prompt} [${p.options.join(" / ")}] ` : `Waiting for side ${SIDE[p.side]}: ${p.prompt} [${p.options.join(" / ")}] `,
         h("span", { class: "rule" }, p.rule),
       ),
     );
