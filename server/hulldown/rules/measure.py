@@ -21,17 +21,23 @@ import math
 from dataclasses import dataclass
 
 import msgspec
+import shapely
+from shapely.geometry import LineString, Polygon
+from shapely.geometry.base import BaseGeometry
 
 from ..match.actions import Action, Charge, Disembark, Fight, Move, Pivot, Shoot
 from ..match.state import MatchState, Model, Unit, Weapon
 from . import geometry as g
 from .hh3 import geom as hh3_geom
 from .hh3 import movement as hh3_movement
+from .hh3 import transports as hh3_transports
+from .hh3.core import CONTACT as HH3_CONTACT
 from .wh40k7 import cover as w7_cover
 from .wh40k7 import firing as w7_firing
 from .wh40k7 import geo as w7_geo
 from .wh40k7 import movement as w7_movement
 from .wh40k7 import speed as w7_speed
+from .wh40k7 import transports as w7_transports
 from .wh40k7.types import is_vehicle as w7_is_vehicle
 from .wh40k7.types import is_zooming as w7_is_zooming
 from .wh40k11 import movement as w11_movement
@@ -67,6 +73,7 @@ class Facts(msgspec.Struct, frozen=True):
     speed_band: str | None = None
     target_distance: float | None = None
     weapons: list[WeaponFacts] = []
+    area: list[list[tuple[float, float]]] = []
 
 
 class Sight(msgspec.Struct, frozen=True):
@@ -199,6 +206,46 @@ def sight(state: MatchState, a: Located, b: Located, weapon: Weapon | None = Non
     )
 
 
+# ---- where disembarking models may go ------------------------------------------------------
+
+AREA_SIMPLIFY = 0.005  # inches: drawing tolerance of the area polygons (an hh3 area is a 0.05 in strip)
+
+
+def _rings(region: BaseGeometry) -> list[list[tuple[float, float]]]:
+    rings = []
+    for part in shapely.get_parts(region.simplify(AREA_SIMPLIFY)):
+        if isinstance(part, Polygon) and not part.is_empty:
+            rings.append(
+                [(round(float(x), 2), round(float(y), 2)) for x, y in list(part.exterior.coords)[:-1]]
+            )
+    return rings
+
+
+def disembark_area(state: MatchState, unit: Unit) -> list[list[tuple[float, float]]]:
+    """Where the centre of the unit's first model may be placed when it disembarks: 40k7
+    Transport Vehicles (wholly within 6 in of an access point: within 6 in less the base's radius
+    of an access facing), hh3 Transports (in base contact with a facing with an access point).
+    The edition's validation still decides every placement (coherency, other models)."""
+    transport = state.units.get(unit.embarked_in or "")
+    models = _alive(unit)
+    if transport is None or not models or not _alive(transport):
+        return []
+    radius = (models[0].base_mm or 25.0) / g.MM_PER_INCH / 2
+    hull_model = _alive(transport)[0]
+    if state.edition == "40k7":
+        edges = [LineString(e) for e in w7_transports.access_edges(transport)]
+        hull = g.as_geometry(w7_geo.facing_hull(hull_model))
+        reach = w7_transports.DISEMBARK_RANGE - radius
+    elif state.edition == "hh3" and transport.profile.access:
+        edges = hh3_transports.access_edges(transport)
+        hull = g.as_geometry(hh3_geom.hull(hull_model))
+        reach = radius + HH3_CONTACT
+    else:
+        return []
+    band = shapely.union_all([e.buffer(reach, quad_segs=16) for e in edges])
+    return _rings(band.difference(hull.buffer(radius, quad_segs=16)))
+
+
 # ---- facts of an action ------------------------------------------------------------------
 
 
@@ -325,7 +372,9 @@ def action_facts(state: MatchState, action: Action) -> Facts:
                 unit=unit.id,
                 target_distance=_unit_distance(state, unit, target) if target is not None else None,
             )
-        case Pivot() | Disembark():
+        case Disembark():
+            return Facts(action=name, unit=unit.id, area=disembark_area(state, unit))
+        case Pivot():
             return Facts(action=name, unit=unit.id)
         case _:
             return Facts(action=name, unit=unit.id)

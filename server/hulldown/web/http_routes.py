@@ -58,7 +58,8 @@ async def create_match(request: Request) -> Response:
             "spectator_url": f"{base}/matches/{match_id}/view{spectator_fragment}",
             "live_url": f"{ws_base}/matches/{match_id}/live",
             "play_urls": {
-                side: f"{base}/matches/{match_id}/play#token={token}" for side, token in created.tokens.items()
+                side: f"{base}/matches/{match_id}/play#token={token}"
+                for side, token in created.tokens.items()
             },
         },
         status_code=201,

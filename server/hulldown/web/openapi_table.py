@@ -94,7 +94,10 @@ def table_paths() -> dict[str, Schema]:
                 "description": "The token goes in the URL fragment (#token=...) or a prompt; see docs/table.md.",
                 "parameters": [MATCH_ID],
                 "responses": {
-                    "200": {"description": "An HTML page.", "content": {"text/html": {"schema": {"type": "string"}}}}
+                    "200": {
+                        "description": "An HTML page.",
+                        "content": {"text/html": {"schema": {"type": "string"}}},
+                    }
                 },
             }
         },

@@ -491,7 +491,7 @@ function disembarkSection(unit) {
     h("h4", {}, `Disembark from ${unit.embarked_in}`),
     placing
       ? h("div", { id: "disembark-next" }, next ? `click the table to place ${next.id}` : "every model placed")
-      : h("button", { type: "button", id: "disembark-place", onclick: () => ((table.placing = { unit: unit.id, positions: {} }), drawPlacing(), renderPanels()) }, "Place the models"),
+      : h("button", { type: "button", id: "disembark-place", onclick: () => startPlacing(unit) }, "Place the models"),
     placing && !next ? h("button", { type: "button", id: "disembark", onclick: () => act("disembark", { type: "disembark", unit: unit.id, positions: placing.positions }).then(() => ((table.placing = null), drawPlacing())) }, "Disembark") : null,
     placing ? h("button", { type: "button", id: "disembark-cancel", onclick: () => ((table.placing = null), drawPlacing(), renderPanels()) }, "Cancel") : null,
     message("disembark"),
@@ -499,30 +499,68 @@ function disembarkSection(unit) {
 }
 
 function drawPlacing() {
-  board.overlay = board.overlay.filter((o) => o.kind !== "ghost" || !o.placing);
+  board.overlay = board.overlay.filter((o) => !o.placing);
   const placing = table.placing;
   if (placing) {
     const unit = table.view.units[placing.unit];
-    const transport = table.view.units[unit.embarked_in];
-    board.overlay = board.overlay.filter((o) => o.kind !== "area");
-    if (transport) {
-      // The area a disembarking model is placed in (within 2 in of the transport's hull, the
-      // reach the editions give for disembarking; the server decides each placement).
-      const lead = leadModel(transport);
-      const reach = 2;
-      const L = (lead.hull ? lead.hull.length : 2) / 2 + reach;
-      const W = (lead.hull ? lead.hull.width : 2) / 2 + reach;
-      const a = (lead.heading * Math.PI) / 180;
-      const corner = (u, v) => [lead.pos[0] + u * Math.cos(a) - v * Math.sin(a), lead.pos[1] + u * Math.sin(a) + v * Math.cos(a)];
-      board.overlay.push({ kind: "area", placing: true, polygons: [[corner(L, W), corner(-L, W), corner(-L, -W), corner(L, -W)]] });
-    }
+    if (placing.area) board.overlay.push({ kind: "area", placing: true, polygons: placing.area });
     for (const [id, pos] of Object.entries(placing.positions)) {
       board.overlay.push({ kind: "ghost", placing: true, model: unit.models[id], pos, heading: unit.models[id].heading, state: "ok" });
     }
-  } else {
-    board.overlay = board.overlay.filter((o) => o.kind !== "area");
   }
   board.renderOverlay();
+}
+
+// The legal area comes from the server (the facts of a check of this disembark, measured with
+// the edition's own rule: docs/table.md).
+async function startPlacing(unit) {
+  table.placing = { unit: unit.id, positions: {}, area: null };
+  renderPanels();
+  try {
+    const result = await check({ type: "disembark", unit: unit.id, positions: {} });
+    if (table.placing && table.placing.unit === unit.id) {
+      table.placing.area = result.facts.area;
+      drawPlacing();
+    }
+  } catch (error) {
+    table.errors.push(String(error));
+  }
+}
+
+function insidePolygon([x, y], ring) {
+  let inside = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i];
+    const [xj, yj] = ring[j];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+// A click just outside the legal area (an hh3 area is a strip 0.05 in wide, finer than a screen
+// pixel) is moved onto the nearest point of the area, a hair inside its edge.
+const SNAP_INSIDE = 0.02;
+const SNAP_REACH = 1.0;
+
+function snapInto(point, rings) {
+  if (!rings || !rings.length || rings.some((r) => insidePolygon(point, r))) return point;
+  let best = null;
+  for (const ring of rings) {
+    for (let i = 0; i < ring.length; i += 1) {
+      const [ax, ay] = ring[i];
+      const [bx, by] = ring[(i + 1) % ring.length];
+      const dx = bx - ax;
+      const dy = by - ay;
+      const t = Math.max(0, Math.min(1, ((point[0] - ax) * dx + (point[1] - ay) * dy) / (dx * dx + dy * dy || 1)));
+      const q = [ax + t * dx, ay + t * dy];
+      const d = Math.hypot(q[0] - point[0], q[1] - point[1]);
+      if (!best || d < best.d) best = { q, d };
+    }
+  }
+  if (!best || best.d > SNAP_REACH) return point;
+  const ux = (best.q[0] - point[0]) / (best.d || 1);
+  const uy = (best.q[1] - point[1]) / (best.d || 1);
+  return [Number((best.q[0] + ux * SNAP_INSIDE).toFixed(3)), Number((best.q[1] + uy * SNAP_INSIDE).toFixed(3))];
 }
 
 function tableClick(point) {
@@ -531,7 +569,7 @@ function tableClick(point) {
   const unit = table.view.units[placing.unit];
   const next = Object.values(unit.models).find((m) => m.alive && !placing.positions[m.id]);
   if (!next) return;
-  placing.positions[next.id] = point;
+  placing.positions[next.id] = snapInto(point, placing.area);
   drawPlacing();
   renderPanels();
 }

@@ -264,7 +264,8 @@ export class Board {
       labels.append(label);
       const statuses = statusText(unit, view);
       if (statuses) {
-        const sy = placeLabel(placed, x, [y + 1.0, y - 1.1, y + 2.1], statuses, 0.8);
+        const below = height - lead.pos[1] + reach + 0.6;
+        const sy = placeLabel(placed, x, [below, below + 1.0, y - 1.1, below + 2.0], statuses, 0.8);
         labels.append(
           el("text", { class: "status-label", "data-unit": unit.id, x: fmt(x), y: fmt(sy) }, [document.createTextNode(statuses)]),
         );
