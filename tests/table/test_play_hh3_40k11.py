@@ -131,3 +131,59 @@ async def test_hh3_disembark_facing_and_repair_through_the_ui(server: ServerProc
     state = await agree()
     assert statuses[0] not in state["units"]["t"]["statuses"]
     assert errors == []
+
+
+def forty_k_eleven_match() -> CreateMatch:
+    from tests.wh40k11.builders import infantry, vehicle
+    from tests.wh40k11.builders import weapon as w11
+
+    squad = infantry(
+        "squad",
+        "a",
+        [(44.63, 30.0)],  # base to hull: engaged with the tank (40k11 engagement range)
+        weapons=(w11("pistol", "squad-1", rng=12, rules=("close_quarters",)), w11("rifle", "squad-1", rng=24)),
+    )
+    return CreateMatch(
+        edition="40k11",
+        scenario=Scenario(units=(squad, vehicle("tank", "b", 40.0, 30.0))),
+        options=Options(turn_limit=5),
+    )
+
+
+async def test_40k11_close_quarters_shooting_at_an_engaged_vehicle(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+    created = await create_match(server.http, forty_k_eleven_match())
+    match_id, token = created["match_id"], created["tokens"]["a"]
+    errors: list[str] = []
+    _, a = await open_table(browser, created["play_urls"]["a"], errors)
+    _, b = await open_table(browser, created["play_urls"]["b"], errors)
+    pages = {"a": a, "b": b}
+    state = await _advance(pages, server.http, match_id, token, "a", "shooting")
+    await a.click(".unit-card[data-unit='squad'] .unit-title")
+
+    # The rifle has no [CLOSE-QUARTERS]: refused, shown where the player fired.
+    await a.check("input.fire-weapon[data-weapon='rifle']")
+    await a.wait_for_selector(".target[data-target='tank']")
+    await a.select_option("#fire-target-rifle", "tank")
+    await a.click("#fire")
+    await a.wait_for_selector(".message[data-section='shoot'][data-code='close_quarters_only']")
+    refused = await a.text_content(".message[data-section='shoot']")
+    assert refused is not None and "[40k11" in refused
+    assert (await state_of(server.http, match_id, token))["seq"] == state["seq"]
+    await shot(a, "play-40k11-01-refused-rifle")
+
+    # The pistol may: close-quarters shooting at the vehicle it is engaged with.
+    await a.uncheck("input.fire-weapon[data-weapon='rifle']")
+    await a.check("input.fire-weapon[data-weapon='pistol']")
+    await a.wait_for_selector(".target[data-target='tank'][data-mark='in-range']")
+    await a.select_option("#fire-target-pistol", "tank")
+    await a.click("#fire")
+    await wait_seq(a, state["seq"] + 1)
+    for page in pages.values():
+        state = await board_matches_state(page, server.http, match_id, token)
+    shot_lines = [e for e in state["log"] if e["seq"] == state["seq"]]
+    assert any(r["purpose"].startswith("hit") or "hit" in r["purpose"] for e in shot_lines for r in e["rolls"])
+    tank = state["units"]["tank"]
+    wounds = tank["models"]["tank-m"]["wounds"]
+    assert await b.text_content(".unit-card[data-unit='tank'] .vitals") == f"{wounds}/12 W"
+    await shot(b, "play-40k11-02-close-quarters-shot")
+    assert errors == []
