@@ -275,12 +275,13 @@ async def test_private_match_viewer_uses_the_spectator_token(server: ServerProce
     request = msgspec.structs.replace(duel(), options=Options(private_spectators=True))
     created = await create_match(server.http, request)
     errors: list[str] = []
-    page = await open_page(browser, created["spectator_url"], errors)
+    # The link POST /matches gives carries the token in its fragment (never sent to the server).
+    assert created["spectator_url"].endswith(f"/view#spectator_token={created['spectator_token']}")
+    bare = created["spectator_url"].split("#")[0]
+    page = await open_page(browser, bare, errors)
     await page.wait_for_selector("#status.refused")  # no token: the websocket refuses
     assert await page.text_content("#status") == "refused: unauthorised"
-    page = await open_page(
-        browser, f"{created['spectator_url']}?spectator_token={created['spectator_token']}", []
-    )
+    page = await open_page(browser, created["spectator_url"], [])
     await page.wait_for_selector("#status.live")
     await page.click(".unit-card[data-unit='predator-1'] .unit-title")
     await page.click("input[data-weapon='lascannon']")

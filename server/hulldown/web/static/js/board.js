@@ -35,7 +35,7 @@ const LABEL_HEIGHT = 1.1;
 
 function labelBox(x, y, text, size) {
   const w = text.length * LABEL_CHAR_WIDTH * size;
-  return { x0: x - w / 2, x1: x + w / 2, y0: y - LABEL_HEIGHT * size * 0.8, y1: y + LABEL_HEIGHT * size * 0.2 };
+  return { x0: x - w / 2, x1: x + w / 2, y0: y - LABEL_HEIGHT * size * 0.85, y1: y + LABEL_HEIGHT * size * 0.35 };
 }
 
 function overlapsAny(box, boxes) {
