@@ -77,7 +77,9 @@ async def screen_point(page: Page, x: float, y: float) -> tuple[float, float]:
     return point[0], point[1]
 
 
-async def drag(page: Page, start: tuple[float, float], waypoints: list[tuple[float, float]], end: tuple[float, float]) -> None:
+async def drag(
+    page: Page, start: tuple[float, float], waypoints: list[tuple[float, float]], end: tuple[float, float]
+) -> None:
     """Press on the board at table point ``start``, move through ``waypoints`` (each added with
     a Shift+release), release at ``end``."""
     sx, sy = await screen_point(page, *start)
@@ -93,7 +95,9 @@ async def drag(page: Page, start: tuple[float, float], waypoints: list[tuple[flo
     ex, ey = await screen_point(page, *end)
     await page.mouse.move(ex, ey, steps=10)
     # Let the live check answer before letting go (the path turns green or red).
-    await page.wait_for_function("!document.querySelector('#board-overlay polyline.path.checking')", timeout=5000)
+    await page.wait_for_function(
+        "!document.querySelector('#board-overlay polyline.path.checking')", timeout=5000
+    )
     await page.mouse.up()
 
 

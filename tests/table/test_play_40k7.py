@@ -123,7 +123,9 @@ async def test_a_whole_40k7_match_through_the_ui(server: ServerProcess, browser:
     await wait_seq(a, 2)
     state = await table.agree()
     predator = state["units"]["predator-1"]["models"]["predator-1-m"]
-    assert predator["pos"] == [14.0, 26.0] and state["units"]["predator-1"]["moved"] == pytest.approx(4.83, abs=0.01)
+    assert predator["pos"] == [14.0, 26.0] and state["units"]["predator-1"]["moved"] == pytest.approx(
+        4.83, abs=0.01
+    )
     await shot(a, "play-40k7-02-moved")
 
     # 3. Undo (free: the move revealed no dice).
@@ -153,8 +155,8 @@ async def test_a_whole_40k7_match_through_the_ui(server: ServerProcess, browser:
         before = (await table.state())["seq"]
         await a.click("#fire")
         await a.wait_for_selector(".message[data-section='shoot'][data-code]:not([data-code='sending'])")
-        assert await a.get_attribute(".message[data-section='shoot']", "data-code") == "ack", await a.text_content(
-            ".message[data-section='shoot']"
+        assert await a.get_attribute(".message[data-section='shoot']", "data-code") == "ack", (
+            await a.text_content(".message[data-section='shoot']")
         )
         await wait_seq(a, before + 1)
         state = await table.agree()

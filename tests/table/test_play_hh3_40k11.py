@@ -42,7 +42,9 @@ def hh3_match() -> CreateMatch:
     )
 
 
-async def _advance(pages: dict[str, Any], http: str, match_id: str, token: str, side: str, phase: str) -> dict[str, Any]:
+async def _advance(
+    pages: dict[str, Any], http: str, match_id: str, token: str, side: str, phase: str
+) -> dict[str, Any]:
     for _ in range(20):
         state = await state_of(http, match_id, token)
         if state["active"] == side and state["phase"] == phase and state["pending"] is None:
@@ -54,7 +56,9 @@ async def _advance(pages: dict[str, Any], http: str, match_id: str, token: str, 
     raise AssertionError(f"never reached side {side}'s {phase} phase")
 
 
-async def test_hh3_disembark_facing_and_repair_through_the_ui(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+async def test_hh3_disembark_facing_and_repair_through_the_ui(
+    server: ServerProcess, browser: Browser
+) -> None:  # noqa: F811
     created = await create_match(server.http, hh3_match())
     match_id, token = created["match_id"], created["tokens"]["a"]
     errors: list[str] = []
@@ -84,7 +88,9 @@ async def test_hh3_disembark_facing_and_repair_through_the_ui(server: ServerProc
     await shot(a, "play-hh3-01-disembark-area")
     before = (await state_of(server.http, match_id, token))["seq"]
     await a.click("#disembark")
-    await a.wait_for_function("![undefined, 'sending'].includes((hulldownTable.messages.disembark || {}).code)")
+    await a.wait_for_function(
+        "![undefined, 'sending'].includes((hulldownTable.messages.disembark || {}).code)"
+    )
     answer = await a.evaluate("hulldownTable.messages.disembark")
     assert answer["code"] == "ack", answer
     await wait_seq(a, before + 1)
@@ -104,7 +110,11 @@ async def test_hh3_disembark_facing_and_repair_through_the_ui(server: ServerProc
     await wait_seq(a, state["seq"] + 1)
     state = await agree()
     pending = state["pending"]
-    assert pending["side"] == "b" and pending["kind"] == "facing" and set(pending["options"]) == {"front", "side"}
+    assert (
+        pending["side"] == "b"
+        and pending["kind"] == "facing"
+        and set(pending["options"]) == {"front", "side"}
+    )
     await b.wait_for_selector("dialog#decision[open] button.option[data-choice='side']")
     assert await a.text_content("#waiting") == f"Waiting for side B: {pending['prompt']}"
     await shot(b, "play-hh3-02-facing-dialog")
@@ -141,7 +151,10 @@ def forty_k_eleven_match() -> CreateMatch:
         "squad",
         "a",
         [(44.63, 30.0)],  # base to hull: engaged with the tank (40k11 engagement range)
-        weapons=(w11("pistol", "squad-1", rng=12, rules=("close_quarters",)), w11("rifle", "squad-1", rng=24)),
+        weapons=(
+            w11("pistol", "squad-1", rng=12, rules=("close_quarters",)),
+            w11("rifle", "squad-1", rng=24),
+        ),
     )
     return CreateMatch(
         edition="40k11",
@@ -150,7 +163,9 @@ def forty_k_eleven_match() -> CreateMatch:
     )
 
 
-async def test_40k11_close_quarters_shooting_at_an_engaged_vehicle(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+async def test_40k11_close_quarters_shooting_at_an_engaged_vehicle(
+    server: ServerProcess, browser: Browser
+) -> None:  # noqa: F811
     created = await create_match(server.http, forty_k_eleven_match())
     match_id, token = created["match_id"], created["tokens"]["a"]
     errors: list[str] = []
@@ -181,7 +196,9 @@ async def test_40k11_close_quarters_shooting_at_an_engaged_vehicle(server: Serve
     for page in pages.values():
         state = await board_matches_state(page, server.http, match_id, token)
     shot_lines = [e for e in state["log"] if e["seq"] == state["seq"]]
-    assert any(r["purpose"].startswith("hit") or "hit" in r["purpose"] for e in shot_lines for r in e["rolls"])
+    assert any(
+        r["purpose"].startswith("hit") or "hit" in r["purpose"] for e in shot_lines for r in e["rolls"]
+    )
     tank = state["units"]["tank"]
     wounds = tank["models"]["tank-m"]["wounds"]
     assert await b.text_content(".unit-card[data-unit='tank'] .vitals") == f"{wounds}/12 W"

@@ -19,7 +19,7 @@ from tests.scenarios import duel, rhino
 
 from ..server_process import ServerProcess
 from ..viewer.test_viewer_browser import browser  # noqa: F401  (the Chromium fixture)
-from .browser import screen_point, shot
+from .browser import shot
 from .test_tools import walled
 
 
@@ -37,7 +37,9 @@ async def click_model(page: Page, x: float, y: float) -> None:
     await page.mouse.click(point[0], point[1])
 
 
-async def test_ruler_and_line_of_sight_tools_show_the_servers_numbers(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+async def test_ruler_and_line_of_sight_tools_show_the_servers_numbers(
+    server: ServerProcess, browser: Browser
+) -> None:  # noqa: F811
     created = await create_match(server.http, walled("40k7"))
     base = f"{server.http}/matches/{created['match_id']}"
     errors: list[str] = []
@@ -57,7 +59,13 @@ async def test_ruler_and_line_of_sight_tools_show_the_servers_numbers(server: Se
     await click_model(page, 10.0, 24.0)
     await click_model(page, 40.0, 24.0)
     await page.wait_for_selector("#tool-result[data-visible]")
-    for key, attribute in (("visible", "data-visible"), ("facing", "data-facing"), ("armour", "data-armour"), ("hidden_share", "data-hidden-share"), ("obscured", "data-obscured")):
+    for key, attribute in (
+        ("visible", "data-visible"),
+        ("facing", "data-facing"),
+        ("armour", "data-armour"),
+        ("hidden_share", "data-hidden-share"),
+        ("obscured", "data-obscured"),
+    ):
         value = sight[key]
         expected = str(value).lower() if isinstance(value, bool) else str(value)
         assert await page.get_attribute("#tool-result", attribute) == expected, key
@@ -75,7 +83,9 @@ def _label_boxes(page: Page) -> Any:
     )
 
 
-async def test_labels_do_not_overlap_and_removed_units_have_none(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+async def test_labels_do_not_overlap_and_removed_units_have_none(
+    server: ServerProcess, browser: Browser
+) -> None:  # noqa: F811
     request = duel()
     # Three Rhinos in a row 5 in apart (their labels would overlap side by side), one of them with statuses; a destroyed one (removed,
     # no wreck) and a wreck.
@@ -129,9 +139,10 @@ async def test_wound_maxima_come_from_the_starting_wounds(server: ServerProcess,
 
 async def test_older_log_lines_are_paged_in(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
     created = await create_match(server.http, msgspec.structs.replace(duel(), options=Options(turn_limit=30)))
-    async with Client(created["live_url"], token=created["tokens"]["a"]) as a, Client(
-        created["live_url"], token=created["tokens"]["b"]
-    ) as b:
+    async with (
+        Client(created["live_url"], token=created["tokens"]["a"]) as a,
+        Client(created["live_url"], token=created["tokens"]["b"]) as b,
+    ):
         for _ in range(60):
             view = a.view.data
             assert view is not None
@@ -140,7 +151,9 @@ async def test_older_log_lines_are_paged_in(server: ServerProcess, browser: Brow
             assert isinstance(answer, protocol.Ack)
             await a.wait_seq(answer.seq)
     page = await open_viewer(browser, created["spectator_url"], [])
-    state = (await httpx.AsyncClient(timeout=10).get(f"{server.http}/matches/{created['match_id']}/state")).json()
+    state = (
+        await httpx.AsyncClient(timeout=10).get(f"{server.http}/matches/{created['match_id']}/state")
+    ).json()
     first = state["view"]["log"][0]["n"]
     assert first > 0
     await page.wait_for_selector("#log-older")
@@ -148,17 +161,30 @@ async def test_older_log_lines_are_paged_in(server: ServerProcess, browser: Brow
     await page.click("#log-older")
     older = min(50, first)
     await page.wait_for_selector(f"#log li.log-entry[data-n='{first - older}']")
-    log = (await httpx.AsyncClient(timeout=10).get(f"{server.http}/matches/{created['match_id']}/log", params={"from": first - older, "limit": older})).json()
-    shown = await page.eval_on_selector_all("#log li.log-entry", "ls => ls.map(l => [Number(l.dataset.n), l.querySelector('.log-text').textContent])")
-    expected = [[e["n"], e["text"]] for e in log["entries"]] + [[e["n"], e["text"]] for e in state["view"]["log"]]
+    log = (
+        await httpx.AsyncClient(timeout=10).get(
+            f"{server.http}/matches/{created['match_id']}/log", params={"from": first - older, "limit": older}
+        )
+    ).json()
+    shown = await page.eval_on_selector_all(
+        "#log li.log-entry",
+        "ls => ls.map(l => [Number(l.dataset.n), l.querySelector('.log-text').textContent])",
+    )
+    expected = [[e["n"], e["text"]] for e in log["entries"]] + [
+        [e["n"], e["text"]] for e in state["view"]["log"]
+    ]
     assert shown == expected
 
 
-async def test_the_scrubber_does_not_say_live_while_reconnecting(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+async def test_the_scrubber_does_not_say_live_while_reconnecting(
+    server: ServerProcess, browser: Browser
+) -> None:  # noqa: F811
     created = await create_match(server.http, duel())
     page = await open_viewer(browser, created["spectator_url"], [])
     assert (await page.text_content("#scrub-label") or "").startswith("live · seq 1")
-    await page.evaluate("hulldownViewer.connection.backoff.initial = 1500; hulldownViewer.connection.dropConnection()")
+    await page.evaluate(
+        "hulldownViewer.connection.backoff.initial = 1500; hulldownViewer.connection.dropConnection()"
+    )
     await page.wait_for_selector("#scrub-label[data-connection='reconnecting']")
     label = await page.text_content("#scrub-label")
     assert label == "reconnecting (last seq seen) · seq 1"
@@ -167,7 +193,9 @@ async def test_the_scrubber_does_not_say_live_while_reconnecting(server: ServerP
 
 
 @pytest.mark.parametrize("side", ["a", "b"])
-async def test_the_table_asks_for_a_token_and_keeps_it_for_the_tab(server: ServerProcess, browser: Browser, side: str) -> None:  # noqa: F811
+async def test_the_table_asks_for_a_token_and_keeps_it_for_the_tab(
+    server: ServerProcess, browser: Browser, side: str
+) -> None:  # noqa: F811
     created = await create_match(server.http, duel())
     context = await browser.new_context()
     page = await context.new_page()
