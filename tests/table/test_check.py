@@ -5,6 +5,7 @@ then act and compare the answers. Plus its measured facts, its access and its ra
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -165,10 +166,12 @@ async def test_check_needs_a_side_token_and_a_good_body_and_is_rate_limited(serv
         assert response.status_code == 400 and "teleport" in response.json()["error"]["message"]
         response = await http.post(f"{server.http}/matches/nope/check", json={"action": END}, headers=headers)
         assert response.status_code == 404
-        # The websocket's rate: 50 per second, burst 100. 130 checks at once exceed it.
-        answers = [await http.post(url, json={"action": END}, headers=headers) for _ in range(130)]
+        # The websocket's rate: 50 per second, burst 100. 200 checks at once exceed it.
+        answers = await asyncio.gather(
+            *(http.post(url, json={"action": END}, headers=headers) for _ in range(200))
+        )
         statuses = [r.status_code for r in answers]
-        assert statuses[0] == 200 and 429 in statuses
+        assert statuses.count(200) >= 100 and 429 in statuses
         limited = answers[statuses.index(429)].json()["error"]
         assert limited["code"] == "rate_limited" and "per second" in limited["message"]
     state = await get_state(server.http, created["match_id"])

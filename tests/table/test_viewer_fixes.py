@@ -212,3 +212,32 @@ async def test_the_table_asks_for_a_token_and_keeps_it_for_the_tab(
     await other.goto(f"{server.http}/matches/{created['match_id']}/play")
     await other.wait_for_selector("#token-form:not([hidden])")
     await context.close()
+
+
+async def test_zoom_pan_and_hover_cards(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+    created = await create_match(server.http, duel())
+    page = await open_viewer(browser, created["spectator_url"], [])
+    card = await page.text_content("#board g.unit[data-unit='rhino-1'] > title")
+    assert card == "Rhino (rhino-1, side B)\n3/3 HP\narmour 11/11/10"
+    full = await page.get_attribute("#board", "viewBox")
+    assert full == "-1 -1 74 50"
+    x, y = await page.evaluate("hulldownViewer.tools.board.toScreen(40, 24)")
+    await page.mouse.move(x, y)
+    await page.mouse.wheel(0, -300)
+    await page.wait_for_function("document.querySelector('#board').getAttribute('viewBox') !== '-1 -1 74 50'")
+    box = [float(v) for v in (await page.get_attribute("#board", "viewBox") or "").split()]
+    assert box[2] < 74
+    # Zoomed about the pointer: the Rhino's centre is still under it, and the board's
+    # coordinates still convert both ways.
+    after = await page.evaluate("hulldownViewer.tools.board.toScreen(40, 24)")
+    assert after == pytest.approx([x, y], abs=2.0)
+    table_point = await page.evaluate(f"hulldownViewer.tools.board.toTable({x}, {y})")
+    assert table_point == pytest.approx([40.0, 24.0], abs=0.1)
+    await page.mouse.move(x, y)
+    await page.mouse.down(button="middle")
+    await page.mouse.move(x + 100, y, steps=5)
+    await page.mouse.up(button="middle")
+    panned = await page.evaluate("hulldownViewer.tools.board.toScreen(40, 24)")
+    assert panned[0] == pytest.approx(x + 100, abs=3.0)
+    await page.dblclick("#board")
+    assert await page.get_attribute("#board", "viewBox") == full

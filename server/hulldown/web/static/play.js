@@ -138,6 +138,7 @@ const tools = new TableTools({
   onError: (e) => table.errors.push(String(e)),
 });
 table.board = board;
+board.enableZoomPan({ shouldZoom: () => !table.drag }); // the wheel turns a vehicle while dragging
 
 function render() {
   const view = table.view;

@@ -38,6 +38,7 @@ const board = new Board($("board"), {
 });
 const tools = new TableTools({ board, root: $("tools"), base, headers, view: () => shown(), onError: (e) => viewer.errors.push(String(e)) });
 viewer.tools = tools;
+board.enableZoomPan();
 const scrubber = new Scrubber({
   slider: $("scrub"),
   label: $("scrub-label"),

@@ -132,6 +132,46 @@ export class Board {
     }
   }
 
+  // Zoom (the wheel, about the pointer) and pan (drag the empty table, or the middle button):
+  // only the viewBox changes, so every coordinate conversion keeps working.
+  enableZoomPan({ shouldZoom = () => true } = {}) {
+    const svg = this.svg;
+    svg.addEventListener(
+      "wheel",
+      (event) => {
+        if (!shouldZoom(event) || !this.box) return;
+        event.preventDefault();
+        const factor = event.deltaY < 0 ? 0.85 : 1 / 0.85;
+        const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+        const [x, y, w, h] = this.box;
+        const nw = Math.min(this.fullBox[2], Math.max(6, w * factor));
+        const nh = (nw / w) * h;
+        this.setBox([p.x - ((p.x - x) * nw) / w, p.y - ((p.y - y) * nh) / h, nw, nh]);
+      },
+      { passive: false },
+    );
+    svg.addEventListener("pointerdown", (event) => {
+      const onEmpty = !(event.target.closest && event.target.closest("g.unit"));
+      if (!(event.button === 1 || (event.button === 0 && onEmpty && event.altKey)) || !this.box) return;
+      event.preventDefault();
+      const start = [event.clientX, event.clientY, ...this.box];
+      const scale = this.box[2] / svg.getBoundingClientRect().width;
+      const move = (e) => this.setBox([start[2] - (e.clientX - start[0]) * scale, start[3] - (e.clientY - start[1]) * scale, start[4], start[5]]);
+      const up = () => {
+        window.removeEventListener("pointermove", move);
+        window.removeEventListener("pointerup", up);
+      };
+      window.addEventListener("pointermove", move);
+      window.addEventListener("pointerup", up);
+    });
+    svg.addEventListener("dblclick", () => this.fullBox && this.setBox([...this.fullBox]));
+  }
+
+  setBox(box) {
+    this.box = box.map((v) => Number(v.toFixed(3)));
+    this.svg.setAttribute("viewBox", this.box.join(" "));
+  }
+
   // Screen (client) coordinates -> table inches (x right, y up).
   toTable(clientX, clientY) {
     const world = this.svg.querySelector("#board-world");
@@ -180,7 +220,12 @@ export class Board {
     const { width, height } = view.battlefield;
     this.height = height;
     const svg = this.svg;
-    svg.setAttribute("viewBox", `-1 -1 ${width + 2} ${height + 2}`);
+    const full = [-1, -1, width + 2, height + 2];
+    if (!this.fullBox || this.fullBox.join() !== full.join()) {
+      this.fullBox = full;
+      this.box = [...full];
+    }
+    svg.setAttribute("viewBox", this.box.join(" "));
     svg.setAttribute("data-seq", view.seq);
     svg.replaceChildren();
     const world = el("g", { id: "board-world", transform: `translate(0 ${height}) scale(1 -1)` });
@@ -231,6 +276,7 @@ export class Board {
       if (unit.embarked_in) continue;
       if (unit.destroyed && !unit.wreck) continue; // removed as a casualty: nothing left on the table
       const vitals = unitVitals(unit, this.startWounds);
+      const state = unit.wreck ? " wreck" : unit.destroyed ? " destroyed" : "";
       const group = el(
         "g",
         {
@@ -245,6 +291,13 @@ export class Board {
           .filter((m) => m.alive || unit.wreck)
           .map(drawModel),
       );
+      const hover = [`${unit.name} (${unit.id}, side ${unit.side.toUpperCase()})`, `${vitals.now}/${vitals.max} ${vitals.kind}${state}`];
+      if (unit.profile.armour) hover.push(`armour ${unit.profile.armour.front}/${unit.profile.armour.side}/${unit.profile.armour.rear}`);
+      const weaponNames = Object.values(unit.weapons).map((w) => `${w.name} ${w.range}"`);
+      if (weaponNames.length) hover.push(weaponNames.join(", "));
+      const statusLine = statusText(unit, view);
+      if (statusLine) hover.push(statusLine);
+      group.prepend(el("title", { class: "hover-card" }, [document.createTextNode(hover.join("\n"))]));
       group.addEventListener("click", () => this.onSelect(unit.id));
       if (this.onModelDown) {
         for (const node of group.querySelectorAll("g.model")) {
@@ -254,7 +307,6 @@ export class Board {
       units.append(group);
       const lead = Object.values(unit.models).find((m) => m.alive) || Object.values(unit.models)[0];
       const reach = lead.hull ? lead.hull.width / 2 + 0.9 : 1.2;
-      const state = unit.wreck ? " wreck" : unit.destroyed ? " destroyed" : "";
       const text = `${unit.name} ${vitals.now}/${vitals.max} ${vitals.kind}${state}`;
       const x = lead.pos[0];
       const top = height - lead.pos[1] - reach;
