@@ -201,3 +201,38 @@ async def test_a_whole_40k7_match_through_the_ui(server: ServerProcess, browser:
     await shot(watcher, "play-40k7-07-conceded")
     assert await a.evaluate("hulldownTable.errors") == []
     assert errors == []
+
+
+async def test_a_squad_moves_together_and_ctrl_drag_moves_one_model(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+    """40k7 Movement: every model of an infantry unit moves (up to 6 in, coherency 2 in): a drag
+    moves the unit by the dragged model's displacement; Ctrl+drag adjusts one model only."""
+    from hulldown.match.state import Model, Point, Profile, Unit
+
+    request = duel()
+    squad = Unit(
+        id="squad",
+        side="a",
+        name="Tactical Squad",
+        kind="infantry",
+        profile=Profile(m=6, ws=4, bs=4, s=4, t=4, w=1, sv=3),
+        models={f"m{i}": Model(id=f"m{i}", pos=Point(20.0 + 1.5 * i, 40.0), base_mm=32.0) for i in range(3)},
+    )
+    scenario = msgspec.structs.replace(request.scenario, units=(*request.scenario.units, squad))
+    created = await create_match(server.http, msgspec.structs.replace(request, scenario=scenario))
+    errors: list[str] = []
+    _, a = await open_table(browser, created["play_urls"]["a"], errors)
+    await a.click(".unit-card[data-unit='squad'] .unit-title")
+    await drag(a, (21.5, 40.0), [], (24.5, 40.0))  # grab the middle model: all three move 3 in
+    await wait_seq(a, 2)
+    state = await board_matches_state(a, server.http, created["match_id"], created["tokens"]["a"])
+    assert [m["pos"] for m in state["units"]["squad"]["models"].values()] == [[23.0, 40.0], [24.5, 40.0], [26.0, 40.0]]
+    await a.click("#undo")
+    await wait_seq(a, 3)
+    await a.keyboard.down("Control")
+    await drag(a, (23.0, 40.0), [], (23.0, 41.5))  # only m2 steps forward
+    await a.keyboard.up("Control")
+    await wait_seq(a, 4)
+    state = await board_matches_state(a, server.http, created["match_id"], created["tokens"]["a"])
+    assert [m["pos"] for m in state["units"]["squad"]["models"].values()] == [[20.0, 40.0], [21.5, 40.0], [23.0, 41.5]]
+    await shot(a, "play-40k7-squad-ctrl-drag")
+    assert errors == []

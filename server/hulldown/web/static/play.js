@@ -31,6 +31,13 @@ const MOVE_KINDS = {
   "40k11": ["normal", "advance", "fall_back", "charge"],
 };
 
+// What a unit may do in each phase, as the page offers it (the server rules on each action).
+const PHASE_ACTIONS = {
+  "40k7": { movement: "move, pivot, Tank Shock, Ram, embark, disembark", shooting: "shoot, Run, move Flat Out", assault: "charge, fight" },
+  hh3: { start: "nothing: end the phase", movement: "move, Rush, pivot, embark, disembark", shooting: "shoot", assault: "charge, fight", end: "nothing: end the phase (Repair Tests and Cool checks)" },
+  "40k11": { command: "nothing: end the phase", movement: "move, Advance, Fall Back", shooting: "shoot", charge: "charge, then the charge move", fight: "fight" },
+};
+
 const $ = (id) => document.getElementById(id);
 
 const table = {
@@ -280,7 +287,11 @@ function renderUnitPanel() {
     return;
   }
   const parts = [unitCard(unit)];
-  if (unit.side === table.side && !unit.destroyed) parts.push(...actionSections(unit));
+  if (unit.side === table.side && !unit.destroyed) {
+    const may = PHASE_ACTIONS[view.edition] && PHASE_ACTIONS[view.edition][view.phase];
+    if (may && myTurn()) parts.push(h("p", { class: "phase-actions", id: "phase-actions" }, `This ${view.phase} phase: ${may}. The server's answer says when something is not allowed.`));
+    parts.push(...actionSections(unit));
+  }
   root.replaceChildren(...parts);
 }
 
@@ -325,7 +336,7 @@ function actionSections(unit) {
       message("move"),
     ),
   );
-  if (Object.keys(unit.weapons).length) sections.push(shootSection(unit));
+  if (Object.keys(unit.weapons).length && phase === "shooting") sections.push(shootSection(unit));
   if (phase === "assault" || phase === "charge") {
     let target = "";
     sections.push(
@@ -588,12 +599,16 @@ function modelDown(unitId, modelId, point, event) {
   event.preventDefault();
   const lead = leadModel(unit);
   // Every model moves by the displacement of the one dragged; the path is the lead model's.
+  // Ctrl (or Cmd) + drag moves only the pressed model (the others stay: `positions`).
+  const single = event.ctrlKey || event.metaKey ? modelId : null;
+  const held = single ? unit.models[modelId] : lead;
   table.drag = {
     unit: unitId,
-    offset: [lead.pos[0] - point[0], lead.pos[1] - point[1]],
+    single,
+    offset: [held.pos[0] - point[0], held.pos[1] - point[1]],
     waypoints: [],
-    current: [lead.pos[0], lead.pos[1]],
-    heading: lead.heading,
+    current: [held.pos[0], held.pos[1]],
+    heading: held.heading,
     turned: false,
     pointer: event.pointerId,
     checkedKey: null,
@@ -608,16 +623,27 @@ function leadPoint(point) {
   return [Number((point[0] + d.offset[0]).toFixed(2)), Number((point[1] + d.offset[1]).toFixed(2))];
 }
 
+function draggedModel(unit) {
+  const d = table.drag;
+  return d.single ? unit.models[d.single] : leadModel(unit);
+}
+
 function dragAction() {
   const d = table.drag;
-  const action = { type: "move", unit: d.unit, path: [...d.waypoints, d.current] };
   const unit = table.view.units[d.unit];
+  const action = { type: "move", unit: d.unit };
+  if (d.single) {
+    action.positions = {};
+    for (const m of Object.values(unit.models).filter((m) => m.alive)) action.positions[m.id] = m.id === d.single ? d.current : m.pos;
+  } else {
+    action.path = [...d.waypoints, d.current];
+  }
   if (isVehicle(unit)) {
     // A vehicle faces along its last leg unless the wheel turned it.
-    const from = d.waypoints.length ? d.waypoints[d.waypoints.length - 1] : leadModel(unit).pos;
+    const from = d.waypoints.length && !d.single ? d.waypoints[d.waypoints.length - 1] : draggedModel(unit).pos;
     const dx = d.current[0] - from[0];
     const dy = d.current[1] - from[1];
-    const along = Math.hypot(dx, dy) > 0.05 ? (Math.atan2(dy, dx) * 180) / Math.PI : leadModel(unit).heading;
+    const along = Math.hypot(dx, dy) > 0.05 ? (Math.atan2(dy, dx) * 180) / Math.PI : draggedModel(unit).heading;
     action.heading = Number(((((d.turned ? d.heading : along) % 360) + 360) % 360).toFixed(1));
   }
   if (table.moveKind !== "normal") action.kind = table.moveKind;
@@ -629,14 +655,14 @@ function drawDrag(state, text) {
   const d = table.drag;
   if (!d) return;
   const unit = table.view.units[d.unit];
-  const lead = leadModel(unit);
+  const lead = draggedModel(unit);
   const action = dragAction();
   const dx = d.current[0] - lead.pos[0];
   const dy = d.current[1] - lead.pos[1];
   const heading = action.heading ?? lead.heading;
   board.overlay = board.overlay.filter((o) => o.kind !== "path" && !(o.kind === "ghost" && o.drag));
   board.overlay.push({ kind: "path", points: [lead.pos, ...d.waypoints, d.current], state, text });
-  for (const m of Object.values(unit.models).filter((m) => m.alive)) {
+  for (const m of Object.values(unit.models).filter((m) => m.alive && (!d.single || m.id === d.single))) {
     board.overlay.push({ kind: "ghost", drag: true, model: m, pos: [m.pos[0] + dx, m.pos[1] + dy], heading: m.hull ? heading : m.heading, state });
   }
   board.renderOverlay();
@@ -705,7 +731,7 @@ function updateDrag(point) {
 async function finishDrag(point, addWaypoint) {
   const d = table.drag;
   d.current = leadPoint(point);
-  if (addWaypoint) {
+  if (addWaypoint && !d.single) {
     d.waypoints.push(d.current);
     d.released = true; // keep following the pointer; the next click ends the move
     updateDrag(point);
@@ -713,7 +739,7 @@ async function finishDrag(point, addWaypoint) {
   }
   clearTimeout(d.checkTimer);
   const action = dragAction();
-  const lead = leadModel(table.view.units[d.unit]);
+  const lead = draggedModel(table.view.units[d.unit]);
   if (!d.waypoints.length && Math.hypot(d.current[0] - lead.pos[0], d.current[1] - lead.pos[1]) < 0.1 && !d.turned) {
     cancelDrag(); // a click, not a move
     return;
