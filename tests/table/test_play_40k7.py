@@ -23,7 +23,6 @@ from hulldown.match.state import Options
 from tests.scenarios import duel
 
 from ..server_process import ServerProcess
-from ..viewer.test_viewer_browser import browser  # noqa: F401  (the Chromium fixture)
 from .browser import board_matches_state, drag, open_table, shot, state_of, wait_seq
 
 SHOT_ATTEMPTS = 12
@@ -90,7 +89,7 @@ class Table:
         pytest.fail(f"never reached side {side}'s {phase} phase")
 
 
-async def test_a_whole_40k7_match_through_the_ui(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+async def test_a_whole_40k7_match_through_the_ui(server: ServerProcess, browser: Browser) -> None:
     created = await create_match(server.http, skimmer_duel())
     errors: list[str] = []
     _, a = await open_table(browser, created["play_urls"]["a"], errors)
@@ -203,7 +202,9 @@ async def test_a_whole_40k7_match_through_the_ui(server: ServerProcess, browser:
     assert errors == []
 
 
-async def test_a_squad_moves_together_and_ctrl_drag_moves_one_model(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+async def test_a_squad_moves_together_and_ctrl_drag_moves_one_model(
+    server: ServerProcess, browser: Browser
+) -> None:
     """40k7 Movement: every model of an infantry unit moves (up to 6 in, coherency 2 in): a drag
     moves the unit by the dragged model's displacement; Ctrl+drag adjusts one model only."""
     from hulldown.match.state import Model, Point, Profile, Unit
@@ -225,7 +226,11 @@ async def test_a_squad_moves_together_and_ctrl_drag_moves_one_model(server: Serv
     await drag(a, (21.5, 40.0), [], (24.5, 40.0))  # grab the middle model: all three move 3 in
     await wait_seq(a, 2)
     state = await board_matches_state(a, server.http, created["match_id"], created["tokens"]["a"])
-    assert [m["pos"] for m in state["units"]["squad"]["models"].values()] == [[23.0, 40.0], [24.5, 40.0], [26.0, 40.0]]
+    assert [m["pos"] for m in state["units"]["squad"]["models"].values()] == [
+        [23.0, 40.0],
+        [24.5, 40.0],
+        [26.0, 40.0],
+    ]
     await a.click("#undo")
     await wait_seq(a, 3)
     await a.keyboard.down("Control")
@@ -233,6 +238,10 @@ async def test_a_squad_moves_together_and_ctrl_drag_moves_one_model(server: Serv
     await a.keyboard.up("Control")
     await wait_seq(a, 4)
     state = await board_matches_state(a, server.http, created["match_id"], created["tokens"]["a"])
-    assert [m["pos"] for m in state["units"]["squad"]["models"].values()] == [[20.0, 40.0], [21.5, 40.0], [23.0, 41.5]]
+    assert [m["pos"] for m in state["units"]["squad"]["models"].values()] == [
+        [20.0, 40.0],
+        [21.5, 40.0],
+        [23.0, 41.5],
+    ]
     await shot(a, "play-40k7-squad-ctrl-drag")
     assert errors == []

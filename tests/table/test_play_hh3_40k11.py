@@ -22,7 +22,6 @@ from hulldown.match.state import Options
 from tests.hh3.builders import squad, tank, transport, weapon
 
 from ..server_process import ServerProcess
-from ..viewer.test_viewer_browser import browser  # noqa: F401  (the Chromium fixture)
 from .browser import board_matches_state, open_table, screen_point, shot, state_of, wait_seq
 
 
@@ -58,7 +57,7 @@ async def _advance(
 
 async def test_hh3_disembark_facing_and_repair_through_the_ui(
     server: ServerProcess, browser: Browser
-) -> None:  # noqa: F811
+) -> None:
     created = await create_match(server.http, hh3_match())
     match_id, token = created["match_id"], created["tokens"]["a"]
     errors: list[str] = []
@@ -165,7 +164,7 @@ def forty_k_eleven_match() -> CreateMatch:
 
 async def test_40k11_close_quarters_shooting_at_an_engaged_vehicle(
     server: ServerProcess, browser: Browser
-) -> None:  # noqa: F811
+) -> None:
     created = await create_match(server.http, forty_k_eleven_match())
     match_id, token = created["match_id"], created["tokens"]["a"]
     errors: list[str] = []

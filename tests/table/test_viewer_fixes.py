@@ -18,12 +18,11 @@ from hulldown.wire import protocol
 from tests.scenarios import duel, rhino
 
 from ..server_process import ServerProcess
-from ..viewer.test_viewer_browser import browser  # noqa: F401  (the Chromium fixture)
 from .browser import shot
 from .test_tools import walled
 
 
-async def open_viewer(browser: Browser, url: str, errors: list[str]) -> Page:  # noqa: F811
+async def open_viewer(browser: Browser, url: str, errors: list[str]) -> Page:
     page = await browser.new_page(viewport={"width": 1400, "height": 900})
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
@@ -39,7 +38,7 @@ async def click_model(page: Page, x: float, y: float) -> None:
 
 async def test_ruler_and_line_of_sight_tools_show_the_servers_numbers(
     server: ServerProcess, browser: Browser
-) -> None:  # noqa: F811
+) -> None:
     created = await create_match(server.http, walled("40k7"))
     base = f"{server.http}/matches/{created['match_id']}"
     errors: list[str] = []
@@ -85,7 +84,7 @@ def _label_boxes(page: Page) -> Any:
 
 async def test_labels_do_not_overlap_and_removed_units_have_none(
     server: ServerProcess, browser: Browser
-) -> None:  # noqa: F811
+) -> None:
     request = duel()
     # Three Rhinos in a row 5 in apart (their labels would overlap side by side), one of them with statuses; a destroyed one (removed,
     # no wreck) and a wreck.
@@ -110,7 +109,7 @@ async def test_labels_do_not_overlap_and_removed_units_have_none(
     assert errors == []
 
 
-async def test_wound_maxima_come_from_the_starting_wounds(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+async def test_wound_maxima_come_from_the_starting_wounds(server: ServerProcess, browser: Browser) -> None:
     """A model that started with 8 wounds on a profile that says W1 shows 8/8 (and, once hurt,
     4/8 - not 4/4 as the profile would make it)."""
     request = duel()
@@ -137,7 +136,7 @@ async def test_wound_maxima_come_from_the_starting_wounds(server: ServerProcess,
     assert hurt == [{"kind": "W", "now": 4, "max": 8}, {"kind": "W", "now": 4, "max": 4}]
 
 
-async def test_older_log_lines_are_paged_in(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+async def test_older_log_lines_are_paged_in(server: ServerProcess, browser: Browser) -> None:
     created = await create_match(server.http, msgspec.structs.replace(duel(), options=Options(turn_limit=30)))
     async with (
         Client(created["live_url"], token=created["tokens"]["a"]) as a,
@@ -178,7 +177,7 @@ async def test_older_log_lines_are_paged_in(server: ServerProcess, browser: Brow
 
 async def test_the_scrubber_does_not_say_live_while_reconnecting(
     server: ServerProcess, browser: Browser
-) -> None:  # noqa: F811
+) -> None:
     created = await create_match(server.http, duel())
     page = await open_viewer(browser, created["spectator_url"], [])
     assert (await page.text_content("#scrub-label") or "").startswith("live · seq 1")
@@ -195,7 +194,7 @@ async def test_the_scrubber_does_not_say_live_while_reconnecting(
 @pytest.mark.parametrize("side", ["a", "b"])
 async def test_the_table_asks_for_a_token_and_keeps_it_for_the_tab(
     server: ServerProcess, browser: Browser, side: str
-) -> None:  # noqa: F811
+) -> None:
     created = await create_match(server.http, duel())
     context = await browser.new_context()
     page = await context.new_page()
@@ -214,7 +213,7 @@ async def test_the_table_asks_for_a_token_and_keeps_it_for_the_tab(
     await context.close()
 
 
-async def test_zoom_pan_and_hover_cards(server: ServerProcess, browser: Browser) -> None:  # noqa: F811
+async def test_zoom_pan_and_hover_cards(server: ServerProcess, browser: Browser) -> None:
     created = await create_match(server.http, duel())
     page = await open_viewer(browser, created["spectator_url"], [])
     card = await page.text_content("#board g.unit[data-unit='rhino-1'] > title")
