@@ -78,9 +78,15 @@ async def test_hh3_disembark_facing_and_repair_through_the_ui(
     await a.wait_for_selector("#board-overlay path.legal-area")
     # The Rhino's left facing (an access point) is the edge y = 11.5 from x 7.5 to 12.5; 32 mm
     # bases (radius 0.63 in) touch it with their centres at y = 12.13.
-    for x in (9.0, 10.5):
-        px, py = await screen_point(a, x, 12.13)
-        await a.mouse.click(px, py)
+    # The first model is dragged out of the Rhino to its place, the second placed by a click.
+    sx, sy = await screen_point(a, 10.0, 10.0)
+    px, py = await screen_point(a, 9.0, 12.13)
+    await a.mouse.move(sx, sy)
+    await a.mouse.down()
+    await a.mouse.move(px, py, steps=8)
+    await a.mouse.up()
+    px, py = await screen_point(a, 10.5, 12.13)
+    await a.mouse.click(px, py)
     placed = await a.evaluate("hulldownTable.placing.positions")
     assert sorted(placed) == ["p-1", "p-2"]
     assert all(abs(y - 12.13) < 0.06 for _, y in placed.values())

@@ -590,6 +590,7 @@ function tableClick(point) {
 
 function modelDown(unitId, modelId, point, event) {
   if (tools.modelDown(unitId, modelId, point, event)) return;
+  if (table.placing) return; // placing disembarking models: a drag from the transport places one
   const unit = table.view && table.view.units[unitId];
   if (!unit || unit.side !== table.side || !myTurn() || table.drag) return;
   if (table.selected !== unitId) {
