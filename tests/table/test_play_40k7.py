@@ -245,3 +245,51 @@ async def test_a_squad_moves_together_and_ctrl_drag_moves_one_model(
     ]
     await shot(a, "play-40k7-squad-ctrl-drag")
     assert errors == []
+
+
+async def test_a_charge_and_a_fight_through_the_table(server: ServerProcess, browser: Browser) -> None:
+    """40k7 Assault phase from the table: a squad 1.5 in from a Rhino charges it (2D6 always
+    reaches 1.5 in; a Rhino without weapons has no Overwatch) and fights it (40k7 Vehicles and
+    Close Combat: attacks against a vehicle's rear armour)."""
+    from hulldown.match.state import Model, Point, Profile, Unit, Weapon
+
+    request = duel()
+    squad = Unit(
+        id="squad",
+        side="a",
+        name="Assault Squad",
+        kind="infantry",
+        profile=Profile(m=6, ws=4, bs=4, s=4, t=4, w=1, i=4, a=2, sv=3),
+        models={f"m{i}": Model(id=f"m{i}", pos=Point(36.6, 22.0 + 1.5 * i), base_mm=32.0) for i in range(3)},
+        weapons={
+            "krak": Weapon(
+                id="krak", name="Krak grenade", model="m0", range=0, strength=6, ap=4, type="melee"
+            )
+        },
+    )
+    scenario = msgspec.structs.replace(request.scenario, units=(*request.scenario.units, squad))
+    created = await create_match(server.http, msgspec.structs.replace(request, scenario=scenario))
+    match_id, token = created["match_id"], created["tokens"]["a"]
+    errors: list[str] = []
+    _, a = await open_table(browser, created["play_urls"]["a"], errors)
+    for seq in (2, 3):  # end the Movement and Shooting phases
+        await a.click("#end-phase")
+        await wait_seq(a, seq)
+    await a.click(".unit-card[data-unit='squad'] .unit-title")
+    assert "This assault phase: charge, fight" in (await a.text_content("#phase-actions") or "")
+    await a.select_option("#charge-target", "rhino-1")
+    await a.click("#charge")
+    await a.wait_for_selector(".message[data-section='charge'][data-code='ack']")
+    state = await board_matches_state(a, server.http, match_id, token)
+    assert "charged" in state["units"]["squad"]["turn_flags"]
+    await shot(a, "play-40k7-charge")
+    await a.select_option("#fight-target", "rhino-1")
+    await a.click("#fight")
+    await a.wait_for_function("!['sending', undefined].includes((hulldownTable.messages.fight || {}).code)")
+    fought = await a.evaluate("hulldownTable.messages.fight")
+    assert fought["code"] == "ack", fought
+    state = await board_matches_state(a, server.http, match_id, token)
+    fight_seq = int(fought["text"].removeprefix("done (seq ").rstrip(")"))
+    blows = [r for e in state["log"] if e["seq"] == fight_seq for r in e["rolls"]]
+    assert blows and blows[0]["purpose"] == "close combat to hit"
+    assert errors == []
