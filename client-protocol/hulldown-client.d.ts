@@ -138,6 +138,8 @@ export interface WeaponFacts {
   armour: number | null;
   hidden_share: number | null;
   obscured: boolean | null;
+  /** Every armour facing the shot may strike (two: the vehicle's owner chooses, hh3). */
+  facings: ("front" | "side" | "rear")[];
 }
 
 export interface Facts {
@@ -148,6 +150,8 @@ export interface Facts {
   speed_band: string | null;
   target_distance: number | null;
   weapons: WeaponFacts[];
+  /** A disembark's legal area: polygons where the first model's centre may go. */
+  area: [number, number][][];
 }
 
 export interface CheckResult {
@@ -174,6 +178,7 @@ export interface Sight extends RulerReading {
   armour: number | null;
   hidden_share: number | null;
   obscured: boolean | null;
+  facings: ("front" | "side" | "rear")[];
 }
 
 export declare function createMatch(base: string, request: CreateMatch): Promise<CreatedMatch>;

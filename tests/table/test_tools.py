@@ -98,3 +98,22 @@ async def test_tools_refuse_bad_parameters_and_keep_private_matches_private(serv
             f"{base}/ruler", params={"from": "predator-1-m", "to": "rhino-1-m", "at": 9, **token}
         )
         assert late.status_code == 404 and late.json()["error"]["code"] == "unknown_seq"
+
+
+async def test_hh3_sight_across_a_diagonal_names_both_facings(server: ServerProcess) -> None:
+    """hh3 item 13: a shooter whose base lies across the tank's front-left diagonal sees two
+    facings and the tank's owner chooses; the tool names both and reports the better armoured."""
+    from hulldown.match.scenario import CreateMatch, Scenario
+    from tests.hh3.builders import squad, tank, weapon
+
+    shooters = squad("s", "a", [(25.0, 33.0)], gun=weapon("las", strength=9, rng=48))
+    target = tank("t", "b", 40.0, 24.0, 180.0, armour=(13, 12, 10))
+    created = await create_match(
+        server.http, CreateMatch(edition="hh3", scenario=Scenario(units=(shooters, target)), options=Options())
+    )
+    base = f"{server.http}/matches/{created['match_id']}"
+    async with httpx.AsyncClient(timeout=10) as http:
+        sight = (await http.get(f"{base}/sight", params={"from": "s-1", "to": "t-m"})).json()
+        assert sight["facings"] == ["front", "side"] and (sight["facing"], sight["armour"]) == ("front", 13)
+        straight = (await http.get(f"{base}/sight", params={"from": "s-1", "to": "t-m", "weapon": "s-1-gun"})).json()
+        assert straight["facings"] == sight["facings"]

@@ -60,6 +60,7 @@ class WeaponFacts(msgspec.Struct, frozen=True):
     armour: int | None = None
     hidden_share: float | None = None
     obscured: bool | None = None
+    facings: list[str] = []
 
 
 class Facts(msgspec.Struct, frozen=True):
@@ -90,6 +91,7 @@ class Sight(msgspec.Struct, frozen=True):
     armour: int | None = None
     hidden_share: float | None = None
     obscured: bool | None = None
+    facings: list[str] = []
 
 
 @dataclass(frozen=True)
@@ -149,16 +151,23 @@ def _armour_value(unit: Unit, facing: g.ArmourFacing) -> int | None:
 
 @dataclass(frozen=True)
 class FacingSeen:
+    """``facing`` is the one reported (its armour and hidden share); ``facings`` every armour
+    facing the shot may strike: two when an hh3 shooter sees two facings across a diagonal and
+    the vehicle's owner chooses (hh3 item 13)."""
+
     facing: str | None
     armour: int | None
     hidden_share: float | None
     obscured: bool | None
+    facings: tuple[str, ...] = ()
 
 
 NO_FACING = FacingSeen(None, None, None, None)
 
 
-def facing_seen(state: MatchState, firer: Unit, origin: g.Point, target: Unit, model: Model) -> FacingSeen:
+def facing_seen(
+    state: MatchState, firer: Unit, firer_model: Model, origin: g.Point, target: Unit, model: Model
+) -> FacingSeen:
     """The facing a shot from ``origin`` hits, its armour and how much of it is hidden."""
     if state.edition == "40k11" or target.profile.armour is None:
         return NO_FACING
@@ -169,19 +178,26 @@ def facing_seen(state: MatchState, firer: Unit, origin: g.Point, target: Unit, m
         hit = w7_cover.facing_for(state, target, model, origin, (firer.id,))
         facing = hit.facing
         blockers: list[g.PolygonLike] = list(w7_geo.los_blockers(state, (firer.id, target.id)))
+        options: tuple[str, ...] = (g.armour_facing(facing),)
     else:
         if model.hull is None:
             return NO_FACING
         hull = hh3_geom.hull(model)
-        zones = g.facings_of_point(hull, origin)
+        # hh3 item 13: a shooter whose base lies across a diagonal sees both facings (the same
+        # reach the validation uses: the firing model's base radius).
+        zones = g.facings_of_point(hull, origin, hh3_geom.radius(firer_model) or g.DIAGONAL_EPS)
         blockers = hh3_geom.blockers(state)
         visible = set(g.visible_facings(hull, origin, blockers))
         seen = [z for z in zones if z in visible] or list(zones)
-        facing = seen[0]
+        # The reported facing is the better armoured of those the owner may choose from.
+        facing = max(seen, key=lambda z: _armour_value(target, g.armour_facing(z)) or 0)
+        options = tuple(dict.fromkeys(g.armour_facing(z) for z in seen))
     armour_facing = g.armour_facing(facing)
     share = g.hidden_fraction(origin, hull, facing, blockers)
     obscured = share >= g.OBSCURED_THRESHOLD - g.FRACTION_EPS
-    return FacingSeen(armour_facing, _armour_value(target, armour_facing), round(share, ROUND), obscured)
+    return FacingSeen(
+        armour_facing, _armour_value(target, armour_facing), round(share, ROUND), obscured, options
+    )
 
 
 def sight(state: MatchState, a: Located, b: Located, weapon: Weapon | None = None) -> Sight:
@@ -190,7 +206,7 @@ def sight(state: MatchState, a: Located, b: Located, weapon: Weapon | None = Non
     target_fp = footprint(state, b.unit, b.model)
     blockers = _blockers(state, {a.unit.id, b.unit.id})
     visible = g.line_of_sight(origin, target_fp, blockers)
-    seen = facing_seen(state, a.unit, origin, b.unit, b.model)
+    seen = facing_seen(state, a.unit, a.model, origin, b.unit, b.model)
     return Sight(
         edition=state.edition,
         seq=state.seq,
@@ -203,6 +219,7 @@ def sight(state: MatchState, a: Located, b: Located, weapon: Weapon | None = Non
         armour=seen.armour,
         hidden_share=seen.hidden_share,
         obscured=seen.obscured,
+        facings=list(seen.facings),
     )
 
 
@@ -325,7 +342,7 @@ def _weapon_facts(state: MatchState, unit: Unit, weapon_id: str, target_id: str)
     elif model.hull is not None and state.edition == "hh3":
         in_arc = hh3_geom.in_arc(unit, weapon, target)
     visible = any(g.line_of_sight(origin, footprint(state, target, tm), blockers) for tm in _alive(target))
-    seen = facing_seen(state, unit, origin, target, nearest)
+    seen = facing_seen(state, unit, model, origin, target, nearest)
     return WeaponFacts(
         weapon=weapon.id,
         target=target.id,
@@ -338,6 +355,7 @@ def _weapon_facts(state: MatchState, unit: Unit, weapon_id: str, target_id: str)
         armour=seen.armour,
         hidden_share=seen.hidden_share,
         obscured=seen.obscured,
+        facings=list(seen.facings),
     )
 
 

@@ -431,7 +431,10 @@ function targetLine(targetId) {
   if (!f || !target) return null;
   const mark = markClasses()[targetId];
   const parts = [`${target.name}: ${fmt1(f.distance)} in of ${f.range}`, mark.replace(/-/g, " ")];
-  if (f.facing) parts.push(`hits ${f.facing} (armour ${f.armour})`, `hidden ${Math.round((f.hidden_share || 0) * 100)}%${f.obscured ? " · obscured (cover save)" : ""}`);
+  if (f.facing) {
+    const choice = f.facings && f.facings.length > 1 ? ` or ${f.facings.filter((x) => x !== f.facing).join(", ")} (the owner chooses)` : "";
+    parts.push(`hits ${f.facing} (armour ${f.armour})${choice}`, `hidden ${Math.round((f.hidden_share || 0) * 100)}%${f.obscured ? " · obscured (cover save)" : ""}`);
+  }
   return h("li", { class: `target ${mark}`, "data-target": targetId, "data-mark": mark, "data-facing": f.facing || "", "data-armour": f.armour ?? "", "data-hidden": f.hidden_share ?? "" }, parts.join(" · "));
 }
 

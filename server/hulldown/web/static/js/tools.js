@@ -29,7 +29,10 @@ export class TableTools {
     const distance = `${r.distance.toFixed(1)} in`;
     if (this.resultKind === "ruler") return `${r.from_model} → ${r.to_model}: ${distance}`;
     const parts = [`${r.from_model} → ${r.to_model}: ${r.visible ? "visible" : "no line of sight"}`, distance];
-    if (r.facing) parts.push(`hits ${r.facing} (AV${r.armour})`, `hidden ${Math.round(r.hidden_share * 100)}%${r.obscured ? " · obscured" : ""}`);
+    if (r.facing) {
+      const choice = r.facings && r.facings.length > 1 ? ` - or ${r.facings.filter((f) => f !== r.facing).join(", ")}: the owner chooses` : "";
+      parts.push(`hits ${r.facing} (AV${r.armour})${choice}`, `hidden ${Math.round(r.hidden_share * 100)}%${r.obscured ? " · obscured" : ""}`);
+    }
     return parts.join(" · ");
   }
 
