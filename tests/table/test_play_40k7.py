@@ -23,7 +23,7 @@ from hulldown.match.state import Options
 from tests.scenarios import duel
 
 from ..server_process import ServerProcess
-from .browser import board_matches_state, drag, open_table, shot, state_of, wait_seq
+from .browser import board_matches_state, drag, open_table, screen_point, shot, state_of, wait_seq
 
 SHOT_ATTEMPTS = 12
 
@@ -293,3 +293,47 @@ async def test_a_charge_and_a_fight_through_the_table(server: ServerProcess, bro
     blows = [r for e in state["log"] if e["seq"] == fight_seq for r in e["rolls"]]
     assert blows and blows[0]["purpose"] == "close combat to hit"
     assert errors == []
+
+
+async def test_the_kind_of_move_changes_inside_the_gesture(server: ServerProcess, browser: Browser) -> None:
+    """While dragging, F makes the move a Flat Out (40k7: made in the Shooting phase - the server
+    refuses it in the Movement phase) and N makes it a normal move again; the live check follows."""
+    created = await create_match(server.http, duel())
+    errors: list[str] = []
+    _, a = await open_table(browser, created["play_urls"]["a"], errors)
+    await a.click(".unit-card[data-unit='predator-1'] .unit-title")
+    sx, sy = await screen_point(a, 10.0, 24.0)
+    ex, ey = await screen_point(a, 15.0, 24.0)
+    await a.mouse.move(sx, sy)
+    await a.mouse.down()
+    await a.mouse.move(ex, ey, steps=6)
+    await a.wait_for_selector("#move-status[data-band='combat'].ok")
+    await a.keyboard.press("f")
+    await a.wait_for_selector("#move-status[data-band='flat_out'].rejected")
+    checked = await check_action(
+        server.http,
+        created,
+        {"type": "move", "unit": "predator-1", "path": [[15.0, 24.0]], "heading": 0.0, "kind": "flat_out"},
+    )
+    assert await a.get_attribute("#move-status", "data-code") == checked["rejected"]["code"]
+    assert await a.get_attribute("#board-overlay polyline.path", "data-state") == "rejected"
+    await a.keyboard.press("n")
+    await a.wait_for_selector("#move-status[data-band='combat'].ok")
+    await a.mouse.up()
+    await wait_seq(a, 2)
+    state = await board_matches_state(a, server.http, created["match_id"], created["tokens"]["a"])
+    assert state["units"]["predator-1"]["models"]["predator-1-m"]["pos"] == [15.0, 24.0]
+    assert errors == []
+
+
+async def check_action(http: str, created: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+    import httpx
+
+    async with httpx.AsyncClient(timeout=10) as client:
+        response = await client.post(
+            f"{http}/matches/{created['match_id']}/check",
+            json={"action": action},
+            headers={"authorization": f"Bearer {created['tokens']['a']}"},
+        )
+        body: dict[str, Any] = response.json()
+        return body

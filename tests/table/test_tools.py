@@ -109,11 +109,14 @@ async def test_hh3_sight_across_a_diagonal_names_both_facings(server: ServerProc
     shooters = squad("s", "a", [(25.0, 33.0)], gun=weapon("las", strength=9, rng=48))
     target = tank("t", "b", 40.0, 24.0, 180.0, armour=(13, 12, 10))
     created = await create_match(
-        server.http, CreateMatch(edition="hh3", scenario=Scenario(units=(shooters, target)), options=Options())
+        server.http,
+        CreateMatch(edition="hh3", scenario=Scenario(units=(shooters, target)), options=Options()),
     )
     base = f"{server.http}/matches/{created['match_id']}"
     async with httpx.AsyncClient(timeout=10) as http:
         sight = (await http.get(f"{base}/sight", params={"from": "s-1", "to": "t-m"})).json()
         assert sight["facings"] == ["front", "side"] and (sight["facing"], sight["armour"]) == ("front", 13)
-        straight = (await http.get(f"{base}/sight", params={"from": "s-1", "to": "t-m", "weapon": "s-1-gun"})).json()
+        straight = (
+            await http.get(f"{base}/sight", params={"from": "s-1", "to": "t-m", "weapon": "s-1-gun"})
+        ).json()
         assert straight["facings"] == sight["facings"]

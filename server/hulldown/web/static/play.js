@@ -796,8 +796,23 @@ board.svg.addEventListener(
   },
   { passive: false },
 );
+// The kind of move can be changed inside the gesture: a key while dragging (the check follows).
+const KIND_KEYS = { n: "normal", r: "run", f: "flat_out", t: "tank_shock", x: "ram", u: "rush", a: "advance", b: "fall_back", c: "charge" };
+
 window.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && table.drag) cancelDrag();
+  if (!table.drag) return;
+  if (event.key === "Escape") {
+    cancelDrag();
+    return;
+  }
+  const kind = KIND_KEYS[event.key.toLowerCase()];
+  if (kind && (MOVE_KINDS[table.view.edition] || []).includes(kind)) {
+    table.moveKind = kind;
+    const select = $("move-kind");
+    if (select) select.value = kind;
+    const d = table.drag;
+    updateDrag([d.current[0] - d.offset[0], d.current[1] - d.offset[1]]);
+  }
 });
 
 // ---- decisions -----------------------------------------------------------------------------------
