@@ -36,6 +36,7 @@ from .wh40k7 import cover as w7_cover
 from .wh40k7 import firing as w7_firing
 from .wh40k7 import geo as w7_geo
 from .wh40k7 import movement as w7_movement
+from .wh40k7 import resolve as w7_resolve
 from .wh40k7 import speed as w7_speed
 from .wh40k7 import transports as w7_transports
 from .wh40k7.types import is_vehicle as w7_is_vehicle
@@ -314,43 +315,115 @@ def _unit_distance(state: MatchState, a: Unit, b: Unit) -> float | None:
     return round(min(pairs), ROUND) if pairs else None
 
 
+@dataclass(frozen=True)
+class Measured:
+    """A weapon's range, arc and sight to a target unit, measured as the edition's validation
+    measures them (the closest target model that counts, and the facing it shows)."""
+
+    distance: float
+    nearest: Model
+    in_arc: bool
+    visible: bool
+    origin: g.Point
+
+
+def _w7_linked_mount(unit: Unit, weapon: Weapon) -> g.Mount | None:
+    """A 40k7 co-axial weapon fires in its linked weapon's arc (40k7 Vehicles, Vehicle Weapons)."""
+    if weapon.mount.kind != "coaxial" or weapon.mount.linked is None:
+        return None
+    linked = unit.weapons.get(weapon.mount.linked)
+    return w7_geo.geo_mount(linked.mount) if linked is not None else None
+
+
+def _measure_40k7(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -> Measured | None:
+    """40k7 Vehicles and Shooting (RULES.md 1.6-1.9): range from the muzzle (vehicles, and
+    passengers of an open-topped transport from its hull) or the base, to the closest model of
+    the target (or of its squadron); arc by mount; sight from the mount, the firer's and the
+    target's squadrons (and the transport) not blocking."""
+    model = unit.models[weapon.model]
+    origin = w7_firing.weapon_origin(state, unit, weapon)
+    from_vehicle = w7_is_vehicle(unit) or unit.embarked_in is not None
+    exclude = {u.id for u in w7_resolve.squadron_members(state, unit)} | {unit.id}
+    exclude |= {u.id for u in w7_resolve.squadron_members(state, target)}
+    if unit.embarked_in is not None:
+        exclude.add(unit.embarked_in)
+    blockers = w7_geo.los_blockers(state, exclude)
+    hull = w7_geo.facing_hull(model) if w7_is_vehicle(unit) else None
+    mount = w7_geo.geo_mount(weapon.mount) if w7_is_vehicle(unit) else None
+    linked = _w7_linked_mount(unit, weapon)
+    if mount is not None and mount.kind == "coaxial" and linked is None:
+        mount = g.Mount("turret", offset=mount.offset)
+    best: tuple[float, str, Model] | None = None
+    in_arc = visible = False
+    for _, m in w7_firing.target_models(state, target):
+        fp = w7_geo.footprint(m)
+        d = g.distance(origin, fp) if from_vehicle else g.distance(w7_geo.footprint(model), fp)
+        if best is None or (d, m.id) < (best[0], best[1]):
+            best = (d, m.id, m)
+        arc_ok = hull is None or mount is None or g.in_arc(hull, mount, fp, linked)
+        in_arc = in_arc or arc_ok
+        visible = visible or (arc_ok and g.line_of_sight(origin, fp, blockers))
+    if best is None:
+        return None
+    return Measured(best[0], best[2], in_arc, visible, origin)
+
+
+def _measure_hh3(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -> Measured | None:
+    """hh3 core Shooting (range from the model to the closest target model), item 12 (arcs) and
+    item 13 (sight from the firing point, to the hull)."""
+    models = _alive(target)
+    if not models:
+        return None
+    model = unit.models[weapon.model]
+    origin = hh3_geom.firing_point(unit, weapon)
+    nearest = min(models, key=lambda m: (g.distance(hh3_geom.footprint(model), hh3_geom.footprint(m)), m.id))
+    distance = hh3_geom.model_to_unit(model, target)
+    return Measured(
+        distance, nearest, hh3_geom.in_arc(unit, weapon, target), hh3_geom.sees(state, origin, target), origin
+    )
+
+
+def _measure_40k11(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -> Measured | None:
+    """40k11 Shooting: closest point to closest point (17.02 for FRAME models), sight from the
+    firing model's centre; no vehicle fire arcs."""
+    models = _alive(target)
+    if not models:
+        return None
+    model = unit.models[weapon.model]
+    shooter = w11_space.footprint(unit, model)
+    pairs = sorted(
+        ((g.distance(shooter, w11_space.footprint(target, m)), m.id, m) for m in models), key=lambda t: t[:2]
+    )
+    origin = (model.pos.x, model.pos.y)
+    blockers = w11_space.sight_blockers(state)
+    visible = not blockers or any(
+        g.line_of_sight(origin, w11_space.footprint(target, m), blockers) for m in models
+    )
+    return Measured(pairs[0][0], pairs[0][2], True, visible, origin)
+
+
 def _weapon_facts(state: MatchState, unit: Unit, weapon_id: str, target_id: str) -> WeaponFacts | None:
     weapon = unit.weapons.get(weapon_id)
     target = state.units.get(target_id)
     if weapon is None or target is None or weapon.model not in unit.models:
         return None
-    model = unit.models[weapon.model]
-    origin = _origin(state, unit, model, weapon)
-    from_mount = model.hull is not None and state.edition != "40k11"
-    firer_fp = footprint(state, unit, model)
-    blockers = _blockers(state, {unit.id, target.id})
-    best: tuple[float, Model] | None = None
-    for tm in _alive(target):
-        fp = footprint(state, target, tm)
-        d = g.distance(origin, fp) if from_mount else g.distance(firer_fp, fp)
-        if best is None or d < best[0]:
-            best = (d, tm)
-    if best is None:
+    if state.edition == "40k7":
+        measured = _measure_40k7(state, unit, weapon, target)
+    elif state.edition == "hh3":
+        measured = _measure_hh3(state, unit, weapon, target)
+    else:
+        measured = _measure_40k11(state, unit, weapon, target)
+    if measured is None:
         return WeaponFacts(weapon.id, target.id, None, weapon.range, False, False, False)
-    distance, nearest = best
-    nearest_fp = footprint(state, target, nearest)
-    in_arc = True
-    if model.hull is not None and state.edition == "40k7":
-        mount = w7_geo.geo_mount(weapon.mount)
-        if mount.kind != "coaxial":
-            in_arc = g.in_arc(w7_geo.facing_hull(model), mount, nearest_fp)
-    elif model.hull is not None and state.edition == "hh3":
-        in_arc = hh3_geom.in_arc(unit, weapon, target)
-    visible = any(g.line_of_sight(origin, footprint(state, target, tm), blockers) for tm in _alive(target))
-    seen = facing_seen(state, unit, model, origin, target, nearest)
+    seen = facing_seen(state, unit, unit.models[weapon.model], measured.origin, target, measured.nearest)
     return WeaponFacts(
         weapon=weapon.id,
         target=target.id,
-        distance=round(distance, ROUND),
+        distance=round(measured.distance, ROUND),
         range=weapon.range,
-        in_range=distance <= weapon.range + 1e-9,
-        in_arc=in_arc,
-        visible=visible,
+        in_range=measured.distance <= weapon.range + 1e-9,
+        in_arc=measured.in_arc,
+        visible=measured.visible,
         facing=seen.facing,
         armour=seen.armour,
         hidden_share=seen.hidden_share,
