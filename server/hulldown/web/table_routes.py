@@ -16,6 +16,8 @@ delayed matches as there).
 
 from __future__ import annotations
 
+import logging
+
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
@@ -30,6 +32,8 @@ from ..wire import protocol
 from .access import open_match, token_of
 from .live_socket import RateLimit
 from .responses import MsgspecJSON, error, int_param
+
+logger = logging.getLogger(__name__)
 
 MAX_CHECK_BODY = 100_000
 CHECK_ACTION_ID = "check"  # the action id of a check that names none (no dedupe hit possible)
@@ -90,8 +94,18 @@ def _limiter(request: Request, match_id: str, side: Side) -> RateLimit:
     return bucket
 
 
+def _facts(base: MatchState, action: Action) -> measure.Facts:
+    """The measured facts; a measuring bug must not cost the player the answer (which is the
+    ruling): it is logged and the facts come back empty."""
+    try:
+        return measure.action_facts(base, action)
+    except Exception:
+        logger.exception("measuring the facts of %r failed", action)
+        return measure.Facts(action=type(action).__name__)
+
+
 def check_result(base: MatchState, answer: protocol.Ack | protocol.Rejected, action: Action) -> CheckResult:
-    facts = measure.action_facts(base, action)
+    facts = _facts(base, action)
     if isinstance(answer, protocol.Ack):
         return CheckResult(True, base.seq, answer.seq, answer.duplicate, None, facts)
     rejected = CheckRejection(answer.code, answer.rule, answer.message, dict(answer.values))
