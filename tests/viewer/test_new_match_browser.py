@@ -39,7 +39,7 @@ async def test_new_match_from_two_rosters(server: ServerProcess, browser: Browse
 
     summary = httpx.get(
         f"{server.http}/matches/{match_id}/state",
-        headers={"Authorization": f"Bearer {(links['a'] or '').split('#side_token=')[1]}"},
+        headers={"Authorization": f"Bearer {(links['a'] or '').split('#token=')[1]}"},
         timeout=10,
     )
     assert summary.status_code == 200

@@ -275,7 +275,10 @@ async def test_private_match_viewer_uses_the_spectator_token(server: ServerProce
     request = msgspec.structs.replace(duel(), options=Options(private_spectators=True))
     created = await create_match(server.http, request)
     errors: list[str] = []
-    page = await open_page(browser, created["spectator_url"], errors)
+    # The link POST /matches gives carries the token in its fragment (never sent to the server).
+    assert created["spectator_url"].endswith(f"/view#spectator_token={created['spectator_token']}")
+    bare = created["spectator_url"].split("#")[0]
+    page = await open_page(browser, bare, errors)
     await page.wait_for_selector("#status.refused")  # no token: the websocket refuses
     assert await page.text_content("#status") == "refused: unauthorised"
     token = created["spectator_token"]
@@ -285,7 +288,7 @@ async def test_private_match_viewer_uses_the_spectator_token(server: ServerProce
         page = await browser.new_page()
         requests: list[tuple[str, str | None]] = []
         page.on("request", lambda r, seen=requests: seen.append((r.url, r.headers.get("authorization"))))
-        await page.goto(f"{created['spectator_url']}{link}")
+        await page.goto(f"{bare}{link}")
         await page.wait_for_selector("#status.live")
         assert page.url.endswith(f"/view#spectator_token={token}")  # an old link is moved to the fragment
         await page.click(".unit-card[data-unit='predator-1'] .unit-title")
@@ -296,7 +299,7 @@ async def test_private_match_viewer_uses_the_spectator_token(server: ServerProce
         reads = [(url, auth) for url, auth in requests if "/arcs" in url or "/index" in url]
         assert reads and all(auth == f"Bearer {token}" for _, auth in reads)
         sent = [url for url, _ in requests if token in url]
-        assert sent == ([] if link.startswith("#") else [f"{created['spectator_url']}{link}"])
+        assert sent == ([] if link.startswith("#") else [f"{bare}{link}"])
         await page.close()
 
 

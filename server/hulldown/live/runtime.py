@@ -205,6 +205,25 @@ class MatchRuntime:
                 reject("busy", doc_refs.ACTION_FLOW, "the match kept changing under this action; try again"),
             )
 
+    async def check(
+        self, side: Side, action: Action, action_id: str, expect: int | None = None
+    ) -> tuple[MatchState, protocol.Ack | protocol.Rejected]:
+        """What :meth:`submit` would answer now, without appending, drawing a die or changing
+        anything: validation only (``POST /matches/{id}/check``, docs/table.md). An ``Ack`` gives
+        the seq the action would get. Returns the state it was checked against too."""
+        async with self.lock:
+            if expect is not None and expect != self.state.seq:
+                await self.catch_up()
+            base = self.state
+            rejection = await self._check(base, side, action, expect)
+            duplicate = await self._duplicate_of(action_id)
+            if duplicate is not None:
+                # The dedupe check runs before validation in submit's append: a retry is an ack.
+                return base, protocol.Ack(action_id=action_id, seq=duplicate, duplicate=True)
+            if rejection is not None:
+                return base, _rejected(action_id, rejection)
+            return base, protocol.Ack(action_id=action_id, seq=base.seq + 1)
+
     async def _append(self, base: MatchState, event: Event, action_id: str | None) -> tuple[str, int]:
         """Fold ``event`` onto ``base``, append it (with its dice and state hash) expecting
         ``base.seq``, and commit the folded state if this process has not folded it already."""

@@ -21,8 +21,10 @@ from .log_routes import routes as log_routes
 from .odds_routes import routes as odds_routes
 from .ops_routes import instrumented
 from .ops_routes import routes as ops_routes
+from .play_routes import routes as play_routes
 from .replay_socket import replay_socket
 from .settings import Settings
+from .table_routes import routes as table_routes
 from .viewer_routes import routes as viewer_routes
 
 
@@ -57,6 +59,8 @@ def create_app(settings: Settings) -> Starlette:
         *dice_routes,
         *log_routes,
         *odds_routes,
+        *table_routes,
+        *play_routes,
         WebSocketRoute("/matches/{match_id}/live", live_socket),
         WebSocketRoute("/matches/{match_id}/replay", replay_socket),
         *viewer_routes,

@@ -56,13 +56,20 @@ async def create_match(request: Request) -> Response:
     base = _base_url(request)
     ws_base = base.replace("http://", "ws://").replace("https://", "wss://")
     match_id = created.match_id
+    # Tokens ride in URL fragments: a browser never sends a fragment to a server, so they never
+    # reach a request log (docs/table.md).
+    spectator_fragment = f"#spectator_token={created.spectator_token}" if created.spectator_token else ""
     return MsgspecJSON(
         {
             "match_id": match_id,
             "tokens": created.tokens,
             "spectator_token": created.spectator_token,
-            "spectator_url": f"{base}/matches/{match_id}/view",
+            "spectator_url": f"{base}/matches/{match_id}/view{spectator_fragment}",
             "live_url": f"{ws_base}/matches/{match_id}/live",
+            "play_urls": {
+                side: f"{base}/matches/{match_id}/play#token={token}"
+                for side, token in created.tokens.items()
+            },
         },
         status_code=201,
     )

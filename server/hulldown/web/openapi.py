@@ -24,6 +24,7 @@ from ..wire import protocol
 from ..wire.schemas import components
 from .openapi_history import HISTORY_BODY_TYPES, union_components, with_history
 from .openapi_odds import ODDS_BODY_TYPES, with_odds
+from .openapi_table import TABLE_BODY_TYPES, table_paths
 
 OPENAPI_VERSION = "3.1.0"
 REF = "#/components/schemas/{name}"
@@ -32,13 +33,16 @@ Schema = dict[str, Any]
 
 
 class CreatedMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """``POST /matches``: the secret side tokens (shown once, stored hashed) and the URLs."""
+    """``POST /matches``: the secret side tokens (shown once, stored hashed) and the URLs. A private
+    match's ``spectator_url`` carries its spectator token in the fragment; ``play_urls`` open the
+    player's table of each side with its token in the fragment (never sent to the server)."""
 
     match_id: str
     tokens: dict[str, str]
     spectator_token: str | None
     spectator_url: str
     live_url: str
+    play_urls: dict[str, str] = {}
 
 
 class MatchSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -177,6 +181,7 @@ BODY_TYPES: list[Any] = [
     protocol.ServerMessage,
     *HISTORY_BODY_TYPES,
     *ODDS_BODY_TYPES,
+    *TABLE_BODY_TYPES,
 ]
 
 
@@ -486,7 +491,7 @@ def openapi_document() -> Schema:
                 "HTTP and played over the websocket /matches/{match_id}/live (client-protocol/SPEC.md)."
             ),
         },
-        "paths": with_odds(with_history(_paths())),
+        "paths": {**with_odds(with_history(_paths())), **table_paths()},
         "components": {"schemas": dict(sorted(comps.items())), "securitySchemes": SECURITY_SCHEMES},
     }
 

@@ -54,12 +54,15 @@ JSON_PATCH_OPERATION: Schema = {
 
 @dataclass(frozen=True)
 class Document:
-    """One schema file: its name, title, root type and description."""
+    """One schema file: its name, title, root type and description. ``output``: the server
+    writes these documents (every field of a struct that does not omit its defaults is always
+    present, so it is ``required`` - what code generators need to type it as non-optional)."""
 
     filename: str
     title: str
     root: Any
     description: str
+    output: bool = False
 
 
 DOCUMENTS: tuple[Document, ...] = (
@@ -74,6 +77,7 @@ DOCUMENTS: tuple[Document, ...] = (
         "ServerMessage",
         protocol.ServerMessage,
         "Every websocket frame the server sends on /matches/{id}/live (tagged by 'type').",
+        output=True,
     ),
     Document(
         "replay-client-message.json",
@@ -86,6 +90,7 @@ DOCUMENTS: tuple[Document, ...] = (
         "ReplayServerMessage",
         protocol.ReplayServerMessage,
         "Every websocket frame the server sends on /matches/{id}/replay (tagged by 'type').",
+        output=True,
     ),
     Document(
         "action.json",
@@ -113,12 +118,14 @@ DOCUMENTS: tuple[Document, ...] = (
         "MatchState",
         MatchState,
         "The view: the match state every audience sees ('view' of welcome/resync, GET .../state).",
+        output=True,
     ),
     Document(
         "event.json",
         "Event",
         Event,
         "One entry of a match's event stream, as GET /matches/{id}/events returns it.",
+        output=True,
     ),
 )
 
@@ -173,17 +180,64 @@ def _lists_or_maps(defs: dict[str, Schema]) -> None:
             }
 
 
+def _struct_types() -> dict[str, type[msgspec.Struct]]:
+    """Every msgspec struct class by name (names the generator gives its definitions); a name
+    two classes share is left out."""
+    found: dict[str, type[msgspec.Struct]] = {}
+    shared: set[str] = set()
+    pending: list[type[msgspec.Struct]] = list(msgspec.Struct.__subclasses__())
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        if cls.__name__ in found and found[cls.__name__] is not cls:
+            shared.add(cls.__name__)
+        found[cls.__name__] = cls
+    return {name: cls for name, cls in found.items() if name not in shared}
+
+
+def _always_present_required(defs: dict[str, Schema]) -> None:
+    """In a document the server writes, a struct that does not omit its defaults always encodes
+    every field: mark them all ``required`` (in property order)."""
+    types = _struct_types()
+    for name, schema in defs.items():
+        cls = types.get(name)
+        properties = schema.get("properties")
+        if cls is None or properties is None or cls.__struct_config__.omit_defaults:
+            continue
+        schema["required"] = list(properties)
+
+
+def _inline_root(root: Schema, defs: dict[str, Schema]) -> Schema:
+    """A root that is only a ``$ref`` to its own definition becomes that definition (code
+    generators such as json-schema-to-typescript cannot start from a bare reference); the
+    definition stays in ``$defs`` only when something else refers to it."""
+    ref = root.get("$ref")
+    if not isinstance(ref, str) or set(root) != {"$ref"}:
+        return root
+    name = ref.removeprefix("#/$defs/")
+    inlined = dict(defs[name])
+    del defs[name]
+    if ref in json.dumps([defs, inlined]):
+        defs[name] = inlined
+        return root
+    inlined.pop("title", None)
+    return inlined
+
+
 def build_document(doc: Document) -> Schema:
     (root,), defs = components([doc.root], DEFS_TEMPLATE)
     if doc.root is MatchDefinition:
         _lists_or_maps(defs)
         defs = dict(sorted(defs.items()))
+    if doc.output:
+        _always_present_required(defs)
+    root = _inline_root(root, defs)
     return {
         "$schema": DIALECT,
         "title": doc.title,
         "description": doc.description,
         "x-protocol-version": protocol.PROTOCOL_VERSION,
-        **root,
+        **{k: v for k, v in root.items() if k != "description"},
         "$defs": defs,
     }
 

@@ -112,9 +112,10 @@ async function create(event) {
     const body = await response.json();
     if (!response.ok) throw new Error(describe(body));
     const view = `${location.origin}/matches/${encodeURIComponent(body.match_id)}/view`;
+    // Each side's link opens the player's table with the side's token in the fragment.
     const links = {
-      a: `${view}#side_token=${encodeURIComponent(body.tokens.a)}`,
-      b: `${view}#side_token=${encodeURIComponent(body.tokens.b)}`,
+      a: body.play_urls.a,
+      b: body.play_urls.b,
       spectator: body.spectator_token ? `${view}#spectator_token=${encodeURIComponent(body.spectator_token)}` : view,
     };
     for (const [key, url] of Object.entries(links)) {

@@ -1,25 +1,21 @@
 // The match viewer: a spectator connection, the battlefield, the units, the log and the replay
 // scrubber. Plain ES modules, no build step.
 import { Board } from "./js/board.js";
-import { LiveConnection } from "./js/live.js";
+import { HulldownClient, getLog } from "./js/hulldown-client.js";
 import { renderHeader, renderLog, renderUnits } from "./js/panels.js";
 import { Scrubber, phaseIndex } from "./js/replay.js";
+import { TableTools } from "./js/tools.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
 // Tokens come in the URL fragment (#spectator_token=... for a private match, #side_token=... for a
-// side's link from the new-match page): a fragment is never sent to the server, so no access log
-// records it. An old link with the token in the query string still opens; the token is moved into
-// the fragment at once. A side's token makes the HTTP reads and the websocket those of that side
-// (the match as it is, undelayed).
+// side's link): a fragment is never sent to the server, so no access log records it. An old link
+// with the token in the query string still opens; the token is moved into the fragment at once.
+// A side's token makes the HTTP reads and the websocket those of that side (undelayed).
 const fragment = new URLSearchParams(location.hash.slice(1));
 const search = new URLSearchParams(location.search);
 const sideToken = fragment.get("side_token");
 const spectatorToken =
-  fragment.get("spectator_token") ||
-  fragment.get("token") ||
-  search.get("spectator_token") ||
-  search.get("token") ||
-  sideToken;
+  fragment.get("spectator_token") || fragment.get("token") || search.get("spectator_token") || search.get("token");
 if (search.has("spectator_token") || search.has("token")) {
   search.delete("spectator_token");
   search.delete("token");
@@ -28,11 +24,11 @@ if (search.has("spectator_token") || search.has("token")) {
   history.replaceState(null, "", `${location.pathname}${rest ? `?${rest}` : ""}${hash}`);
 }
 const base = `/matches/${encodeURIComponent(matchId)}`;
-// HTTP reads carry the spectator token of a private match in the Authorization header (the same
-// access as the websocket's hello), never in the URL.
-const authHeaders = spectatorToken ? { Authorization: `Bearer ${spectatorToken}` } : {};
+// HTTP reads carry the token in the Authorization header (the websocket's access), never the URL.
+const readToken = sideToken || spectatorToken;
+const headers = readToken ? { authorization: `Bearer ${readToken}` } : {};
+const query = "";
 const withQuery = (path, params) => `${path}?${new URLSearchParams(params)}`;
-const fetchAuthorised = (url) => fetch(url, { headers: authHeaders });
 
 const $ = (id) => document.getElementById(id);
 const viewer = {
@@ -44,10 +40,17 @@ const viewer = {
   status: "connecting",
   arcKey: null,
   errors: [],
+  earlierLog: [],
 };
 window.hulldownViewer = viewer;
 
-const board = new Board($("board"), { onSelect: (id) => selectUnit(id) });
+const board = new Board($("board"), {
+  onSelect: (id) => selectUnit(id),
+  onModelDown: (unit, model, point, event) => tools.modelDown(unit, model, point, event),
+});
+const tools = new TableTools({ board, root: $("tools"), base, headers, view: () => shown(), onError: (e) => viewer.errors.push(String(e)) });
+viewer.tools = tools;
+board.enableZoomPan();
 const scrubber = new Scrubber({
   slider: $("scrub"),
   label: $("scrub-label"),
@@ -84,9 +87,36 @@ function render() {
     weapon: viewer.weapon,
     onSelectUnit: selectUnit,
     onSelectWeapon: selectWeapon,
+    startWounds: board.startWounds,
   });
-  renderLog($("log"), $("log-note"), view);
+  renderLog($("log"), $("log-note"), view, { earlier: viewer.earlierLog, loadEarlier });
   refreshArc(view);
+}
+
+async function loadEarlier(from, before) {
+  try {
+    const page = await getLog("", matchId, { from, limit: before - from, token: spectatorToken });
+    const known = new Set(viewer.earlierLog.map((e) => e.n));
+    viewer.earlierLog = [...page.entries.filter((e) => !known.has(e.n)), ...viewer.earlierLog].sort((x, y) => x.n - y.n);
+    render();
+  } catch (error) {
+    viewer.errors.push(String(error));
+  }
+}
+
+// Wound maxima: the wounds every model started with (the view keeps only what is left).
+async function loadStartWounds() {
+  try {
+    const response = await fetch(withQuery(`${base}/state`, { at: 1 }), { headers });
+    if (!response.ok) throw new Error(`state at 1: HTTP ${response.status}`);
+    const { view } = await response.json();
+    const wounds = {};
+    for (const unit of Object.values(view.units)) for (const m of Object.values(unit.models)) wounds[m.id] = m.wounds;
+    board.startWounds = wounds;
+    render();
+  } catch (error) {
+    viewer.errors.push(String(error));
+  }
 }
 
 function selectUnit(id) {
@@ -110,7 +140,7 @@ async function refreshArc(view) {
   viewer.arcKey = key;
   const url = withQuery(`${base}/arcs`, { unit: viewer.selected, weapon: viewer.weapon, at: view.seq });
   try {
-    const response = await fetchAuthorised(url);
+    const response = await fetch(url, { headers });
     if (!response.ok) throw new Error(`arc: HTTP ${response.status}`);
     const arc = await response.json();
     if (viewer.arcKey !== key) return;
@@ -128,7 +158,7 @@ async function seek(seq) {
     return;
   }
   try {
-    const response = await fetchAuthorised(withQuery(`${base}/state`, { at: seq }));
+    const response = await fetch(withQuery(`${base}/state`, { at: seq }), { headers });
     if (!response.ok) throw new Error(`state at ${seq}: HTTP ${response.status}`);
     const { view } = await response.json();
     if (scrubber.position !== seq) return; // the slider moved on meanwhile
@@ -152,7 +182,8 @@ function onView(view, seq, reason) {
   previous = now;
   if (!indexed) {
     indexed = true;
-    phaseIndex(base, authHeaders)
+    loadStartWounds();
+    phaseIndex(base, query, headers)
       .then((index) => scrubber.setIndex(index))
       .catch((error) => viewer.errors.push(String(error)));
   }
@@ -161,12 +192,19 @@ function onView(view, seq, reason) {
 
 function onStatus(status) {
   viewer.status = status;
+  scrubber.setConnection(status);
   $("status").textContent = status;
   $("status").className = `status ${status.split(":")[0]}`;
   if (shown()) renderHeader($("info"), shown(), mode());
 }
 
 const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}/live`;
-const connection = new LiveConnection(wsUrl, { spectatorToken, sideToken, onView, onStatus });
+const connection = sideToken
+  ? new HulldownClient(wsUrl, { token: sideToken })
+  : new HulldownClient(wsUrl, { spectator: true, spectatorToken });
+connection.on("view", onView);
+connection.on("status", onStatus);
 viewer.connection = connection;
-connection.start();
+connection.connect().catch((error) => {
+  if (!String(error).includes("unauthorised")) viewer.errors.push(String(error));
+});

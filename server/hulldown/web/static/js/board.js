@@ -17,12 +17,42 @@ export function el(name, attrs = {}, children = []) {
 
 const fmt = (n) => Number(n.toFixed(3));
 
-export function unitVitals(unit) {
+// startWounds: model id -> wounds at the start of the match (GET /state?at=1), so a model whose
+// profile says W1 but which started with 8 wounds shows 4/8, not 4/4.
+export function unitVitals(unit, startWounds = null) {
   // Hull Points for vehicles (and 40k7/hh3 walkers); wounds for everything else.
   if (unit.profile.hp > 0) return { kind: "HP", now: unit.hp, max: unit.profile.hp };
   const models = Object.values(unit.models);
   const now = models.filter((m) => m.alive).reduce((sum, m) => sum + m.wounds, 0);
-  return { kind: "W", now, max: Math.max(now, unit.profile.w * models.length) };
+  const max = models.reduce((sum, m) => sum + Math.max(unit.profile.w, m.wounds, (startWounds && startWounds[m.id]) || 0), 0);
+  return { kind: "W", now, max: Math.max(now, max) };
+}
+
+// Labels are placed where they do not overlap one already placed: tried below, above, then
+// further out (sizes in table inches; text width estimated from its length).
+const LABEL_CHAR_WIDTH = 0.55;
+const LABEL_HEIGHT = 1.1;
+
+function labelBox(x, y, text, size) {
+  const w = text.length * LABEL_CHAR_WIDTH * size;
+  return { x0: x - w / 2, x1: x + w / 2, y0: y - LABEL_HEIGHT * size * 0.85, y1: y + LABEL_HEIGHT * size * 0.35 };
+}
+
+function overlapsAny(box, boxes) {
+  return boxes.some((b) => box.x0 < b.x1 && b.x0 < box.x1 && box.y0 < b.y1 && b.y0 < box.y1);
+}
+
+export function placeLabel(boxes, x, candidates, text, size) {
+  for (const y of candidates) {
+    const box = labelBox(x, y, text, size);
+    if (!overlapsAny(box, boxes)) {
+      boxes.push(box);
+      return y;
+    }
+  }
+  const y = candidates[candidates.length - 1];
+  boxes.push(labelBox(x, y, text, size));
+  return y;
 }
 
 // When a timed status ends, as a player reads it: statuses store the player turn at whose end
@@ -96,17 +126,119 @@ function unitClass(unit, selected) {
 }
 
 export class Board {
-  constructor(svg, { onSelect = () => {} } = {}) {
+  constructor(svg, { onSelect = () => {}, onModelDown = null, onTableClick = null } = {}) {
     this.svg = svg;
     this.onSelect = onSelect;
+    this.onModelDown = onModelDown; // (unitId, modelId, [x, y], event) on pointerdown on a model
+    this.onTableClick = onTableClick; // ([x, y], event) on a click on the table
     this.selected = null;
     this.arc = null; // {unit, weapon, polygons}
+    this.marks = {}; // unit id -> a mark class (in-range, out-of-range, out-of-arc, no-los...)
+    this.overlay = []; // drawings over the board: paths, rulers, ghost models (renderOverlay)
+    this.startWounds = null;
+    this.height = 48;
+    if (onTableClick) {
+      svg.addEventListener("click", (event) => {
+        if (event.target.closest && event.target.closest("g.unit")) return;
+        this.onTableClick(this.toTable(event.clientX, event.clientY), event);
+      });
+    }
+  }
+
+  // Zoom (the wheel, about the pointer) and pan (drag the empty table, or the middle button):
+  // only the viewBox changes, so every coordinate conversion keeps working.
+  enableZoomPan({ shouldZoom = () => true } = {}) {
+    const svg = this.svg;
+    svg.addEventListener(
+      "wheel",
+      (event) => {
+        if (!shouldZoom(event) || !this.box) return;
+        event.preventDefault();
+        const factor = event.deltaY < 0 ? 0.85 : 1 / 0.85;
+        const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+        const [x, y, w, h] = this.box;
+        const nw = Math.min(this.fullBox[2], Math.max(6, w * factor));
+        const nh = (nw / w) * h;
+        this.setBox([p.x - ((p.x - x) * nw) / w, p.y - ((p.y - y) * nh) / h, nw, nh]);
+      },
+      { passive: false },
+    );
+    svg.addEventListener("pointerdown", (event) => {
+      const onEmpty = !(event.target.closest && event.target.closest("g.unit"));
+      if (!(event.button === 1 || (event.button === 0 && onEmpty && event.altKey)) || !this.box) return;
+      event.preventDefault();
+      const start = [event.clientX, event.clientY, ...this.box];
+      const scale = this.box[2] / svg.getBoundingClientRect().width;
+      const move = (e) => this.setBox([start[2] - (e.clientX - start[0]) * scale, start[3] - (e.clientY - start[1]) * scale, start[4], start[5]]);
+      const up = () => {
+        window.removeEventListener("pointermove", move);
+        window.removeEventListener("pointerup", up);
+      };
+      window.addEventListener("pointermove", move);
+      window.addEventListener("pointerup", up);
+    });
+    svg.addEventListener("dblclick", () => this.fullBox && this.setBox([...this.fullBox]));
+  }
+
+  setBox(box) {
+    this.box = box.map((v) => Number(v.toFixed(3)));
+    this.svg.setAttribute("viewBox", this.box.join(" "));
+  }
+
+  // Screen (client) coordinates -> table inches (x right, y up).
+  toTable(clientX, clientY) {
+    const world = this.svg.querySelector("#board-world");
+    const matrix = (world || this.svg).getScreenCTM().inverse();
+    const point = new DOMPoint(clientX, clientY).matrixTransform(matrix);
+    return [Number(point.x.toFixed(2)), Number(point.y.toFixed(2))];
+  }
+
+  // Table inches -> screen (client) coordinates.
+  toScreen(x, y) {
+    const world = this.svg.querySelector("#board-world");
+    const point = new DOMPoint(x, y).matrixTransform(world.getScreenCTM());
+    return [point.x, point.y];
+  }
+
+  renderOverlay() {
+    const layer = this.svg.querySelector("#board-overlay");
+    const text = this.svg.querySelector("#board-overlay-labels");
+    if (!layer || !text) return;
+    layer.replaceChildren();
+    text.replaceChildren();
+    for (const item of this.overlay) {
+      if (item.kind === "path" || item.kind === "ruler") {
+        const points = item.points.map(([x, y]) => `${fmt(x)},${fmt(y)}`).join(" ");
+        layer.append(el("polyline", { class: `${item.kind} ${item.state || ""}`, points, "data-state": item.state || "" }));
+        for (const [x, y] of item.points.slice(1, -1)) layer.append(el("circle", { class: "waypoint", cx: fmt(x), cy: fmt(y), r: 0.3 }));
+      } else if (item.kind === "ghost") {
+        const ghost = drawModel({ ...item.model, pos: item.pos, heading: item.heading, alive: true });
+        ghost.setAttribute("class", `ghost ${item.state || ""}`);
+        layer.append(ghost);
+      } else if (item.kind === "area") {
+        for (const ring of item.polygons) {
+          layer.append(el("path", { class: "legal-area", d: `M${ring.map(([x, y]) => `${x},${y}`).join("L")}Z` }));
+        }
+      }
+      if (item.text) {
+        const [x, y] = item.points ? item.points[item.points.length - 1] : item.pos;
+        text.append(
+          el("text", { class: `overlay-label ${item.state || ""}`, "data-kind": item.kind, x: fmt(x + 0.6), y: fmt(this.height - y - 0.8) }, [document.createTextNode(item.text)]),
+        );
+      }
+    }
   }
 
   render(view) {
     const { width, height } = view.battlefield;
+    this.height = height;
     const svg = this.svg;
-    svg.setAttribute("viewBox", `-1 -1 ${width + 2} ${height + 2}`);
+    const full = [-1, -1, width + 2, height + 2];
+    if (!this.fullBox || this.fullBox.join() !== full.join()) {
+      this.fullBox = full;
+      this.box = [...full];
+    }
+    svg.setAttribute("viewBox", this.box.join(" "));
     svg.setAttribute("data-seq", view.seq);
     svg.replaceChildren();
     const world = el("g", { id: "board-world", transform: `translate(0 ${height}) scale(1 -1)` });
@@ -118,6 +250,9 @@ export class Board {
     for (let x = 6; x < width; x += 6) grid.append(el("line", { x1: x, y1: 0, x2: x, y2: height }));
     for (let y = 6; y < height; y += 6) grid.append(el("line", { x1: 0, y1: y, x2: width, y2: y }));
     world.append(grid);
+    // Inch labels along the bottom and left edges, every 6 in.
+    for (let x = 6; x < width; x += 6) labels.append(el("text", { class: "grid-label", x, y: height + 0.8 }, [document.createTextNode(`${x}"`)]));
+    for (let y = 6; y < height; y += 6) labels.append(el("text", { class: "grid-label", x: -0.5, y: height - y }, [document.createTextNode(`${y}"`)]));
 
     const terrain = el("g", { id: "board-terrain" });
     for (const piece of Object.values(view.terrain)) {
@@ -149,13 +284,16 @@ export class Board {
     world.append(arcs);
 
     const units = el("g", { id: "board-units" });
+    const placed = [];
     for (const unit of Object.values(view.units)) {
       if (unit.embarked_in) continue;
-      const vitals = unitVitals(unit);
+      if (unit.destroyed && !unit.wreck) continue; // removed as a casualty: nothing left on the table
+      const vitals = unitVitals(unit, this.startWounds);
+      const state = unit.wreck ? " wreck" : unit.destroyed ? " destroyed" : "";
       const group = el(
         "g",
         {
-          class: unitClass(unit, this.selected),
+          class: unitClass(unit, this.selected) + (this.marks[unit.id] ? ` mark ${this.marks[unit.id]}` : ""),
           "data-unit": unit.id,
           "data-side": unit.side,
           "data-hp": unit.hp,
@@ -166,28 +304,41 @@ export class Board {
           .filter((m) => m.alive || unit.wreck)
           .map(drawModel),
       );
+      const hover = [`${unit.name} (${unit.id}, side ${unit.side.toUpperCase()})`, `${vitals.now}/${vitals.max} ${vitals.kind}${state}`];
+      if (unit.profile.armour) hover.push(`armour ${unit.profile.armour.front}/${unit.profile.armour.side}/${unit.profile.armour.rear}`);
+      const weaponNames = Object.values(unit.weapons).map((w) => `${w.name} ${w.range}"`);
+      if (weaponNames.length) hover.push(weaponNames.join(", "));
+      const statusLine = statusText(unit, view);
+      if (statusLine) hover.push(statusLine);
+      group.prepend(el("title", { class: "hover-card" }, [document.createTextNode(hover.join("\n"))]));
       group.addEventListener("click", () => this.onSelect(unit.id));
+      if (this.onModelDown) {
+        for (const node of group.querySelectorAll("g.model")) {
+          node.addEventListener("pointerdown", (event) => this.onModelDown(unit.id, node.dataset.model, this.toTable(event.clientX, event.clientY), event));
+        }
+      }
       units.append(group);
-      const lead = Object.values(unit.models)[0];
+      const lead = Object.values(unit.models).find((m) => m.alive) || Object.values(unit.models)[0];
       const reach = lead.hull ? lead.hull.width / 2 + 0.9 : 1.2;
-      const label = el("text", {
-        class: `unit-label side-${unit.side}`,
-        "data-unit": unit.id,
-        x: fmt(lead.pos[0]),
-        y: fmt(height - lead.pos[1] - reach),
-      });
-      const state = unit.wreck ? " wreck" : unit.destroyed ? " destroyed" : "";
-      label.append(document.createTextNode(`${unit.name} ${vitals.now}/${vitals.max} ${vitals.kind}${state}`));
+      const text = `${unit.name} ${vitals.now}/${vitals.max} ${vitals.kind}${state}`;
+      const x = lead.pos[0];
+      const top = height - lead.pos[1] - reach;
+      const y = placeLabel(placed, x, [top, height - lead.pos[1] + reach + 0.9, top - 1.2, top + 2 * reach + 2.4, top - 2.4], text, 1);
+      const label = el("text", { class: `unit-label side-${unit.side}`, "data-unit": unit.id, x: fmt(x), y: fmt(y) });
+      label.append(document.createTextNode(text));
       labels.append(label);
       const statuses = statusText(unit, view);
       if (statuses) {
+        const below = height - lead.pos[1] + reach + 0.6;
+        const sy = placeLabel(placed, x, [below, below + 1.0, y - 1.1, below + 2.0], statuses, 0.8);
         labels.append(
-          el("text", { class: "status-label", "data-unit": unit.id, x: fmt(lead.pos[0]), y: fmt(height - lead.pos[1] + reach + 0.6) }, [
-            document.createTextNode(statuses),
-          ]),
+          el("text", { class: "status-label", "data-unit": unit.id, x: fmt(x), y: fmt(sy) }, [document.createTextNode(statuses)]),
         );
       }
     }
     world.append(units);
+    world.append(el("g", { id: "board-overlay" }));
+    svg.append(el("g", { id: "board-overlay-labels" }));
+    this.renderOverlay();
   }
 }

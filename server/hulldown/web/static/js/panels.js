@@ -1,7 +1,7 @@
 // The side panels: match header, units (vitals, statuses, weapons) and the combat log.
 import { unitVitals, untilText } from "./board.js";
 
-function h(tag, attrs = {}, ...children) {
+export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
@@ -15,7 +15,7 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
-const SIDE = { a: "A", b: "B" };
+export const SIDE = { a: "A", b: "B" };
 
 export function renderHeader(root, view, mode) {
   const parts = [
@@ -31,13 +31,24 @@ export function renderHeader(root, view, mode) {
     parts.push(h("span", { id: "ended", class: "ended" }, `Ended: ${who} (${view.end_reason})`));
   }
   root.replaceChildren(...parts);
+  if (view.takeback && view.takeback.by) {
+    const by = view.takeback.by;
+    const other = by === "a" ? "b" : "a";
+    root.append(
+      h(
+        "div",
+        { id: "takeback-banner", class: `pending takeback side-${by}`, "data-by": by, "data-to": view.takeback.to_seq },
+        `Side ${SIDE[by]} asks to take the match back to seq ${view.takeback.to_seq}: waiting for side ${SIDE[other]} to grant or decline.`,
+      ),
+    );
+  }
   if (view.pending) {
     const p = view.pending;
     root.append(
       h(
         "div",
         { id: "pending", class: `pending side-${p.side}` },
-        `Waiting for side ${SIDE[p.side]}: ${p.prompt} [${p.options.join(" / ")}] `,
+        p.side === mode.side ? `Your decision: ${p.prompt} [${p.options.join(" / ")}] ` : `Waiting for side ${SIDE[p.side]}: ${p.prompt} [${p.options.join(" / ")}] `,
         h("span", { class: "rule" }, p.rule),
       ),
     );
@@ -50,10 +61,10 @@ function weaponLine(weapon) {
   return `${weapon.name}: ${weapon.range}" S${weapon.strength} AP${ap} ${weapon.type}${mount}${weapon.destroyed ? " (destroyed)" : ""}`;
 }
 
-export function renderUnits(root, view, { selected, weapon, onSelectUnit, onSelectWeapon }) {
+export function renderUnits(root, view, { selected, weapon, onSelectUnit, onSelectWeapon, startWounds = null }) {
   const items = [];
   for (const unit of Object.values(view.units)) {
-    const vitals = unitVitals(unit);
+    const vitals = unitVitals(unit, startWounds);
     const statuses = Object.entries(unit.statuses).map(([name, until]) =>
       h("span", { class: "status", title: untilText(until, view) }, name),
     );
@@ -114,9 +125,8 @@ function rollLine(roll) {
   return h("li", { class: "roll", "data-value": roll.value, "data-purpose": roll.purpose }, ...parts);
 }
 
-export function renderLog(root, note, view) {
-  const entries = view.log.map((entry) =>
-    h(
+function logLine(entry) {
+  return h(
       "li",
       { class: "log-entry", "data-seq": entry.seq, "data-n": entry.n },
       h("span", { class: "log-seq" }, `#${entry.seq}`),
@@ -124,10 +134,26 @@ export function renderLog(root, note, view) {
       h("span", { class: "log-text" }, entry.text),
       entry.rule ? h("span", { class: "rule" }, entry.rule) : null,
       entry.rolls.length ? h("ul", { class: "rolls" }, ...entry.rolls.map(rollLine)) : null,
-    ),
-  );
-  root.replaceChildren(...entries);
-  const hidden = view.log_count - view.log.length;
-  note.textContent = hidden > 0 ? `${hidden} earlier lines: scrub back to read them` : "";
-  root.scrollTop = root.scrollHeight;
+    );
+}
+
+// The view holds the latest window of the log; `earlier` holds older lines paged in from
+// GET /matches/{id}/log (loadEarlier(fromN) is called by the "older lines" button).
+export function renderLog(root, note, view, { earlier = [], loadEarlier = null } = {}) {
+  const first = view.log.length ? view.log[0].n : view.log_count;
+  const older = earlier.filter((e) => e.n < first);
+  const atBottom = root.scrollHeight - root.scrollTop - root.clientHeight < 4;
+  root.replaceChildren(...older.map(logLine), ...view.log.map(logLine));
+  const shownFrom = older.length ? older[0].n : first;
+  const hidden = shownFrom; // log lines are numbered from 0
+  note.replaceChildren();
+  if (hidden > 0) {
+    note.append(`${hidden} earlier lines `);
+    if (loadEarlier) {
+      note.append(h("button", { type: "button", id: "log-older", onclick: () => loadEarlier(Math.max(0, shownFrom - 50), shownFrom) }, "show older"));
+    } else {
+      note.append("(scrub back to read them)");
+    }
+  }
+  if (atBottom || !older.length) root.scrollTop = root.scrollHeight;
 }

@@ -7,9 +7,8 @@ async function getJSON(url, headers = {}) {
 }
 
 // Turn/phase starts from GET /matches/{id}/index (undone branches are marked, not hidden).
-// ``headers``: the Authorization header of a private match's spectator token, if any.
-export async function phaseIndex(base, headers = {}) {
-  const index = await getJSON(`${base}/index`, headers);
+export async function phaseIndex(base, query, headers = {}) {
+  const index = await getJSON(`${base}/index${query}`, headers);
   return index.phases.map((p) => ({ seq: p.seq, turn: p.turn, side: p.side, phase: p.phase, undoneBy: p.undone_by }));
 }
 
@@ -18,6 +17,7 @@ export class Scrubber {
     Object.assign(this, { slider, label, back, forward, live, jump, onSeek });
     this.latest = 1;
     this.position = null; // null: following live
+    this.connection = "live"; // the live connection's status: "live" only while it is
     this.index = [];
     this.timer = null;
     slider.addEventListener("input", () => this.seekSoon(Number(slider.value)));
@@ -78,9 +78,16 @@ export class Scrubber {
     this.onSeek(this.position);
   }
 
+  setConnection(status) {
+    this.connection = status;
+    this.updateLabel();
+  }
+
   updateLabel() {
+    const following = this.connection === "live" ? "live" : `${this.connection} (last seq seen)`;
     this.label.textContent =
-      this.position === null ? `live · seq ${this.latest}` : `replay · seq ${this.position} of ${this.latest}`;
+      this.position === null ? `${following} · seq ${this.latest}` : `replay · seq ${this.position} of ${this.latest}`;
+    this.label.dataset.connection = this.connection;
     this.live.disabled = this.position === null;
   }
 }

@@ -1,0 +1,187 @@
+/* Generated from ../schemas by scripts/generate-types.mjs (json-schema-to-typescript): do not edit. */
+
+/**
+ * Every websocket frame a client may send to /matches/{id}/live (tagged by 'type').
+ */
+export type ClientMessage = Hello | Act | Resume | Ping;
+/**
+ * A battlefield position in inches: ``[x, y]`` on the wire.
+ *
+ * @minItems 2
+ * @maxItems 2
+ */
+export type Point = [number, number];
+
+/**
+ * First message on a connection: a side token, or a spectator (with the match's spectator
+ * token when the match is private). ``resume_from`` asks for patches after that seq instead of a
+ * full view when the client already holds the view as of that seq.
+ */
+export interface Hello {
+  type: "hello";
+  token?: string | null;
+  spectator?: boolean;
+  spectator_token?: string | null;
+  resume_from?: number | null;
+  protocol?: number;
+}
+/**
+ * Take an action. ``action_id`` is chosen by the client and makes retries safe; ``expect``
+ * (optional) is the seq the client based the action on: if the match has moved on, the action is
+ * rejected as ``stale`` instead of being applied to a state the player has not seen.
+ */
+export interface Act {
+  type: "act";
+  action_id: string;
+  action:
+    | Move
+    | Pivot
+    | Shoot
+    | Charge
+    | Fight
+    | Embark
+    | Disembark
+    | Abandon
+    | EndPhase
+    | Decide
+    | Undo
+    | TakebackRequest
+    | TakebackAnswer
+    | Concede;
+  expect?: number | null;
+}
+/**
+ * Move a unit along waypoints. Every model is moved by the same displacement as the unit's
+ * first model, whose centre follows ``path`` (waypoints after its start position);
+ * ``heading`` is the final heading of vehicle hulls (degrees, counter-clockwise, 0 = +x).
+ * ``positions`` may instead give each model's end position explicitly (model id -> point).
+ */
+export interface Move {
+  type: "move";
+  unit: string;
+  path?: Point[];
+  heading?: number | null;
+  kind?:
+    "advance" | "battlesmith" | "charge" | "fall_back" | "flat_out" | "normal" | "ram" | "run" | "rush" | "tank_shock";
+  positions?: {
+    [k: string]: Point;
+  };
+  target?: string | null;
+  advance_roll?: number | null;
+  flight?: ("hover" | "zoom") | null;
+}
+/**
+ * Pivot a vehicle about the centre of its hull without moving it.
+ */
+export interface Pivot {
+  type: "pivot";
+  unit: string;
+  heading: number;
+}
+/**
+ * Fire a unit's weapons. 40k7 requires a single target; hh3 allows split fire.
+ */
+export interface Shoot {
+  type: "shoot";
+  unit: string;
+  fire: Fire[];
+  nonce?: string;
+}
+/**
+ * One weapon firing at one target unit; ``snap`` asks for Snap Shots. ``target_model``: the
+ * model of the target unit its hits go to (hh3: a Paragon allocates the hits it inflicts).
+ */
+export interface Fire {
+  weapon: string;
+  target: string;
+  snap?: boolean;
+  target_model?: string | null;
+}
+export interface Charge {
+  type: "charge";
+  unit: string;
+  target: string;
+  nonce?: string;
+}
+/**
+ * Make close combat attacks against a unit in base contact / engagement range.
+ */
+export interface Fight {
+  type: "fight";
+  unit: string;
+  target: string;
+  weapon?: string | null;
+  nonce?: string;
+  target_model?: string | null;
+}
+export interface Embark {
+  type: "embark";
+  unit: string;
+  transport: string;
+}
+/**
+ * Place an embarked unit's models (model id -> position) next to its transport.
+ */
+export interface Disembark {
+  type: "disembark";
+  unit: string;
+  positions: {
+    [k: string]: Point;
+  };
+}
+/**
+ * 40k7 squadrons: leave an Immobilised member behind as a unit of its own.
+ */
+export interface Abandon {
+  type: "abandon";
+  unit: string;
+  model: string;
+}
+/**
+ * Finish the current phase (the last phase also ends the player turn).
+ */
+export interface EndPhase {
+  type: "end_phase";
+  nonce?: string;
+}
+/**
+ * Answer the pending decision ``decision`` with one of its options.
+ */
+export interface Decide {
+  type: "decide";
+  decision: string;
+  choice: string;
+  nonce?: string;
+}
+/**
+ * Take back your own last action (free only while it revealed no dice and the opponent has
+ * not acted since).
+ */
+export interface Undo {
+  type: "undo";
+}
+/**
+ * Ask the opponent to let the match go back to the state as of ``to_seq``.
+ */
+export interface TakebackRequest {
+  type: "takeback_request";
+  to_seq: number;
+}
+export interface TakebackAnswer {
+  type: "takeback_answer";
+  grant: boolean;
+}
+export interface Concede {
+  type: "concede";
+}
+/**
+ * Ask for every patch after ``from_seq`` (after a gap or a reconnect).
+ */
+export interface Resume {
+  type: "resume";
+  from_seq: number;
+}
+export interface Ping {
+  type: "ping";
+  nonce?: string;
+}

@@ -1,0 +1,328 @@
+/* Generated from ../schemas by scripts/generate-types.mjs (json-schema-to-typescript): do not edit. */
+
+/**
+ * A battlefield position in inches: ``[x, y]`` on the wire.
+ *
+ * @minItems 2
+ * @maxItems 2
+ */
+export type Point = [number, number];
+
+/**
+ * One entry of a match's event stream, as GET /matches/{id}/events returns it.
+ */
+export interface Event {
+  seq: number;
+  at: number;
+  by: "a" | "b" | "system";
+  action_id: string;
+  body:
+    | Move
+    | Pivot
+    | Shoot
+    | Charge
+    | Fight
+    | Embark
+    | Disembark
+    | Abandon
+    | EndPhase
+    | Decide
+    | Undo
+    | TakebackRequest
+    | TakebackAnswer
+    | Concede
+    | MatchCreated
+    | SeedRevealed
+    | MatchEnded;
+  v: number;
+  rolls: number[];
+  state_hash: string;
+}
+/**
+ * Move a unit along waypoints. Every model is moved by the same displacement as the unit's
+ * first model, whose centre follows ``path`` (waypoints after its start position);
+ * ``heading`` is the final heading of vehicle hulls (degrees, counter-clockwise, 0 = +x).
+ * ``positions`` may instead give each model's end position explicitly (model id -> point).
+ */
+export interface Move {
+  type: "move";
+  unit: string;
+  path?: Point[];
+  heading?: number | null;
+  kind?:
+    "advance" | "battlesmith" | "charge" | "fall_back" | "flat_out" | "normal" | "ram" | "run" | "rush" | "tank_shock";
+  positions?: {
+    [k: string]: Point;
+  };
+  target?: string | null;
+  advance_roll?: number | null;
+  flight?: ("hover" | "zoom") | null;
+}
+/**
+ * Pivot a vehicle about the centre of its hull without moving it.
+ */
+export interface Pivot {
+  type: "pivot";
+  unit: string;
+  heading: number;
+}
+/**
+ * Fire a unit's weapons. 40k7 requires a single target; hh3 allows split fire.
+ */
+export interface Shoot {
+  type: "shoot";
+  unit: string;
+  fire: Fire[];
+  nonce?: string;
+}
+/**
+ * One weapon firing at one target unit; ``snap`` asks for Snap Shots. ``target_model``: the
+ * model of the target unit its hits go to (hh3: a Paragon allocates the hits it inflicts).
+ */
+export interface Fire {
+  weapon: string;
+  target: string;
+  snap?: boolean;
+  target_model?: string | null;
+}
+export interface Charge {
+  type: "charge";
+  unit: string;
+  target: string;
+  nonce?: string;
+}
+/**
+ * Make close combat attacks against a unit in base contact / engagement range.
+ */
+export interface Fight {
+  type: "fight";
+  unit: string;
+  target: string;
+  weapon?: string | null;
+  nonce?: string;
+  target_model?: string | null;
+}
+export interface Embark {
+  type: "embark";
+  unit: string;
+  transport: string;
+}
+/**
+ * Place an embarked unit's models (model id -> position) next to its transport.
+ */
+export interface Disembark {
+  type: "disembark";
+  unit: string;
+  positions: {
+    [k: string]: Point;
+  };
+}
+/**
+ * 40k7 squadrons: leave an Immobilised member behind as a unit of its own.
+ */
+export interface Abandon {
+  type: "abandon";
+  unit: string;
+  model: string;
+}
+/**
+ * Finish the current phase (the last phase also ends the player turn).
+ */
+export interface EndPhase {
+  type: "end_phase";
+  nonce?: string;
+}
+/**
+ * Answer the pending decision ``decision`` with one of its options.
+ */
+export interface Decide {
+  type: "decide";
+  decision: string;
+  choice: string;
+  nonce?: string;
+}
+/**
+ * Take back your own last action (free only while it revealed no dice and the opponent has
+ * not acted since).
+ */
+export interface Undo {
+  type: "undo";
+}
+/**
+ * Ask the opponent to let the match go back to the state as of ``to_seq``.
+ */
+export interface TakebackRequest {
+  type: "takeback_request";
+  to_seq: number;
+}
+export interface TakebackAnswer {
+  type: "takeback_answer";
+  grant: boolean;
+}
+export interface Concede {
+  type: "concede";
+}
+/**
+ * The first event of every match: the scenario and the public dice commitment.
+ */
+export interface MatchCreated {
+  type: "match_created";
+  edition: "40k11" | "40k7" | "hh3";
+  battlefield: Battlefield;
+  terrain: Terrain[];
+  units: Unit[];
+  options: Options;
+  commitment: string;
+  first: "a" | "b";
+}
+export interface Battlefield {
+  width: number;
+  height: number;
+}
+/**
+ * A terrain piece: a polygon with kinds (difficult, dangerous, impassable, blocks_los, cover).
+ */
+export interface Terrain {
+  id: string;
+  points: Point[];
+  kinds: string[];
+  cover_save: number | null;
+  level: number;
+  name: string;
+}
+/**
+ * A unit: its fixed profile and its changing condition.
+ *
+ * ``keywords`` holds vehicle types (40k7: tank, fast, skimmer...), sub-types (hh3) and keywords
+ * (40k11: VEHICLE, MONSTER, INFANTRY, FRAME), lower-cased. ``statuses`` maps a status name to the
+ * player-turn index at whose end it expires (0: until removed).
+ */
+export interface Unit {
+  id: string;
+  side: "a" | "b";
+  name: string;
+  kind: "infantry" | "monster" | "paragon" | "vehicle" | "walker";
+  profile: Profile;
+  models: {
+    [k: string]: Model;
+  };
+  weapons: {
+    [k: string]: Weapon;
+  };
+  keywords: string[];
+  faction: string;
+  squadron: string | null;
+  hp: number;
+  statuses: {
+    [k: string]: number;
+  };
+  embarked_in: string | null;
+  passengers: string[];
+  destroyed: boolean;
+  wreck: boolean;
+  moved: number;
+  turn_flags: string[];
+}
+/**
+ * Characteristics. Which ones matter depends on the edition and the unit kind.
+ *
+ * ``bs``/``ws`` are characteristics (4 = hits on 3+) in 40k7 and hh3, target numbers (3 = 3+)
+ * in 40k11. ``sv``/``inv`` are target numbers (3 = 3+).
+ */
+export interface Profile {
+  m: number;
+  ws: number;
+  bs: number;
+  s: number;
+  t: number;
+  w: number;
+  i: number;
+  a: number;
+  ld: number;
+  cool: number;
+  intelligence: number;
+  sv: number | null;
+  inv: number | null;
+  armour: Armour | null;
+  hp: number;
+  capacity: number;
+  access: ("front" | "left" | "rear" | "right")[];
+}
+export interface Armour {
+  front: number;
+  side: number;
+  rear: number;
+}
+/**
+ * One model on the table: a vehicle hull or a model on a round base.
+ */
+export interface Model {
+  id: string;
+  pos: Point;
+  heading: number;
+  hull: HullSize | null;
+  base_mm: number | null;
+  wounds: number;
+  bulky: number;
+  alive: boolean;
+}
+/**
+ * A baseless vehicle's hull: an oriented rectangle (length along the heading).
+ */
+export interface HullSize {
+  length: number;
+  width: number;
+}
+/**
+ * A weapon profile. ``model`` is the id of the model that carries it. ``defensive``: the
+ * profile designates it a Defensive weapon (hh3; otherwise its Strength and mount decide).
+ */
+export interface Weapon {
+  id: string;
+  name: string;
+  model: string;
+  range: number;
+  strength: number;
+  ap: number | null;
+  damage: number;
+  shots: number;
+  type: "assault" | "heavy" | "melee" | "none" | "ordnance" | "pistol" | "primary" | "rapid_fire" | "salvo";
+  rules: string[];
+  mount: Mount;
+  destroyed: boolean;
+  defensive: boolean;
+}
+/**
+ * Where a weapon sits on its model and which way it can fire (RULES.md 1.9, 2.12).
+ */
+export interface Mount {
+  kind: "centreline" | "coaxial" | "hull" | "none" | "pintle" | "sponson" | "turret";
+  arc: ("front" | "left" | "rear" | "right" | "side") | null;
+  side: ("left" | "right") | null;
+  offset: Point;
+  swivel: number;
+  linked: string | null;
+  barrel: number;
+}
+/**
+ * Match options agreed at creation.
+ */
+export interface Options {
+  wrecks_remain: boolean;
+  turn_limit: number;
+  spectator_delay_events: number;
+  spectator_delay_seconds: number;
+  private_spectators: boolean;
+}
+/**
+ * The match seed, revealed when the match ends so anyone can verify every roll.
+ */
+export interface SeedRevealed {
+  type: "seed_revealed";
+  seed: string;
+}
+export interface MatchEnded {
+  type: "match_ended";
+  winner: ("a" | "b") | null;
+  reason: string;
+}

@@ -1,0 +1,207 @@
+/* Generated from ../schemas by scripts/generate-types.mjs (json-schema-to-typescript): do not edit. */
+
+/**
+ * A battlefield position in inches: ``[x, y]`` on the wire.
+ *
+ * @minItems 2
+ * @maxItems 2
+ */
+export type Point = [number, number];
+
+/**
+ * A match definition: the body of POST /matches, the core of a hulldown simulate file, the examples/ files (docs/match-definition.md). units, terrain, models and weapons may each be a list of objects with an 'id' or a map keyed by id (the id may then be left out).
+ */
+export interface MatchDefinition {
+  edition: "40k11" | "40k7" | "hh3";
+  scenario: ScenarioDef;
+  format?: number;
+  options?: Options;
+}
+/**
+ * Where the match is played and who is on the table. ``first``: the side that plays first.
+ */
+export interface ScenarioDef {
+  battlefield?: Battlefield;
+  terrain?:
+    | Terrain[]
+    | {
+        [k: string]: TerrainInMap;
+      };
+  units?:
+    | UnitDef[]
+    | {
+        [k: string]: UnitDef;
+      };
+  first?: "a" | "b";
+}
+export interface Battlefield {
+  width?: number;
+  height?: number;
+}
+/**
+ * A terrain piece: a polygon with kinds (difficult, dangerous, impassable, blocks_los, cover).
+ */
+export interface Terrain {
+  id: string;
+  points: Point[];
+  kinds?: string[];
+  cover_save?: number | null;
+  level?: number;
+  name?: string;
+}
+/**
+ * A terrain piece: a polygon with kinds (difficult, dangerous, impassable, blocks_los, cover).
+ */
+export interface TerrainInMap {
+  id?: string;
+  points: Point[];
+  kinds?: string[];
+  cover_save?: number | null;
+  level?: number;
+  name?: string;
+}
+/**
+ * A unit: its side, kind, profile, models, weapons and keywords; ``embarked_in`` starts it
+ * inside a transport of its side.
+ */
+export interface UnitDef {
+  side: "a" | "b";
+  kind: "infantry" | "monster" | "paragon" | "vehicle" | "walker";
+  id?: string;
+  models:
+    | ModelDef[]
+    | {
+        [k: string]: ModelDef;
+      };
+  name?: string;
+  profile?: Profile;
+  weapons?:
+    | WeaponDef[]
+    | {
+        [k: string]: WeaponDef;
+      };
+  keywords?: string[];
+  faction?: string;
+  squadron?: string | null;
+  embarked_in?: string | null;
+  state?: UnitState | null;
+}
+/**
+ * One model: where it stands and how big it is (a hull for baseless vehicles, else a base).
+ */
+export interface ModelDef {
+  pos: Point;
+  id?: string;
+  heading?: number;
+  hull?: HullSize | null;
+  base_mm?: number | null;
+  bulky?: number;
+  state?: ModelState | null;
+}
+/**
+ * A baseless vehicle's hull: an oriented rectangle (length along the heading).
+ */
+export interface HullSize {
+  length: number;
+  width: number;
+}
+/**
+ * A model's condition when the match starts mid-game. ``wounds``: wounds left (default: the
+ * profile's W).
+ */
+export interface ModelState {
+  wounds?: number | null;
+  alive?: boolean;
+}
+/**
+ * Characteristics. Which ones matter depends on the edition and the unit kind.
+ *
+ * ``bs``/``ws`` are characteristics (4 = hits on 3+) in 40k7 and hh3, target numbers (3 = 3+)
+ * in 40k11. ``sv``/``inv`` are target numbers (3 = 3+).
+ */
+export interface Profile {
+  m?: number;
+  ws?: number;
+  bs?: number;
+  s?: number;
+  t?: number;
+  w?: number;
+  i?: number;
+  a?: number;
+  ld?: number;
+  cool?: number;
+  intelligence?: number;
+  sv?: number | null;
+  inv?: number | null;
+  armour?: Armour | null;
+  hp?: number;
+  capacity?: number;
+  access?: ("front" | "left" | "rear" | "right")[];
+}
+export interface Armour {
+  front: number;
+  side: number;
+  rear: number;
+}
+/**
+ * A weapon profile. ``model``: the id of the model carrying it (may be left out when the unit
+ * has a single model).
+ */
+export interface WeaponDef {
+  name: string;
+  range: number;
+  id?: string;
+  strength: number;
+  model?: string;
+  ap?: number | null;
+  damage?: number;
+  shots?: number;
+  type?: "assault" | "heavy" | "melee" | "none" | "ordnance" | "pistol" | "primary" | "rapid_fire" | "salvo";
+  rules?: string[];
+  mount?: Mount;
+  defensive?: boolean;
+  state?: WeaponState | null;
+}
+/**
+ * Where a weapon sits on its model and which way it can fire (RULES.md 1.9, 2.12).
+ */
+export interface Mount {
+  kind?: "centreline" | "coaxial" | "hull" | "none" | "pintle" | "sponson" | "turret";
+  arc?: ("front" | "left" | "rear" | "right" | "side") | null;
+  side?: ("left" | "right") | null;
+  offset?: Point;
+  swivel?: number;
+  linked?: string | null;
+  barrel?: number;
+}
+/**
+ * A weapon's condition when the match starts mid-game.
+ */
+export interface WeaponState {
+  destroyed?: boolean;
+}
+/**
+ * A unit's condition when the match starts mid-game. ``hp``: Hull Points left (default: the
+ * profile's HP); ``statuses``: status -> player-turn index at whose end it expires (0: until
+ * removed).
+ */
+export interface UnitState {
+  hp?: number | null;
+  statuses?: {
+    [k: string]: number;
+  };
+  destroyed?: boolean;
+  wreck?: boolean;
+  moved?: number;
+  turn_flags?: string[];
+}
+/**
+ * Match options agreed at creation.
+ */
+export interface Options {
+  wrecks_remain?: boolean;
+  turn_limit?: number;
+  spectator_delay_events?: number;
+  spectator_delay_seconds?: number;
+  private_spectators?: boolean;
+}

@@ -1,0 +1,248 @@
+/* Generated from ../schemas by scripts/generate-types.mjs (json-schema-to-typescript): do not edit. */
+
+/**
+ * A battlefield position in inches: ``[x, y]`` on the wire.
+ *
+ * @minItems 2
+ * @maxItems 2
+ */
+export type Point = [number, number];
+
+/**
+ * The view: the match state every audience sees ('view' of welcome/resync, GET .../state).
+ */
+export interface MatchState {
+  match_id: string;
+  edition: "40k11" | "40k7" | "hh3";
+  seq: number;
+  turn: number;
+  player_turn: number;
+  active: "a" | "b";
+  phase: string;
+  battlefield: Battlefield;
+  terrain: {
+    [k: string]: Terrain;
+  };
+  units: {
+    [k: string]: Unit;
+  };
+  pending: Decision | null;
+  log: LogEntry[];
+  log_count: number;
+  options: Options;
+  commitment: string;
+  ended: boolean;
+  winner: ("a" | "b") | null;
+  end_reason: string;
+  takeback: {
+    [k: string]: string;
+  };
+  phase_flags: string[];
+  line: LineStep | null;
+  acted: {
+    [k: string]: number;
+  };
+  last_undo: UndoMark | null;
+  seed: string;
+}
+export interface Battlefield {
+  width: number;
+  height: number;
+}
+/**
+ * A terrain piece: a polygon with kinds (difficult, dangerous, impassable, blocks_los, cover).
+ */
+export interface Terrain {
+  id: string;
+  points: Point[];
+  kinds: string[];
+  cover_save: number | null;
+  level: number;
+  name: string;
+}
+/**
+ * A unit: its fixed profile and its changing condition.
+ *
+ * ``keywords`` holds vehicle types (40k7: tank, fast, skimmer...), sub-types (hh3) and keywords
+ * (40k11: VEHICLE, MONSTER, INFANTRY, FRAME), lower-cased. ``statuses`` maps a status name to the
+ * player-turn index at whose end it expires (0: until removed).
+ */
+export interface Unit {
+  id: string;
+  side: "a" | "b";
+  name: string;
+  kind: "infantry" | "monster" | "paragon" | "vehicle" | "walker";
+  profile: Profile;
+  models: {
+    [k: string]: Model;
+  };
+  weapons: {
+    [k: string]: Weapon;
+  };
+  keywords: string[];
+  faction: string;
+  squadron: string | null;
+  hp: number;
+  statuses: {
+    [k: string]: number;
+  };
+  embarked_in: string | null;
+  passengers: string[];
+  destroyed: boolean;
+  wreck: boolean;
+  moved: number;
+  turn_flags: string[];
+}
+/**
+ * Characteristics. Which ones matter depends on the edition and the unit kind.
+ *
+ * ``bs``/``ws`` are characteristics (4 = hits on 3+) in 40k7 and hh3, target numbers (3 = 3+)
+ * in 40k11. ``sv``/``inv`` are target numbers (3 = 3+).
+ */
+export interface Profile {
+  m: number;
+  ws: number;
+  bs: number;
+  s: number;
+  t: number;
+  w: number;
+  i: number;
+  a: number;
+  ld: number;
+  cool: number;
+  intelligence: number;
+  sv: number | null;
+  inv: number | null;
+  armour: Armour | null;
+  hp: number;
+  capacity: number;
+  access: ("front" | "left" | "rear" | "right")[];
+}
+export interface Armour {
+  front: number;
+  side: number;
+  rear: number;
+}
+/**
+ * One model on the table: a vehicle hull or a model on a round base.
+ */
+export interface Model {
+  id: string;
+  pos: Point;
+  heading: number;
+  hull: HullSize | null;
+  base_mm: number | null;
+  wounds: number;
+  bulky: number;
+  alive: boolean;
+}
+/**
+ * A baseless vehicle's hull: an oriented rectangle (length along the heading).
+ */
+export interface HullSize {
+  length: number;
+  width: number;
+}
+/**
+ * A weapon profile. ``model`` is the id of the model that carries it. ``defensive``: the
+ * profile designates it a Defensive weapon (hh3; otherwise its Strength and mount decide).
+ */
+export interface Weapon {
+  id: string;
+  name: string;
+  model: string;
+  range: number;
+  strength: number;
+  ap: number | null;
+  damage: number;
+  shots: number;
+  type: "assault" | "heavy" | "melee" | "none" | "ordnance" | "pistol" | "primary" | "rapid_fire" | "salvo";
+  rules: string[];
+  mount: Mount;
+  destroyed: boolean;
+  defensive: boolean;
+}
+/**
+ * Where a weapon sits on its model and which way it can fire (RULES.md 1.9, 2.12).
+ */
+export interface Mount {
+  kind: "centreline" | "coaxial" | "hull" | "none" | "pintle" | "sponson" | "turret";
+  arc: ("front" | "left" | "rear" | "right" | "side") | null;
+  side: ("left" | "right") | null;
+  offset: Point;
+  swivel: number;
+  linked: string | null;
+  barrel: number;
+}
+/**
+ * A pending choice only one player may answer (RULES.md section 0).
+ */
+export interface Decision {
+  id: string;
+  side: "a" | "b";
+  kind: string;
+  options: string[];
+  prompt: string;
+  rule: string;
+  context: {
+    [k: string]: string;
+  };
+}
+/**
+ * One line of the combat log. ``values`` holds every number the rules used for the line
+ * (the facing used and why, the to-hit target, the hidden share, measured distances ...) so a
+ * client need not parse ``text``.
+ */
+export interface LogEntry {
+  n: number;
+  seq: number;
+  text: string;
+  rule: string;
+  rolls: LogRoll[];
+  values: {
+    [k: string]: string | number | boolean | (string | number | boolean)[];
+  };
+}
+/**
+ * A die roll as the log shows it: which die of the event, face, purpose, target, outcome.
+ */
+export interface LogRoll {
+  i: number;
+  value: number;
+  purpose: string;
+  target: string;
+  outcome: string;
+}
+/**
+ * Match options agreed at creation.
+ */
+export interface Options {
+  wrecks_remain: boolean;
+  turn_limit: number;
+  spectator_delay_events: number;
+  spectator_delay_seconds: number;
+  private_spectators: boolean;
+}
+/**
+ * The latest game action on the line of play: what an undo takes back (DESIGN.md 5).
+ *
+ * ``parent`` is the seq of the state the action was applied to (an undo restores it);
+ * ``dice`` counts the dice the action revealed (0: its actor may undo it freely).
+ */
+export interface LineStep {
+  seq: number;
+  by: "a" | "b";
+  action: string;
+  dice: number;
+  parent: number;
+}
+/**
+ * The latest undo or granted takeback: at ``seq`` the state as of ``to`` was restored, so
+ * every action after ``to`` on the line before ``seq`` is an undone branch (still in the log).
+ */
+export interface UndoMark {
+  seq: number;
+  to: number;
+  by: "a" | "b";
+  kind: "takeback" | "undo";
+}

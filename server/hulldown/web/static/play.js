@@ -1,0 +1,903 @@
+// The player's table (docs/table.md): the viewer's board with the controls of one side. Every
+// action goes through the JS client (act with an action id, safe retries); a drag is checked
+// live against the server (POST /check) and acted on release; every answer is shown where the
+// player acted. Plain ES modules, no build step.
+import { Board } from "./js/board.js";
+import { HulldownClient, checkAction, getLog } from "./js/hulldown-client.js";
+import { SIDE, h, renderHeader, renderLog, renderUnits } from "./js/panels.js";
+import { TableTools } from "./js/tools.js";
+
+const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const base = `/matches/${encodeURIComponent(matchId)}`;
+const storageKey = `hulldown-token:${matchId}`;
+const CHECK_INTERVAL_MS = 120;
+const WHEEL_STEP_DEG = 15;
+
+// What the statuses mean, for the unit card (the rules' own names; the log cites the sections).
+const STATUS_TEXT = {
+  shaken: "Crew Shaken: Snap Shots only",
+  stunned: "Crew Stunned: no move, pivot or shooting except Snap Shots",
+  immobilised: "Immobilised: cannot move or pivot",
+  pinned: "Pinned: Snap Shots only, no move or charge",
+  jink: "Jinked: cover save taken, Snap Shots only",
+  snap_only: "Snap Shots only",
+  falling_back: "Falling Back",
+  reserves: "in Reserves",
+};
+
+const MOVE_KINDS = {
+  "40k7": ["normal", "run", "flat_out", "tank_shock", "ram"],
+  hh3: ["normal", "rush"],
+  "40k11": ["normal", "advance", "fall_back", "charge"],
+};
+
+// What a unit may do in each phase, as the page offers it (the server rules on each action).
+const PHASE_ACTIONS = {
+  "40k7": { movement: "move, pivot, Tank Shock, Ram, embark, disembark", shooting: "shoot, Run, move Flat Out", assault: "charge, fight" },
+  hh3: { start: "nothing: end the phase", movement: "move, Rush, pivot, embark, disembark", shooting: "shoot", assault: "charge, fight", end: "nothing: end the phase (Repair Tests and Cool checks)" },
+  "40k11": { command: "nothing: end the phase", movement: "move, Advance, Fall Back", shooting: "shoot", charge: "charge, then the charge move", fight: "fight" },
+};
+
+const $ = (id) => document.getElementById(id);
+
+const table = {
+  matchId,
+  token: null,
+  side: null,
+  view: null,
+  selected: null,
+  moveKind: "normal",
+  moveTarget: "",
+  drag: null,
+  lastCheck: null, // the last /check answer of the drag
+  messages: {}, // section -> {text, code, ok}
+  shoot: {}, // weapon id -> {on, target, snap}
+  targets: {}, // target unit id -> weapon facts (of the weapon being aimed)
+  placing: null, // disembark: {unit, positions: {model: [x, y]}, order: [model ids]}
+  earlierLog: [],
+  errors: [],
+  concedeArmed: false,
+};
+window.hulldownTable = table;
+
+// ---- the token ---------------------------------------------------------------------------------
+
+function tokenFromPage() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const token = fragment.get("token");
+  if (token) {
+    sessionStorage.setItem(storageKey, token);
+    history.replaceState(null, "", location.pathname + location.search); // out of the address bar
+    return token;
+  }
+  return sessionStorage.getItem(storageKey);
+}
+
+function askToken() {
+  const form = $("token-form");
+  form.hidden = false;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const token = $("token-input").value.trim();
+    if (!token) return;
+    sessionStorage.setItem(storageKey, token);
+    form.hidden = true;
+    start(token);
+  });
+}
+
+// ---- helpers -------------------------------------------------------------------------------------
+
+const unitsOf = (view, pred) => Object.values(view.units).filter(pred);
+const onTable = (u) => !u.destroyed && !u.embarked_in && Object.values(u.models).some((m) => m.alive);
+const leadModel = (unit) => Object.values(unit.models).find((m) => m.alive) || Object.values(unit.models)[0];
+const isVehicle = (unit) => unit.kind === "vehicle" || Object.values(unit.models).some((m) => m.hull);
+const myTurn = () => table.view && table.view.active === table.side && !table.view.ended;
+const fmt1 = (n) => (n === null || n === undefined ? "-" : Number(n).toFixed(1));
+
+function describeAnswer(answer) {
+  if (answer.type === "ack") return { ok: true, code: "ack", text: `done (seq ${answer.seq}${answer.duplicate ? ", already applied" : ""})` };
+  const values = Object.entries(answer.values || {})
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
+  return { ok: false, code: answer.code, text: `${answer.message} [${answer.rule}]${values ? ` (${values})` : ""}` };
+}
+
+async function act(section, action) {
+  table.messages[section] = { ok: true, code: "sending", text: "…" };
+  renderPanels();
+  let answer;
+  try {
+    answer = await table.client.act(action, { expect: table.client.seq });
+  } catch (error) {
+    table.messages[section] = { ok: false, code: "error", text: String(error) };
+    renderPanels();
+    return null;
+  }
+  table.messages[section] = describeAnswer(answer);
+  render();
+  return answer;
+}
+
+function message(section) {
+  const m = table.messages[section];
+  if (!m) return h("div", { class: "message", "data-section": section });
+  return h("div", { class: `message ${m.ok ? "ok" : "rejected"}`, "data-section": section, "data-code": m.code }, m.text);
+}
+
+function check(action) {
+  return checkAction("", matchId, table.token, action);
+}
+
+// ---- rendering ---------------------------------------------------------------------------------
+
+const board = new Board($("board"), {
+  onSelect: (id) => select(id),
+  onModelDown: (unit, model, point, event) => modelDown(unit, model, point, event),
+  onTableClick: (point) => tableClick(point),
+});
+const tools = new TableTools({
+  board,
+  root: $("tools"),
+  base,
+  headers: {},
+  view: () => table.view,
+  onError: (e) => table.errors.push(String(e)),
+});
+table.board = board;
+board.enableZoomPan({ shouldZoom: () => !table.drag }); // the wheel turns a vehicle while dragging
+
+function render() {
+  const view = table.view;
+  if (!view) return;
+  document.body.dataset.seq = String(view.seq);
+  document.body.dataset.side = table.side || "";
+  $("title").textContent = `Match ${matchId}`;
+  $("side-badge").textContent = table.side ? `you are side ${SIDE[table.side]}` : "";
+  $("side-badge").className = `side-badge side-${table.side}`;
+  renderHeader($("info"), view, { kind: table.client.status === "live" ? "live" : "offline", text: table.client.status, side: table.side });
+  board.selected = table.selected;
+  board.marks = table.selectedWeapon() ? markClasses() : {};
+  board.render(view);
+  renderUnits($("units"), view, { selected: table.selected, weapon: null, onSelectUnit: select, onSelectWeapon: () => {}, startWounds: board.startWounds });
+  renderLog($("log"), $("log-note"), view, { earlier: table.earlierLog, loadEarlier });
+  renderPanels();
+  renderDecision();
+}
+
+function renderPanels() {
+  if (!table.view) return;
+  renderBanner();
+  renderControls();
+  renderUnitPanel();
+}
+
+function renderBanner() {
+  const view = table.view;
+  const banner = $("banner");
+  const items = [];
+  const tb = view.takeback || {};
+  if (tb.by && tb.by !== table.side) {
+    items.push(
+      h(
+        "div",
+        { id: "takeback-ask", class: "pending takeback" },
+        `Side ${SIDE[tb.by]} asks to take the match back to seq ${tb.to_seq}. `,
+        h("button", { type: "button", id: "takeback-grant", onclick: () => act("banner", { type: "takeback_answer", grant: true }) }, "Grant"),
+        " ",
+        h("button", { type: "button", id: "takeback-decline", onclick: () => act("banner", { type: "takeback_answer", grant: false }) }, "Decline"),
+      ),
+    );
+  }
+  if (view.pending && view.pending.side !== table.side) {
+    items.push(h("div", { id: "waiting", class: "pending" }, `Waiting for side ${SIDE[view.pending.side]}: ${view.pending.prompt}`));
+  }
+  items.push(message("banner"));
+  banner.replaceChildren(...items);
+}
+
+function renderControls() {
+  const view = table.view;
+  const mine = myTurn();
+  const takebackInput = h("input", { id: "takeback-seq", type: "number", min: 1, max: view.seq, value: Math.max(1, view.seq - 1), size: 5 });
+  $("controls").replaceChildren(
+    h("h2", {}, mine ? `Your ${view.phase} phase` : view.ended ? "The match is over" : `Side ${SIDE[view.active]}'s turn`),
+    h(
+      "div",
+      { class: "buttons" },
+      h("button", { type: "button", id: "end-phase", disabled: !mine, onclick: () => act("controls", { type: "end_phase" }) }, "End phase"),
+      h("button", { type: "button", id: "undo", disabled: view.ended, onclick: () => act("controls", { type: "undo" }) }, "Undo"),
+      h(
+        "button",
+        {
+          type: "button",
+          id: "concede",
+          class: table.concedeArmed ? "armed" : "",
+          disabled: view.ended,
+          onclick: () => {
+            if (!table.concedeArmed) {
+              table.concedeArmed = true;
+              renderControls();
+              return;
+            }
+            table.concedeArmed = false;
+            act("controls", { type: "concede" });
+          },
+        },
+        table.concedeArmed ? "Really concede?" : "Concede",
+      ),
+    ),
+    h(
+      "div",
+      { class: "buttons" },
+      "Take back to seq ",
+      takebackInput,
+      h("button", { type: "button", id: "takeback-request", disabled: view.ended, onclick: () => act("controls", { type: "takeback_request", to_seq: Number(takebackInput.value) }) }, "Ask"),
+    ),
+    message("controls"),
+  );
+}
+
+function unitCard(unit) {
+  const p = unit.profile;
+  const stats = [["M", p.m], ["WS", p.ws], ["BS", p.bs], ["S", p.s], ["T", p.t], ["W", p.w], ["I", p.i], ["A", p.a], ["Ld", p.ld], ["Sv", p.sv ? `${p.sv}+` : "-"], ["Inv", p.inv ? `${p.inv}+` : "-"]];
+  const rows = [h("div", { class: "profile" }, ...stats.map(([k, v]) => h("span", { class: "stat" }, h("b", {}, k), ` ${v}`)))];
+  if (p.armour) {
+    rows.push(h("div", { class: "armour", "data-unit": unit.id }, `Armour: front ${p.armour.front} · side ${p.armour.side} · rear ${p.armour.rear}`, p.hp ? ` · ${unit.hp}/${p.hp} HP` : ""));
+  }
+  const weapons = Object.values(unit.weapons).map((w) =>
+    h(
+      "tr",
+      { "data-weapon": w.id, class: w.destroyed ? "destroyed" : "" },
+      h("td", {}, w.name),
+      h("td", {}, `${w.range}"`),
+      h("td", {}, `S${w.strength}`),
+      h("td", {}, `AP${w.ap ?? "-"}`),
+      h("td", {}, w.type),
+      h("td", {}, w.mount.kind === "none" ? "" : `${w.mount.kind}${w.mount.arc ? ` ${w.mount.arc}` : ""}${w.mount.side ? ` ${w.mount.side}` : ""}`),
+      h("td", {}, [...w.rules, w.destroyed ? "destroyed" : ""].filter(Boolean).join(", ")),
+    ),
+  );
+  if (weapons.length) rows.push(h("table", { class: "weapon-table" }, ...weapons));
+  const statuses = Object.entries(unit.statuses).map(([name, until]) =>
+    h("li", { class: "status-line", "data-status": name }, `${STATUS_TEXT[name] || name} - ${until > 0 ? `until the end of player turn ${until}` : "until removed"}`),
+  );
+  if (statuses.length) rows.push(h("ul", { class: "status-list" }, ...statuses));
+  if (unit.keywords.length) rows.push(h("div", { class: "keywords" }, unit.keywords.join(", ")));
+  return h("div", { class: "card", "data-unit": unit.id }, h("h3", {}, `${unit.name} (${unit.id})`), ...rows);
+}
+
+function select(id) {
+  if (table.selected !== id) {
+    table.shoot = {};
+    table.targets = {};
+    table.placing = null;
+    table.messages = { controls: table.messages.controls, banner: table.messages.banner };
+  }
+  table.selected = id;
+  render();
+}
+
+function renderUnitPanel() {
+  const root = $("unit-panel");
+  const view = table.view;
+  const unit = table.selected ? view.units[table.selected] : null;
+  if (!unit) {
+    root.replaceChildren(h("p", { class: "note" }, "Select a unit on the board or in the list."));
+    return;
+  }
+  const parts = [unitCard(unit)];
+  if (unit.side === table.side && !unit.destroyed) {
+    const may = PHASE_ACTIONS[view.edition] && PHASE_ACTIONS[view.edition][view.phase];
+    if (may && myTurn()) parts.push(h("p", { class: "phase-actions", id: "phase-actions" }, `This ${view.phase} phase: ${may}. The server's answer says when something is not allowed.`));
+    parts.push(...actionSections(unit));
+  }
+  root.replaceChildren(...parts);
+}
+
+function enemySelect(id, value, onchange, filter = onTable) {
+  const enemies = unitsOf(table.view, (u) => u.side !== table.side && filter(u));
+  return h(
+    "select",
+    { id, onchange: (e) => onchange(e.target.value) },
+    h("option", { value: "" }, "target…"),
+    ...enemies.map((u) => h("option", { value: u.id, selected: u.id === value }, `${u.name} (${u.id})`)),
+  );
+}
+
+function actionSections(unit) {
+  const view = table.view;
+  const phase = view.phase;
+  const sections = [];
+  const kinds = MOVE_KINDS[view.edition] || ["normal"];
+  if (unit.embarked_in) {
+    sections.push(disembarkSection(unit));
+    return sections;
+  }
+  // Move: drag on the board; the kind and a target (Tank Shock, Ram, 40k11 charge) chosen here.
+  const kindSelect = h(
+    "select",
+    { id: "move-kind", onchange: (e) => ((table.moveKind = e.target.value), renderPanels()) },
+    ...kinds.map((k) => h("option", { value: k, selected: k === table.moveKind }, k.replace("_", " "))),
+  );
+  const needsTarget = ["tank_shock", "ram", "charge"].includes(table.moveKind);
+  const heading = h("input", { id: "pivot-heading", type: "number", step: 5, value: Math.round(leadModel(unit).heading), size: 5 });
+  sections.push(
+    h(
+      "section",
+      { class: "action", "data-action": "move" },
+      h("h4", {}, "Move"),
+      "Drag a model. Kind ",
+      kindSelect,
+      needsTarget ? enemySelect("move-target", table.moveTarget, (v) => (table.moveTarget = v)) : null,
+      isVehicle(unit)
+        ? h("div", {}, "Pivot to heading ", heading, "° ", h("button", { type: "button", id: "pivot", onclick: () => act("move", { type: "pivot", unit: unit.id, heading: Number(heading.value) }) }, "Pivot"))
+        : null,
+      message("move"),
+    ),
+  );
+  if (Object.keys(unit.weapons).length && phase === "shooting") sections.push(shootSection(unit));
+  if (phase === "assault" || phase === "charge") {
+    let target = "";
+    sections.push(
+      h(
+        "section",
+        { class: "action", "data-action": "charge" },
+        h("h4", {}, "Charge"),
+        enemySelect("charge-target", "", (v) => (target = v)),
+        h("button", { type: "button", id: "charge", onclick: () => act("charge", { type: "charge", unit: unit.id, target }) }, "Charge"),
+        message("charge"),
+      ),
+    );
+  }
+  if (phase === "assault" || phase === "fight") {
+    let target = "";
+    let weapon = "";
+    const melee = Object.values(unit.weapons).filter((w) => w.type === "melee");
+    sections.push(
+      h(
+        "section",
+        { class: "action", "data-action": "fight" },
+        h("h4", {}, "Fight"),
+        enemySelect("fight-target", "", (v) => (target = v)),
+        melee.length
+          ? h("select", { id: "fight-weapon", onchange: (e) => (weapon = e.target.value) }, h("option", { value: "" }, "close combat"), ...melee.map((w) => h("option", { value: w.id }, w.name)))
+          : null,
+        h("button", { type: "button", id: "fight", onclick: () => act("fight", weapon ? { type: "fight", unit: unit.id, target, weapon } : { type: "fight", unit: unit.id, target }) }, "Fight"),
+        message("fight"),
+      ),
+    );
+  }
+  const transports = unitsOf(view, (u) => u.side === table.side && u.id !== unit.id && u.profile.capacity > 0 && onTable(u));
+  if (transports.length && !isVehicle(unit)) {
+    let transport = transports[0].id;
+    sections.push(
+      h(
+        "section",
+        { class: "action", "data-action": "embark" },
+        h("h4", {}, "Embark"),
+        h("select", { id: "embark-transport", onchange: (e) => (transport = e.target.value) }, ...transports.map((t) => h("option", { value: t.id }, t.name))),
+        h("button", { type: "button", id: "embark", onclick: () => act("embark", { type: "embark", unit: unit.id, transport }) }, "Embark"),
+        message("embark"),
+      ),
+    );
+  }
+  if (unit.squadron || Object.keys(unit.models).length > 1) {
+    let model = Object.keys(unit.models)[0];
+    sections.push(
+      h(
+        "section",
+        { class: "action", "data-action": "abandon" },
+        h("h4", {}, "Abandon a squadron member"),
+        h("select", { id: "abandon-model", onchange: (e) => (model = e.target.value) }, ...Object.values(unit.models).filter((m) => m.alive).map((m) => h("option", { value: m.id }, m.id))),
+        h("button", { type: "button", id: "abandon", onclick: () => act("abandon", { type: "abandon", unit: unit.id, model }) }, "Abandon"),
+        message("abandon"),
+      ),
+    );
+  }
+  return sections;
+}
+
+// ---- shooting ------------------------------------------------------------------------------------
+
+table.selectedWeapon = () => Object.keys(table.shoot).find((w) => table.shoot[w].on) || null;
+
+function markClasses() {
+  const marks = {};
+  for (const [target, facts] of Object.entries(table.targets)) {
+    marks[target] = !facts.in_range ? "out-of-range" : !facts.in_arc ? "out-of-arc" : !facts.visible ? "no-los" : "in-range";
+  }
+  return marks;
+}
+
+async function aim(unit, weaponId) {
+  // Measure this weapon against every enemy on the table (validation only: nothing happens).
+  const enemies = unitsOf(table.view, (u) => u.side !== table.side && onTable(u));
+  const results = await Promise.all(
+    enemies.map((e) => check({ type: "shoot", unit: unit.id, fire: [{ weapon: weaponId, target: e.id }] }).then((r) => [e.id, r])),
+  );
+  table.targets = {};
+  table.forced = {};
+  for (const [target, result] of results) {
+    if (result.facts.weapons.length) table.targets[target] = { ...result.facts.weapons[0], code: result.rejected ? result.rejected.code : "ok" };
+    if (result.rejected && result.rejected.code === "must_snap") table.forced[weaponId] = result.rejected.values.reason || "forced";
+  }
+  render();
+}
+
+function targetLine(targetId) {
+  const f = table.targets[targetId];
+  const target = table.view.units[targetId];
+  if (!f || !target) return null;
+  const mark = markClasses()[targetId];
+  const parts = [`${target.name}: ${fmt1(f.distance)} in of ${f.range}`, mark.replace(/-/g, " ")];
+  if (f.facing) {
+    const choice = f.facings && f.facings.length > 1 ? ` or ${f.facings.filter((x) => x !== f.facing).join(", ")} (the owner chooses)` : "";
+    parts.push(`hits ${f.facing} (armour ${f.armour})${choice}`, `hidden ${Math.round((f.hidden_share || 0) * 100)}%${f.obscured ? " · obscured (cover save)" : ""}`);
+  }
+  return h("li", { class: `target ${mark}`, "data-target": targetId, "data-mark": mark, "data-facing": f.facing || "", "data-armour": f.armour ?? "", "data-hidden": f.hidden_share ?? "" }, parts.join(" · "));
+}
+
+function shootSection(unit) {
+  const rows = Object.values(unit.weapons)
+    .filter((w) => w.type !== "melee" && w.range > 0 && !w.destroyed)
+    .map((w) => {
+      const state = table.shoot[w.id] || { on: false, target: "", snap: false };
+      const forced = table.forced && table.forced[w.id];
+      return h(
+        "div",
+        { class: "weapon-row", "data-weapon": w.id },
+        h(
+          "label",
+          {},
+          h("input", {
+            type: "checkbox",
+            class: "fire-weapon",
+            "data-weapon": w.id,
+            checked: state.on,
+            onchange: (e) => {
+              table.shoot[w.id] = { ...state, on: e.target.checked };
+              if (e.target.checked) aim(unit, w.id);
+              else render();
+            },
+          }),
+          ` ${w.name} (${w.range}")`,
+        ),
+        " ",
+        enemySelect(`fire-target-${w.id}`, state.target, (v) => {
+          table.shoot[w.id] = { ...(table.shoot[w.id] || state), target: v };
+        }),
+        h("label", {}, h("input", { type: "checkbox", class: "fire-snap", "data-weapon": w.id, checked: state.snap || !!forced, onchange: (e) => (table.shoot[w.id] = { ...(table.shoot[w.id] || state), snap: e.target.checked }) }), " snap"),
+        forced ? h("span", { class: "forced" }, ` Snap Shots forced: ${forced}`) : null,
+      );
+    });
+  const targets = Object.keys(table.targets).map(targetLine).filter(Boolean);
+  const fire = () => {
+    const chosen = Object.entries(table.shoot).filter(([, s]) => s.on);
+    const action = { type: "shoot", unit: unit.id, fire: chosen.map(([weapon, s]) => (s.snap || (table.forced && table.forced[weapon]) ? { weapon, target: s.target, snap: true } : { weapon, target: s.target })) };
+    act("shoot", action).then((answer) => {
+      if (answer && answer.type === "ack") {
+        table.shoot = {};
+        table.targets = {};
+        render();
+      }
+    });
+  };
+  return h(
+    "section",
+    { class: "action", "data-action": "shoot" },
+    h("h4", {}, "Shoot"),
+    ...rows,
+    targets.length ? h("ul", { class: "targets" }, ...targets) : null,
+    h("button", { type: "button", id: "fire", onclick: fire }, "Fire"),
+    message("shoot"),
+  );
+}
+
+// ---- disembarking: click the table to place each model, then confirm ------------------------------
+
+function disembarkSection(unit) {
+  const placing = table.placing && table.placing.unit === unit.id ? table.placing : null;
+  const models = Object.values(unit.models).filter((m) => m.alive);
+  const next = placing ? models.find((m) => !placing.positions[m.id]) : null;
+  return h(
+    "section",
+    { class: "action", "data-action": "disembark" },
+    h("h4", {}, `Disembark from ${unit.embarked_in}`),
+    placing
+      ? h("div", { id: "disembark-next" }, next ? `click the table to place ${next.id}` : "every model placed")
+      : h("button", { type: "button", id: "disembark-place", onclick: () => startPlacing(unit) }, "Place the models"),
+    placing && !next ? h("button", { type: "button", id: "disembark", onclick: () => act("disembark", { type: "disembark", unit: unit.id, positions: placing.positions }).then(() => ((table.placing = null), drawPlacing())) }, "Disembark") : null,
+    placing ? h("button", { type: "button", id: "disembark-cancel", onclick: () => ((table.placing = null), drawPlacing(), renderPanels()) }, "Cancel") : null,
+    message("disembark"),
+  );
+}
+
+function drawPlacing() {
+  board.overlay = board.overlay.filter((o) => !o.placing);
+  const placing = table.placing;
+  if (placing) {
+    const unit = table.view.units[placing.unit];
+    if (placing.area) board.overlay.push({ kind: "area", placing: true, polygons: placing.area });
+    for (const [id, pos] of Object.entries(placing.positions)) {
+      board.overlay.push({ kind: "ghost", placing: true, model: unit.models[id], pos, heading: unit.models[id].heading, state: "ok" });
+    }
+  }
+  board.renderOverlay();
+}
+
+// The legal area comes from the server (the facts of a check of this disembark, measured with
+// the edition's own rule: docs/table.md).
+async function startPlacing(unit) {
+  table.placing = { unit: unit.id, positions: {}, area: null };
+  renderPanels();
+  try {
+    const result = await check({ type: "disembark", unit: unit.id, positions: {} });
+    if (table.placing && table.placing.unit === unit.id) {
+      table.placing.area = result.facts.area;
+      drawPlacing();
+    }
+  } catch (error) {
+    table.errors.push(String(error));
+  }
+}
+
+function insidePolygon([x, y], ring) {
+  let inside = false;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+    const [xi, yi] = ring[i];
+    const [xj, yj] = ring[j];
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+// A click just outside the legal area (an hh3 area is a strip 0.05 in wide, finer than a screen
+// pixel) is moved onto the nearest point of the area, a hair inside its edge.
+const SNAP_INSIDE = 0.02;
+const SNAP_REACH = 1.0;
+
+function snapInto(point, rings) {
+  if (!rings || !rings.length || rings.some((r) => insidePolygon(point, r))) return point;
+  let best = null;
+  for (const ring of rings) {
+    for (let i = 0; i < ring.length; i += 1) {
+      const [ax, ay] = ring[i];
+      const [bx, by] = ring[(i + 1) % ring.length];
+      const dx = bx - ax;
+      const dy = by - ay;
+      const t = Math.max(0, Math.min(1, ((point[0] - ax) * dx + (point[1] - ay) * dy) / (dx * dx + dy * dy || 1)));
+      const q = [ax + t * dx, ay + t * dy];
+      const d = Math.hypot(q[0] - point[0], q[1] - point[1]);
+      if (!best || d < best.d) best = { q, d };
+    }
+  }
+  if (!best || best.d > SNAP_REACH) return point;
+  const ux = (best.q[0] - point[0]) / (best.d || 1);
+  const uy = (best.q[1] - point[1]) / (best.d || 1);
+  return [Number((best.q[0] + ux * SNAP_INSIDE).toFixed(3)), Number((best.q[1] + uy * SNAP_INSIDE).toFixed(3))];
+}
+
+function tableClick(point) {
+  const placing = table.placing;
+  if (!placing) return;
+  const unit = table.view.units[placing.unit];
+  const next = Object.values(unit.models).find((m) => m.alive && !placing.positions[m.id]);
+  if (!next) return;
+  placing.positions[next.id] = snapInto(point, placing.area);
+  drawPlacing();
+  renderPanels();
+}
+
+// ---- moving by drag, checked live ------------------------------------------------------------------
+
+function modelDown(unitId, modelId, point, event) {
+  if (tools.modelDown(unitId, modelId, point, event)) return;
+  if (table.placing) return; // placing disembarking models: a drag from the transport places one
+  const unit = table.view && table.view.units[unitId];
+  if (!unit || unit.side !== table.side || !myTurn() || table.drag) return;
+  if (table.selected !== unitId) {
+    table.selected = unitId;
+    render();
+  }
+  event.preventDefault();
+  const lead = leadModel(unit);
+  // Every model moves by the displacement of the one dragged; the path is the lead model's.
+  // Ctrl (or Cmd) + drag moves only the pressed model (the others stay: `positions`).
+  const single = event.ctrlKey || event.metaKey ? modelId : null;
+  const held = single ? unit.models[modelId] : lead;
+  table.drag = {
+    unit: unitId,
+    single,
+    offset: [held.pos[0] - point[0], held.pos[1] - point[1]],
+    waypoints: [],
+    current: [held.pos[0], held.pos[1]],
+    heading: held.heading,
+    turned: false,
+    pointer: event.pointerId,
+    checkedKey: null,
+    inflight: false,
+  };
+  board.svg.setPointerCapture && board.svg.setPointerCapture(event.pointerId);
+  updateDrag(point);
+}
+
+function leadPoint(point) {
+  const d = table.drag;
+  return [Number((point[0] + d.offset[0]).toFixed(2)), Number((point[1] + d.offset[1]).toFixed(2))];
+}
+
+function draggedModel(unit) {
+  const d = table.drag;
+  return d.single ? unit.models[d.single] : leadModel(unit);
+}
+
+function dragAction() {
+  const d = table.drag;
+  const unit = table.view.units[d.unit];
+  const action = { type: "move", unit: d.unit };
+  if (d.single) {
+    action.positions = {};
+    for (const m of Object.values(unit.models).filter((m) => m.alive)) action.positions[m.id] = m.id === d.single ? d.current : m.pos;
+  } else {
+    action.path = [...d.waypoints, d.current];
+  }
+  if (isVehicle(unit)) {
+    // A vehicle faces along its last leg unless the wheel turned it.
+    const from = d.waypoints.length && !d.single ? d.waypoints[d.waypoints.length - 1] : draggedModel(unit).pos;
+    const dx = d.current[0] - from[0];
+    const dy = d.current[1] - from[1];
+    const along = Math.hypot(dx, dy) > 0.05 ? (Math.atan2(dy, dx) * 180) / Math.PI : draggedModel(unit).heading;
+    action.heading = Number(((((d.turned ? d.heading : along) % 360) + 360) % 360).toFixed(1));
+  }
+  if (table.moveKind !== "normal") action.kind = table.moveKind;
+  if (["tank_shock", "ram"].includes(table.moveKind) && table.moveTarget) action.target = table.moveTarget;
+  return action;
+}
+
+function drawDrag(state, text) {
+  const d = table.drag;
+  if (!d) return;
+  const unit = table.view.units[d.unit];
+  const lead = draggedModel(unit);
+  const action = dragAction();
+  const dx = d.current[0] - lead.pos[0];
+  const dy = d.current[1] - lead.pos[1];
+  const heading = action.heading ?? lead.heading;
+  board.overlay = board.overlay.filter((o) => o.kind !== "path" && !(o.kind === "ghost" && o.drag));
+  board.overlay.push({ kind: "path", points: [lead.pos, ...d.waypoints, d.current], state, text });
+  for (const m of Object.values(unit.models).filter((m) => m.alive && (!d.single || m.id === d.single))) {
+    board.overlay.push({ kind: "ghost", drag: true, model: m, pos: [m.pos[0] + dx, m.pos[1] + dy], heading: m.hull ? heading : m.heading, state });
+  }
+  board.renderOverlay();
+}
+
+function describeCheck(result) {
+  const f = result.facts;
+  const used = f.distance !== null ? `${fmt1(f.distance)} / ${fmt1(f.allowance)} in · ${(f.speed_band || "").replace("_", " ")}` : "";
+  return result.ok ? used : `${result.rejected.message}${used ? ` (${used})` : ""}`;
+}
+
+function setMoveStatus(result) {
+  const el = $("move-status");
+  if (!result) {
+    el.textContent = "";
+    el.className = "move-status";
+    return;
+  }
+  el.className = `move-status ${result.ok ? "ok" : "rejected"}`;
+  el.dataset.code = result.ok ? "ok" : result.rejected.code;
+  el.dataset.distance = result.facts.distance ?? "";
+  el.dataset.allowance = result.facts.allowance ?? "";
+  el.dataset.band = result.facts.speed_band ?? "";
+  el.textContent = `${result.ok ? "legal" : "refused"}: ${describeCheck(result)}${result.ok ? "" : ` [${result.rejected.rule}]`}`;
+}
+
+async function liveCheck() {
+  const d = table.drag;
+  if (!d || d.inflight) return;
+  const action = dragAction();
+  const key = JSON.stringify(action);
+  if (key === d.checkedKey) return;
+  d.inflight = true;
+  d.checkedKey = key;
+  try {
+    const result = await check(action);
+    if (table.drag !== d) return;
+    table.lastCheck = { key, result };
+    if (JSON.stringify(dragAction()) === key) {
+      drawDrag(result.ok ? "ok" : "rejected", describeCheck(result));
+      setMoveStatus(result);
+    }
+  } catch (error) {
+    table.errors.push(String(error));
+  } finally {
+    d.inflight = false;
+  }
+}
+
+function updateDrag(point) {
+  const d = table.drag;
+  d.current = leadPoint(point);
+  const key = JSON.stringify(dragAction());
+  const known = table.lastCheck && table.lastCheck.key === key ? table.lastCheck.result : null;
+  drawDrag(known ? (known.ok ? "ok" : "rejected") : "checking", known ? describeCheck(known) : "");
+  const now = performance.now();
+  if (!d.lastCheckAt || now - d.lastCheckAt > CHECK_INTERVAL_MS) {
+    d.lastCheckAt = now;
+    liveCheck();
+  } else {
+    clearTimeout(d.checkTimer);
+    d.checkTimer = setTimeout(liveCheck, CHECK_INTERVAL_MS);
+  }
+}
+
+async function finishDrag(point, addWaypoint) {
+  const d = table.drag;
+  d.current = leadPoint(point);
+  if (addWaypoint && !d.single) {
+    d.waypoints.push(d.current);
+    d.released = true; // keep following the pointer; the next click ends the move
+    updateDrag(point);
+    return;
+  }
+  clearTimeout(d.checkTimer);
+  const action = dragAction();
+  const lead = draggedModel(table.view.units[d.unit]);
+  if (!d.waypoints.length && Math.hypot(d.current[0] - lead.pos[0], d.current[1] - lead.pos[1]) < 0.1 && !d.turned) {
+    cancelDrag(); // a click, not a move
+    return;
+  }
+  const answer = await act("move", action);
+  const key = JSON.stringify(action);
+  if (answer && answer.type === "ack") {
+    cancelDrag();
+    return;
+  }
+  // Refused: the path stays, red, with the server's reason where the player let go.
+  const reason = answer ? describeAnswer(answer).text : "not sent";
+  drawDrag("rejected", reason);
+  const result = table.lastCheck && table.lastCheck.key === key ? table.lastCheck.result : null;
+  if (result) setMoveStatus(result);
+  table.drag = null;
+}
+
+function cancelDrag() {
+  if (table.drag) clearTimeout(table.drag.checkTimer);
+  table.drag = null;
+  board.overlay = board.overlay.filter((o) => o.kind !== "path" && !(o.kind === "ghost" && o.drag));
+  board.renderOverlay();
+  setMoveStatus(null);
+}
+
+board.svg.addEventListener("pointermove", (event) => {
+  if (!table.drag) return;
+  updateDrag(board.toTable(event.clientX, event.clientY));
+});
+board.svg.addEventListener("pointerup", (event) => {
+  if (!table.drag) return;
+  if (table.drag.released && !event.shiftKey && !table.drag.downAgain) return;
+  table.drag.downAgain = false;
+  finishDrag(board.toTable(event.clientX, event.clientY), event.shiftKey);
+});
+board.svg.addEventListener("pointerdown", (event) => {
+  if (table.drag && table.drag.released) table.drag.downAgain = true;
+});
+board.svg.addEventListener(
+  "wheel",
+  (event) => {
+    if (!table.drag) return;
+    event.preventDefault();
+    const d = table.drag;
+    if (!d.turned) d.heading = dragAction().heading ?? d.heading;
+    d.turned = true;
+    d.heading = (((d.heading + (event.deltaY < 0 ? WHEEL_STEP_DEG : -WHEEL_STEP_DEG)) % 360) + 360) % 360;
+    updateDrag(board.toTable(event.clientX, event.clientY));
+  },
+  { passive: false },
+);
+// The kind of move can be changed inside the gesture: a key while dragging (the check follows).
+const KIND_KEYS = { n: "normal", r: "run", f: "flat_out", t: "tank_shock", x: "ram", u: "rush", a: "advance", b: "fall_back", c: "charge" };
+
+window.addEventListener("keydown", (event) => {
+  if (!table.drag) return;
+  if (event.key === "Escape") {
+    cancelDrag();
+    return;
+  }
+  const kind = KIND_KEYS[event.key.toLowerCase()];
+  if (kind && (MOVE_KINDS[table.view.edition] || []).includes(kind)) {
+    table.moveKind = kind;
+    const select = $("move-kind");
+    if (select) select.value = kind;
+    const d = table.drag;
+    updateDrag([d.current[0] - d.offset[0], d.current[1] - d.offset[1]]);
+  }
+});
+
+// ---- decisions -----------------------------------------------------------------------------------
+
+function renderDecision() {
+  const dialog = $("decision");
+  const pending = table.view.pending;
+  const mine = pending && pending.side === table.side && !table.view.ended;
+  if (!mine) {
+    if (dialog.open) dialog.close();
+    dialog.dataset.decision = "";
+    return;
+  }
+  if (dialog.open && dialog.dataset.decision === pending.id) return;
+  dialog.dataset.decision = pending.id;
+  dialog.replaceChildren(
+    h("h3", {}, "Your decision"),
+    h("p", { class: "prompt" }, pending.prompt),
+    h("p", { class: "rule" }, pending.rule),
+    h(
+      "div",
+      { class: "options" },
+      ...pending.options.map((option) =>
+        h("button", { type: "button", class: "option", "data-choice": option, onclick: () => act("decision", { type: "decide", decision: pending.id, choice: option }) }, option),
+      ),
+    ),
+    message("decision"),
+  );
+  if (!dialog.open) dialog.showModal();
+}
+
+// ---- the log and the wound maxima ----------------------------------------------------------------
+
+async function loadEarlier(from, before) {
+  try {
+    const page = await getLog("", matchId, { from, limit: before - from, token: table.token });
+    const known = new Set(table.earlierLog.map((e) => e.n));
+    table.earlierLog = [...page.entries.filter((e) => !known.has(e.n)), ...table.earlierLog].sort((x, y) => x.n - y.n);
+    render();
+  } catch (error) {
+    table.errors.push(String(error));
+  }
+}
+
+async function loadStartWounds() {
+  try {
+    const response = await fetch(`${base}/state?at=1`, { headers: { authorization: `Bearer ${table.token}` } });
+    if (!response.ok) return;
+    const { view } = await response.json();
+    const wounds = {};
+    for (const unit of Object.values(view.units)) for (const m of Object.values(unit.models)) wounds[m.id] = m.wounds;
+    board.startWounds = wounds;
+    render();
+  } catch (error) {
+    table.errors.push(String(error));
+  }
+}
+
+// ---- start -----------------------------------------------------------------------------------------
+
+function start(token) {
+  table.token = token;
+  tools.headers = { authorization: `Bearer ${token}` };
+  const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}/live`;
+  const client = new HulldownClient(wsUrl, { token });
+  table.client = client;
+  client.on("view", (view) => {
+    table.view = view;
+    table.side = client.role;
+    render();
+  });
+  client.on("status", (status) => {
+    $("status").textContent = status;
+    $("status").className = `status ${status.split(":")[0]}`;
+    if (status.startsWith("refused")) {
+      sessionStorage.removeItem(storageKey);
+      askToken();
+    }
+  });
+  client
+    .connect()
+    .then(loadStartWounds)
+    .catch((error) => table.errors.push(String(error)));
+}
+
+const token = tokenFromPage();
+if (token) start(token);
+else askToken();

@@ -1,0 +1,106 @@
+"""Helpers of the player's-table browser tests: open a side's table, drag on the board, and
+compare what the board shows with GET /matches/{id}/state."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.async_api import Browser, BrowserContext, Page
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+async def open_table(browser: Browser, url: str, errors: list[str]) -> tuple[BrowserContext, Page]:
+    """A fresh browser context (its own sessionStorage: one person at one table)."""
+    context = await browser.new_context(viewport={"width": 1500, "height": 950})
+    page = await context.new_page()
+    page.on("pageerror", lambda exc: errors.append(f"{url.split('#')[0]}: {exc}"))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    await page.goto(url)
+    await page.wait_for_selector("#status.live")
+    return context, page
+
+
+async def state_of(http: str, match_id: str, token: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(timeout=10) as client:
+        response = await client.get(
+            f"{http}/matches/{match_id}/state", headers={"authorization": f"Bearer {token}"}
+        )
+        view: dict[str, Any] = response.json()["view"]
+        return view
+
+
+async def wait_seq(page: Page, seq: int) -> None:
+    await page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}", timeout=10_000)
+
+
+async def board_matches_state(page: Page, http: str, match_id: str, token: str) -> dict[str, Any]:
+    """The page is at the server's seq and draws every model where the state has it, with the
+    state's Hull Points; units removed as casualties are not drawn. Returns the state."""
+    for _ in range(100):
+        state = await state_of(http, match_id, token)
+        shown = await page.get_attribute("body", "data-seq")
+        if shown == str(state["seq"]):
+            break
+        await asyncio.sleep(0.05)
+    assert shown == str(state["seq"]), (shown, state["seq"])
+    drawn: dict[str, Any] = await page.evaluate(
+        """() => {
+            const out = {};
+            for (const g of document.querySelectorAll('#board-units g.unit')) {
+                out[g.dataset.unit] = {hp: Number(g.dataset.hp), models: {}};
+                for (const m of g.querySelectorAll('g.model')) {
+                    out[g.dataset.unit].models[m.dataset.model] =
+                        [Number(m.dataset.x), Number(m.dataset.y), Number(m.dataset.heading)];
+                }
+            }
+            return out;
+        }"""
+    )
+    for unit in state["units"].values():
+        if unit["embarked_in"] or (unit["destroyed"] and not unit["wreck"]):
+            assert unit["id"] not in drawn, f"{unit['id']} should not be drawn"
+            continue
+        assert drawn[unit["id"]]["hp"] == unit["hp"], unit["id"]
+        for model in unit["models"].values():
+            if model["alive"] or unit["wreck"]:
+                x, y, heading = drawn[unit["id"]]["models"][model["id"]]
+                assert (x, y, heading) == (model["pos"][0], model["pos"][1], model["heading"]), model["id"]
+    return state
+
+
+async def screen_point(page: Page, x: float, y: float) -> tuple[float, float]:
+    point: list[float] = await page.evaluate(f"hulldownTable.board.toScreen({x}, {y})")
+    return point[0], point[1]
+
+
+async def drag(
+    page: Page, start: tuple[float, float], waypoints: list[tuple[float, float]], end: tuple[float, float]
+) -> None:
+    """Press on the board at table point ``start``, move through ``waypoints`` (each added with
+    a Shift+release), release at ``end``."""
+    sx, sy = await screen_point(page, *start)
+    await page.mouse.move(sx, sy)
+    await page.mouse.down()
+    for wx, wy in waypoints:
+        px, py = await screen_point(page, wx, wy)
+        await page.mouse.move(px, py, steps=8)
+        await page.keyboard.down("Shift")
+        await page.mouse.up()
+        await page.keyboard.up("Shift")
+        await page.mouse.down()
+    ex, ey = await screen_point(page, *end)
+    await page.mouse.move(ex, ey, steps=10)
+    # Let the live check answer before letting go (the path turns green or red).
+    await page.wait_for_function(
+        "!document.querySelector('#board-overlay polyline.path.checking')", timeout=5000
+    )
+    await page.mouse.up()
+
+
+async def shot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    await page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

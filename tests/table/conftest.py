@@ -1,0 +1,5 @@
+"""The player's-table browser tests use the viewer tests' Chromium fixture."""
+
+from ..viewer.test_viewer_browser import browser
+
+__all__ = ["browser"]
