@@ -21,9 +21,10 @@ from ...match.state import MatchState, Model, Point, Unit
 from ...match.turns import add_flag, replace_unit
 from .. import geometry as g
 from . import damage, geom, statuses
+from .battlesmith import apply_battlesmith, validate_battlesmith
+from .combat_lock import locked
 from .core import (
     COHERENCY,
-    CONTACT,
     DANGEROUS_FAILS_ON,
     DRIVE_THROUGH_STRENGTH,
     ENEMY_GAP,
@@ -49,6 +50,7 @@ from .core import (
     units_on_table,
     vehicle_model,
 )
+from .hits import Hit
 
 # hh3 Vehicle Sub-Types, Rapid (the seed's Fast) [ext]: a Rapid vehicle has no Initiative to add; its Rush
 # adds 6" to its Movement.
@@ -88,18 +90,6 @@ def terrain_penalty(state: MatchState, unit: Unit, swept: BaseGeometry) -> float
     return 0.0
 
 
-def locked(state: MatchState, unit: Unit) -> bool:
-    """Locked in combat: in base contact with an enemy model that is not a vehicle (vehicles never
-    lock nor are locked, RULES 2.19)."""
-    if is_vehicle(unit):
-        return False
-    return any(
-        geom.unit_distance(unit, other) <= CONTACT
-        for other in units_on_table(state)
-        if other.side != unit.side and not is_vehicle(other)
-    )
-
-
 def end_positions(unit: Unit, action: Move) -> dict[str, Point]:
     """Every alive model's end position: explicit ``positions``, else the lead model's
     displacement along ``path`` applied to every model."""
@@ -137,8 +127,6 @@ def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | No
     if unit.embarked_in is not None:
         return reject("embarked", rule, f"{unit.name} is embarked: disembark it instead")
     if action.kind == "battlesmith":
-        from .battlesmith import validate_battlesmith
-
         return validate_battlesmith(state, unit, action)
     if action.kind not in ("normal", "rush"):
         return reject("unsupported_move", rule, f"hh3 has no {action.kind} move")
@@ -262,8 +250,6 @@ def _check_end(state: MatchState, unit: Unit, ends: dict[str, g.Footprint], rule
 
 def apply_move(state: MatchState, unit: Unit, action: Move, ctx: ApplyContext) -> MatchState:
     if action.kind == "battlesmith":
-        from .battlesmith import apply_battlesmith
-
         return apply_battlesmith(state, unit, action, ctx)
     rush = action.kind == "rush"
     ends = end_positions(unit, action)
@@ -340,9 +326,7 @@ def drive_through(state: MatchState, uid: str, swept: BaseGeometry, ctx: ApplyCo
             R_DRIVE,
         )
         hits = [
-            damage.Hit(
-                DRIVE_THROUGH_STRENGTH, None, 1, f"{vehicle.name} driving through", source, shooting=False
-            )
+            Hit(DRIVE_THROUGH_STRENGTH, None, 1, f"{vehicle.name} driving through", source, shooting=False)
             for _ in range(count)
         ]
         state = damage.resolve_hits(state, victim.id, hits, ctx)
