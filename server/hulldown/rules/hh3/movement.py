@@ -21,7 +21,6 @@ from ...match.state import MatchState, Model, Point, Unit
 from ...match.turns import add_flag, replace_unit
 from .. import geometry as g
 from . import damage, geom, statuses
-from .battlesmith import apply_battlesmith, validate_battlesmith
 from .combat_lock import locked
 from .core import (
     COHERENCY,
@@ -120,14 +119,24 @@ def sweep(unit: Unit, model: Model, action: Move) -> BaseGeometry:
     return g.swept_area(geom.footprint(model), model_path(unit, model, action), heading)
 
 
-def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | None:
+def validate_move_start(state: MatchState, unit: Unit, action: Move) -> Rejection | None:
+    """RULES 2.6 / hh3 core, Movement phase: every ``Move`` (a Battlesmith activation too) is made
+    in the Movement phase by a unit that is not embarked."""
     rule = R_MOVE if is_vehicle(unit) else R_CORE_MOVE
     if state.phase != "movement":
         return reject("wrong_phase", rule, f"units move in the Movement phase, not {state.phase}")
     if unit.embarked_in is not None:
         return reject("embarked", rule, f"{unit.name} is embarked: disembark it instead")
-    if action.kind == "battlesmith":
-        return validate_battlesmith(state, unit, action)
+    return None
+
+
+def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | None:
+    """RULES 2.6-2.9 / hh3 core, Movement phase: a move or a Rush (a ``battlesmith`` Move goes to
+    battlesmith.py, chosen by the edition's dispatch table)."""
+    rule = R_MOVE if is_vehicle(unit) else R_CORE_MOVE
+    start = validate_move_start(state, unit, action)
+    if start is not None:
+        return start
     if action.kind not in ("normal", "rush"):
         return reject("unsupported_move", rule, f"hh3 has no {action.kind} move")
     if unit.flag(F_MOVE_DONE):
@@ -249,8 +258,7 @@ def _check_end(state: MatchState, unit: Unit, ends: dict[str, g.Footprint], rule
 
 
 def apply_move(state: MatchState, unit: Unit, action: Move, ctx: ApplyContext) -> MatchState:
-    if action.kind == "battlesmith":
-        return apply_battlesmith(state, unit, action, ctx)
+    """RULES 2.6-2.9: the unit moves (or Rushes); dangerous terrain and units driven through."""
     rush = action.kind == "rush"
     ends = end_positions(unit, action)
     sweeps = {m.id: sweep(unit, m, action) for m in alive_models(unit)}
