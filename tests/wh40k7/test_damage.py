@@ -186,7 +186,7 @@ def test_zooming_flyer_explodes_crashes_and_burns() -> None:
     """Zooming Flyer: Explodes! becomes Crash and Burn (a scattering large blast, S6 hits)."""
     guard = infantry("g", "a", [(31, 24), (40, 40)], t=3, sv=5)
     state = make_state(flyer("f", "b", 30, 24), guard)
-    from hulldown.rules.wh40k7.destruction import finish_vehicle
+    from hulldown.rules.wh40k7.resolve import finish_vehicle
 
     fate = Fate()
     ctx = _ctx([3, 1, 1, 1, 1, 5, 1])  # scatter die 3 (arrow), 2D6=2, direction 0, wound 5, save 1

@@ -29,7 +29,7 @@ from ..rules.dice import commitment
 from ..rules.geometry.shapes import _base_polygon, _hull_polygon
 from ..store.listing import MatchListing, created_ms
 from ..store.redis_store import RedisEventStore
-from ..store.tail import make_tailer
+from ..store.tailers import make_tailer
 from .keyed_locks import KeyedLocks
 from .list_backfill import backfill_listing
 from .presence import Counts, Presence

@@ -10,18 +10,15 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from shapely.geometry import Polygon
 
 from ..rules.geometry import shapes as g
 from . import limits as L
+from .definition_types import MatchDefinition, ModelDef, UnitDef, WeaponDef
 from .problems import MAX_PROBLEMS, Problem, join, unknown_name
 from .state import Profile, Terrain
 from .vocabulary import Term, Vocabulary, terrain_kind_names, vocabulary
-
-if TYPE_CHECKING:
-    from .definition import MatchDefinition, ModelDef, UnitDef, WeaponDef
 
 DEFAULT_BASE_MM = 32.0  # a model with neither hull nor base is measured as a 32 mm base [decided]
 UNITS = "scenario.units"

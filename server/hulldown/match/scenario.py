@@ -6,37 +6,21 @@ a match, after checking it is coherent.
 
 from __future__ import annotations
 
-import msgspec
 from msgspec.structs import replace
 
 from . import doc_refs
+from .definition import DefinitionError, checked, read_definition, to_document
 from .events import MatchCreated
+from .problems import summary
 from .rejection import Rejection, reject
-from .state import Battlefield, Edition, Options, Side, Terrain, Unit
-
-
-class Scenario(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    battlefield: Battlefield = Battlefield()
-    terrain: tuple[Terrain, ...] = ()
-    units: tuple[Unit, ...] = ()
-    first: Side = "a"
-
-
-class CreateMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The body of ``POST /matches``."""
-
-    edition: Edition
-    scenario: Scenario
-    options: Options = Options()
+from .scenario_types import CreateMatch, Scenario
+from .state import Battlefield, Edition, Options, Terrain, Unit
 
 
 def check_scenario(scenario: Scenario, edition: Edition | None = None) -> Rejection | None:
     """Every id unique, every unit with models, every model on the battlefield; given the
     ``edition``, every check of a match definition too (docs/match-definition.md)."""
     if edition is not None:
-        from .definition import DefinitionError, checked, read_definition, to_document
-        from .problems import summary
-
         definition = read_definition(to_document(CreateMatch(edition=edition, scenario=scenario)))
         found = definition if isinstance(definition, DefinitionError) else checked(definition)
         if isinstance(found, DefinitionError):

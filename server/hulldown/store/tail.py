@@ -16,7 +16,7 @@
   count as delivered (a poison event must not stall every match).
 
 A single XREAD over many streams needs them on one Redis node; on a Redis Cluster
-``store/cluster_tail.py`` runs one loop per primary node instead (:func:`make_tailer` picks).
+``store/cluster_tail.py`` runs one loop per primary node instead (``store/tailers.py`` ``make_tailer`` picks).
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ import logging
 import random
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Protocol
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -237,32 +236,3 @@ class StreamTailer:
                 log.exception(
                     "stream tail: on_events failed for %s (seq %d..%d)", match_id, batch[0][0], batch[-1][0]
                 )
-
-
-class Tailer(Protocol):
-    """What the live service needs of a tailer (``StreamTailer`` or ``ClusterStreamTailer``)."""
-
-    @property
-    def running(self) -> bool: ...
-
-    async def start(self) -> None: ...
-
-    async def stop(self) -> None: ...
-
-    async def follow(self, match_id: str, after_seq: int = 0) -> bool: ...
-
-    async def unfollow(self, match_id: str) -> bool: ...
-
-    def following(self) -> dict[str, int]: ...
-
-    def position(self, match_id: str) -> int | None: ...
-
-
-def make_tailer(url: str, on_events: EventsCallback, *, prefix: str = DEFAULT_PREFIX) -> Tailer:
-    """A ``ClusterStreamTailer`` for a ``redis+cluster://`` URL, else a ``StreamTailer``."""
-    from .cluster_tail import ClusterStreamTailer
-    from .connect import is_cluster_url
-
-    if is_cluster_url(url):
-        return ClusterStreamTailer(url, on_events, prefix=prefix)
-    return StreamTailer(url, on_events, prefix=prefix)

@@ -26,6 +26,7 @@ from ...match.state import Decision, MatchState, Model, Point, Unit, Weapon
 from ...match.turns import add_flag, replace_unit
 from .. import geometry as g
 from . import damage, geom, statuses
+from .combat_lock import locked
 from .core import (
     CHARGE_RANGE,
     CONTACT,
@@ -52,7 +53,7 @@ from .core import (
     on_table,
     working_weapons,
 )
-from .movement import locked
+from .hits import Hit
 from .resolution import combat_flag, removed_points
 from .shooting import NO_SNAP_RULES
 from .tables import melee_hit_target, ranged_hit_target
@@ -264,9 +265,7 @@ def volley(state: MatchState, uid: str, charger: str, weapons: list[Weapon], ctx
             f"{unit.name} makes Volley Attacks with {weapon.name}: {hits} of {weapon.shots} hit.", R_COMBAT
         )
         source = geom.firing_point(unit, weapon)
-        batch = [
-            damage.Hit(weapon.strength, weapon.ap, weapon.damage, weapon.name, source, weapon.rules)
-        ] * hits
+        batch = [Hit(weapon.strength, weapon.ap, weapon.damage, weapon.name, source, weapon.rules)] * hits
         state = damage.resolve_hits(state, charger, batch, ctx)
     return state
 
@@ -380,7 +379,7 @@ def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext)
         facing: damage.ArmourFacing | None = "rear" if is_vehicle(target) else None
         rules = weapon.rules if weapon is not None else ()
         aim = action.target_model
-        batch = [damage.Hit(strength, ap, dmg, label, source, rules, facing, False, True, aim)] * hits
+        batch = [Hit(strength, ap, dmg, label, source, rules, facing, False, True, aim)] * hits
         state = damage.resolve_hits(state, target.id, batch, ctx)
     target = state.units[target.id]
     if is_vehicle(target) and not target.destroyed:

@@ -26,8 +26,8 @@ from ...match.rejection import Rejection, reject
 from ...match.state import Decision, MatchState, Unit
 from ...match.turns import add_flag, replace_unit
 from . import geom, statuses
+from .combat_lock import locked
 from .core import R_BATTLESMITH, on_table, rule_value
-from .movement import locked
 
 BATTLESMITH_KEYWORD = "battlesmith"
 BATTLESMITH_RANGE = 6.0  # hh3 Armoury, Battlesmith (X): a friendly model within 6"

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from msgspec.structs import replace
 
@@ -35,26 +34,11 @@ from .core import (
     rule_value,
     vehicle_model,
 )
+from .destruction import destroy_vehicle
+from .hits import Hit
 from .tables import armour_save_allowed, best_save, wound_target
 
 ArmourFacing = g.ArmourFacing
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """One hit to resolve. ``source`` is where it comes from (facing, allocation, cover);
-    ``facing`` fixes the armour facing hit on a vehicle (None: work it out from ``source``)."""
-
-    strength: int
-    ap: int | None
-    damage: int
-    label: str
-    source: g.Point
-    rules: tuple[str, ...] = ()
-    facing: ArmourFacing | None = None
-    shooting: bool = True
-    melee: bool = False
-    aim: str | None = None  # the model the attacker allocates this hit to (a Paragon's hits)
 
 
 def armour_value(unit: Unit, facing: ArmourFacing) -> int:
@@ -117,9 +101,7 @@ def lose_hp(state: MatchState, uid: str, amount: int, ctx: ApplyContext, why: st
     ctx.log(f"{unit.name} loses {unit.hp - hp} HP ({why}): {hp} HP left.", rule)
     state = replace_unit(state, replace(unit, hp=hp))
     if hp == 0:
-        from .destruction import destroy_vehicle
-
-        state = destroy_vehicle(state, uid, ctx)
+        state = destroy_vehicle(state, uid, ctx, resolve_hits)
     return state
 
 

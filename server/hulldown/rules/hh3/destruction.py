@@ -10,6 +10,8 @@ wreck only if the match agreed to wrecks and it did not explode (RULES 2.17).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from msgspec.structs import replace
 
 from ...match.context import ApplyContext
@@ -26,19 +28,25 @@ from .core import (
     rule_value,
     vehicle_model,
 )
+from .hits import Hit
+from .transports import emergency_disembark
+
+# Resolves hits on one unit in order (``damage.resolve_hits``): state, unit id, hits, ctx. Passed
+# in by the caller, since resolving a hit is what destroys a vehicle in the first place.
+ResolveHits = Callable[[MatchState, str, Sequence[Hit], ApplyContext], MatchState]
 
 # RULES 2.17: a wreck is difficult and dangerous terrain granting a 6+ cover save.
 WRECK_KINDS = ("difficult", "dangerous", "cover")
 WRECK_COVER = 6
 
 
-def destroy_vehicle(state: MatchState, uid: str, ctx: ApplyContext) -> MatchState:
-    from .transports import emergency_disembark
-
+def destroy_vehicle(state: MatchState, uid: str, ctx: ApplyContext, resolve_hits: ResolveHits) -> MatchState:
+    """RULES 2.3, 2.17, 2.18, 2.22: a vehicle at 0 Hull Points is destroyed, in the order of the
+    module docstring; ``resolve_hits`` resolves the hits of its explosion."""
     unit = state.units[uid]
     if unit.passengers:
         state = emergency_disembark(state, uid, ctx)
-    state, exploded = explodes(state, uid, ctx)
+    state, exploded = explodes(state, uid, ctx, resolve_hits)
     unit = state.units[uid]
     model = vehicle_model(unit)
     wreck = state.options.wrecks_remain and not exploded
@@ -67,11 +75,11 @@ def destroy_vehicle(state: MatchState, uid: str, ctx: ApplyContext) -> MatchStat
     return state
 
 
-def explodes(state: MatchState, uid: str, ctx: ApplyContext) -> tuple[MatchState, bool]:
+def explodes(
+    state: MatchState, uid: str, ctx: ApplyContext, resolve_hits: ResolveHits
+) -> tuple[MatchState, bool]:
     """RULES 2.18 [ext]: roll a D6; on X or more every unit within 6" takes hits equal to the
     vehicle's starting Hull Points, each S8 AP- D1."""
-    from .damage import Hit, resolve_hits
-
     unit = state.units[uid]
     x = rule_value(unit.keywords, "explodes")
     if x is None:

@@ -48,13 +48,31 @@ def _to_unit(
     return lambda state, side, action, ctx: apply(state, state.units[action.unit], action, ctx)
 
 
+def _validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | None:
+    """hh3 Battlesmith (X) [decided]: a Move of kind ``battlesmith`` is the activation
+    (battlesmith.py), after the checks every move makes; any other kind moves (movement.py)."""
+    if action.kind != "battlesmith":
+        return movement.validate_move(state, unit, action)
+    start = movement.validate_move_start(state, unit, action)
+    if start is not None:
+        return start
+    return battlesmith.validate_battlesmith(state, unit, action)
+
+
+def _apply_move(state: MatchState, unit: Unit, action: Move, ctx: ApplyContext) -> MatchState:
+    """hh3 Battlesmith (X): a ``battlesmith`` Move repairs (battlesmith.py); others move."""
+    if action.kind == "battlesmith":
+        return battlesmith.apply_battlesmith(state, unit, action, ctx)
+    return movement.apply_move(state, unit, action, ctx)
+
+
 RULES = DispatchTable("hh3", PHASES_HH3, R_TURN)
 RULES.on(
     EndPhase,
     lambda state, side, action: None,
     lambda state, side, action, ctx: endphase.end_current_phase(state, ctx),
 )
-RULES.on(Move, _of_unit(movement.validate_move), _to_unit(movement.apply_move))
+RULES.on(Move, _of_unit(_validate_move), _to_unit(_apply_move))
 RULES.on(Pivot, _of_unit(movement.validate_pivot), _to_unit(movement.apply_pivot))
 RULES.on(Shoot, _of_unit(shooting.validate_shoot), _to_unit(shooting.apply_shoot))
 RULES.on(Charge, _of_unit(assault.validate_charge), _to_unit(assault.apply_charge))

@@ -21,9 +21,9 @@ from ...match.state import MatchState, Model, Point, Unit
 from ...match.turns import add_flag, replace_unit
 from .. import geometry as g
 from . import damage, geom, statuses
+from .combat_lock import locked
 from .core import (
     COHERENCY,
-    CONTACT,
     DANGEROUS_FAILS_ON,
     DRIVE_THROUGH_STRENGTH,
     ENEMY_GAP,
@@ -49,6 +49,7 @@ from .core import (
     units_on_table,
     vehicle_model,
 )
+from .hits import Hit
 
 # hh3 Vehicle Sub-Types, Rapid (the seed's Fast) [ext]: a Rapid vehicle has no Initiative to add; its Rush
 # adds 6" to its Movement.
@@ -88,18 +89,6 @@ def terrain_penalty(state: MatchState, unit: Unit, swept: BaseGeometry) -> float
     return 0.0
 
 
-def locked(state: MatchState, unit: Unit) -> bool:
-    """Locked in combat: in base contact with an enemy model that is not a vehicle (vehicles never
-    lock nor are locked, RULES 2.19)."""
-    if is_vehicle(unit):
-        return False
-    return any(
-        geom.unit_distance(unit, other) <= CONTACT
-        for other in units_on_table(state)
-        if other.side != unit.side and not is_vehicle(other)
-    )
-
-
 def end_positions(unit: Unit, action: Move) -> dict[str, Point]:
     """Every alive model's end position: explicit ``positions``, else the lead model's
     displacement along ``path`` applied to every model."""
@@ -130,16 +119,24 @@ def sweep(unit: Unit, model: Model, action: Move) -> BaseGeometry:
     return g.swept_area(geom.footprint(model), model_path(unit, model, action), heading)
 
 
-def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | None:
+def validate_move_start(state: MatchState, unit: Unit, action: Move) -> Rejection | None:
+    """RULES 2.6 / hh3 core, Movement phase: every ``Move`` (a Battlesmith activation too) is made
+    in the Movement phase by a unit that is not embarked."""
     rule = R_MOVE if is_vehicle(unit) else R_CORE_MOVE
     if state.phase != "movement":
         return reject("wrong_phase", rule, f"units move in the Movement phase, not {state.phase}")
     if unit.embarked_in is not None:
         return reject("embarked", rule, f"{unit.name} is embarked: disembark it instead")
-    if action.kind == "battlesmith":
-        from .battlesmith import validate_battlesmith
+    return None
 
-        return validate_battlesmith(state, unit, action)
+
+def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | None:
+    """RULES 2.6-2.9 / hh3 core, Movement phase: a move or a Rush (a ``battlesmith`` Move goes to
+    battlesmith.py, chosen by the edition's dispatch table)."""
+    rule = R_MOVE if is_vehicle(unit) else R_CORE_MOVE
+    start = validate_move_start(state, unit, action)
+    if start is not None:
+        return start
     if action.kind not in ("normal", "rush"):
         return reject("unsupported_move", rule, f"hh3 has no {action.kind} move")
     if unit.flag(F_MOVE_DONE):
@@ -261,10 +258,7 @@ def _check_end(state: MatchState, unit: Unit, ends: dict[str, g.Footprint], rule
 
 
 def apply_move(state: MatchState, unit: Unit, action: Move, ctx: ApplyContext) -> MatchState:
-    if action.kind == "battlesmith":
-        from .battlesmith import apply_battlesmith
-
-        return apply_battlesmith(state, unit, action, ctx)
+    """RULES 2.6-2.9: the unit moves (or Rushes); dangerous terrain and units driven through."""
     rush = action.kind == "rush"
     ends = end_positions(unit, action)
     sweeps = {m.id: sweep(unit, m, action) for m in alive_models(unit)}
@@ -340,9 +334,7 @@ def drive_through(state: MatchState, uid: str, swept: BaseGeometry, ctx: ApplyCo
             R_DRIVE,
         )
         hits = [
-            damage.Hit(
-                DRIVE_THROUGH_STRENGTH, None, 1, f"{vehicle.name} driving through", source, shooting=False
-            )
+            Hit(DRIVE_THROUGH_STRENGTH, None, 1, f"{vehicle.name} driving through", source, shooting=False)
             for _ in range(count)
         ]
         state = damage.resolve_hits(state, victim.id, hits, ctx)

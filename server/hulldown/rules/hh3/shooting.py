@@ -28,6 +28,7 @@ from ...match.turns import add_flag, replace_unit
 from .. import geometry as g
 from ..memo import geometry_memo
 from . import damage, geom, statuses
+from .combat_lock import locked
 from .core import (
     F_MOVED,
     F_RUSHED,
@@ -51,7 +52,7 @@ from .core import (
     rule_text,
     vehicle_model,
 )
-from .movement import locked
+from .hits import Hit
 from .tables import ranged_hit_target
 
 ArmourFacing = Literal["front", "side", "rear"]
@@ -415,7 +416,7 @@ def resolve_shoot(
         ctx.log(f"{weapon.name}: {hits} of {shots} hit.", R_CORE_HIT)
         source = geom.firing_point(unit, weapon)
         batch = [
-            damage.Hit(
+            Hit(
                 strength,
                 ap,
                 weapon.damage,

@@ -16,6 +16,7 @@ from ...match.state import MatchState, Model, Point, Unit
 from ...match.turns import add_flag, replace_unit
 from .. import geometry as g
 from . import geom, statuses
+from .combat_lock import locked
 from .core import (
     ASSAULT_VEHICLE_KEYWORD,
     COHERENCY,
@@ -43,7 +44,6 @@ from .core import (
     units_on_table,
     vehicle_model,
 )
-from .movement import locked
 
 # Emergency disembarkation places bases this far off the hull (in contact within CONTACT) and
 # tries positions every PLACE_STEP inches around the hull [decided].

@@ -32,8 +32,9 @@ from .core import ws_to_hit
 from .geo import CONTACT_EPS, alive, footprint, on_table, unit_distance, units_in_contact
 from .morale import fall_back, morale_check
 from .penetration import PenProfile
-from .resolve import resolve_hits, squadron_members
+from .resolve import resolve_hits
 from .rolls import judge
+from .squadrons import squadron_members
 from .status import add_phase_flag, has_phase_flag
 from .stomp import is_super_heavy_walker, stomp
 from .types import is_chariot, is_vehicle, is_walker, locks_in_combat

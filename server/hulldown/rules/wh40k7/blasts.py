@@ -22,6 +22,7 @@ from .. import geometry as g
 from . import refs
 from .geo import alive, footprint, on_table
 from .rolls import scatter
+from .squadrons import squadron_members
 
 TEMPLATE_NARROW = 0.6
 TEMPLATE_WIDE = 3.0
@@ -30,8 +31,6 @@ ROUND_END_STEPS = 8
 
 def nearest_point(state: MatchState, target_id: str, origin: g.Point) -> g.Point:
     """Centre of the target's model nearest the firer (where the blast marker's hole goes)."""
-    from .resolve import squadron_members
-
     target = state.units[target_id]
     best: tuple[float, g.Point] | None = None
     for u in squadron_members(state, target):

@@ -29,9 +29,10 @@ from .attacks import Hit
 from .firing import locked_in_combat, plan_shooting
 from .geo import alive, all_terrain, footprint, on_table, unit_distance
 from .penetration import PenProfile
-from .resolve import resolve_hits, squadron_members
+from .resolve import resolve_hits
 from .rolls import d3
 from .shooting import execute_plan
+from .squadrons import squadron_members
 from .status import FORCED_OUT_STATUS, flag_unit, flags_with_prefix, has_phase_flag
 from .types import has_type, is_chariot, is_super_heavy, is_vehicle, is_walker, is_zooming
 from .wording import plural

@@ -17,9 +17,9 @@ from ...match.turns import replace_unit
 from .. import geometry as g
 from . import refs
 from .damage import Fate, apply_result, lose_hp
-from .destruction import finish_vehicle
 from .geo import alive, all_terrain, footprint
 from .moves import ModelMove
+from .resolve import finish_vehicle
 from .types import is_chariot, is_skimmer, is_vehicle, is_walker, is_zooming
 
 DANGEROUS_FAIL_ON = 1  # RULES.md 1.4: a dangerous terrain test fails on a 1

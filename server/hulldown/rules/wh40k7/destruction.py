@@ -1,9 +1,11 @@
 """The end of a vehicle: Wrecked, Explodes!, Crash and Burn, Catastrophic Damage (RULES.md 1.14,
 1.16) and what happens to its passengers (40k7 Transports, Effects of Damage on Passengers).
 
-``finish_vehicle`` runs once per vehicle at the end of an attack (a squadron member: when it is
-destroyed), so an explosion happens once however many Explodes! results were rolled, and
-Explodes! beats Wrecked [decided].
+``decide_vehicle_end`` runs once per vehicle at the end of an attack (a squadron member: when it
+is destroyed), so an explosion happens once however many Explodes! results were rolled, and
+Explodes! beats Wrecked [decided]. The hits of an explosion are resolved like any others: the
+caller passes the function that resolves them (``resolve.finish_vehicle`` passes one that calls
+``resolve_hits``), so this module never imports the one that imports it.
 
 [decided] simplifications: explosion hits allow armour and invulnerable saves but no cover (they
 come from within the unit's own position); the Apocalyptic Mega-blast of Catastrophic Damage is
@@ -12,6 +14,8 @@ weapons are not modelled).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from msgspec.structs import replace
 
@@ -49,20 +53,27 @@ CATASTROPHIC: tuple[tuple[int, str, tuple[tuple[int, int], ...]], ...] = (
 )
 
 
-def finish_vehicle(state: MatchState, ctx: ApplyContext, uid: str, fate: Fate) -> MatchState:
-    """Decide the vehicle's end after an attack: Crash and Burn > Explodes! > Wrecked."""
+# Resolves hits on one unit from a vehicle's end (no attacker, no cover): state, ctx, unit, hits.
+ExplosionHits = Callable[[MatchState, ApplyContext, str, list[Hit]], MatchState]
+
+
+def decide_vehicle_end(
+    state: MatchState, ctx: ApplyContext, uid: str, fate: Fate, explosion_hits: ExplosionHits
+) -> MatchState:
+    """Decide the vehicle's end after an attack: Crash and Burn > Explodes! > Wrecked (40k7 Vehicle
+    Damage table, Flyers, Super-heavy Vehicles); ``explosion_hits`` resolves the hits it deals."""
     unit = state.units[uid]
     if unit.destroyed:
         return state
     # 40k7 Super-heavy Flyers: no Crash and Burn! - Catastrophic Damage at the last Hull Point.
     if fate.crash or (unit.hp == 0 and is_zooming(unit) and not is_super_heavy(unit)):
-        return crash_and_burn(state, ctx, uid)
+        return crash_and_burn(state, ctx, uid, explosion_hits)
     if fate.explodes:
-        return explodes(state, ctx, uid)
+        return explodes(state, ctx, uid, explosion_hits)
     if unit.hp == 0:
         if is_super_heavy(unit):
-            return catastrophic(state, ctx, uid)
-        return wrecked(state, ctx, uid)
+            return catastrophic(state, ctx, uid, explosion_hits)
+        return wrecked(state, ctx, uid, explosion_hits)
     return state
 
 
@@ -73,12 +84,11 @@ def _area_hits(
     rings: list[tuple[float, int, int | None]],
     source: str,
     exclude: set[str],
+    explosion_hits: ExplosionHits,
 ) -> MatchState:
     """Every unit with models in an area takes one hit per model (RULES.md 1.14 Explodes!,
     Crash and Burn). ``rings``: (radius, S, AP) innermost first; ``touch``: a model counts when
     any part of it is inside (blast markers) rather than within range (explosion)."""
-    from .resolve import resolve_hits  # resolve imports destruction: deferred import
-
     targets: list[tuple[str, list[Hit]]] = []
     for other in list(state.units.values()):
         if other.id in exclude or not on_table(other):
@@ -96,7 +106,7 @@ def _area_hits(
         if not on_table(state.units[tid]):
             continue
         ctx.log(f"{state.units[tid].name} takes {plural(len(hits), 'hit')} from {source}.", refs.DAMAGE_TABLE)
-        state, _ = resolve_hits(state, ctx, tid, hits, attacker=None, kind="explosion", exclude=())
+        state = explosion_hits(state, ctx, tid, hits)
     return state
 
 
@@ -110,17 +120,19 @@ def _clear_passengers(state: MatchState, uid: str) -> MatchState:
     return state if not unit.passengers else replace_unit(state, replace(unit, passengers=()))
 
 
-def wrecked(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
+def wrecked(state: MatchState, ctx: ApplyContext, uid: str, explosion_hits: ExplosionHits) -> MatchState:
     """40k7 Wrecked: destroyed, stays as difficult terrain; passengers disembark within 3" and take
     a Pinning test."""
     unit = state.units[uid]
     ctx.log(f"{unit.name} is Wrecked: it stays on the battlefield as difficult terrain.", refs.WRECKED)
     hull = footprint(lead_model(unit))
-    state = _disembark_survivors(state, ctx, uid, hull, WRECK_DISEMBARK, inside_first=False, hit=None)
+    state = _disembark_survivors(
+        state, ctx, uid, hull, WRECK_DISEMBARK, inside_first=False, hit=None, explosion_hits=explosion_hits
+    )
     return _clear_passengers(_remove(state, uid, wreck=True), uid)
 
 
-def explodes(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
+def explodes(state: MatchState, ctx: ApplyContext, uid: str, explosion_hits: ExplosionHits) -> MatchState:
     """40k7 Explodes!: removed (no wreck); each unit within D6" takes one S4 AP- hit per model in
     range; passengers take one S4 hit per model and are placed where the vehicle was."""
     unit = state.units[uid]
@@ -129,17 +141,27 @@ def explodes(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
     radius = ctx.roll("Explodes! radius", 'D6"')
     ctx.log(f'{unit.name} explodes: every unit within {radius}" is hit.', refs.DAMAGE_TABLE)
     state = _remove(state, uid, wreck=False)
-    state = _disembark_survivors(state, ctx, uid, hull, 0.0, inside_first=True, hit=EXPLOSION_HIT)
+    state = _disembark_survivors(
+        state, ctx, uid, hull, 0.0, inside_first=True, hit=EXPLOSION_HIT, explosion_hits=explosion_hits
+    )
     placed = set(state.units[uid].passengers)
     state = _clear_passengers(state, uid)
-    return _explosion_from_hull(state, ctx, hull, float(radius), f"{unit.name}'s explosion", {uid, *placed})
+    return _explosion_from_hull(
+        state, ctx, hull, float(radius), f"{unit.name}'s explosion", {uid, *placed}, explosion_hits
+    )
 
 
 def _explosion_from_hull(
-    state: MatchState, ctx: ApplyContext, hull: g.Footprint, radius: float, source: str, exclude: set[str]
+    state: MatchState,
+    ctx: ApplyContext,
+    hull: g.Footprint,
+    radius: float,
+    source: str,
+    exclude: set[str],
+    explosion_hits: ExplosionHits,
 ) -> MatchState:
-    from .resolve import resolve_hits
-
+    """40k7 Explodes!: each unit with models within the radius of the hull takes one S4 AP- hit
+    per such model."""
     centre = hull.centre
     for other in list(state.units.values()):
         if other.id in exclude or not on_table(other):
@@ -158,11 +180,13 @@ def _explosion_from_hull(
             )
         ] * n
         ctx.log(f"{other.name} takes {plural(n, 'hit')} from {source}.", refs.DAMAGE_TABLE)
-        state, _ = resolve_hits(state, ctx, other.id, hits, attacker=None, kind="explosion", exclude=())
+        state = explosion_hits(state, ctx, other.id, hits)
     return state
 
 
-def crash_and_burn(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
+def crash_and_burn(
+    state: MatchState, ctx: ApplyContext, uid: str, explosion_hits: ExplosionHits
+) -> MatchState:
     """40k7 Crash and Burn: a large blast over the Flyer scatters 2D6"; every unit under it takes
     one S6 AP- hit per model under it; passengers take S10 AP2 hits; the Flyer is removed."""
     unit = state.units[uid]
@@ -174,15 +198,23 @@ def crash_and_burn(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState
         f"{unit.name} Crashes and Burns: the blast lands at ({centre[0]:.1f}, {centre[1]:.1f}).", refs.FLYER
     )
     state = _remove(state, uid, wreck=False)
-    state = _disembark_survivors(state, ctx, uid, hull, 0.0, inside_first=True, hit=CRASH_PASSENGER_HIT)
+    state = _disembark_survivors(
+        state, ctx, uid, hull, 0.0, inside_first=True, hit=CRASH_PASSENGER_HIT, explosion_hits=explosion_hits
+    )
     exclude = {uid, *state.units[uid].passengers}
     state = _clear_passengers(state, uid)
     return _area_hits(
-        state, ctx, centre, [(LARGE_BLAST_RADIUS, *CRASH_HIT)], f"{unit.name} crashing", exclude
+        state,
+        ctx,
+        centre,
+        [(LARGE_BLAST_RADIUS, *CRASH_HIT)],
+        f"{unit.name} crashing",
+        exclude,
+        explosion_hits,
     )
 
 
-def catastrophic(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
+def catastrophic(state: MatchState, ctx: ApplyContext, uid: str, explosion_hits: ExplosionHits) -> MatchState:
     """40k7 Super-heavy Catastrophic Damage: an Apocalyptic Mega-blast that scatters 2D6"."""
     unit = state.units[uid]
     model = lead_model(unit)
@@ -194,13 +226,17 @@ def catastrophic(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
     centre = (model.pos.x + dx, model.pos.y + dy)
     ctx.log(f"{unit.name} suffers Catastrophic Damage: {name}", refs.CATASTROPHIC)
     state = _remove(state, uid, wreck=False)
-    state = _disembark_survivors(state, ctx, uid, hull, 0.0, inside_first=True, hit=CRASH_PASSENGER_HIT)
+    state = _disembark_survivors(
+        state, ctx, uid, hull, 0.0, inside_first=True, hit=CRASH_PASSENGER_HIT, explosion_hits=explosion_hits
+    )
     rings: list[tuple[float, int, int | None]] = [
         (d / 2.0, s, ap) for d, (s, ap) in zip(MEGA_BLAST_DIAMETERS, profile, strict=True)
     ]
     exclude = {uid, *state.units[uid].passengers}
     state = _clear_passengers(state, uid)
-    return _area_hits(state, ctx, centre, rings, f"{unit.name}'s catastrophic explosion", exclude)
+    return _area_hits(
+        state, ctx, centre, rings, f"{unit.name}'s catastrophic explosion", exclude, explosion_hits
+    )
 
 
 def _disembark_survivors(
@@ -211,11 +247,10 @@ def _disembark_survivors(
     max_gap: float,
     inside_first: bool,
     hit: tuple[int, int | None] | None,
+    explosion_hits: ExplosionHits,
 ) -> MatchState:
     """Passengers of a destroyed transport: placed (models that cannot be placed are casualties),
     then hits per embarked model (Explodes!, Crash and Burn), then a Pinning test."""
-    from .resolve import resolve_hits
-
     transport = state.units[uid]
     for pid in transport.passengers:
         passenger = state.units.get(pid)
@@ -282,7 +317,7 @@ def _disembark_survivors(
                     cover_allowed=False,
                 )
             ] * n_embarked
-            state, _ = resolve_hits(state, ctx, pid, hits, attacker=None, kind="explosion", exclude=())
+            state = explosion_hits(state, ctx, pid, hits)
         if not state.units[pid].destroyed:
             state = pinning_test(state, ctx, pid)
     return state

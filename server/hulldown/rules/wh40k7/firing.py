@@ -18,9 +18,9 @@ from ...match.state import MatchState, Model, Unit, Weapon
 from .. import geometry as g
 from ..memo import geometry_memo
 from . import refs
-from .geo import alive, facing_hull, footprint, geo_mount, los_blockers, on_table
-from .resolve import squadron_members
+from .geo import alive, facing_hull, footprint, geo_mount, los_blockers, on_table, units_in_contact
 from .speed import full_bs_allowance, shooting_speed, snap_only, speed_of
+from .squadrons import squadron_members
 from .status import phase_flags_with_prefix
 from .types import (
     has_type,
@@ -108,8 +108,6 @@ def locked_in_combat(state: MatchState, unit: Unit) -> bool:
     """40k7 Vehicles and Close Combat: models, Walkers and Chariots in base contact with enemy
     models, Walkers or Chariots are locked in combat; other vehicles are never locked (seed 001:
     "not including Walkers or Chariots")."""
-    from .geo import units_in_contact
-
     if not locks_in_combat(unit):
         return False
     for other in state.units.values():

@@ -30,7 +30,7 @@ from .firing import locked_in_combat
 from .geo import alive, all_terrain, coherency_gap, footprint, on_table
 from .moves import ModelMove, model_moves, truncate
 from .pivot import contact_enemies, place_back, validate_pivot_end
-from .speed import COMBAT_SPEED, CRUISING_SPEED, FLYER_CRUISING_SPEED, FLYER_MIN_MOVE
+from .speed import COMBAT_SPEED, CRUISING_SPEED, FLYER_CRUISING_SPEED, FLYER_MIN_MOVE, speed_of
 from .status import flag_unit, set_status
 from .types import is_fast, is_heavy, is_skimmer, is_super_heavy, is_tank, is_vehicle, is_walker, is_zooming
 from .wording import degrees
@@ -480,8 +480,6 @@ def _apply_unit_moves(
     state = flag_unit(state, uid, flags, *(("shot",) if kind in ("run", "flat_out") else ()))
     moved = state.units[uid]
     if is_vehicle(moved) and not is_walker(moved):
-        from .speed import speed_of
-
         label = {"stationary": "Stationary", "combat": "Combat Speed", "cruising": "Cruising Speed"}[
             speed_of(moved)
         ]

@@ -17,10 +17,9 @@ from . import refs
 from .attacks import ArmourFacing, Hit
 from .cover import armour_value
 from .damage import Fate, apply_result
-from .destruction import finish_vehicle
 from .geo import alive, facing_hull
 from .penetration import PenProfile
-from .resolve import resolve_hits
+from .resolve import finish_vehicle, resolve_hits
 from .types import is_heavy, is_super_heavy, is_tank
 
 THUNDERBLITZ_FLIPPED = 6

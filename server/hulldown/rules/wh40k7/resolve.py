@@ -33,11 +33,12 @@ from .cover import (
     vehicle_cover_finding,
 )
 from .damage import Fate, apply_result, lose_hp, roll_damage
-from .destruction import finish_vehicle
-from .geo import alive, footprint, lead_model, on_table
+from .destruction import decide_vehicle_end
+from .geo import alive, footprint, lead_model
 from .morale import CLOSE_COMBAT_LOSSES_USE_ASSAULT_RESULT, note_strength
 from .penetration import PenRoll, effective_armour, extra_dice, roll_penetration
 from .rolls import judge
+from .squadrons import squadron_members
 from .types import is_vehicle
 from .wording import inches, place, plural, rounded
 from .wounds import resolve_wounds
@@ -55,15 +56,6 @@ JINK_COVER = 4
 # they come from); ``obscured_N`` gives a codex's own N+ [decided: keywords].
 OBSCURED_IN_THE_OPEN = "obscured"
 OPEN_OBSCURED_COVER = 5
-
-
-def squadron_members(state: MatchState, unit: Unit) -> list[Unit]:
-    """The living members of the unit's squadron (itself alone when not in a squadron)."""
-    if unit.squadron is None:
-        return [unit] if on_table(unit) else []
-    return [
-        u for u in state.units.values() if u.squadron == unit.squadron and on_table(u) and u.side == unit.side
-    ]
 
 
 def _attacker_origins(state: MatchState, attacker: str | None, hits: list[Hit]) -> list[g.Shape]:
@@ -422,6 +414,19 @@ def _resolve_squadron(
             if state.units[member.id].destroyed:
                 tally.destroyed.append(member.id)
     return state
+
+
+def _explosion_hits(state: MatchState, ctx: ApplyContext, target_id: str, hits: list[Hit]) -> MatchState:
+    """40k7 Vehicle Damage table (Explodes!), Flyers (Crash and Burn), Super-heavy Vehicles
+    (Catastrophic Damage), Transports: the hits of a vehicle's end have no attacker."""
+    state, _ = resolve_hits(state, ctx, target_id, hits, attacker=None, kind="explosion", exclude=())
+    return state
+
+
+def finish_vehicle(state: MatchState, ctx: ApplyContext, uid: str, fate: Fate) -> MatchState:
+    """40k7 Vehicle Damage table: the vehicle's end after an attack (``destruction``), the hits of
+    its explosion resolved here."""
+    return decide_vehicle_end(state, ctx, uid, fate, _explosion_hits)
 
 
 def resolve_hits(

@@ -24,8 +24,9 @@ from .core import shooting_to_hit
 from .firing import NO_CHARGE_TYPES, Plan, WeaponShot, locked_in_combat, plan_shooting
 from .morale import casualty_morale, note_strength, pinning_test
 from .penetration import PenProfile
-from .resolve import resolve_hits, squadron_members
+from .resolve import resolve_hits
 from .rolls import judge
+from .squadrons import squadron_members
 from .status import (
     add_phase_flag,
     end_of_next_turn,

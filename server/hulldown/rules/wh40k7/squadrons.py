@@ -19,6 +19,15 @@ from . import refs
 from .geo import on_table
 
 
+def squadron_members(state: MatchState, unit: Unit) -> list[Unit]:
+    """40k7 Vehicle Squadrons: the living members of the unit's squadron (itself alone when not in a squadron)."""
+    if unit.squadron is None:
+        return [unit] if on_table(unit) else []
+    return [
+        u for u in state.units.values() if u.squadron == unit.squadron and on_table(u) and u.side == unit.side
+    ]
+
+
 def _member_of(state: MatchState, unit: Unit, model_id: str) -> Unit | None:
     for other in state.units.values():
         if other.squadron == unit.squadron and other.side == unit.side and model_id in other.models:

@@ -39,10 +39,9 @@ from .. import geometry as g
 from . import refs
 from .attacks import Hit, Tally
 from .damage import RESULT_NAMES, Fate, apply_result, lose_hp, roll_damage
-from .destruction import finish_vehicle
 from .geo import alive, footprint, on_table
 from .penetration import PenProfile
-from .resolve import resolve_hits
+from .resolve import finish_vehicle, resolve_hits
 from .rolls import d3
 from .types import is_flyer, is_super_heavy, is_vehicle, is_walker
 from .wording import place, plural, rounded
