@@ -36,8 +36,8 @@ from .wh40k7 import cover as w7_cover
 from .wh40k7 import firing as w7_firing
 from .wh40k7 import geo as w7_geo
 from .wh40k7 import movement as w7_movement
-from .wh40k7 import resolve as w7_resolve
 from .wh40k7 import speed as w7_speed
+from .wh40k7 import squadrons as w7_squadrons
 from .wh40k7 import transports as w7_transports
 from .wh40k7.types import is_vehicle as w7_is_vehicle
 from .wh40k7.types import is_zooming as w7_is_zooming
@@ -343,8 +343,8 @@ def _measure_40k7(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -
     model = unit.models[weapon.model]
     origin = w7_firing.weapon_origin(state, unit, weapon)
     from_vehicle = w7_is_vehicle(unit) or unit.embarked_in is not None
-    exclude = {u.id for u in w7_resolve.squadron_members(state, unit)} | {unit.id}
-    exclude |= {u.id for u in w7_resolve.squadron_members(state, target)}
+    exclude = {u.id for u in w7_squadrons.squadron_members(state, unit)} | {unit.id}
+    exclude |= {u.id for u in w7_squadrons.squadron_members(state, target)}
     if unit.embarked_in is not None:
         exclude.add(unit.embarked_in)
     blockers = w7_geo.los_blockers(state, exclude)
