@@ -36,7 +36,13 @@ def imported_modules(path: Path) -> list[str]:
 
 
 def pure_files() -> list[Path]:
-    return sorted([*(PACKAGE / "rules").rglob("*.py"), *(PACKAGE / "match").rglob("*.py")])
+    return sorted(
+        [
+            *(PACKAGE / "rules").rglob("*.py"),
+            *(PACKAGE / "match").rglob("*.py"),
+            *(PACKAGE / "missions").rglob("*.py"),
+        ]
+    )
 
 
 def test_there_are_pure_files_to_check() -> None:

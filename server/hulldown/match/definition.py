@@ -24,6 +24,8 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
+from ..missions.catalogue import resolve
+from ..missions.model import Mission, MissionChoice
 from .definition_checks import check_definition
 from .limits import FORMAT_VERSION
 from .problems import Problem, join
@@ -139,6 +141,7 @@ class MatchDefinition(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     scenario: ScenarioDef
     format: int = FORMAT_VERSION
     options: Options = Options()
+    mission: MissionChoice | None = None
 
 
 class SimulationFile(MatchDefinition, frozen=True, forbid_unknown_fields=True):
@@ -199,7 +202,13 @@ def create_match(definition: MatchDefinition) -> CreateMatch:
         units=tuple(_unit(u, tuple(passengers.get(u.id, ()))) for u in units),
         first=definition.scenario.first,
     )
-    return CreateMatch(edition=definition.edition, scenario=scenario, options=definition.options)
+    mission: Mission | None = None
+    if definition.mission is not None:
+        bf = definition.scenario.battlefield
+        found = resolve(definition.mission, definition.edition, bf.width, bf.height)
+        assert isinstance(found, Mission), found  # check_definition refused an unknown mission
+        mission = found
+    return CreateMatch(edition=definition.edition, scenario=scenario, options=definition.options, mission=mission)
 
 
 def parse_definition(raw: Any) -> CreateMatch | DefinitionError:
@@ -237,6 +246,8 @@ def to_document(create: CreateMatch) -> dict[str, Any]:
     options = _trim(msgspec.to_builtins(create.options), Options)
     if options:
         doc["options"] = options
+    if create.mission is not None:
+        doc["mission"] = {"custom": msgspec.to_builtins(create.mission)}
     return doc
 
 

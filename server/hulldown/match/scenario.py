@@ -9,6 +9,7 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
+from ..missions.model import Mission
 from .events import MatchCreated
 from .rejection import Rejection, reject
 from .state import Battlefield, Edition, Options, Side, Terrain, Unit
@@ -27,6 +28,7 @@ class CreateMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     edition: Edition
     scenario: Scenario
     options: Options = Options()
+    mission: Mission | None = None
 
 
 def check_scenario(scenario: Scenario, edition: Edition | None = None) -> Rejection | None:
@@ -94,7 +96,9 @@ def prepared_units(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     return tuple(replace(u, hp=u.profile.hp) if u.hp == 0 and u.profile.hp > 0 else u for u in units)
 
 
-def match_created(edition: Edition, scenario: Scenario, options: Options, commitment: str) -> MatchCreated:
+def match_created(
+    edition: Edition, scenario: Scenario, options: Options, commitment: str, mission: Mission | None = None
+) -> MatchCreated:
     return MatchCreated(
         edition=edition,
         battlefield=scenario.battlefield,
@@ -103,6 +107,7 @@ def match_created(edition: Edition, scenario: Scenario, options: Options, commit
         options=options,
         commitment=commitment,
         first=scenario.first,
+        mission=mission,
     )
 
 

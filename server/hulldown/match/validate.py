@@ -6,10 +6,22 @@ state at version ``v`` and returns a :class:`Rejection` or ``None``.
 
 from __future__ import annotations
 
-from .actions import Action, Concede, Decide, EndPhase, Fight, Shoot, TakebackAnswer, TakebackRequest, Undo
+from .actions import (
+    Action,
+    Concede,
+    Decide,
+    EndPhase,
+    Fight,
+    RollOff,
+    Shoot,
+    TakebackAnswer,
+    TakebackRequest,
+    Undo,
+)
 from .editions import rules_for
 from .history import StateAt, check_history_action, check_pending_takeback
 from .rejection import Rejection, reject
+from .setup import check_setup
 from .state import MatchState, Side
 
 
@@ -62,7 +74,7 @@ def validate(
         return reject(
             "not_your_turn", "turn sequence", f"it is side {state.active}'s turn", active=state.active
         )
-    if not isinstance(action, EndPhase | Decide):
+    if not isinstance(action, EndPhase | Decide | RollOff):
         unit = state.units.get(action.unit)
         if unit is None:
             return reject("unknown_unit", "scenario", f"no unit {action.unit!r}", unit=action.unit)
@@ -70,6 +82,9 @@ def validate(
             return reject("not_your_unit", "turn sequence", f"unit {unit.id} belongs to side {unit.side}")
         if unit.destroyed:
             return reject("unit_destroyed", "casualties", f"unit {unit.id} has been destroyed")
+    setup = check_setup(state, action)
+    if setup is not None:
+        return setup
     if state.edition not in TARGET_MODEL_EDITIONS and _names_target_model(action):
         return reject(
             "unsupported_field",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
+from ...match.setup import declare as declare_setup
 from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Move, Pivot, Shoot
 from ...match.context import ApplyContext
 from ...match.dispatch import Applier, DispatchTable, Validator
@@ -48,6 +49,7 @@ def _to_unit(
 
 
 RULES = DispatchTable("hh3", PHASES_HH3, R_TURN)
+declare_setup(RULES)  # docs/missions.md: roll-off, deployment, reserves, first turn
 RULES.on(
     EndPhase,
     lambda state, side, action: None,

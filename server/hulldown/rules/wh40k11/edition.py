@@ -10,6 +10,7 @@ RULES.md section 3; seed 000 (section 17). Phases: Command, Movement, Shooting, 
 
 from __future__ import annotations
 
+from ...match.setup import declare as declare_setup
 from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Move, Pivot, Shoot
 from ...match.context import ApplyContext
 from ...match.dispatch import DispatchTable, sideless, sideless_apply
@@ -32,6 +33,7 @@ def _apply_end_phase(state: MatchState, side: Side, action: EndPhase, ctx: Apply
 NOT_IN_CORE = "is not part of the 40k11 core here"
 
 RULES = DispatchTable(EDITION, PHASES_40K11, R_CORE)
+declare_setup(RULES)  # docs/missions.md: roll-off, deployment, reserves, first turn
 RULES.on(EndPhase, lambda state, side, action: None, _apply_end_phase)
 RULES.on(Move, sideless(validate_move), sideless_apply(apply_move))
 RULES.on(

@@ -11,6 +11,7 @@ Overwatch, close combat), ``transports``, ``squadrons``, ``morale``, ``core`` (t
 
 from __future__ import annotations
 
+from ...match.setup import declare as declare_setup
 from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Move, Pivot, Shoot
 from ...match.context import ApplyContext
 from ...match.dispatch import DispatchTable, sideless, sideless_apply
@@ -99,6 +100,7 @@ def _resume_attack_vehicle(
 
 
 RULES = DispatchTable("40k7", PHASES_40K7, refs.TURN)
+declare_setup(RULES)  # docs/missions.md: roll-off, deployment, reserves, first turn
 RULES.on(EndPhase, _validate_end_phase, _apply_end_phase)
 RULES.on(Move, _validate_move, _apply_move)
 RULES.on(Pivot, sideless(movement.validate_pivot), sideless_apply(movement.apply_pivot))
