@@ -124,7 +124,12 @@ def setup_candidates(state: MatchState, rng: random.Random) -> list[tuple[Side, 
             out.append((side, Reserve(unit=unit.id)))
         for _ in range(12):
             heading = 90.0 if side == "a" else 270.0
-            out.append((side, Deploy(unit=unit.id, positions=formation(unit, random_spot(zone, rng)), heading=heading)))
+            out.append(
+                (
+                    side,
+                    Deploy(unit=unit.id, positions=formation(unit, random_spot(zone, rng)), heading=heading),
+                )
+            )
         out.append((side, Reserve(unit=unit.id)))
     return out
 
@@ -166,7 +171,12 @@ def _to_markers(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
         return []
     out: list[tuple[Side, Action]] = []
     for unit in s.units.values():
-        if unit.side != s.active or unit.destroyed or unit.embarked_in is not None or "reserves" in unit.statuses:
+        if (
+            unit.side != s.active
+            or unit.destroyed
+            or unit.embarked_in is not None
+            or "reserves" in unit.statuses
+        ):
             continue
         lead = next((m for m in unit.models.values() if m.alive), None)
         if lead is None:

@@ -171,7 +171,12 @@ class RollOff(msgspec.Struct, frozen=True, tag="roll_off", tag_field="type", for
 
 
 class Deploy(
-    msgspec.Struct, frozen=True, tag="deploy", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+    msgspec.Struct,
+    frozen=True,
+    tag="deploy",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
 ):
     """Set-up: place every model of ``unit`` (model id -> position) in the deploying side's zone;
     ``heading``: the heading of its vehicle hulls. Embarked units come with their transport."""
@@ -187,7 +192,21 @@ class Reserve(msgspec.Struct, frozen=True, tag="reserve", tag_field="type", forb
     unit: str
 
 
-PlayAction = RollOff | Deploy | Reserve | Move | Pivot | Shoot | Charge | Fight | Embark | Disembark | Abandon | EndPhase | Decide
+PlayAction = (
+    RollOff
+    | Deploy
+    | Reserve
+    | Move
+    | Pivot
+    | Shoot
+    | Charge
+    | Fight
+    | Embark
+    | Disembark
+    | Abandon
+    | EndPhase
+    | Decide
+)
 """The actions an edition's dispatch table handles (match/dispatch.py)."""
 
 SharedAction = Undo | TakebackRequest | TakebackAnswer | Concede

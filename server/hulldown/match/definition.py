@@ -208,7 +208,9 @@ def create_match(definition: MatchDefinition) -> CreateMatch:
         found = resolve(definition.mission, definition.edition, bf.width, bf.height)
         assert isinstance(found, Mission), found  # check_definition refused an unknown mission
         mission = found
-    return CreateMatch(edition=definition.edition, scenario=scenario, options=definition.options, mission=mission)
+    return CreateMatch(
+        edition=definition.edition, scenario=scenario, options=definition.options, mission=mission
+    )
 
 
 def parse_definition(raw: Any) -> CreateMatch | DefinitionError:

@@ -22,7 +22,7 @@ from ..missions.control import control, on_table
 from ..missions.model import ObjectiveMarker
 from .context import ApplyContext
 from .mission_state import MissionState
-from .state import MatchState, Side, other_side
+from .state import SIDES, MatchState, Side, other_side
 
 GAME_LENGTH_RULE = "40k7 rulebook, Random Game Length"
 # 40k7 Random Game Length: the D6 needed at the end of each battle turn to play one more.
@@ -73,7 +73,11 @@ def after_action(before: MatchState, after: MatchState, ctx: ApplyContext) -> Ma
 def _casualties(before: MatchState, after: MatchState, ctx: ApplyContext) -> MatchState:
     assert after.mission is not None
     ms = after.mission
-    lost = [u for uid, u in after.units.items() if u.destroyed and uid in before.units and not before.units[uid].destroyed]
+    lost = [
+        u
+        for uid, u in after.units.items()
+        if u.destroyed and uid in before.units and not before.units[uid].destroyed
+    ]
     if not lost:
         return after
     by = dict(ms.destroyed_by)
@@ -85,7 +89,10 @@ def _casualties(before: MatchState, after: MatchState, ctx: ApplyContext) -> Mat
         scorers = tuple(sorted({other_side(u.side) for u in lost}))
         for side in scorers:
             ms = _add_vp(ms, side, secondaries["first_blood"])
-            ctx.log(f"First Blood: side {side} scores {secondaries['first_blood']} VP.", SECONDARY_RULE["first_blood"])
+            ctx.log(
+                f"First Blood: side {side} scores {secondaries['first_blood']} VP.",
+                SECONDARY_RULE["first_blood"],
+            )
         ms = replace(ms, first_blood=scorers)
     if "first_strike" in secondaries:
         side = before.active
@@ -93,7 +100,10 @@ def _casualties(before: MatchState, after: MatchState, ctx: ApplyContext) -> Mat
         if first_turn_of_side and side not in ms.first_strike and any(u.side != side for u in lost):
             ms = _add_vp(ms, side, secondaries["first_strike"])
             ms = replace(ms, first_strike=(*ms.first_strike, side))
-            ctx.log(f"First Strike: side {side} scores {secondaries['first_strike']} VP.", SECONDARY_RULE["first_strike"])
+            ctx.log(
+                f"First Strike: side {side} scores {secondaries['first_strike']} VP.",
+                SECONDARY_RULE["first_strike"],
+            )
     return replace(after, mission=ms)
 
 
@@ -115,7 +125,10 @@ def _score_markers(state: MatchState, side: Side, ctx: ApplyContext, cap: int, w
         for mid, _ in held:
             values[mid] = max(0, values.get(mid, 0) - 1)
             if values[mid] == 0:
-                ctx.log(f"Window of Opportunity: objective {mid} is removed.", "hh3 Take and Hold, Window of Opportunity")
+                ctx.log(
+                    f"Window of Opportunity: objective {mid} is removed.",
+                    "hh3 Take and Hold, Window of Opportunity",
+                )
         ms = replace(ms, values=values)
     return replace(state, mission=ms)
 
@@ -135,7 +148,9 @@ def _end_of_battle_turn(state: MatchState, ended: int, ctx: ApplyContext) -> Mat
         return state
     if ms.mission.game_length == "random_40k7" and ended in RANDOM_LENGTH_40K7:
         need = RANDOM_LENGTH_40K7[ended]
-        value = ctx.roll("game length", f"{need}+", lambda v: "the game goes on" if v >= need else "the game ends")
+        value = ctx.roll(
+            "game length", f"{need}+", lambda v: "the game goes on" if v >= need else "the game ends"
+        )
         if value >= need:
             ctx.log(f"Turn {ended} is over: the game goes on to turn {ended + 1}.", GAME_LENGTH_RULE)
             return replace(state, mission=replace(ms, last_turn=ended + 1))
@@ -162,20 +177,33 @@ def end_of_game(state: MatchState, ctx: ApplyContext) -> MatchState:
             kills = ms.destroyed_by.get(side, 0)
             if kills:
                 ms = _add_vp(ms, side, kills * scoring.kill_points)
-                ctx.log(f"Side {side} destroyed {kills} enemy units: {kills * scoring.kill_points} VP.", ms.mission.rule)
+                ctx.log(
+                    f"Side {side} destroyed {kills} enemy units: {kills * scoring.kill_points} VP.",
+                    ms.mission.rule,
+                )
     secondaries = scoring.secondaries
     if "linebreaker" in secondaries:
-        for side in ("a", "b"):
+        for side in SIDES:
             if _breaks_the_line(state, side):
                 ms = _add_vp(ms, side, secondaries["linebreaker"])
-                ctx.log(f"Linebreaker: side {side} scores {secondaries['linebreaker']} VP.", SECONDARY_RULE["linebreaker"])
+                ctx.log(
+                    f"Linebreaker: side {side} scores {secondaries['linebreaker']} VP.",
+                    SECONDARY_RULE["linebreaker"],
+                )
     if "last_man_standing" in secondaries:
-        count = {s: sum(1 for u in state.units.values() if u.side == s and on_table(state, u) and "routed" not in u.statuses) for s in ("a", "b")}
+        count = {
+            s: sum(
+                1
+                for u in state.units.values()
+                if u.side == s and on_table(state, u) and "routed" not in u.statuses
+            )
+            for s in ("a", "b")
+        }
         if count["a"] != count["b"]:
-            side = "a" if count["a"] > count["b"] else "b"
-            ms = _add_vp(ms, side, secondaries["last_man_standing"])
+            leader: Side = "a" if count["a"] > count["b"] else "b"
+            ms = _add_vp(ms, leader, secondaries["last_man_standing"])
             ctx.log(
-                f"Last Man Standing: side {side} has {count[side]} units to {count[other_side(side)]}: "
+                f"Last Man Standing: side {leader} has {count[leader]} units to {count[other_side(leader)]}: "
                 f"{secondaries['last_man_standing']} VP.",
                 SECONDARY_RULE["last_man_standing"],
             )
@@ -200,7 +228,7 @@ def _breaks_the_line(state: MatchState, side: Side) -> bool:
 def _point(x: float, y: float) -> Polygon:
     from shapely.geometry import Point as ShapelyPoint
 
-    return ShapelyPoint(x, y).buffer(1e-6)  # type: ignore[no-any-return]
+    return ShapelyPoint(x, y).buffer(1e-6)
 
 
 def tally(ms: MissionState) -> str:

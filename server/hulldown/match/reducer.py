@@ -17,9 +17,9 @@ from .actions import Concede, TakebackAnswer, TakebackRequest, Undo
 from .context import ApplyContext
 from .editions import rules_for
 from .events import Event, MatchCreated, MatchEnded, SeedRevealed
-from .state import LOG_WINDOW, LogEntry, MatchState, Side, other_side
 from .mission_flow import after_action
 from .setup import SETUP_PHASE, initial_mission
+from .state import LOG_WINDOW, LogEntry, MatchState, Side, other_side
 from .victory import CONCESSION
 
 _hash_encoder = msgspec.json.Encoder(order="sorted")

@@ -37,7 +37,10 @@ RULE = {
     "hh3": "hh3 Age of Darkness, Core Mission steps 6-8",
     "40k11": "40k11 core rules, Deploy Armies",
 }
-SEIZE_RULE = {"40k7": "40k7 rulebook, Seize the Initiative", "hh3": "hh3 Mission Special Rules, Seize The Initiative"}
+SEIZE_RULE = {
+    "40k7": "40k7 rulebook, Seize the Initiative",
+    "hh3": "hh3 Mission Special Rules, Seize The Initiative",
+}
 DECISION_ORDER = "deploy_order"
 DECISION_SEIZE = "seize_initiative"
 SEIZE_ON = 6  # 40k7 and hh3: Seize the Initiative succeeds on a 6
@@ -83,7 +86,9 @@ def roll_off(ctx: ApplyContext, purpose: str) -> Side:
 
 def validate_roll_off(state: MatchState, side: Side, action: RollOff) -> Rejection | None:
     if state.mission is None or state.mission.step != "roll_off":
-        return reject("not_in_setup", rule(state), "the roll-off for deployment is made once, before deployment")
+        return reject(
+            "not_in_setup", rule(state), "the roll-off for deployment is made once, before deployment"
+        )
     return None
 
 
@@ -107,7 +112,11 @@ def resume_order(state: MatchState, decision: Decision, choice: str, ctx: ApplyC
     first: Side = decision.side if choice == "first" else other_side(decision.side)
     ctx.log(f"Side {first} deploys first, in zone A; side {other_side(first)} in zone B.", rule(state))
     mission = replace(
-        state.mission, step="deploy", zones={first: "A", other_side(first): "B"}, deploying=first, deployed_first=first
+        state.mission,
+        step="deploy",
+        zones={first: "A", other_side(first): "B"},
+        deploying=first,
+        deployed_first=first,
     )
     new = replace(state, pending=None, mission=mission, active=first)
     return advance(new, ctx, first)
@@ -160,10 +169,14 @@ def _check_turn(state: MatchState, side: Side, unit_id: str) -> Rejection | None
         return reject("not_your_deployment", rule(state), f"side {mission.deploying} is deploying now")
     unit = state.units[unit_id]
     if mission.off_table.get(unit_id) != "undeployed":
-        return reject("already_deployed", rule(state), f"{unit.name} has already been deployed or put in reserve")
+        return reject(
+            "already_deployed", rule(state), f"{unit.name} has already been deployed or put in reserve"
+        )
     if unit.embarked_in is not None:
         return reject(
-            "deploys_with_transport", rule(state), f"{unit.name} is embarked: it is deployed with {unit.embarked_in}"
+            "deploys_with_transport",
+            rule(state),
+            f"{unit.name} is embarked: it is deployed with {unit.embarked_in}",
         )
     return None
 
@@ -180,7 +193,9 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
     unit = state.units[action.unit]
     r = rule(state)
     if mission.flyers_in_reserve and _is_flyer(unit):
-        return reject("flyer_in_reserve", "40k7 rulebook, Flyers", f"{unit.name} is a Flyer: it starts in reserve")
+        return reject(
+            "flyer_in_reserve", "40k7 rulebook, Flyers", f"{unit.name} is a Flyer: it starts in reserve"
+        )
     alive = {mid for mid, m in unit.models.items() if m.alive}
     if set(action.positions) != alive:
         missing = sorted(alive - set(action.positions))
@@ -201,12 +216,25 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
         if not table.covers(shape):
             return reject("outside_zone", r, f"model {mid} would be off the battlefield", model=mid)
         if not zone.covers(shape):
-            return reject("outside_zone", r, f"model {mid} is not wholly within the deployment zone", model=mid)
+            return reject(
+                "outside_zone", r, f"model {mid} is not wholly within the deployment zone", model=mid
+            )
         for piece in state.terrain.values():
             poly = Polygon([(p.x, p.y) for p in piece.points])
-            if "impassable" in piece.kinds and poly.intersects(shape) and poly.intersection(shape).area > 1e-9:
-                return reject("impassable_terrain", r, f"model {mid} would stand on impassable {piece.id}", model=mid)
-            if state.edition == "hh3" and _is_vehicle(unit) and piece.level > 0 and poly.intersection(shape).area > 1e-9:
+            if (
+                "impassable" in piece.kinds
+                and poly.intersects(shape)
+                and poly.intersection(shape).area > 1e-9
+            ):
+                return reject(
+                    "impassable_terrain", r, f"model {mid} would stand on impassable {piece.id}", model=mid
+                )
+            if (
+                state.edition == "hh3"
+                and _is_vehicle(unit)
+                and piece.level > 0
+                and poly.intersection(shape).area > 1e-9
+            ):
                 return reject(
                     "vehicle_above_ground",
                     "hh3 core rules, Terrain levels",
@@ -215,22 +243,32 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
                 )
         for other_unit, other in placed:
             if other.intersection(shape).area > 1e-9:
-                return reject("overlapping", r, f"model {mid} would overlap a model of {other_unit.name}", model=mid)
-            if mission.enemy_gap > 0 and other_unit.side != side and other.distance(shape) < mission.enemy_gap:
+                return reject(
+                    "overlapping", r, f"model {mid} would overlap a model of {other_unit.name}", model=mid
+                )
+            if (
+                mission.enemy_gap > 0
+                and other_unit.side != side
+                and other.distance(shape) < mission.enemy_gap
+            ):
                 return reject(
                     "too_close_to_enemy",
                     r,
-                    f"model {mid} would be within {mission.enemy_gap:g}\" of {other_unit.name}",
+                    f'model {mid} would be within {mission.enemy_gap:g}" of {other_unit.name}',
                     model=mid,
                     gap=mission.enemy_gap,
                 )
         for earlier in new:
             if earlier.intersection(shape).area > 1e-9:
-                return reject("overlapping", r, f"model {mid} would overlap another model of {unit.name}", model=mid)
+                return reject(
+                    "overlapping", r, f"model {mid} would overlap another model of {unit.name}", model=mid
+                )
         if mission.marker_clearance > 0:
             for marker in mission.objectives:
                 if shape.distance(ShapelyPoint(marker.pos)) < mission.marker_clearance:
-                    return reject("on_objective", r, f"model {mid} would stand on objective {marker.id}", model=mid)
+                    return reject(
+                        "on_objective", r, f"model {mid} would stand on objective {marker.id}", model=mid
+                    )
         new.append(shape)
     return None
 
@@ -253,7 +291,9 @@ def apply_deploy(state: MatchState, side: Side, action: Deploy, ctx: ApplyContex
     units = dict(state.units)
     units[unit.id] = replace(unit, models=models)
     off = {k: v for k, v in state.mission.off_table.items() if k not in _with_passengers(state, unit)}
-    carried = f" with {', '.join(state.units[p].name for p in unit.passengers)} embarked" if unit.passengers else ""
+    carried = (
+        f" with {', '.join(state.units[p].name for p in unit.passengers)} embarked" if unit.passengers else ""
+    )
     zone = state.mission.zones.get(side, "")
     ctx.log(f"Side {side} deploys {unit.name}{carried} in zone {zone}.", rule(state))
     new = replace(state, units=units, mission=replace(state.mission, off_table=off))
@@ -276,7 +316,9 @@ def validate_reserve(state: MatchState, side: Side, action: Reserve) -> Rejectio
     others = [
         uid
         for uid, where in mission.off_table.items()
-        if where == "undeployed" and uid != unit.id and state.units[uid].side == side
+        if where == "undeployed"
+        and uid != unit.id
+        and state.units[uid].side == side
         and state.units[uid].embarked_in is None
         and not (mission.mission.flyers_in_reserve and _is_flyer(state.units[uid]))
     ]
@@ -362,7 +404,9 @@ def resume_seize(state: MatchState, decision: Decision, choice: str, ctx: ApplyC
     first = state.first
     r = SEIZE_RULE.get(state.edition, rule(state))
     if choice == "seize":
-        value = ctx.roll("Seize the Initiative", f"{SEIZE_ON}+", lambda v: "seized" if v >= SEIZE_ON else "failed")
+        value = ctx.roll(
+            "Seize the Initiative", f"{SEIZE_ON}+", lambda v: "seized" if v >= SEIZE_ON else "failed"
+        )
         if value >= SEIZE_ON:
             first = decision.side
             ctx.log(f"Side {decision.side} seizes the initiative!", r)
@@ -384,7 +428,14 @@ def start_battle(state: MatchState, first: Side, ctx: ApplyContext) -> MatchStat
 
     return refresh_control(
         replace(
-            state, first=first, active=first, phase=phases[0], turn=1, player_turn=1, phase_flags=(), mission=mission
+            state,
+            first=first,
+            active=first,
+            phase=phases[0],
+            turn=1,
+            player_turn=1,
+            phase_flags=(),
+            mission=mission,
         )
     )
 
@@ -410,9 +461,7 @@ def _named_units(action: object) -> list[str]:
         names.append(unit)
     if isinstance(action, Shoot):
         names.extend(f.target for f in action.fire)
-    elif isinstance(action, Charge | Fight):
-        names.append(action.target)
-    elif isinstance(action, Move) and action.target is not None:
+    elif isinstance(action, Charge | Fight) or (isinstance(action, Move) and action.target is not None):
         names.append(action.target)
     elif isinstance(action, Embark):
         names.append(action.transport)
@@ -424,7 +473,9 @@ def check_setup(state: MatchState, action: object) -> Rejection | None:
     off the table (not deployed, in reserve) acts or is a target."""
     if state.mission is None:
         if isinstance(action, SETUP_ACTIONS):
-            return reject("not_in_setup", "docs/missions.md", "this match names no mission: it has no set-up phase")
+            return reject(
+                "not_in_setup", "docs/missions.md", "this match names no mission: it has no set-up phase"
+            )
         return None
     if in_setup(state):
         if not isinstance(action, SETUP_ACTIONS):

@@ -18,8 +18,16 @@ RH = "hh3 Age of Darkness, Core Mission Pack"
 R11 = "40k11 core rules, Objective Control"
 
 MAPS: dict[str, dict[str, MapBuilder]] = {
-    "40k7": {"dawn_of_war": dawn_of_war, "hammer_and_anvil": hammer_and_anvil, "vanguard_strike": vanguard_strike},
-    "hh3": {"search_and_destroy": search_and_destroy, "hammer_and_anvil": hammer_and_anvil, "dawn_of_war": dawn_of_war},
+    "40k7": {
+        "dawn_of_war": dawn_of_war,
+        "hammer_and_anvil": hammer_and_anvil,
+        "vanguard_strike": vanguard_strike,
+    },
+    "hh3": {
+        "search_and_destroy": search_and_destroy,
+        "hammer_and_anvil": hammer_and_anvil,
+        "dawn_of_war": dawn_of_war,
+    },
     "40k11": {"dawn_of_war": dawn_of_war},
 }
 
@@ -42,7 +50,9 @@ FROM_TURN_40K11 = 2
 
 def _crusade_markers(w: float, h: float) -> tuple[ObjectiveMarker, ...]:
     points = ((w / 4, h / 2), (3 * w / 4, h / 2), (w / 2, h / 4), (w / 2, 3 * h / 4))
-    return tuple(ObjectiveMarker(f"o{i + 1}", p, CRUSADE_VALUE) for i, p in enumerate(points[:CRUSADE_MARKERS]))
+    return tuple(
+        ObjectiveMarker(f"o{i + 1}", p, CRUSADE_VALUE) for i, p in enumerate(points[:CRUSADE_MARKERS])
+    )
 
 
 def _40k7(mission_id: str, name: str, dmap: DeploymentMap, w: float, h: float) -> Mission:
@@ -53,7 +63,8 @@ def _40k7(mission_id: str, name: str, dmap: DeploymentMap, w: float, h: float) -
         scoring = Scoring(objectives="end_of_game", secondaries=SECONDARY_40K7)
     elif mission_id == "the_emperors_will":
         markers = tuple(
-            ObjectiveMarker(f"o{i + 1}", zone_centre(z), EMPERORS_WILL_VALUE) for i, z in enumerate(dmap.zones)
+            ObjectiveMarker(f"o{i + 1}", zone_centre(z), EMPERORS_WILL_VALUE)
+            for i, z in enumerate(dmap.zones)
         )
         scoring = Scoring(objectives="end_of_game", secondaries=SECONDARY_40K7)
     else:
@@ -78,6 +89,7 @@ def _40k7(mission_id: str, name: str, dmap: DeploymentMap, w: float, h: float) -
 def _hh3(mission_id: str, name: str, dmap: DeploymentMap, w: float, h: float) -> Mission:
     cx, cy = w / 2, h / 2
     window = False
+    markers: tuple[ObjectiveMarker, ...]
     if mission_id == "the_heart_of_battle":
         markers = (
             ObjectiveMarker("o1", (cx, cy), 3),
@@ -88,7 +100,9 @@ def _hh3(mission_id: str, name: str, dmap: DeploymentMap, w: float, h: float) ->
     elif mission_id == "the_crucible_of_war":
         markers = tuple(
             ObjectiveMarker(f"o{i + 1}", p, 2)
-            for i, p in enumerate(((cx - 12, cy - 8), (cx + 12, cy - 8), (cx - 12, cy + 8), (cx + 12, cy + 8)))
+            for i, p in enumerate(
+                ((cx - 12, cy - 8), (cx + 12, cy - 8), (cx - 12, cy + 8), (cx + 12, cy + 8))
+            )
         )
         secondaries = {"last_man_standing": 2, "first_strike": 4}
     else:
@@ -126,7 +140,9 @@ def _40k11(mission_id: str, name: str, dmap: DeploymentMap, w: float, h: float) 
         seize=False,
         game_length="fixed",
         turns=TURNS_40K11,
-        scoring=Scoring(objectives="end_of_own_turn", from_turn=FROM_TURN_40K11, max_per_turn=MAX_PER_TURN_40K11),
+        scoring=Scoring(
+            objectives="end_of_own_turn", from_turn=FROM_TURN_40K11, max_per_turn=MAX_PER_TURN_40K11
+        ),
         rule=f"{R11}, {name}",
     )
 

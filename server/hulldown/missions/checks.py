@@ -19,12 +19,22 @@ def mission_problems(
     """(path, message, allowed values) for each problem of ``choice``; empty when it is playable."""
     if choice.custom is None:
         if not choice.id:
-            return [("mission.id", "name a standard mission, or give a custom one", tuple(MISSIONS.get(edition, {})))]
+            return [
+                (
+                    "mission.id",
+                    "name a standard mission, or give a custom one",
+                    tuple(MISSIONS.get(edition, {})),
+                )
+            ]
         if choice.id not in MISSIONS.get(edition, {}):
             return [("mission.id", f"no {edition} mission {choice.id!r}", tuple(MISSIONS.get(edition, {})))]
         if choice.deployment and choice.deployment not in MAPS[edition]:
             return [
-                ("mission.deployment", f"no {edition} deployment map {choice.deployment!r}", tuple(MAPS[edition]))
+                (
+                    "mission.deployment",
+                    f"no {edition} deployment map {choice.deployment!r}",
+                    tuple(MAPS[edition]),
+                )
             ]
         found = resolve(choice, edition, width, height)
         return [] if isinstance(found, Mission) else [("mission", found, ())]
@@ -41,7 +51,9 @@ def _custom(m: Mission, edition: str, width: float, height: float) -> list[tuple
     out: list[tuple[str, str, tuple[str, ...]]] = []
     base = "mission.custom"
     if m.edition != edition:
-        out.append((f"{base}.edition", f"the mission is for {m.edition!r}, the match is {edition!r}", (edition,)))
+        out.append(
+            (f"{base}.edition", f"the mission is for {m.edition!r}, the match is {edition!r}", (edition,))
+        )
     zones = m.deployment.zones
     ids = [z.id for z in zones]
     if sorted(ids) != ["A", "B"]:

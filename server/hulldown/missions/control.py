@@ -81,16 +81,19 @@ def _is_vehicle_40k7(unit: Unit) -> bool:
 def _control_40k7(near: list[Unit]) -> tuple[Side | None, str]:
     active = [u for u in near if "falling_back" not in u.statuses]
     scoring = {s: [u for u in active if u.side == s and not _is_vehicle_40k7(u)] for s in ("a", "b")}
-    denial = {s: [u for u in active if u.side == s and (VEHICLES_DENY_40K7 or not _is_vehicle_40k7(u))] for s in ("a", "b")}
-    holders = [s for s in ("a", "b") if scoring[s] and not denial["b" if s == "a" else "a"]]
+    denial = {
+        s: [u for u in active if u.side == s and (VEHICLES_DENY_40K7 or not _is_vehicle_40k7(u))]
+        for s in ("a", "b")
+    }
+    holders: list[Side] = [s for s in ("a", "b") if scoring[s] and not denial["b" if s == "a" else "a"]]
     if len(holders) == 1:
         s = holders[0]
-        return s, f"side {s} has a scoring unit within 3\" ({_names(scoring[s])}) and no enemy unit denies it"
-    if scoring["a"] and scoring["b"] or (scoring["a"] and denial["b"]) or (scoring["b"] and denial["a"]):
-        return None, f"contested: {_names(denial['a'])} (side a) and {_names(denial['b'])} (side b) within 3\""
+        return s, f'side {s} has a scoring unit within 3" ({_names(scoring[s])}) and no enemy unit denies it'
+    if (scoring["a"] and scoring["b"]) or (scoring["a"] and denial["b"]) or (scoring["b"] and denial["a"]):
+        return None, f'contested: {_names(denial["a"])} (side a) and {_names(denial["b"])} (side b) within 3"'
     if near:
-        return None, f"no scoring unit within 3\" ({_names(near)} cannot score)"
-    return None, "no unit within 3\""
+        return None, f'no scoring unit within 3" ({_names(near)} cannot score)'
+    return None, 'no unit within 3"'
 
 
 def line_value(unit: Unit) -> int:
@@ -127,11 +130,11 @@ def _control_hh3(state: MatchState, near: list[Unit], marker: ObjectiveMarker) -
             best[u.side] = (ts, u)
     if not best:
         if near:
-            return None, f"no unit within 3\" may control it ({_names(near)})"
-        return None, "no unit within 3\""
+            return None, f'no unit within 3" may control it ({_names(near)})'
+        return None, 'no unit within 3"'
     if len(best) == 1:
-        side, (ts, u) = next(iter(best.items()))
-        return side, f"side {side}: {u.name} within 3\" (Tactical Strength {ts})"
+        only, (ts, u) = next(iter(best.items()))
+        return only, f'side {only}: {u.name} within 3" (Tactical Strength {ts})'
     (ta, ua), (tb, ub) = best["a"], best["b"]
     if ta == tb:
         return None, f"contested: {ua.name} and {ub.name} have equal Tactical Strength {ta}"
@@ -156,7 +159,7 @@ def _control_40k11(near: list[Unit], marker: ObjectiveMarker) -> tuple[Side | No
         total[u.side] += objective_control(u) * len(models_in_range(u, marker))
     if total["a"] == total["b"]:
         if total["a"] == 0:
-            return None, "no Objective Control within 3\""
+            return None, 'no Objective Control within 3"'
         return None, f"contested: Objective Control {total['a']} to {total['b']}"
     side: Side = "a" if total["a"] > total["b"] else "b"
     return side, f"side {side}: Objective Control {total['a']} (a) to {total['b']} (b)"

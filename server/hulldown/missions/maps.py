@@ -58,7 +58,9 @@ def vanguard_strike(width: float, height: float, rule: str) -> DeploymentMap:
     centre = (width / 2, height / 2)
     a = _minus_circle(((0, 0), (width, 0), (0, height)), centre, VANGUARD_STRIKE_CENTRE_GAP)
     b = _minus_circle(((width, 0), (width, height), (0, height)), centre, VANGUARD_STRIKE_CENTRE_GAP)
-    return DeploymentMap(id="vanguard_strike", name="Vanguard Strike", zones=(Zone("A", a), Zone("B", b)), rule=rule)
+    return DeploymentMap(
+        id="vanguard_strike", name="Vanguard Strike", zones=(Zone("A", a), Zone("B", b)), rule=rule
+    )
 
 
 def search_and_destroy(width: float, height: float, rule: str) -> DeploymentMap:
@@ -66,7 +68,9 @@ def search_and_destroy(width: float, height: float, rule: str) -> DeploymentMap:
     gap = SEARCH_AND_DESTROY_CENTRE_GAP
     a = _minus_circle(_rect(0, 0, width / 2, height / 2), centre, gap)
     b = _minus_circle(_rect(width / 2, height / 2, width, height), centre, gap)
-    return DeploymentMap(id="search_and_destroy", name="Search and Destroy", zones=(Zone("A", a), Zone("B", b)), rule=rule)
+    return DeploymentMap(
+        id="search_and_destroy", name="Search and Destroy", zones=(Zone("A", a), Zone("B", b)), rule=rule
+    )
 
 
 def zone_centre(zone: Zone) -> XY:

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from ...match.setup import declare as declare_setup
 from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Move, Pivot, Shoot
 from ...match.context import ApplyContext
 from ...match.dispatch import Applier, DispatchTable, Validator
 from ...match.rejection import Rejection, reject
+from ...match.setup import declare as declare_setup
 from ...match.state import MatchState, Side, Unit
 from ..phases import PHASES_HH3
 from . import assault, battlesmith, endphase, movement, shooting, transports

@@ -10,10 +10,10 @@ RULES.md section 3; seed 000 (section 17). Phases: Command, Movement, Shooting, 
 
 from __future__ import annotations
 
-from ...match.setup import declare as declare_setup
 from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Move, Pivot, Shoot
 from ...match.context import ApplyContext
 from ...match.dispatch import DispatchTable, sideless, sideless_apply
+from ...match.setup import declare as declare_setup
 from ...match.state import MatchState, Side
 from ..phases import PHASES_40K11, end_phase
 from .charge import apply_charge, validate_charge

@@ -11,11 +11,11 @@ Overwatch, close combat), ``transports``, ``squadrons``, ``morale``, ``core`` (t
 
 from __future__ import annotations
 
-from ...match.setup import declare as declare_setup
 from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Move, Pivot, Shoot
 from ...match.context import ApplyContext
 from ...match.dispatch import DispatchTable, sideless, sideless_apply
 from ...match.rejection import Rejection, reject
+from ...match.setup import declare as declare_setup
 from ...match.state import Decision, MatchState, Side
 from ..phases import PHASES_40K7, end_phase
 from . import assault, charge, movement, refs, shooting, speed, squadrons, tankshock, transports
