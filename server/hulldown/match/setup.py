@@ -119,6 +119,8 @@ def resume_order(state: MatchState, decision: Decision, choice: str, ctx: ApplyC
         deployed_first=first,
     )
     new = replace(state, pending=None, mission=mission, active=first)
+    if _remaining(new, first):
+        return new
     return advance(new, ctx, first)
 
 
@@ -461,9 +463,10 @@ def _named_units(action: object) -> list[str]:
         names.append(unit)
     if isinstance(action, Shoot):
         names.extend(f.target for f in action.fire)
-    elif isinstance(action, Charge | Fight) or (isinstance(action, Move) and action.target is not None):
-        names.append(action.target)
-    elif isinstance(action, Embark):
+    target = action.target if isinstance(action, Charge | Fight | Move) else None
+    if target is not None:
+        names.append(target)
+    if isinstance(action, Embark):
         names.append(action.transport)
     return names
 

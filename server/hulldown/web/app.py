@@ -17,6 +17,7 @@ from .dice_routes import routes as dice_routes
 from .http_routes import routes as http_routes
 from .live_socket import live_socket
 from .log_routes import routes as log_routes
+from .mission_routes import routes as mission_routes
 from .ops_routes import instrumented
 from .ops_routes import routes as ops_routes
 from .replay_socket import replay_socket
@@ -58,5 +59,6 @@ def create_app(settings: Settings) -> Starlette:
         WebSocketRoute("/matches/{match_id}/replay", replay_socket),
         *viewer_routes,
         *army_routes,
+        *mission_routes,
     ]
     return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(AccessLog)])
