@@ -128,6 +128,10 @@ def _summary(runtime: MatchRuntime, state: MatchState) -> dict[str, Any]:
         "commitment": state.commitment,
         "spectators": runtime.hub.count("spectator") + runtime.hub.count("delayed"),
         "players_connected": runtime.hub.count("a") + runtime.hub.count("b"),
+        # docs/missions.md: the mission, the victory points (the final tally once ended)
+        "end_reason": state.end_reason,
+        "mission": state.mission.mission.name if state.mission is not None else None,
+        "vp": dict(state.mission.vp) if state.mission is not None else None,
     }
 
 

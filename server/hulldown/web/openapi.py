@@ -55,6 +55,9 @@ class MatchSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     commitment: str
     spectators: int
     players_connected: int
+    end_reason: str = ""
+    mission: str | None = None
+    vp: dict[str, int] | None = None
 
 
 class ListedMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
