@@ -192,10 +192,21 @@ class Reserve(msgspec.Struct, frozen=True, tag="reserve", tag_field="type", forb
     unit: str
 
 
+class DeepStrike(
+    msgspec.Struct, frozen=True, tag="deep_strike", tag_field="type", forbid_unknown_fields=True
+):
+    """40k7 Deep Strike: a unit arriving from reserve aims its first model at ``at``; it scatters
+    and the others are placed beside it (docs/missions.md)."""
+
+    unit: str
+    at: Point
+
+
 PlayAction = (
     RollOff
     | Deploy
     | Reserve
+    | DeepStrike
     | Move
     | Pivot
     | Shoot
@@ -218,6 +229,7 @@ PLAY_ACTION_KINDS: tuple[type[PlayAction], ...] = (
     RollOff,
     Deploy,
     Reserve,
+    DeepStrike,
     Move,
     Pivot,
     Shoot,

@@ -20,6 +20,7 @@ from shapely.geometry import Polygon
 
 from ..missions.control import control, on_table
 from ..missions.model import ObjectiveMarker
+from .arrivals import left_the_table, start_of_player_turn
 from .context import ApplyContext
 from .mission_state import MissionState
 from .state import SIDES, MatchState, Side, other_side
@@ -62,11 +63,13 @@ def after_action(before: MatchState, after: MatchState, ctx: ApplyContext) -> Ma
     ms = after.mission
     if ms is None or ms.step != "battle" or before.mission is None or before.mission.step != "battle":
         return after
-    state = refresh_control(_casualties(before, after, ctx))
+    state = refresh_control(left_the_table(before, _casualties(before, after, ctx)))
     if state.player_turn != before.player_turn:
         state = refresh_control(_end_of_player_turn(state, before.active, before.turn, ctx))
     if state.turn != before.turn:
         state = _end_of_battle_turn(state, before.turn, ctx)
+    if state.player_turn != before.player_turn and state.mission is not None and not state.mission.over:
+        state = start_of_player_turn(state, state.active, ctx)
     return state
 
 

@@ -10,7 +10,7 @@ import msgspec
 from ..missions.model import Mission
 
 SetupStep = Literal["roll_off", "deploy_order", "deploy", "seize", "battle"]
-OffTable = Literal["undeployed", "reserve"]
+OffTable = Literal["undeployed", "reserve", "arriving"]
 
 
 class MarkerControl(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

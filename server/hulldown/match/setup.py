@@ -22,7 +22,15 @@ from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from ..rules.geometry import shapes as g
-from .actions import Deploy, Reserve, RollOff
+from .actions import DeepStrike, Deploy, Reserve, RollOff
+from .arrivals import (
+    RESERVE_RULE,
+    apply_deep_strike,
+    arrival_gap,
+    arrived,
+    check_arrival,
+    validate_deep_strike,
+)
 from .context import ApplyContext
 from .mission_state import MissionState
 from .rejection import Rejection, reject
@@ -127,7 +135,7 @@ def resume_order(state: MatchState, decision: Decision, choice: str, ctx: ApplyC
 # ---- deploying ----------------------------------------------------------------------------------
 
 
-def _footprint(unit: Unit, model: Model, at: Point, heading: float | None) -> BaseGeometry:
+def _footprint(unit: Unit | None, model: Model, at: Point, heading: float | None) -> BaseGeometry:
     if model.hull is not None:
         h = model.heading if heading is None else heading
         return g.Hull(at.x, at.y, model.hull.length, model.hull.width, h).polygon()
@@ -183,11 +191,27 @@ def _check_turn(state: MatchState, side: Side, unit_id: str) -> Rejection | None
     return None
 
 
+def footprint_of(model: Model, at: Point, heading: float | None) -> BaseGeometry:
+    return _footprint(None, model, at, heading)
+
+
+def placed_footprints(state: MatchState) -> list[tuple[Unit, BaseGeometry]]:
+    return _placed(state)
+
+
+def arriving(state: MatchState, unit_id: str) -> bool:
+    """A unit arriving from reserve this turn (match/arrivals.py)."""
+    ms = state.mission
+    return ms is not None and ms.step == "battle" and ms.off_table.get(unit_id) == "arriving"
+
+
 def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection | None:
     """The deploying side places a unit wholly within its zone, on the battlefield, never on
     impassable terrain or overlapping a model; hh3: never within 2" of an enemy, on an Objective,
-    or a vehicle above level 0."""
-    refused = _check_turn(state, side, action.unit)
+    or a vehicle above level 0. A unit arriving from reserve is placed the same way, but from its
+    own table edge instead of in its zone (match/arrivals.py)."""
+    coming = arriving(state, action.unit)
+    refused = None if coming else _check_turn(state, side, action.unit)
     if refused is not None:
         return refused
     assert state.mission is not None
@@ -211,13 +235,14 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
     bf = state.battlefield
     table = Polygon(((0, 0), (bf.width, 0), (bf.width, bf.height), (0, bf.height))).buffer(ZONE_TOLERANCE)
     placed = _placed(state)
+    gap = arrival_gap(state) if coming else mission.enemy_gap
     new: list[BaseGeometry] = []
     for mid in sorted(action.positions):
         at = action.positions[mid]
         shape = _footprint(unit, unit.models[mid], at, action.heading)
         if not table.covers(shape):
             return reject("outside_zone", r, f"model {mid} would be off the battlefield", model=mid)
-        if not zone.covers(shape):
+        if not coming and not zone.covers(shape):
             return reject(
                 "outside_zone", r, f"model {mid} is not wholly within the deployment zone", model=mid
             )
@@ -248,17 +273,13 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
                 return reject(
                     "overlapping", r, f"model {mid} would overlap a model of {other_unit.name}", model=mid
                 )
-            if (
-                mission.enemy_gap > 0
-                and other_unit.side != side
-                and other.distance(shape) < mission.enemy_gap
-            ):
+            if gap > 0 and other_unit.side != side and other.distance(shape) < gap:
                 return reject(
                     "too_close_to_enemy",
                     r,
-                    f'model {mid} would be within {mission.enemy_gap:g}" of {other_unit.name}',
+                    f'model {mid} would be within {gap:g}" of {other_unit.name}',
                     model=mid,
-                    gap=mission.enemy_gap,
+                    gap=gap,
                 )
         for earlier in new:
             if earlier.intersection(shape).area > 1e-9:
@@ -272,6 +293,8 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
                         "on_objective", r, f"model {mid} would stand on objective {marker.id}", model=mid
                     )
         new.append(shape)
+    if coming:
+        return check_arrival(state, side, unit, new)
     return None
 
 
@@ -292,6 +315,9 @@ def apply_deploy(state: MatchState, side: Side, action: Deploy, ctx: ApplyContex
     }
     units = dict(state.units)
     units[unit.id] = replace(unit, models=models)
+    if arriving(state, unit.id):
+        ctx.log(f"{unit.name} arrives from reserve.", RESERVE_RULE.get(state.edition, rule(state)))
+        return arrived(replace(state, units=units), unit.id)
     off = {k: v for k, v in state.mission.off_table.items() if k not in _with_passengers(state, unit)}
     carried = (
         f" with {', '.join(state.units[p].name for p in unit.passengers)} embarked" if unit.passengers else ""
@@ -447,6 +473,14 @@ def declare(table: DispatchTable) -> None:
     table.on(RollOff, validate_roll_off, apply_roll_off)
     table.on(Deploy, validate_deploy, apply_deploy)
     table.on(Reserve, validate_reserve, apply_reserve)
+    if table.edition == "40k7":
+        table.on(DeepStrike, validate_deep_strike, apply_deep_strike)
+    else:
+        table.unsupported(
+            DeepStrike,
+            RESERVE_RULE.get(table.edition, "reserves"),
+            f"{table.edition}: Deep Strike is not modelled; units arrive from reserve with deploy",
+        )
     table.decision(DECISION_ORDER, resume_order)
     table.decision(DECISION_SEIZE, resume_seize)
 
@@ -490,9 +524,12 @@ def check_setup(state: MatchState, action: object) -> Rejection | None:
                 step=step,
             )
         return None
-    if isinstance(action, SETUP_ACTIONS):
+    coming = isinstance(action, Deploy | DeepStrike) and arriving(state, action.unit)
+    if isinstance(action, SETUP_ACTIONS) and not coming:
         return reject("not_in_setup", rule(state), "set-up is over: the battle has begun")
-    for uid in _named_units(action):
+    if isinstance(action, DeepStrike) and not coming:
+        return None  # the edition's table says why it is refused
+    for uid in _named_units(action)[1:] if coming else _named_units(action):
         where = state.mission.off_table.get(uid)
         if where is not None:
             return reject("not_on_table", rule(state), f"unit {uid} is not on the table ({where})", unit=uid)
