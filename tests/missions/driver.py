@@ -150,7 +150,7 @@ def play_game(game: Game, battle: Candidates, seed: int, max_steps: int, end_ear
         elif s.mission is not None and s.mission.step not in ("battle",):
             options = setup_candidates(s, rng)
         else:
-            options = [*_to_markers(s, rng), *battle(s, rng)]
+            options = [*_arrivals(s, rng), *_to_markers(s, rng), *battle(s, rng)]
             if rng.random() < end_early:
                 options.insert(0, (s.active, EndPhase()))
         for side, action in options:
@@ -161,6 +161,27 @@ def play_game(game: Game, battle: Candidates, seed: int, max_steps: int, end_ear
         else:
             game.act(s.active, EndPhase())
     return applied
+
+
+def _arrivals(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
+    """Units arriving from reserve come on from their own edge, 2" in."""
+    from hulldown.match.arrivals import own_edges
+
+    if s.phase != "movement" or s.mission is None:
+        return []
+    out: list[tuple[Side, Action]] = []
+    for uid, where in s.mission.off_table.items():
+        unit = s.units[uid]
+        if where != "arriving" or unit.side != s.active:
+            continue
+        for _ in range(6):
+            edge = rng.choice(own_edges(s, s.active))
+            p = edge.interpolate(rng.uniform(0.1, 0.9), normalized=True)
+            cx, cy = s.battlefield.width / 2, s.battlefield.height / 2
+            d = distance((p.x, p.y), (cx, cy))
+            inward = (p.x + (cx - p.x) * 3 / d, p.y + (cy - p.y) * 3 / d)
+            out.append((s.active, Deploy(unit=uid, positions=formation(unit, inward), heading=0.0)))
+    return out
 
 
 def _to_markers(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:

@@ -4,12 +4,13 @@ with the final tally in the log."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
-from hulldown.match.actions import Action, EndPhase
-from hulldown.match.state import MatchState, Side
+from hulldown.match.actions import Action, EndPhase, Move
+from hulldown.match.state import MatchState, Point, Side
 from hulldown.match.victory import VICTORY_POINTS
 
 from ..hh3 import test_playthrough as hh3_play
@@ -19,8 +20,18 @@ from .driver import Game, created, play_game, same, standard
 
 
 def _40k7_candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
+    """The 40k7 random play's actions; a Flyer on the table zooms 24" ahead first (off the table
+    it goes into Ongoing Reserves and comes back later)."""
+    flights: list[tuple[Side, Action]] = []
+    if s.phase == "movement":
+        for u in s.units.values():
+            if u.side == s.active and u.has("flyer") and not u.destroyed and "reserves" not in u.statuses:
+                m = next(iter(u.models.values()))
+                h = math.radians(m.heading)
+                end = Point(m.pos.x + 24 * math.cos(h), m.pos.y + 24 * math.sin(h))
+                flights.append((s.active, Move(unit=u.id, path=(end,))))
     side, actions = legal_actions(s, rng)
-    return [*((side, a) for a in actions), (s.active, EndPhase())]
+    return [*flights, *((side, a) for a in actions), (s.active, EndPhase())]
 
 
 CASES = {
@@ -38,7 +49,7 @@ def test_a_whole_game_from_roll_off_to_result(edition: str) -> None:
     applied = play_game(game, battle, seed=7, max_steps=3000, end_early=0.1)
     live = game.state
     assert applied.get("RollOff") == 1
-    assert applied.get("Deploy", 0) >= 3
+    assert applied.get("Deploy", 0) >= 3 and applied.get("Reserve", 0) >= 1
     assert live.ended, f"the game did not end: turn {live.turn}"
     assert live.end_reason in (VICTORY_POINTS, "annihilation")
     assert live.mission is not None and live.mission.step == "battle"

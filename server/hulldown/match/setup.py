@@ -218,7 +218,7 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
     mission = state.mission.mission
     unit = state.units[action.unit]
     r = rule(state)
-    if mission.flyers_in_reserve and _is_flyer(unit):
+    if not coming and mission.flyers_in_reserve and _is_flyer(unit):
         return reject(
             "flyer_in_reserve", "40k7 rulebook, Flyers", f"{unit.name} is a Flyer: it starts in reserve"
         )

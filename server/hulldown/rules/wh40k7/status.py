@@ -12,7 +12,7 @@ expires, 0 = until removed):
 - ``pinned``: Gone to Ground after a failed Pinning test until the end of its next turn.
 - ``falling_back``: until it Regroups.
 - a Zooming Flyer with ``stunned`` must move 18" straight in its next Movement phase.
-- ``reserves``: a Flyer that left combat airspace (Ongoing Reserves; re-entry is not modelled).
+- ``reserves``: in reserve (a Flyer that left combat airspace is in Ongoing Reserves; with a mission it comes back, docs/missions.md).
 
 Per-turn flags (``Unit.turn_flags``, cleared when the owner's turn starts): ``moved``, ``pivoted``,
 ``shot``, ``ran``, ``flat_out``, ``tank_shock``, ``rammed``, ``charged``, ``embarked``,
