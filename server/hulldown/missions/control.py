@@ -32,7 +32,7 @@ HH3_BLOCKING_KEYWORDS = ("cavalry", "automata")
 # 40k11 Objective Control when a unit's keywords give none ("oc:N" sets it) [decided].
 DEFAULT_OC_40K11 = {"infantry": 2, "paragon": 2, "vehicle": 3, "walker": 3, "monster": 3}
 BATTLE_SHOCKED = "battle_shocked"
-_LINE = re.compile(r"^line(?:\s*\(?\s*(\d+)\s*\)?)?$")
+_LINE = re.compile(r"^line(?::(\d+)|\s*\(\s*(\d+)\s*\))?$")
 _OC = re.compile(r"^oc:(\d+)$")
 
 
@@ -101,7 +101,7 @@ def line_value(unit: Unit) -> int:
     for keyword in unit.keywords:
         found = _LINE.match(keyword.strip())
         if found:
-            return int(found.group(1) or 1)
+            return int(found.group(1) or found.group(2) or 1)
     return 0
 
 
