@@ -37,12 +37,17 @@ _OC = re.compile(r"^oc:(\d+)$")
 
 
 def model_distance(model: Model, at: tuple[float, float]) -> float:
-    """Inches from the edge of a model's footprint to a point."""
+    """Inches from the edge of a model's footprint to a point (exact up to CONTROL_RANGE; beyond
+    it, for a hull, a cheaper lower bound)."""
+    centre = math.hypot(model.pos.x - at[0], model.pos.y - at[1])
     if model.hull is not None:
+        reach = math.hypot(model.hull.length, model.hull.width) / 2
+        if centre - reach > CONTROL_RANGE:
+            return centre - reach  # a lower bound, enough to tell it is out of range
         hull = g.Hull(model.pos.x, model.pos.y, model.hull.length, model.hull.width, model.heading)
         return float(hull.polygon().distance(ShapelyPoint(at)))
     radius = (model.base_mm or DEFAULT_BASE_MM) / 25.4 / 2
-    return max(0.0, math.hypot(model.pos.x - at[0], model.pos.y - at[1]) - radius)
+    return max(0.0, centre - radius)
 
 
 def models_in_range(unit: Unit, marker: ObjectiveMarker) -> list[Model]:
