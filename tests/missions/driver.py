@@ -215,6 +215,11 @@ def _to_markers(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
     return out[:2]
 
 
+def mission_moves(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
+    """Arrivals from reserve and moves toward the markers (what a mission adds to random play)."""
+    return [*_arrivals(s, rng), *_to_markers(s, rng)]
+
+
 def _answers(s: MatchState) -> list[Action]:
     from hulldown.match.actions import Decide
 
