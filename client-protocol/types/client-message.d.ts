@@ -34,6 +34,10 @@ export interface Act {
   type: "act";
   action_id: string;
   action:
+    | RollOff
+    | Deploy
+    | Reserve
+    | DeepStrike
     | Move
     | Pivot
     | Shoot
@@ -49,6 +53,40 @@ export interface Act {
     | TakebackAnswer
     | Concede;
   expect?: number | null;
+}
+/**
+ * Set-up (docs/missions.md): roll off for deployment; the server rolls both dice.
+ */
+export interface RollOff {
+  type: "roll_off";
+}
+/**
+ * Set-up: place every model of ``unit`` (model id -> position) in the deploying side's zone;
+ * ``heading``: the heading of its vehicle hulls. Embarked units come with their transport.
+ */
+export interface Deploy {
+  type: "deploy";
+  unit: string;
+  positions: {
+    [k: string]: Point;
+  };
+  heading?: number | null;
+}
+/**
+ * Set-up: declare ``unit`` (and whatever it carries) in reserve.
+ */
+export interface Reserve {
+  type: "reserve";
+  unit: string;
+}
+/**
+ * 40k7 Deep Strike: a unit arriving from reserve aims its first model at ``at``; it scatters
+ * and the others are placed beside it (docs/missions.md).
+ */
+export interface DeepStrike {
+  type: "deep_strike";
+  unit: string;
+  at: Point;
 }
 /**
  * Move a unit along waypoints. Every model is moved by the same displacement as the unit's

@@ -16,6 +16,7 @@ export interface MatchDefinition {
   scenario: ScenarioDef;
   format?: number;
   options?: Options;
+  mission?: MissionChoice | null;
 }
 /**
  * Where the match is played and who is on the table. ``first``: the side that plays first.
@@ -204,4 +205,88 @@ export interface Options {
   spectator_delay_events?: number;
   spectator_delay_seconds?: number;
   private_spectators?: boolean;
+}
+/**
+ * The match definition's ``mission``: a standard mission by ``id`` (with the ``deployment``
+ * map to use, default the mission's own), or a ``custom`` mission written out in full.
+ */
+export interface MissionChoice {
+  id?: string;
+  deployment?: string;
+  custom?: Mission | null;
+}
+/**
+ * One mission: deployment map, markers, first turn, game length and scoring.
+ *
+ * ``enemy_gap``: a model may not be deployed within this many inches of an enemy model
+ * (hh3 Deployment: 2"); ``marker_clearance``: a model may not be deployed within this many
+ * inches of a marker's centre (hh3: never on an Objective, a 32 mm marker); ``seize``: the side
+ * going second may try to Seize the Initiative (a 6); ``reserves``: units may be declared in
+ * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve.
+ */
+export interface Mission {
+  id: string;
+  name: string;
+  edition: string;
+  deployment: DeploymentMap;
+  objectives?: ObjectiveMarker[];
+  first_turn?: "deployed_first" | "roll_off";
+  deploy_order?: "alternate" | "whole_army";
+  seize?: boolean;
+  game_length?: "fixed" | "random_40k7";
+  turns?: number;
+  enemy_gap?: number;
+  marker_clearance?: number;
+  reserves?: boolean;
+  flyers_in_reserve?: boolean;
+  scoring?: Scoring;
+  rule?: string;
+  custom?: boolean;
+}
+/**
+ * Two deployment zones, ``A`` (taken by the side that deploys first) and ``B``.
+ */
+export interface DeploymentMap {
+  id: string;
+  name: string;
+  zones: Zone[];
+  rule?: string;
+}
+/**
+ * A deployment zone: a simple polygon (at least 3 corners).
+ */
+export interface Zone {
+  id: string;
+  points: [number, number][];
+}
+/**
+ * A marker at ``pos`` worth ``value`` victory points each time it scores.
+ */
+export interface ObjectiveMarker {
+  id: string;
+  /**
+   * @minItems 2
+   * @maxItems 2
+   */
+  pos: [number, number];
+  value?: number;
+}
+/**
+ * How victory points are scored.
+ *
+ * ``objectives``: when markers score; ``from_turn``: the first battle turn they do;
+ * ``max_per_turn``: a cap on marker VP per player turn (0: none); ``window_of_opportunity``:
+ * hh3 Take and Hold, a marker loses 1 value each time it scores and is removed at 0;
+ * ``kill_points``: VP per enemy unit destroyed, at the end of the game (40k7 Purge the Alien);
+ * ``secondaries``: secondary objective -> VP.
+ */
+export interface Scoring {
+  objectives?: "end_of_game" | "end_of_own_turn" | "never";
+  from_turn?: number;
+  max_per_turn?: number;
+  window_of_opportunity?: boolean;
+  kill_points?: number;
+  secondaries?: {
+    [k: string]: number;
+  };
 }

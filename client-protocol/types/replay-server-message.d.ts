@@ -59,6 +59,8 @@ export interface MatchState {
   };
   last_undo: UndoMark | null;
   seed: string;
+  mission: MissionState | null;
+  first: "a" | "b";
 }
 export interface Battlefield {
   width: number;
@@ -260,6 +262,126 @@ export interface UndoMark {
   to: number;
   by: "a" | "b";
   kind: "takeback" | "undo";
+}
+/**
+ * ``step``: the set-up step (``battle`` once turn 1 has begun); ``zones``: side -> zone id;
+ * ``deploying``: the side placing units; ``deployed_first``: the side that deployed first;
+ * ``off_table``: unit id -> ``undeployed`` or ``reserve``; ``vp``: side -> victory points;
+ * ``control``: marker id -> who holds it; ``values``: marker id -> its current value (hh3
+ * Window of Opportunity lowers it); ``destroyed_by``: side -> enemy units it destroyed;
+ * ``first_blood``: the side(s) that scored First Blood; ``last_turn``: the last battle turn
+ * (the 40k7 random game length extends it); ``over``: the game length has run out.
+ */
+export interface MissionState {
+  mission: Mission;
+  step: "battle" | "deploy" | "deploy_order" | "roll_off" | "seize";
+  zones: {
+    [k: string]: string;
+  };
+  deploying: ("a" | "b") | null;
+  deployed_first: ("a" | "b") | null;
+  off_table: {
+    [k: string]: "arriving" | "reserve" | "undeployed";
+  };
+  vp: {
+    [k: string]: number;
+  };
+  control: {
+    [k: string]: MarkerControl;
+  };
+  values: {
+    [k: string]: number;
+  };
+  destroyed_by: {
+    [k: string]: number;
+  };
+  first_blood: string[];
+  first_strike: string[];
+  last_turn: number;
+  over: boolean;
+}
+/**
+ * One mission: deployment map, markers, first turn, game length and scoring.
+ *
+ * ``enemy_gap``: a model may not be deployed within this many inches of an enemy model
+ * (hh3 Deployment: 2"); ``marker_clearance``: a model may not be deployed within this many
+ * inches of a marker's centre (hh3: never on an Objective, a 32 mm marker); ``seize``: the side
+ * going second may try to Seize the Initiative (a 6); ``reserves``: units may be declared in
+ * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve.
+ */
+export interface Mission {
+  id: string;
+  name: string;
+  edition: string;
+  deployment: DeploymentMap;
+  objectives?: ObjectiveMarker[];
+  first_turn?: "deployed_first" | "roll_off";
+  deploy_order?: "alternate" | "whole_army";
+  seize?: boolean;
+  game_length?: "fixed" | "random_40k7";
+  turns?: number;
+  enemy_gap?: number;
+  marker_clearance?: number;
+  reserves?: boolean;
+  flyers_in_reserve?: boolean;
+  scoring?: Scoring;
+  rule?: string;
+  custom?: boolean;
+}
+/**
+ * Two deployment zones, ``A`` (taken by the side that deploys first) and ``B``.
+ */
+export interface DeploymentMap {
+  id: string;
+  name: string;
+  zones: Zone[];
+  rule: string;
+}
+/**
+ * A deployment zone: a simple polygon (at least 3 corners).
+ */
+export interface Zone {
+  id: string;
+  points: [number, number][];
+}
+/**
+ * A marker at ``pos`` worth ``value`` victory points each time it scores.
+ */
+export interface ObjectiveMarker {
+  id: string;
+  /**
+   * @minItems 2
+   * @maxItems 2
+   */
+  pos: [number, number];
+  value: number;
+}
+/**
+ * How victory points are scored.
+ *
+ * ``objectives``: when markers score; ``from_turn``: the first battle turn they do;
+ * ``max_per_turn``: a cap on marker VP per player turn (0: none); ``window_of_opportunity``:
+ * hh3 Take and Hold, a marker loses 1 value each time it scores and is removed at 0;
+ * ``kill_points``: VP per enemy unit destroyed, at the end of the game (40k7 Purge the Alien);
+ * ``secondaries``: secondary objective -> VP.
+ */
+export interface Scoring {
+  objectives?: "end_of_game" | "end_of_own_turn" | "never";
+  from_turn?: number;
+  max_per_turn?: number;
+  window_of_opportunity?: boolean;
+  kill_points?: number;
+  secondaries?: {
+    [k: string]: number;
+  };
+}
+/**
+ * Who holds a marker now (``None``: nobody) and why, in words; ``value``: what it scores.
+ */
+export interface MarkerControl {
+  holder: ("a" | "b") | null;
+  why: string;
+  value: number;
 }
 /**
  * The event at ``seq`` and the RFC 6902 patch from the view at ``seq - 1`` to ``seq``.

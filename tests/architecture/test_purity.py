@@ -35,7 +35,7 @@ def imported_modules(path: Path) -> list[str]:
     return names
 
 
-PURE_PACKAGES = ("rules", "match", "odds")
+PURE_PACKAGES = ("rules", "match", "odds", "missions")
 
 
 def pure_files() -> list[Path]:

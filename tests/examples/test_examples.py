@@ -27,6 +27,7 @@ from hulldown.roster.importer import import_roster
 from hulldown.rules.dice import NoDice, SeededDice
 
 from ..hh3.test_playthrough import candidates as hh3_candidates
+from ..missions.driver import mission_moves, setup_candidates
 from ..playthrough import action_name, roundtrip
 from ..server_process import ServerProcess
 from ..wh40k7.random_play import choose as choose_40k7
@@ -132,7 +133,7 @@ def test_example_plays_to_the_end(path: Path) -> None:
     as the live server folds them (victory checks included) until the match is over."""
     create = _created(path)
     edition = create.edition
-    body = match_created(create.edition, create.scenario, create.options, "example")
+    body = match_created(create.edition, create.scenario, create.options, "example", create.mission)
     match_id, dice_seed = f"example-{edition}", b"examples-play-to-the-end"
     first = roundtrip(Event(seq=1, at=0.0, by="system", action_id="create", body=body))
     live = evolve(MatchState(match_id=match_id, edition=create.edition, seq=0), first, NoDice())
@@ -142,7 +143,13 @@ def test_example_plays_to_the_end(path: Path) -> None:
     for _ in range(MAX_STEPS):
         if live.ended:
             break
-        for side, action in CANDIDATES[edition](live, rng):
+        in_setup = live.mission is not None and live.mission.step != "battle" and live.pending is None
+        if in_setup:
+            proposed = setup_candidates(live, rng)
+        else:
+            extra = mission_moves(live, rng) if live.mission is not None else []
+            proposed = [*extra, *CANDIDATES[edition](live, rng)]
+        for side, action in proposed:
             if validate(live, side, action) is not None:
                 continue
             seq = live.seq + 1
@@ -152,8 +159,11 @@ def test_example_plays_to_the_end(path: Path) -> None:
             applied[action_name(action)] += 1
             break
     assert live.ended, f"not over after {MAX_STEPS} steps: turn {live.turn}, {applied}"
-    assert live.end_reason in ("turn_limit", "annihilation"), live.end_reason
-    assert applied["Shoot"] > 0
+    assert live.end_reason in ("turn_limit", "annihilation", "victory_points"), live.end_reason
+    assert (live.end_reason == "victory_points") == (
+        create.mission is not None
+    ) or live.end_reason == "annihilation"
+    assert applied["Shoot"] > 0, applied
     hurt = [
         u
         for u in live.units.values()

@@ -109,7 +109,7 @@ def run_scenario(file_data: dict[str, Any]) -> dict[str, Any]:
     problem = check_scenario(scenario)
     if problem is not None:
         return {"error": problem.message, "rejection": msgspec.to_builtins(problem)}
-    created: MatchCreated = match_created(edition, scenario, options, commitment(seed))
+    created: MatchCreated = match_created(edition, scenario, options, commitment(seed), create.mission)
     first = Event(seq=1, at=0.0, by="system", action_id="sim-create", body=created)
     state = evolve(
         MatchState(match_id=match_id, edition=edition, seq=0), first, SeededDice(seed, match_id, 1)

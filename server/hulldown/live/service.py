@@ -201,7 +201,9 @@ class LiveService:
             meta["spectator_token"] = token_hash(spectator_token)
         if not await self.store.create_match(match_id, meta):
             return await self.create(request)  # id collision: draw another
-        body = match_created(request.edition, request.scenario, request.options, commitment(seed))
+        body = match_created(
+            request.edition, request.scenario, request.options, commitment(seed), request.mission
+        )
         first = state_hash(initial_state(match_id, body))
         event = Event(seq=1, at=time.time(), by="system", action_id="create", body=body, state_hash=first)
         await self.store.append(match_id, encode_event(event), expect=0, action_id="create")

@@ -169,7 +169,58 @@ class Concede(msgspec.Struct, frozen=True, tag="concede", tag_field="type", forb
     pass
 
 
-PlayAction = Move | Pivot | Shoot | Charge | Fight | Embark | Disembark | Abandon | EndPhase | Decide
+class RollOff(msgspec.Struct, frozen=True, tag="roll_off", tag_field="type", forbid_unknown_fields=True):
+    """Set-up (docs/missions.md): roll off for deployment; the server rolls both dice."""
+
+
+class Deploy(
+    msgspec.Struct,
+    frozen=True,
+    tag="deploy",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+):
+    """Set-up: place every model of ``unit`` (model id -> position) in the deploying side's zone;
+    ``heading``: the heading of its vehicle hulls. Embarked units come with their transport."""
+
+    unit: str
+    positions: dict[str, Point]
+    heading: float | None = None
+
+
+class Reserve(msgspec.Struct, frozen=True, tag="reserve", tag_field="type", forbid_unknown_fields=True):
+    """Set-up: declare ``unit`` (and whatever it carries) in reserve."""
+
+    unit: str
+
+
+class DeepStrike(
+    msgspec.Struct, frozen=True, tag="deep_strike", tag_field="type", forbid_unknown_fields=True
+):
+    """40k7 Deep Strike: a unit arriving from reserve aims its first model at ``at``; it scatters
+    and the others are placed beside it (docs/missions.md)."""
+
+    unit: str
+    at: Point
+
+
+PlayAction = (
+    RollOff
+    | Deploy
+    | Reserve
+    | DeepStrike
+    | Move
+    | Pivot
+    | Shoot
+    | Charge
+    | Fight
+    | Embark
+    | Disembark
+    | Abandon
+    | EndPhase
+    | Decide
+)
 """The actions an edition's dispatch table handles (match/dispatch.py)."""
 
 SharedAction = Undo | TakebackRequest | TakebackAnswer | Concede
@@ -178,6 +229,10 @@ SharedAction = Undo | TakebackRequest | TakebackAnswer | Concede
 Action = PlayAction | SharedAction
 
 PLAY_ACTION_KINDS: tuple[type[PlayAction], ...] = (
+    RollOff,
+    Deploy,
+    Reserve,
+    DeepStrike,
     Move,
     Pivot,
     Shoot,

@@ -24,6 +24,8 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
+from ..missions.catalogue import resolve
+from ..missions.model import Mission
 from .definition_checks import check_definition
 from .definition_types import (
     DefinitionError,
@@ -91,7 +93,15 @@ def create_match(definition: MatchDefinition) -> CreateMatch:
         units=tuple(_unit(u, tuple(passengers.get(u.id, ()))) for u in units),
         first=definition.scenario.first,
     )
-    return CreateMatch(edition=definition.edition, scenario=scenario, options=definition.options)
+    mission: Mission | None = None
+    if definition.mission is not None:
+        bf = definition.scenario.battlefield
+        found = resolve(definition.mission, definition.edition, bf.width, bf.height)
+        assert isinstance(found, Mission), found  # check_definition refused an unknown mission
+        mission = found
+    return CreateMatch(
+        edition=definition.edition, scenario=scenario, options=definition.options, mission=mission
+    )
 
 
 def parse_definition(raw: Any) -> CreateMatch | DefinitionError:
@@ -129,6 +139,8 @@ def to_document(create: CreateMatch) -> dict[str, Any]:
     options = _trim(msgspec.to_builtins(create.options), Options)
     if options:
         doc["options"] = options
+    if create.mission is not None:
+        doc["mission"] = {"custom": msgspec.to_builtins(create.mission)}
     return doc
 
 

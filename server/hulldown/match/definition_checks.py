@@ -49,6 +49,18 @@ def _all(d: MatchDefinition) -> Iterator[Problem]:
         yield from _terrain(k, piece)
     yield from _placement(d)
     yield from _sides(d)
+    yield from _mission(d)
+
+
+def _mission(d: MatchDefinition) -> Iterator[Problem]:
+    """docs/missions.md: a standard mission of the edition, or a custom one that fits."""
+    if d.mission is None:
+        return
+    from ..missions.checks import mission_problems
+
+    bf = d.scenario.battlefield
+    for path, message, allowed in mission_problems(d.mission, d.edition, bf.width, bf.height):
+        yield Problem(path, message, allowed=allowed) if allowed else Problem(path, message)
 
 
 # ---- bounds -------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ from typing import Any
 
 import msgspec
 
+from ..missions.model import MissionChoice
 from .limits import FORMAT_VERSION
 from .problems import Problem
 from .state import (
@@ -117,6 +118,7 @@ class MatchDefinition(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     scenario: ScenarioDef
     format: int = FORMAT_VERSION
     options: Options = Options()
+    mission: MissionChoice | None = None
 
 
 class SimulationFile(MatchDefinition, frozen=True, forbid_unknown_fields=True):

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from ..missions.model import Mission
 from .actions import Action
 from .state import Battlefield, Edition, Options, Terrain, Unit
 
@@ -30,6 +31,7 @@ class MatchCreated(msgspec.Struct, frozen=True, tag="match_created", tag_field="
     options: Options
     commitment: str
     first: Literal["a", "b"] = "a"
+    mission: Mission | None = None
 
 
 class SeedRevealed(msgspec.Struct, frozen=True, tag="seed_revealed", tag_field="type"):

@@ -40,12 +40,16 @@ from .actions import (
     Action,
     Charge,
     Decide,
+    DeepStrike,
+    Deploy,
     Disembark,
     Embark,
     EndPhase,
     Fight,
     Move,
     Pivot,
+    Reserve,
+    RollOff,
     Shoot,
     TakebackAnswer,
     TakebackRequest,
@@ -64,7 +68,22 @@ StateAt = Callable[[int], MatchState]
 
 # The actions that make up the line of play (undoable). Undo/takebacks are about the line;
 # Concede and system events end or annotate the match.
-GAME_ACTIONS = (Move, Pivot, Shoot, Charge, Fight, Embark, Disembark, Abandon, EndPhase, Decide)
+GAME_ACTIONS = (
+    RollOff,
+    Deploy,
+    Reserve,
+    DeepStrike,
+    Move,
+    Pivot,
+    Shoot,
+    Charge,
+    Fight,
+    Embark,
+    Disembark,
+    Abandon,
+    EndPhase,
+    Decide,
+)
 
 # Fields an undo carries over from the current state instead of restoring them.
 BOOKKEEPING = ("seq", "log", "log_count", "acted", "last_undo")

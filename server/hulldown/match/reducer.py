@@ -18,6 +18,8 @@ from .actions import Concede, TakebackAnswer, TakebackRequest, Undo
 from .context import ApplyContext
 from .editions import rules_for
 from .events import Event, MatchCreated, MatchEnded, SeedRevealed
+from .mission_flow import after_action
+from .setup import SETUP_PHASE, initial_mission
 from .state import LOG_WINDOW, LogEntry, MatchState, Side, other_side
 from .victory import CONCESSION
 
@@ -27,17 +29,22 @@ _hash_encoder = msgspec.json.Encoder(order="sorted")
 def initial_state(match_id: str, created: MatchCreated) -> MatchState:
     """The state a MatchCreated event establishes (seq 1)."""
     first_phase = rules_for(created.edition).phases[0]
+    units = tuple(created.units)
+    mission = initial_mission(created.mission, units) if created.mission is not None else None
     return MatchState(
         match_id=match_id,
         edition=created.edition,
         seq=1,
         active=created.first,
-        phase=first_phase,
         battlefield=created.battlefield,
         terrain={t.id: t for t in created.terrain},
         units={u.id: u for u in created.units},
         options=created.options,
         commitment=created.commitment,
+        first=created.first,
+        # docs/missions.md: a named mission starts with the set-up phase
+        phase=SETUP_PHASE if mission is not None else first_phase,
+        mission=mission,
     )
 
 
@@ -73,6 +80,8 @@ def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchSta
             # Every other event is a play action: the edition's dispatch table applies it.
             actor: Side = "a" if event.by == "a" else "b"
             new = rules_for(state.edition).apply(state, actor, body, ctx)
+            if state.mission is not None:
+                new = after_action(state, new, ctx)
     ctx.flush()
     return _finish(new, event.seq, ctx.entries), ctx.entries
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from ..missions.model import Mission
 from . import doc_refs
 from .definition import DefinitionError, checked, read_definition, to_document
 from .events import MatchCreated
@@ -81,7 +82,9 @@ def prepared_units(units: tuple[Unit, ...]) -> tuple[Unit, ...]:
     return tuple(replace(u, hp=u.profile.hp) if u.hp == 0 and u.profile.hp > 0 else u for u in units)
 
 
-def match_created(edition: Edition, scenario: Scenario, options: Options, commitment: str) -> MatchCreated:
+def match_created(
+    edition: Edition, scenario: Scenario, options: Options, commitment: str, mission: Mission | None = None
+) -> MatchCreated:
     return MatchCreated(
         edition=edition,
         battlefield=scenario.battlefield,
@@ -90,6 +93,7 @@ def match_created(edition: Edition, scenario: Scenario, options: Options, commit
         options=options,
         commitment=commitment,
         first=scenario.first,
+        mission=mission,
     )
 
 

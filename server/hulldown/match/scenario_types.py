@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import msgspec
 
+from ..missions.model import Mission
 from .state import Battlefield, Edition, Options, Side, Terrain, Unit
 
 
@@ -22,3 +23,4 @@ class CreateMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     edition: Edition
     scenario: Scenario
     options: Options = Options()
+    mission: Mission | None = None

@@ -12,6 +12,8 @@ from typing import Literal, TypeAlias
 
 import msgspec
 
+from .mission_state import MissionState
+
 Side = Literal["a", "b"]
 Edition = Literal["40k7", "hh3", "40k11"]
 UnitKind = Literal["vehicle", "infantry", "monster", "paragon", "walker"]
@@ -278,3 +280,7 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     acted: dict[str, int] = {}
     last_undo: UndoMark | None = None
     seed: str = ""
+    # The mission (docs/missions.md): set-up, off-table units, objectives and victory points.
+    # ``first``: the side that takes the first player turn of each battle turn.
+    mission: MissionState | None = None
+    first: Side = "a"

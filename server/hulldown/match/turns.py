@@ -12,7 +12,7 @@ from msgspec.structs import replace
 from .state import MatchState, Side, Unit, other_side
 
 
-def next_phase(state: MatchState, phases: tuple[str, ...], first: Side = "a") -> MatchState:
+def next_phase(state: MatchState, phases: tuple[str, ...], first: Side | None = None) -> MatchState:
     """Advance to the next phase, or end the player turn after the last phase."""
     index = phases.index(state.phase) if state.phase in phases else len(phases) - 1
     if index + 1 < len(phases):
@@ -20,8 +20,10 @@ def next_phase(state: MatchState, phases: tuple[str, ...], first: Side = "a") ->
     return end_player_turn(state, phases, first)
 
 
-def end_player_turn(state: MatchState, phases: tuple[str, ...], first: Side = "a") -> MatchState:
-    """End the active player's turn: expire statuses, reset the next side's per-turn flags."""
+def end_player_turn(state: MatchState, phases: tuple[str, ...], first: Side | None = None) -> MatchState:
+    """End the active player's turn: expire statuses, reset the next side's per-turn flags.
+    ``first`` (default: the state's) is the side whose player turn begins a battle turn."""
+    first = first or state.first
     ending = state.player_turn
     units = expire_statuses(state.units, ending)
     nxt = other_side(state.active)

@@ -14,6 +14,7 @@ from .actions import (
     EndPhase,
     Fight,
     Move,
+    RollOff,
     Shoot,
     TakebackAnswer,
     TakebackRequest,
@@ -23,6 +24,7 @@ from .bounds import check_bounds
 from .editions import rules_for
 from .history import StateAt, check_history_action, check_pending_takeback
 from .rejection import Rejection, reject
+from .setup import check_setup
 from .state import MatchState, Side
 
 
@@ -78,7 +80,7 @@ def validate(
         return reject(
             "not_your_turn", doc_refs.TURNS, f"it is side {state.active}'s turn", active=state.active
         )
-    if not isinstance(action, EndPhase | Decide):
+    if not isinstance(action, EndPhase | Decide | RollOff):
         unit = state.units.get(action.unit)
         if unit is None:
             return reject("unknown_unit", doc_refs.ACTING, f"no unit {action.unit!r}", unit=action.unit)
@@ -86,6 +88,9 @@ def validate(
             return reject("not_your_unit", doc_refs.TURNS, f"unit {unit.id} belongs to side {unit.side}")
         if unit.destroyed:
             return reject("unit_destroyed", doc_refs.ACTING, f"unit {unit.id} has been destroyed")
+    setup = check_setup(state, action)
+    if setup is not None:
+        return setup
     if state.edition not in TARGET_MODEL_EDITIONS and _names_target_model(action):
         return reject(
             "unsupported_field",

@@ -1,4 +1,5 @@
-"""The simplest victory conditions (issue #6): one side has no units left, or the turn limit.
+"""The victory conditions: one side has no units left, or the turn limit; with a mission
+(docs/missions.md) the winner by victory points once the game length has run out.
 Pure; evaluated after every game action by ``history.evolve_with_history``.
 
 Decided (named constants, documented in docs/architecture.md, "End of match"):
@@ -15,6 +16,9 @@ from msgspec.structs import replace
 
 from .state import LOG_WINDOW, SIDES, LogEntry, MatchState, Side
 
+VICTORY_POINTS = "victory_points"
+MISSION_RULE = "docs/missions.md, the winner"
+SUDDEN_DEATH_VP = 3  # hh3 Core Mission step 8, Sudden Death: the side still on the table scores 3
 ANNIHILATION = "annihilation"
 TURN_LIMIT = "turn_limit"
 CONCESSION = "concession"
@@ -42,12 +46,18 @@ def victory(state: MatchState) -> tuple[Side | None, str, str] | None:
     wiped = [side for side in SIDES if side in fielded(state) and left[side] == 0]
     if len(wiped) == 2:
         return None, ANNIHILATION, "Neither side has a unit left: a draw."
+    mission = state.mission
+    if mission is not None and mission.step == "battle":
+        if len(wiped) == 1 and state.edition == "hh3":
+            return _by_vp(state, SUDDEN_DEATH_VP, wiped[0])
+        if mission.over:
+            return _by_vp(state, 0, None)
     if len(wiped) == 1:
         loser = wiped[0]
         winner: Side = "b" if loser == "a" else "a"
         return winner, ANNIHILATION, f"Side {loser} has no unit left: side {winner} wins."
     limit = state.options.turn_limit
-    if 0 < limit < state.turn:
+    if mission is None and 0 < limit < state.turn:
         score = f"{left['a']} units left to {left['b']}"
         if left["a"] == left["b"]:
             return None, TURN_LIMIT, f"Turn limit ({limit}) reached, {score}: a draw."
@@ -56,12 +66,37 @@ def victory(state: MatchState) -> tuple[Side | None, str, str] | None:
     return None
 
 
+def _by_vp(state: MatchState, bonus: int, wiped: Side | None) -> tuple[Side | None, str, str]:
+    """The winner by victory points (docs/missions.md); ``wiped``: an hh3 side with no model left,
+    whose enemy scores the Sudden Death bonus first."""
+    assert state.mission is not None
+    vp = dict(state.mission.vp)
+    prefix = ""
+    if wiped is not None:
+        survivor: Side = "b" if wiped == "a" else "a"
+        vp[survivor] = vp.get(survivor, 0) + bonus
+        prefix = f"Sudden Death: side {wiped} has no unit left, side {survivor} scores {bonus} VP. "
+    a, b = vp.get("a", 0), vp.get("b", 0)
+    if a == b:
+        return None, VICTORY_POINTS, f"{prefix}Final tally {a} VP to {b}: a draw."
+    winner: Side = "a" if a > b else "b"
+    return winner, VICTORY_POINTS, f"{prefix}Final tally {a} VP to {b}: side {winner} wins."
+
+
 def apply_victory(state: MatchState) -> MatchState:
     """End the match when a victory condition holds, with a log line at the state's seq."""
     result = victory(state)
     if result is None:
         return state
     winner, reason, text = result
+    if state.mission is not None and reason == VICTORY_POINTS and text.startswith("Sudden Death"):
+        # the Sudden Death bonus is part of the final tally the view and summary show
+        alive = {u.side for u in state.units.values() if not u.destroyed}
+        gainer = next((s for s in SIDES if s in alive), None)
+        if gainer is not None:
+            mission = state.mission
+            vp = {**mission.vp, gainer: mission.vp.get(gainer, 0) + SUDDEN_DEATH_VP}
+            state = replace(state, mission=replace(mission, vp=vp))
     entry = LogEntry(n=state.log_count, seq=state.seq, text=text, rule=RULE)
     log = (*state.log, entry)[-LOG_WINDOW:]
     return replace(

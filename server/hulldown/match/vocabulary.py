@@ -89,6 +89,11 @@ WH40K7 = Vocabulary(
             aliases=("open_topped", "opentopped"),
         ),
         Term("transport", "Transport: carries the units embarked in it", "40k7 Vehicles, Transports"),
+        Term(
+            "deep_strike",
+            "Deep Strike: may arrive from reserve by Deep Strike (docs/missions.md)",
+            "40k7 rulebook, Deep Strike",
+        ),
         Term("heavy", "Heavy: always counts as Stationary when it shoots, no Jink", "40k7 Vehicles, Heavy"),
         Term("chariot", "Chariot: a rider on a vehicle, Chariot charges", "40k7 Vehicles, Chariots"),
         Term("flyer", "Flyer: Zooms, Jinks, needs Skyfire to be hit normally", "40k7 Vehicles, Flyers"),
@@ -163,6 +168,12 @@ HH3 = Vocabulary(
         ),
         Term("stable", "Stable sub-type: no Snap Shots after moving", "hh3 Vehicles, Shooting"),
         Term("flyer", "Flyer sub-type", "hh3 Vehicles"),
+        Term(
+            "line",
+            "Line (X): adds X per model to Tactical Strength at an objective (docs/missions.md)",
+            "hh3 Core Mission Primary Objectives",
+            variable=True,
+        ),
         Term("transport", "Transport sub-type: carries embarked units", "hh3 Transport sub-type"),
         Term(
             "assault_vehicle",
@@ -219,6 +230,12 @@ WH40K11 = Vocabulary(
             "monster",
             "MONSTER: 17.01 moves, 17.03 shooting at engaged Monsters",
             "40k11 17 Monsters and Vehicles",
+        ),
+        Term(
+            "oc",
+            "Objective Control (X) of each model (docs/missions.md)",
+            "40k11 core rules, Objective Control",
+            variable=True,
         ),
         Term(
             "vehicle",

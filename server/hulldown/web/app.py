@@ -18,6 +18,7 @@ from .guards import app_options
 from .http_routes import routes as http_routes
 from .live_socket import live_socket
 from .log_routes import routes as log_routes
+from .mission_routes import routes as mission_routes
 from .odds_routes import routes as odds_routes
 from .ops_routes import instrumented
 from .ops_routes import routes as ops_routes
@@ -65,6 +66,7 @@ def create_app(settings: Settings) -> Starlette:
         WebSocketRoute("/matches/{match_id}/replay", replay_socket),
         *viewer_routes,
         *army_routes,
+        *mission_routes,
     ]
     options = app_options()
     # The access log is outermost, so it records every answer, the guards' refusals included.

@@ -136,6 +136,10 @@ async def _summary(live: LiveService, runtime: MatchRuntime, state: MatchState) 
         "commitment": state.commitment,
         "spectators": spectators,  # over every process serving the match (live/presence.py)
         "players_connected": players,
+        # docs/missions.md: the mission, the victory points (the final tally once ended)
+        "end_reason": state.end_reason,
+        "mission": state.mission.mission.name if state.mission is not None else None,
+        "vp": dict(state.mission.vp) if state.mission is not None else None,
     }
 
 

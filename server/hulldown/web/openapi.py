@@ -22,6 +22,7 @@ from ..match.rejection import Value
 from ..match.state import Edition, MatchState, Side
 from ..wire import protocol
 from ..wire.schemas import components
+from .mission_routes import MissionList
 from .openapi_history import HISTORY_BODY_TYPES, union_components, with_history
 from .openapi_odds import ODDS_BODY_TYPES, with_odds
 from .openapi_table import TABLE_BODY_TYPES, table_paths
@@ -60,6 +61,9 @@ class MatchSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     commitment: str
     spectators: int
     players_connected: int
+    end_reason: str = ""
+    mission: str | None = None
+    vp: dict[str, int] | None = None
 
 
 class ListedMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -176,6 +180,7 @@ BODY_TYPES: list[Any] = [
     ErrorResponse,
     RosterImport,
     ExampleList,
+    MissionList,
     Health,
     protocol.ClientMessage,
     protocol.ServerMessage,
@@ -353,6 +358,28 @@ def _paths() -> dict[str, Schema]:
                 "operationId": "listExamples",
                 "summary": "The example match definitions of examples/.",
                 "responses": {"200": _json("ExampleList", "Their names and editions.")},
+            }
+        },
+        "/missions": {
+            "get": {
+                "operationId": "listMissions",
+                "summary": "The standard missions of an edition on each deployment map (docs/missions.md).",
+                "parameters": [
+                    {
+                        "name": "edition",
+                        "in": "query",
+                        "required": True,
+                        "schema": {"type": "string", "enum": ["40k7", "hh3", "40k11"]},
+                    },
+                    {"name": "width", "in": "query", "required": False, "schema": {"type": "number"}},
+                    {"name": "height", "in": "query", "required": False, "schema": {"type": "number"}},
+                ],
+                "responses": {
+                    "200": _json(
+                        "MissionList", "Every standard mission on every deployment map of the edition."
+                    ),
+                    "400": _error("bad_parameter: unknown edition, or a size that is not 12 to 1000 inches."),
+                },
             }
         },
         "/examples/{name}": {

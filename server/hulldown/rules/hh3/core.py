@@ -166,9 +166,13 @@ def vehicle_model(unit: Unit) -> Model:
     return next(iter(unit.models.values()))
 
 
+RESERVES = "reserves"  # docs/missions.md: the status of a unit in reserve
+
+
 def on_table(unit: Unit) -> bool:
-    """A unit that can be seen, measured to and hit: not destroyed, not embarked."""
-    return not unit.destroyed and unit.embarked_in is None
+    """A unit that can be seen, measured to and hit: not destroyed, not embarked, not in reserve
+    (hh3 Mission Special Rules, Reserves: off the battlefield)."""
+    return not unit.destroyed and unit.embarked_in is None and RESERVES not in unit.statuses
 
 
 def enemies(state: MatchState, side: Side) -> Iterator[Unit]:

@@ -14,6 +14,7 @@ from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight
 from ...match.context import ApplyContext
 from ...match.dispatch import Applier, DispatchTable, Validator
 from ...match.rejection import Rejection, reject
+from ...match.setup import declare as declare_setup
 from ...match.state import MatchState, Side, Unit
 from ..phases import PHASES_HH3
 from . import assault, battlesmith, endphase, movement, shooting, transports
@@ -67,6 +68,7 @@ def _apply_move(state: MatchState, unit: Unit, action: Move, ctx: ApplyContext) 
 
 
 RULES = DispatchTable("hh3", PHASES_HH3, R_TURN)
+declare_setup(RULES)  # docs/missions.md: roll-off, deployment, reserves, first turn
 RULES.on(
     EndPhase,
     lambda state, side, action: None,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Move, Pivot, Shoot
 from ...match.context import ApplyContext
 from ...match.dispatch import DispatchTable, sideless, sideless_apply
+from ...match.setup import declare as declare_setup
 from ...match.state import MatchState, Side
 from ..phases import PHASES_40K11, end_phase
 from .charge import apply_charge, validate_charge
@@ -32,6 +33,7 @@ def _apply_end_phase(state: MatchState, side: Side, action: EndPhase, ctx: Apply
 NOT_IN_CORE = "is not part of the 40k11 core here"
 
 RULES = DispatchTable(EDITION, PHASES_40K11, R_CORE)
+declare_setup(RULES)  # docs/missions.md: roll-off, deployment, reserves, first turn
 RULES.on(EndPhase, lambda state, side, action: None, _apply_end_phase)
 RULES.on(Move, sideless(validate_move), sideless_apply(apply_move))
 RULES.on(

@@ -32,9 +32,12 @@ def is_close_quarters(weapon: Weapon) -> bool:
     return CLOSE_QUARTERS in weapon.rules
 
 
+RESERVES = "reserves"  # docs/missions.md: the status of a unit in reserve
+
+
 def on_table(unit: Unit) -> bool:
-    """A unit that takes part in play: not destroyed, not embarked."""
-    return not unit.destroyed and unit.embarked_in is None
+    """A unit that takes part in play: not destroyed, not embarked, not in reserve."""
+    return not unit.destroyed and unit.embarked_in is None and RESERVES not in unit.statuses
 
 
 def live_models(unit: Unit) -> Iterator[Model]:

@@ -15,6 +15,7 @@ from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight
 from ...match.context import ApplyContext
 from ...match.dispatch import DispatchTable, sideless, sideless_apply
 from ...match.rejection import Rejection, reject
+from ...match.setup import declare as declare_setup
 from ...match.state import Decision, MatchState, Side
 from ..phases import PHASES_40K7, end_phase
 from . import assault, charge, hover, movement, refs, shooting, speed, squadrons, tankshock, transports
@@ -108,6 +109,7 @@ def _resume_attack_vehicle(
 
 
 RULES = DispatchTable("40k7", PHASES_40K7, refs.TURN)
+declare_setup(RULES)  # docs/missions.md: roll-off, deployment, reserves, first turn
 RULES.on(EndPhase, _validate_end_phase, _apply_end_phase)
 RULES.on(Move, _validate_move, _apply_move)
 RULES.on(Pivot, sideless(movement.validate_pivot), sideless_apply(movement.apply_pivot))

@@ -497,7 +497,7 @@ def _apply_unit_moves(
         bf = state.battlefield
         if not all(g.inside_battlefield(footprint(m), bf.width, bf.height) for m in alive(moved)):
             ctx.log(
-                f"{moved.name} leaves combat airspace: it enters Ongoing Reserves (re-entry is not modelled).",
+                f"{moved.name} leaves combat airspace: it enters Ongoing Reserves (docs/missions.md).",
                 refs.FLYER,
             )
             return set_status(state, uid, "reserves", 0)

@@ -15,6 +15,7 @@ expires, 0 = until removed):
 - ``forced_out``: forced out of a destroyed transport in the enemy's turn, cannot charge until
   the end of its own next turn.
 - ``reserves``: a Flyer that left combat airspace (Ongoing Reserves; re-entry is not modelled).
+- ``reserves``: in reserve (a Flyer that left combat airspace is in Ongoing Reserves; with a mission it comes back, docs/missions.md).
 
 Per-turn flags (``Unit.turn_flags``, cleared when the owner's turn starts): ``moved``, ``pivoted``,
 ``shot``, ``ran``, ``flat_out``, ``tank_shock``, ``rammed``, ``charged``, ``embarked``,

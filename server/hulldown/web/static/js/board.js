@@ -125,6 +125,48 @@ function unitClass(unit, selected) {
   return parts.join(" ");
 }
 
+// docs/missions.md: deployment zones (which side holds each) and objective markers, labelled
+// with who controls them.
+function drawMission(view, world, labels, height) {
+  const mission = view.mission;
+  const sideOf = {};
+  for (const [side, zone] of Object.entries(mission.zones || {})) sideOf[zone] = side;
+  const zones = el("g", { id: "board-zones" });
+  for (const zone of mission.mission.deployment.zones) {
+    const side = sideOf[zone.id];
+    const points = zone.points.map(([x, y]) => `${fmt(x)},${fmt(y)}`).join(" ");
+    zones.append(
+      el("polygon", { class: `zone${side ? ` side-${side}` : ""}`, "data-zone": zone.id, "data-side": side || "", points }),
+    );
+  }
+  world.append(zones);
+  const markers = el("g", { id: "board-markers" });
+  for (const marker of mission.mission.objectives) {
+    const control = (mission.control || {})[marker.id];
+    const holder = control && control.holder ? control.holder : "";
+    const value = control ? control.value : marker.value;
+    if (mission.mission.scoring && mission.mission.scoring.window_of_opportunity && value === 0) continue;
+    const [x, y] = marker.pos;
+    markers.append(
+      el("circle", {
+        class: `marker${holder ? ` side-${holder}` : ""}`,
+        "data-marker": marker.id,
+        "data-holder": holder,
+        cx: fmt(x),
+        cy: fmt(y),
+        r: 0.63,
+      }),
+      el("circle", { class: "marker-range", cx: fmt(x), cy: fmt(y), r: 3 }),
+    );
+    labels.append(
+      el("text", { class: "marker-label", "data-marker": marker.id, x: fmt(x), y: fmt(height - y - 1) }, [
+        document.createTextNode(`${marker.id} (${value})${holder ? ` ${holder.toUpperCase()}` : ""}`),
+      ]),
+    );
+  }
+  world.append(markers);
+}
+
 export class Board {
   constructor(svg, { onSelect = () => {}, onModelDown = null, onTableClick = null } = {}) {
     this.svg = svg;
@@ -273,6 +315,7 @@ export class Board {
       );
     }
     world.append(terrain);
+    if (view.mission) drawMission(view, world, labels, height);
 
     const arcs = el("g", { id: "board-arcs", "clip-path": "url(#table-clip)" });
     if (this.arc && this.arc.seq === view.seq) {
@@ -285,8 +328,10 @@ export class Board {
 
     const units = el("g", { id: "board-units" });
     const placed = [];
+    const offTable = (view.mission && view.mission.off_table) || {};
     for (const unit of Object.values(view.units)) {
       if (unit.embarked_in) continue;
+      if (offTable[unit.id] && offTable[unit.id] !== "undeployed") continue; // in reserve
       if (unit.destroyed && !unit.wreck) continue; // removed as a casualty: nothing left on the table
       const vitals = unitVitals(unit, this.startWounds);
       const state = unit.wreck ? " wreck" : unit.destroyed ? " destroyed" : "";

@@ -17,6 +17,24 @@ export function h(tag, attrs = {}, ...children) {
 
 export const SIDE = { a: "A", b: "B" };
 
+// docs/missions.md: the mission, the score, and who holds each marker and why.
+function renderMission(mission) {
+  const vp = mission.vp || {};
+  const box = h(
+    "div",
+    { id: "mission", class: "mission" },
+    h("span", { class: "mission-name" }, `${mission.mission.name} (${mission.mission.deployment.name})`),
+    h("span", { id: "score", class: "score" }, `VP ${SIDE.a} ${vp.a || 0} : ${vp.b || 0} ${SIDE.b}`),
+    h("span", { id: "setup-step" }, mission.step === "battle" ? `last turn ${mission.last_turn}` : `set-up: ${mission.step.replace("_", " ")}`),
+  );
+  const list = h("ul", { id: "control", class: "control" });
+  for (const [id, c] of Object.entries(mission.control || {})) {
+    list.append(h("li", { "data-marker": id, "data-holder": c.holder || "" }, `${id} (${c.value}): ${c.why}`));
+  }
+  box.append(list);
+  return box;
+}
+
 export function renderHeader(root, view, mode) {
   const parts = [
     h("span", { class: "edition" }, view.edition),
@@ -42,6 +60,7 @@ export function renderHeader(root, view, mode) {
       ),
     );
   }
+  if (view.mission) root.append(renderMission(view.mission));
   if (view.pending) {
     const p = view.pending;
     root.append(

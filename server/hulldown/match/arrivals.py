@@ -1,0 +1,238 @@
+"""Reserves during the battle (docs/missions.md): reserve rolls at the start of a player turn,
+arriving from one's own table edge, 40k7 Deep Strike with scatter and mishap, and a 40k7 Flyer
+that left the table coming back from Ongoing Reserves. Pure.
+
+- 40k7 rulebook, Reserves: from turn 2, at the start of its owner's turn each unit in reserve
+  arrives on a D6 of 3+; from turn 4 it arrives automatically. It moves on from its own table
+  edge: every model is placed within ``ARRIVAL_DEPTH`` of an edge its deployment zone touches.
+- 40k7 Deep Strike: the first model is aimed at a point and scatters 2D6" unless the scatter
+  die shows a hit; the others are placed beside it; a model off the table, in impassable terrain
+  or within 1" of an enemy is a Mishap (D6: 1-2 destroyed, 3-6 back to Ongoing Reserves).
+- hh3 (Mission Special Rules, Reserves): the same rolls [decided: the compilation read gives
+  no numbers]; arrivals come in from one's own edge, never within 2" of an enemy model.
+- 40k11 (core rules, Strategic Reserves): from battle round 2 a unit in reserve may arrive
+  without a roll, within 6" of a table edge and more than 9" from every enemy model.
+"""
+
+from __future__ import annotations
+
+import math
+
+from msgspec.structs import replace
+from shapely.geometry import LineString, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from .actions import DeepStrike
+from .context import ApplyContext
+from .rejection import Rejection, reject
+from .state import MatchState, Point, Side, Unit
+
+RESERVES = "reserves"
+RESERVE_RULE = {
+    "40k7": "40k7 rulebook, Reserves",
+    "hh3": "hh3 Mission Special Rules, Reserves",
+    "40k11": "40k11 core rules, Strategic Reserves",
+}
+DEEP_STRIKE_RULE = "40k7 rulebook, Deep Strike"
+FIRST_RESERVE_TURN = 2  # every edition: reserves arrive from battle turn 2
+RESERVE_ROLL = 3  # 40k7 (and hh3, decided): a D6 of 3+ brings a unit in
+AUTOMATIC_FROM_TURN = 4  # 40k7: from turn 4 reserves arrive automatically
+ARRIVAL_DEPTH = 6.0  # inches from one's table edge an arriving model is placed [decided]
+ARRIVAL_ENEMY_GAP = {"40k7": 1.0, "hh3": 2.0, "40k11": 9.0}
+DEEP_STRIKE_KEYWORD = "deep_strike"
+DEEP_STRIKE_HIT = 2  # the scatter die shows a hit on 1-2 (two faces of six)
+MISHAP_DESTROYED = 2  # Mishap table: 1-2 destroyed, 3-6 back to Ongoing Reserves [decided]
+DEEP_STRIKE_ENEMY_GAP = 1.0
+SCATTER_DIRECTIONS = 36  # two D6 pick one of 36 directions, 10 degrees apart [decided]
+
+
+def own_edges(state: MatchState, side: Side) -> list[LineString]:
+    """The battlefield edges the side's deployment zone touches."""
+    from .setup import zone_polygon
+
+    w, h = state.battlefield.width, state.battlefield.height
+    edges = [
+        LineString([(0, 0), (w, 0)]),
+        LineString([(0, h), (w, h)]),
+        LineString([(0, 0), (0, h)]),
+        LineString([(w, 0), (w, h)]),
+    ]
+    zone = zone_polygon(state, side)
+    return [e for e in edges if zone.buffer(1e-6).intersection(e).length > 1e-6]
+
+
+def check_arrival(state: MatchState, side: Side, unit: Unit, shapes: list[BaseGeometry]) -> Rejection | None:
+    """An arriving unit: in the Movement phase, every model within reach of its own edge."""
+    r = RESERVE_RULE.get(state.edition, "reserves")
+    if state.phase != "movement":
+        return reject("not_movement_phase", r, "units arrive from reserve in the Movement phase")
+    edges = own_edges(state, side)
+    for shape in shapes:
+        if not any(shape.distance(e) <= ARRIVAL_DEPTH + 1e-9 for e in edges):
+            return reject(
+                "not_from_own_edge",
+                r,
+                f'{unit.name} arrives within {ARRIVAL_DEPTH:g}" of its own table edge',
+                depth=ARRIVAL_DEPTH,
+            )
+    return None
+
+
+def arrival_gap(state: MatchState) -> float:
+    return ARRIVAL_ENEMY_GAP.get(state.edition, 1.0)
+
+
+def start_of_player_turn(state: MatchState, side: Side, ctx: ApplyContext) -> MatchState:
+    """Reserve rolls for ``side``'s units as its player turn begins."""
+    ms = state.mission
+    if ms is None or state.turn < FIRST_RESERVE_TURN:
+        return state
+    waiting = sorted(
+        uid for uid, where in ms.off_table.items() if where == "reserve" and state.units[uid].side == side
+    )
+    waiting = [
+        uid for uid in waiting if state.units[uid].embarked_in is None and not state.units[uid].destroyed
+    ]
+    if not waiting:
+        return state
+    r = RESERVE_RULE.get(state.edition, "reserves")
+    off = dict(ms.off_table)
+    for uid in waiting:
+        name = state.units[uid].name
+        if state.edition == "40k11" or state.turn >= AUTOMATIC_FROM_TURN:
+            off[uid] = "arriving"
+            ctx.log(f"{name} arrives from reserve this turn.", r)
+            continue
+        value = ctx.roll(
+            f"reserve roll: {name}", f"{RESERVE_ROLL}+", lambda v: "arrives" if v >= RESERVE_ROLL else "waits"
+        )
+        if value >= RESERVE_ROLL:
+            off[uid] = "arriving"
+            ctx.log(f"{name} passes its reserve roll: it arrives this turn.", r)
+        else:
+            ctx.log(f"{name} stays in reserve.", r)
+    return replace(state, mission=replace(ms, off_table=off))
+
+
+def left_the_table(before: MatchState, after: MatchState) -> MatchState:
+    """A unit an edition's rule put in reserve during play (a 40k7 Flyer leaving combat airspace
+    goes into Ongoing Reserves) is off the table until it comes back."""
+    ms = after.mission
+    if ms is None:
+        return after
+    gone = [
+        uid
+        for uid, u in after.units.items()
+        if RESERVES in u.statuses and uid not in ms.off_table and not u.destroyed
+    ]
+    if not gone:
+        return after
+    from .setup import OFF_TABLE
+
+    off = dict(ms.off_table)
+    units = dict(after.units)
+    for uid in gone:
+        off[uid] = "reserve"
+        u = units[uid]
+        units[uid] = replace(u, models={mid: replace(m, pos=OFF_TABLE) for mid, m in u.models.items()})
+    return replace(after, units=units, mission=replace(ms, off_table=off))
+
+
+def arrived(state: MatchState, unit_id: str) -> MatchState:
+    """The unit is on the table again: no longer off it, no longer in reserve."""
+    ms = state.mission
+    assert ms is not None
+    unit = state.units[unit_id]
+    statuses = {k: v for k, v in unit.statuses.items() if k != RESERVES}
+    units = {**state.units, unit_id: replace(unit, statuses=statuses)}
+    off = {k: v for k, v in ms.off_table.items() if k not in (unit_id, *unit.passengers)}
+    return replace(state, units=units, mission=replace(ms, off_table=off))
+
+
+# ---- 40k7 Deep Strike ---------------------------------------------------------------------------
+
+
+def validate_deep_strike(state: MatchState, side: Side, action: DeepStrike) -> Rejection | None:
+    ms = state.mission
+    unit = state.units[action.unit]
+    if ms is None or ms.off_table.get(unit.id) != "arriving":
+        return reject("not_arriving", DEEP_STRIKE_RULE, f"{unit.name} is not arriving from reserve this turn")
+    if not unit.has(DEEP_STRIKE_KEYWORD):
+        return reject("no_deep_strike", DEEP_STRIKE_RULE, f"{unit.name} does not have the Deep Strike rule")
+    if state.phase != "movement":
+        return reject(
+            "not_movement_phase", DEEP_STRIKE_RULE, "units arrive from reserve in the Movement phase"
+        )
+    bf = state.battlefield
+    if not (0 <= action.at.x <= bf.width and 0 <= action.at.y <= bf.height):
+        return reject(
+            "off_the_battlefield", DEEP_STRIKE_RULE, "aim the Deep Strike at a point on the battlefield"
+        )
+    return None
+
+
+def scatter(ctx: ApplyContext, at: Point) -> Point:
+    """40k7 Deep Strike scatter: the scatter die (a hit on 1-2), then 2D6" in one of 36 directions."""
+    die = ctx.roll(
+        "Deep Strike scatter die",
+        f"hit on 1-{DEEP_STRIKE_HIT}",
+        lambda v: "hit" if v <= DEEP_STRIKE_HIT else "scatter",
+    )
+    if die <= DEEP_STRIKE_HIT:
+        return at
+    distance = ctx.roll("scatter distance") + ctx.roll("scatter distance")
+    direction = (ctx.roll("scatter direction") - 1) * 6 + (ctx.roll("scatter direction") - 1)
+    angle = math.radians(direction * 360 / SCATTER_DIRECTIONS)
+    return Point(at.x + distance * math.cos(angle), at.y + distance * math.sin(angle))
+
+
+def apply_deep_strike(state: MatchState, side: Side, action: DeepStrike, ctx: ApplyContext) -> MatchState:
+    from .setup import footprint_of, placed_footprints
+
+    unit = state.units[action.unit]
+    landing = scatter(ctx, action.at)
+    alive = [m for m in unit.models.values() if m.alive]
+    step = max((m.hull.length if m.hull else (m.base_mm or 25.0) / 25.4) for m in alive)
+    positions = {m.id: Point(landing.x + k * step, landing.y) for k, m in enumerate(alive)}
+    shapes = [footprint_of(m, positions[m.id], None) for m in alive]
+    bf = state.battlefield
+    table = Polygon(((0, 0), (bf.width, 0), (bf.width, bf.height), (0, bf.height))).buffer(1e-6)
+    impassable = [
+        Polygon([(p.x, p.y) for p in t.points]) for t in state.terrain.values() if "impassable" in t.kinds
+    ]
+    others = placed_footprints(state)
+    mishap = (
+        any(not table.covers(s) for s in shapes)
+        or any(s.intersection(t).area > 1e-9 for s in shapes for t in impassable)
+        or any(
+            s.distance(o) < DEEP_STRIKE_ENEMY_GAP if u.side != side else s.intersection(o).area > 1e-9
+            for s in shapes
+            for u, o in others
+        )
+    )
+    where = f"({landing.x:.1f}, {landing.y:.1f})"
+    if not mishap:
+        models = {mid: replace(m, pos=positions.get(mid, m.pos)) for mid, m in unit.models.items()}
+        new = replace(
+            state,
+            units={
+                **state.units,
+                unit.id: replace(unit, models=models, turn_flags=(*unit.turn_flags, "deep_struck")),
+            },
+        )
+        ctx.log(f"{unit.name} Deep Strikes and lands at {where}.", DEEP_STRIKE_RULE)
+        return arrived(new, unit.id)
+    value = ctx.roll("Deep Strike Mishap", "", lambda v: "destroyed" if v <= MISHAP_DESTROYED else "delayed")
+    if value <= MISHAP_DESTROYED:
+        ctx.log(f"{unit.name} lands at {where}: a Mishap! The unit is destroyed.", DEEP_STRIKE_RULE)
+        ms = state.mission
+        assert ms is not None
+        off = {k: v for k, v in ms.off_table.items() if k != unit.id}
+        gone = replace(
+            unit, destroyed=True, models={mid: replace(m, alive=False) for mid, m in unit.models.items()}
+        )
+        return replace(state, units={**state.units, unit.id: gone}, mission=replace(ms, off_table=off))
+    ctx.log(f"{unit.name} lands at {where}: a Mishap! It returns to Ongoing Reserves.", DEEP_STRIKE_RULE)
+    ms = state.mission
+    assert ms is not None
+    return replace(state, mission=replace(ms, off_table={**ms.off_table, unit.id: "reserve"}))

@@ -1,0 +1,536 @@
+"""The set-up phase before turn 1 when a match names a mission (docs/missions.md): the roll-off,
+deploying units in turn in one's own zone, reserves, the first turn and Seize the Initiative.
+Shared by every edition's dispatch table (``declare(RULES)``). Pure.
+
+40k7 rulebook, "Deployment": the roll-off winner chooses to deploy first or second; the side
+that deploys first places its whole army, then the other; Flyers start in Reserve; the side that
+deployed first goes first unless the other Seizes the Initiative (a 6).
+hh3 Age of Darkness, Core Mission steps 6-8: reserves are declared, the sides deploy their whole
+army one after the other, never in Impassable Terrain, on an Objective or within 2" of an
+enemy model; the side that deployed first takes the first turn; Seize the Initiative on a 6.
+40k11 core rules, "Deploy Armies": the sides alternate placing one unit at a time; the first
+turn goes to the winner of a roll-off.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from msgspec.structs import replace
+from shapely.geometry import Point as ShapelyPoint
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from ..rules.geometry import shapes as g
+from .actions import DeepStrike, Deploy, Reserve, RollOff
+from .arrivals import (
+    RESERVE_RULE,
+    apply_deep_strike,
+    arrival_gap,
+    arrived,
+    check_arrival,
+    validate_deep_strike,
+)
+from .context import ApplyContext
+from .mission_state import MissionState
+from .rejection import Rejection, reject
+from .state import Decision, MatchState, Model, Point, Side, Unit, other_side
+
+if TYPE_CHECKING:
+    from ..missions.model import Mission
+    from .dispatch import DispatchTable
+
+RULE = {
+    "40k7": "40k7 rulebook, Deployment",
+    "hh3": "hh3 Age of Darkness, Core Mission steps 6-8",
+    "40k11": "40k11 core rules, Deploy Armies",
+}
+SEIZE_RULE = {
+    "40k7": "40k7 rulebook, Seize the Initiative",
+    "hh3": "hh3 Mission Special Rules, Seize The Initiative",
+}
+DECISION_ORDER = "deploy_order"
+DECISION_SEIZE = "seize_initiative"
+SEIZE_ON = 6  # 40k7 and hh3: Seize the Initiative succeeds on a 6
+ROLL_OFF_MAX = 20  # a roll-off re-rolls ties at most this often; then side a wins [decided]
+DEFAULT_BASE_MM = 25.0
+# A unit off the table (in reserve) has its models here, far from every rule's reach [decided].
+OFF_TABLE = Point(-1000.0, -1000.0)
+ZONE_TOLERANCE = 1e-6
+SETUP_PHASE = "setup"
+RESERVES = "reserves"  # the status every edition's rules read as "not on the table"
+
+
+def rule(state: MatchState) -> str:
+    return RULE.get(state.edition, "set-up")
+
+
+def initial_mission(mission: Mission, units: tuple[Unit, ...]) -> MissionState:
+    """The mission at the start of set-up: every unit still to be deployed."""
+    return MissionState(
+        mission=mission,
+        off_table={u.id: "undeployed" for u in units if not u.destroyed},
+        values={m.id: m.value for m in mission.objectives},
+        last_turn=mission.turns,
+    )
+
+
+def in_setup(state: MatchState) -> bool:
+    return state.mission is not None and state.mission.step != "battle"
+
+
+# ---- the roll-off and the order of deployment -------------------------------------------------
+
+
+def roll_off(ctx: ApplyContext, purpose: str) -> Side:
+    """Both sides roll a D6, ties re-rolled; the winner."""
+    for _ in range(ROLL_OFF_MAX):
+        a = ctx.roll(f"{purpose}: side a")
+        b = ctx.roll(f"{purpose}: side b")
+        if a != b:
+            return "a" if a > b else "b"
+    return "a"
+
+
+def validate_roll_off(state: MatchState, side: Side, action: RollOff) -> Rejection | None:
+    if state.mission is None or state.mission.step != "roll_off":
+        return reject(
+            "not_in_setup", rule(state), "the roll-off for deployment is made once, before deployment"
+        )
+    return None
+
+
+def apply_roll_off(state: MatchState, side: Side, action: RollOff, ctx: ApplyContext) -> MatchState:
+    assert state.mission is not None
+    winner = roll_off(ctx, "roll-off for deployment")
+    ctx.log(f"Side {winner} wins the roll-off and chooses to deploy first or second.", rule(state))
+    decision = Decision(
+        id=f"deploy-order-{ctx.seq}",
+        side=winner,
+        kind=DECISION_ORDER,
+        options=("first", "second"),
+        prompt="You won the roll-off: deploy first (zone A) or second (zone B)?",
+        rule=rule(state),
+    )
+    return replace(state, pending=decision, mission=replace(state.mission, step="deploy_order"))
+
+
+def resume_order(state: MatchState, decision: Decision, choice: str, ctx: ApplyContext) -> MatchState:
+    assert state.mission is not None
+    first: Side = decision.side if choice == "first" else other_side(decision.side)
+    ctx.log(f"Side {first} deploys first, in zone A; side {other_side(first)} in zone B.", rule(state))
+    mission = replace(
+        state.mission,
+        step="deploy",
+        zones={first: "A", other_side(first): "B"},
+        deploying=first,
+        deployed_first=first,
+    )
+    new = replace(state, pending=None, mission=mission, active=first)
+    if _remaining(new, first):
+        return new
+    return advance(new, ctx, first)
+
+
+# ---- deploying ----------------------------------------------------------------------------------
+
+
+def _footprint(unit: Unit | None, model: Model, at: Point, heading: float | None) -> BaseGeometry:
+    if model.hull is not None:
+        h = model.heading if heading is None else heading
+        return g.Hull(at.x, at.y, model.hull.length, model.hull.width, h).polygon()
+    radius = (model.base_mm or DEFAULT_BASE_MM) / 25.4 / 2
+    return ShapelyPoint(at.x, at.y).buffer(radius, quad_segs=8)
+
+
+def _placed(state: MatchState) -> list[tuple[Unit, BaseGeometry]]:
+    """Every model on the table now, with its footprint."""
+    assert state.mission is not None
+    out: list[tuple[Unit, BaseGeometry]] = []
+    for unit in state.units.values():
+        if unit.destroyed or unit.embarked_in is not None or unit.id in state.mission.off_table:
+            continue
+        for model in unit.models.values():
+            if model.alive:
+                out.append((unit, _footprint(unit, model, model.pos, None)))
+    return out
+
+
+def _is_flyer(unit: Unit) -> bool:
+    return unit.has("flyer")
+
+
+def _is_vehicle(unit: Unit) -> bool:
+    return unit.kind in ("vehicle", "walker") or unit.profile.armour is not None
+
+
+def zone_polygon(state: MatchState, side: Side) -> Polygon:
+    assert state.mission is not None
+    zone_id = state.mission.zones.get(side, "A" if side == "a" else "B")
+    zone = next(z for z in state.mission.mission.deployment.zones if z.id == zone_id)
+    return Polygon(zone.points)
+
+
+def _check_turn(state: MatchState, side: Side, unit_id: str) -> Rejection | None:
+    mission = state.mission
+    if mission is None or mission.step != "deploy":
+        return reject("not_in_setup", rule(state), "units are deployed only during set-up, before turn 1")
+    if side != mission.deploying:
+        return reject("not_your_deployment", rule(state), f"side {mission.deploying} is deploying now")
+    unit = state.units[unit_id]
+    if mission.off_table.get(unit_id) != "undeployed":
+        return reject(
+            "already_deployed", rule(state), f"{unit.name} has already been deployed or put in reserve"
+        )
+    if unit.embarked_in is not None:
+        return reject(
+            "deploys_with_transport",
+            rule(state),
+            f"{unit.name} is embarked: it is deployed with {unit.embarked_in}",
+        )
+    return None
+
+
+def footprint_of(model: Model, at: Point, heading: float | None) -> BaseGeometry:
+    return _footprint(None, model, at, heading)
+
+
+def placed_footprints(state: MatchState) -> list[tuple[Unit, BaseGeometry]]:
+    return _placed(state)
+
+
+def arriving(state: MatchState, unit_id: str) -> bool:
+    """A unit arriving from reserve this turn (match/arrivals.py)."""
+    ms = state.mission
+    return ms is not None and ms.step == "battle" and ms.off_table.get(unit_id) == "arriving"
+
+
+def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection | None:
+    """The deploying side places a unit wholly within its zone, on the battlefield, never on
+    impassable terrain or overlapping a model; hh3: never within 2" of an enemy, on an Objective,
+    or a vehicle above level 0. A unit arriving from reserve is placed the same way, but from its
+    own table edge instead of in its zone (match/arrivals.py)."""
+    coming = arriving(state, action.unit)
+    refused = None if coming else _check_turn(state, side, action.unit)
+    if refused is not None:
+        return refused
+    assert state.mission is not None
+    mission = state.mission.mission
+    unit = state.units[action.unit]
+    r = rule(state)
+    if not coming and mission.flyers_in_reserve and _is_flyer(unit):
+        return reject(
+            "flyer_in_reserve", "40k7 rulebook, Flyers", f"{unit.name} is a Flyer: it starts in reserve"
+        )
+    alive = {mid for mid, m in unit.models.items() if m.alive}
+    if set(action.positions) != alive:
+        missing = sorted(alive - set(action.positions))
+        extra = sorted(set(action.positions) - alive)
+        return reject(
+            "deploy_positions",
+            r,
+            f"give a position for each model of {unit.name}: missing {missing or 'none'}, unknown {extra or 'none'}",
+        )
+    zone = zone_polygon(state, side).buffer(ZONE_TOLERANCE)
+    bf = state.battlefield
+    table = Polygon(((0, 0), (bf.width, 0), (bf.width, bf.height), (0, bf.height))).buffer(ZONE_TOLERANCE)
+    placed = _placed(state)
+    gap = arrival_gap(state) if coming else mission.enemy_gap
+    new: list[BaseGeometry] = []
+    for mid in sorted(action.positions):
+        at = action.positions[mid]
+        shape = _footprint(unit, unit.models[mid], at, action.heading)
+        if not table.covers(shape):
+            return reject("outside_zone", r, f"model {mid} would be off the battlefield", model=mid)
+        if not coming and not zone.covers(shape):
+            return reject(
+                "outside_zone", r, f"model {mid} is not wholly within the deployment zone", model=mid
+            )
+        for piece in state.terrain.values():
+            poly = Polygon([(p.x, p.y) for p in piece.points])
+            if (
+                "impassable" in piece.kinds
+                and poly.intersects(shape)
+                and poly.intersection(shape).area > 1e-9
+            ):
+                return reject(
+                    "impassable_terrain", r, f"model {mid} would stand on impassable {piece.id}", model=mid
+                )
+            if (
+                state.edition == "hh3"
+                and _is_vehicle(unit)
+                and piece.level > 0
+                and poly.intersection(shape).area > 1e-9
+            ):
+                return reject(
+                    "vehicle_above_ground",
+                    "hh3 core rules, Terrain levels",
+                    f"{unit.name} is a vehicle: it may not be deployed on level {piece.level} of {piece.id}",
+                    model=mid,
+                )
+        for other_unit, other in placed:
+            if other.intersection(shape).area > 1e-9:
+                return reject(
+                    "overlapping", r, f"model {mid} would overlap a model of {other_unit.name}", model=mid
+                )
+            if gap > 0 and other_unit.side != side and other.distance(shape) < gap:
+                return reject(
+                    "too_close_to_enemy",
+                    r,
+                    f'model {mid} would be within {gap:g}" of {other_unit.name}',
+                    model=mid,
+                    gap=gap,
+                )
+        for earlier in new:
+            if earlier.intersection(shape).area > 1e-9:
+                return reject(
+                    "overlapping", r, f"model {mid} would overlap another model of {unit.name}", model=mid
+                )
+        if mission.marker_clearance > 0:
+            for marker in mission.objectives:
+                if shape.distance(ShapelyPoint(marker.pos)) < mission.marker_clearance:
+                    return reject(
+                        "on_objective", r, f"model {mid} would stand on objective {marker.id}", model=mid
+                    )
+        new.append(shape)
+    if coming:
+        return check_arrival(state, side, unit, new)
+    return None
+
+
+def _with_passengers(state: MatchState, unit: Unit) -> list[str]:
+    return [unit.id, *unit.passengers]
+
+
+def apply_deploy(state: MatchState, side: Side, action: Deploy, ctx: ApplyContext) -> MatchState:
+    assert state.mission is not None
+    unit = state.units[action.unit]
+    models = {
+        mid: replace(
+            m,
+            pos=action.positions.get(mid, m.pos),
+            heading=m.heading if action.heading is None or m.hull is None else action.heading,
+        )
+        for mid, m in unit.models.items()
+    }
+    units = dict(state.units)
+    units[unit.id] = replace(unit, models=models)
+    if arriving(state, unit.id):
+        ctx.log(f"{unit.name} arrives from reserve.", RESERVE_RULE.get(state.edition, rule(state)))
+        return arrived(replace(state, units=units), unit.id)
+    off = {k: v for k, v in state.mission.off_table.items() if k not in _with_passengers(state, unit)}
+    carried = (
+        f" with {', '.join(state.units[p].name for p in unit.passengers)} embarked" if unit.passengers else ""
+    )
+    zone = state.mission.zones.get(side, "")
+    ctx.log(f"Side {side} deploys {unit.name}{carried} in zone {zone}.", rule(state))
+    new = replace(state, units=units, mission=replace(state.mission, off_table=off))
+    return advance(new, ctx, side)
+
+
+def validate_reserve(state: MatchState, side: Side, action: Reserve) -> Rejection | None:
+    refused = _check_turn(state, side, action.unit)
+    if refused is not None:
+        return refused
+    assert state.mission is not None
+    mission = state.mission
+    unit = state.units[action.unit]
+    if not mission.mission.reserves:
+        return reject("no_reserves", rule(state), f"{mission.mission.name} does not use reserves")
+    deployed = any(
+        u.side == side and u.id not in mission.off_table and not u.destroyed and u.embarked_in is None
+        for u in state.units.values()
+    )
+    others = [
+        uid
+        for uid, where in mission.off_table.items()
+        if where == "undeployed"
+        and uid != unit.id
+        and state.units[uid].side == side
+        and state.units[uid].embarked_in is None
+        and not (mission.mission.flyers_in_reserve and _is_flyer(state.units[uid]))
+    ]
+    if not deployed and not others and not (mission.mission.flyers_in_reserve and _is_flyer(unit)):
+        return reject(
+            "must_deploy_one",
+            "hh3 Age of Darkness, Declare Mission Reserves",
+            "every side deploys at least one unit on the battlefield",
+        )
+    return None
+
+
+def apply_reserve(state: MatchState, side: Side, action: Reserve, ctx: ApplyContext) -> MatchState:
+    assert state.mission is not None
+    unit = state.units[action.unit]
+    ids = _with_passengers(state, unit)
+    off = dict(state.mission.off_table)
+    units = dict(state.units)
+    for uid in ids:
+        off[uid] = "reserve"
+        u = units[uid]
+        units[uid] = replace(
+            u,
+            models={mid: replace(m, pos=OFF_TABLE) for mid, m in u.models.items()},
+            statuses={**u.statuses, RESERVES: 0},
+        )
+    ctx.log(f"Side {side} declares {unit.name} in reserve.", rule(state))
+    new = replace(state, units=units, mission=replace(state.mission, off_table=off))
+    return advance(new, ctx, side)
+
+
+def _remaining(state: MatchState, side: Side) -> bool:
+    assert state.mission is not None
+    return any(
+        where == "undeployed" and state.units[uid].side == side and state.units[uid].embarked_in is None
+        for uid, where in state.mission.off_table.items()
+    )
+
+
+def advance(state: MatchState, ctx: ApplyContext, current: Side) -> MatchState:
+    """Who deploys next; when nobody has a unit left to place, the first turn is decided."""
+    assert state.mission is not None
+    other = other_side(current)
+    if state.mission.mission.deploy_order == "whole_army":
+        nxt = current if _remaining(state, current) else other if _remaining(state, other) else None
+    else:
+        nxt = other if _remaining(state, other) else current if _remaining(state, current) else None
+    if nxt is not None:
+        return replace(state, active=nxt, mission=replace(state.mission, deploying=nxt))
+    return _finish_deployment(state, ctx)
+
+
+def _finish_deployment(state: MatchState, ctx: ApplyContext) -> MatchState:
+    assert state.mission is not None
+    mission = state.mission.mission
+    if mission.first_turn == "roll_off":
+        first = roll_off(ctx, "roll-off for the first turn")
+        ctx.log(f"Deployment is over; side {first} wins the roll-off and takes the first turn.", rule(state))
+    else:
+        first = state.mission.deployed_first or "a"
+        ctx.log(f"Deployment is over; side {first} deployed first and takes the first turn.", rule(state))
+    if mission.seize:
+        seizer = other_side(first)
+        decision = Decision(
+            id=f"seize-{ctx.seq}",
+            side=seizer,
+            kind=DECISION_SEIZE,
+            options=("seize", "decline"),
+            prompt=f"Side {first} goes first: try to Seize the Initiative (a {SEIZE_ON} takes the first turn)?",
+            rule=SEIZE_RULE.get(state.edition, rule(state)),
+        )
+        return replace(
+            state,
+            first=first,
+            active=first,
+            pending=decision,
+            mission=replace(state.mission, step="seize", deploying=None),
+        )
+    return start_battle(state, first, ctx)
+
+
+def resume_seize(state: MatchState, decision: Decision, choice: str, ctx: ApplyContext) -> MatchState:
+    first = state.first
+    r = SEIZE_RULE.get(state.edition, rule(state))
+    if choice == "seize":
+        value = ctx.roll(
+            "Seize the Initiative", f"{SEIZE_ON}+", lambda v: "seized" if v >= SEIZE_ON else "failed"
+        )
+        if value >= SEIZE_ON:
+            first = decision.side
+            ctx.log(f"Side {decision.side} seizes the initiative!", r)
+        else:
+            ctx.log(f"Side {decision.side} fails to seize the initiative.", r)
+    else:
+        ctx.log(f"Side {decision.side} does not try to seize the initiative.", r)
+    return start_battle(replace(state, pending=None), first, ctx)
+
+
+def start_battle(state: MatchState, first: Side, ctx: ApplyContext) -> MatchState:
+    from .editions import rules_for
+
+    assert state.mission is not None
+    phases = rules_for(state.edition).phases
+    ctx.log(f"Turn 1 begins: side {first} takes the first turn.", rule(state))
+    mission = replace(state.mission, step="battle", deploying=None)
+    from .mission_flow import refresh_control
+
+    return refresh_control(
+        replace(
+            state,
+            first=first,
+            active=first,
+            phase=phases[0],
+            turn=1,
+            player_turn=1,
+            phase_flags=(),
+            mission=mission,
+        )
+    )
+
+
+def declare(table: DispatchTable) -> None:
+    """Every edition's set-up: the same actions and decisions, read per edition and mission."""
+    table.on(RollOff, validate_roll_off, apply_roll_off)
+    table.on(Deploy, validate_deploy, apply_deploy)
+    table.on(Reserve, validate_reserve, apply_reserve)
+    if table.edition == "40k7":
+        table.on(DeepStrike, validate_deep_strike, apply_deep_strike)
+    else:
+        table.unsupported(
+            DeepStrike,
+            RESERVE_RULE.get(table.edition, "reserves"),
+            f"{table.edition}: Deep Strike is not modelled; units arrive from reserve with deploy",
+        )
+    table.decision(DECISION_ORDER, resume_order)
+    table.decision(DECISION_SEIZE, resume_seize)
+
+
+SETUP_ACTIONS = (RollOff, Deploy, Reserve)
+
+
+def _named_units(action: object) -> list[str]:
+    from .actions import Charge, Embark, Fight, Move, Shoot
+
+    names: list[str] = []
+    unit = getattr(action, "unit", None)
+    if isinstance(unit, str):
+        names.append(unit)
+    if isinstance(action, Shoot):
+        names.extend(f.target for f in action.fire)
+    target = action.target if isinstance(action, Charge | Fight | Move) else None
+    if target is not None:
+        names.append(target)
+    if isinstance(action, Embark):
+        names.append(action.transport)
+    return names
+
+
+def check_setup(state: MatchState, action: object) -> Rejection | None:
+    """docs/missions.md: during set-up only set-up actions; afterwards none of them, and no unit
+    off the table (not deployed, in reserve) acts or is a target."""
+    if state.mission is None:
+        if isinstance(action, SETUP_ACTIONS):
+            return reject(
+                "not_in_setup", "docs/missions.md", "this match names no mission: it has no set-up phase"
+            )
+        return None
+    if in_setup(state):
+        if not isinstance(action, SETUP_ACTIONS):
+            step = state.mission.step
+            return reject(
+                "in_setup",
+                rule(state),
+                f"the match is in set-up ({step.replace('_', ' ')}): roll off, deploy or declare reserves first",
+                step=step,
+            )
+        return None
+    coming = isinstance(action, Deploy | DeepStrike) and arriving(state, action.unit)
+    if isinstance(action, SETUP_ACTIONS) and not coming:
+        return reject("not_in_setup", rule(state), "set-up is over: the battle has begun")
+    if isinstance(action, DeepStrike) and not coming:
+        return None  # the edition's table says why it is refused
+    for uid in _named_units(action)[1:] if coming else _named_units(action):
+        where = state.mission.off_table.get(uid)
+        if where is not None:
+            return reject("not_on_table", rule(state), f"unit {uid} is not on the table ({where})", unit=uid)
+    return None

@@ -1,0 +1,97 @@
+"""The checks of a match definition's ``mission`` (docs/missions.md): a known standard mission
+and map, or a custom mission whose zones and markers fit the battlefield."""
+
+from __future__ import annotations
+
+from shapely.geometry import Polygon
+
+from .catalogue import MAPS, MISSIONS, resolve
+from .model import Mission, MissionChoice
+
+MAX_MARKERS = 20
+MAX_ZONE_POINTS = 200
+MAX_TURNS = 20
+
+
+def mission_problems(
+    choice: MissionChoice, edition: str, width: float, height: float
+) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(path, message, allowed values) for each problem of ``choice``; empty when it is playable."""
+    if choice.custom is None:
+        if not choice.id:
+            return [
+                (
+                    "mission.id",
+                    "name a standard mission, or give a custom one",
+                    tuple(MISSIONS.get(edition, {})),
+                )
+            ]
+        if choice.id not in MISSIONS.get(edition, {}):
+            return [("mission.id", f"no {edition} mission {choice.id!r}", tuple(MISSIONS.get(edition, {})))]
+        if choice.deployment and choice.deployment not in MAPS[edition]:
+            return [
+                (
+                    "mission.deployment",
+                    f"no {edition} deployment map {choice.deployment!r}",
+                    tuple(MAPS[edition]),
+                )
+            ]
+        found = resolve(choice, edition, width, height)
+        return [] if isinstance(found, Mission) else [("mission", found, ())]
+    if choice.id or choice.deployment:
+        return [("mission", "give either a standard mission (id, deployment) or a custom one, not both", ())]
+    return list(_custom(choice.custom, edition, width, height))
+
+
+def _inside(x: float, y: float, width: float, height: float) -> bool:
+    return 0 <= x <= width and 0 <= y <= height
+
+
+def _custom(m: Mission, edition: str, width: float, height: float) -> list[tuple[str, str, tuple[str, ...]]]:
+    out: list[tuple[str, str, tuple[str, ...]]] = []
+    base = "mission.custom"
+    if m.edition != edition:
+        out.append(
+            (f"{base}.edition", f"the mission is for {m.edition!r}, the match is {edition!r}", (edition,))
+        )
+    zones = m.deployment.zones
+    ids = [z.id for z in zones]
+    if sorted(ids) != ["A", "B"]:
+        out.append((f"{base}.deployment.zones", "a deployment map has exactly the zones A and B", ("A", "B")))
+    for i, zone in enumerate(zones):
+        path = f"{base}.deployment.zones[{i}].points"
+        if not 3 <= len(zone.points) <= MAX_ZONE_POINTS:
+            out.append((path, f"a zone has 3 to {MAX_ZONE_POINTS} corners, not {len(zone.points)}", ()))
+            continue
+        if not all(_inside(x, y, width, height) for x, y in zone.points):
+            out.append((path, f"every corner must be on the {width} x {height} battlefield", ()))
+        elif not Polygon(zone.points).is_valid or Polygon(zone.points).area <= 0:
+            out.append((path, "the zone is not a simple polygon with an area", ()))
+    if len(m.objectives) > MAX_MARKERS:
+        out.append((f"{base}.objectives", f"at most {MAX_MARKERS} markers", ()))
+    seen: set[str] = set()
+    for i, marker in enumerate(m.objectives):
+        path = f"{base}.objectives[{i}]"
+        if marker.id in seen:
+            out.append((f"{path}.id", f"marker id {marker.id!r} is used twice", ()))
+        seen.add(marker.id)
+        if not _inside(marker.pos[0], marker.pos[1], width, height):
+            out.append((f"{path}.pos", "the marker is off the battlefield", ()))
+        if marker.value < 0:
+            out.append((f"{path}.value", "a marker's value is 0 or more", ()))
+    if not 1 <= m.turns <= MAX_TURNS:
+        out.append((f"{base}.turns", f"1 to {MAX_TURNS} battle turns", ()))
+    if m.enemy_gap < 0 or m.marker_clearance < 0:
+        out.append((base, "enemy_gap and marker_clearance are 0 or more", ()))
+    for name, value in m.scoring.secondaries.items():
+        if name not in ("first_blood", "linebreaker", "last_man_standing", "first_strike"):
+            out.append(
+                (
+                    f"{base}.scoring.secondaries.{name}",
+                    f"unknown secondary objective {name!r}",
+                    ("first_blood", "linebreaker", "last_man_standing", "first_strike"),
+                )
+            )
+        elif value < 0:
+            out.append((f"{base}.scoring.secondaries.{name}", "a secondary's value is 0 or more", ()))
+    return out

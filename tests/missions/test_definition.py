@@ -1,0 +1,74 @@
+"""The match definition's ``mission`` (docs/missions.md): a standard mission resolves for the
+battlefield; a custom one is checked like every other part of a definition."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from hulldown.match.definition import DefinitionError, parse_definition, to_document
+from hulldown.match.scenario import CreateMatch, Scenario
+from hulldown.missions.catalogue import mission
+from hulldown.missions.model import Mission
+from tests.hh3 import builders as hh3
+
+
+def _doc(mission_key: dict[str, Any]) -> dict[str, Any]:
+    units = (
+        hh3.squad("sq", "a", [(10.0, 10.0)], keywords=("line:1",)),
+        hh3.squad("foe", "b", [(10.0, 40.0)]),
+    )
+    doc = to_document(CreateMatch(edition="hh3", scenario=Scenario(units=units)))
+    doc["mission"] = mission_key
+    return doc
+
+
+def problems(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    found = parse_definition(doc)
+    assert isinstance(found, DefinitionError), found
+    return [(p.path, p.message) for p in found.problems]
+
+
+def test_a_standard_mission_resolves_for_the_battlefield() -> None:
+    doc = _doc({"id": "take_and_hold", "deployment": "hammer_and_anvil"})
+    doc["scenario"]["battlefield"] = {"width": 60.0, "height": 44.0}
+    created = parse_definition(doc)
+    assert isinstance(created, CreateMatch) and created.mission is not None
+    assert created.mission.deployment.id == "hammer_and_anvil"
+    assert [m.pos for m in created.mission.objectives] == [(18.0, 22.0), (42.0, 22.0)]
+    again = parse_definition(to_document(created))
+    assert isinstance(again, CreateMatch) and again.mission == created.mission
+
+
+def test_unknown_missions_and_maps_name_what_is_allowed() -> None:
+    found = parse_definition(_doc({"id": "crusade"}))
+    assert isinstance(found, DefinitionError) and [p.path for p in found.problems] == ["mission.id"]
+    assert "the_crucible_of_war" in found.problems[0].allowed
+    found = parse_definition(_doc({"id": "take_and_hold", "deployment": "vanguard_strike"}))
+    assert isinstance(found, DefinitionError) and found.problems[0].path == "mission.deployment"
+    assert found.problems[0].allowed == ("search_and_destroy", "hammer_and_anvil", "dawn_of_war")
+
+
+def test_a_custom_mission_is_checked() -> None:
+    base = mission("hh3", "the_heart_of_battle", "dawn_of_war", 72.0, 48.0)
+    assert isinstance(base, Mission)
+    good = msgspec.to_builtins(base)
+    assert isinstance(parse_definition(_doc({"custom": good})), CreateMatch)
+    bad = msgspec.to_builtins(base)
+    bad["edition"] = "40k7"
+    bad["deployment"]["zones"][0]["points"] = [[0, 0], [80, 0], [80, 12]]
+    bad["objectives"][1]["pos"] = [36, 60]
+    bad["scoring"]["secondaries"] = {"slay_the_warlord": 3}
+    found = problems(_doc({"custom": bad}))
+    paths = [p for p, _ in found]
+    assert paths == [
+        "mission.custom.edition",
+        "mission.custom.deployment.zones[0].points",
+        "mission.custom.objectives[1].pos",
+        "mission.custom.scoring.secondaries.slay_the_warlord",
+    ]
+    both = problems(_doc({"id": "take_and_hold", "custom": good}))
+    assert both[0][0] == "mission"
+    typo = parse_definition(_doc({"ID": "take_and_hold"}))
+    assert isinstance(typo, DefinitionError) and typo.stage == "shape"

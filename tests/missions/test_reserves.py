@@ -1,0 +1,127 @@
+"""Reserves worked examples with fixed dice (docs/missions.md): reserve rolls, arrival from one's
+own table edge, 40k7 Deep Strike scatter and mishap, a 40k7 Flyer coming back."""
+
+from __future__ import annotations
+
+from hulldown.match.actions import DeepStrike, Deploy, EndPhase, Fire, Move, Reserve, Shoot
+from hulldown.match.state import MatchState, Point
+from hulldown.missions.model import Scoring
+from tests.wh40k7 import builders as k7
+
+from .driver import Game, created
+from .test_scoring import _end_turn, custom
+from .test_setup import _to_deploy, at
+
+
+def _game() -> Game:
+    """40k7 on two halves (side a: y <= 24, its own edge y = 0): tac on the table, res and the
+    Deep Striking ds in reserve, the foe across the table."""
+    m = custom("40k7", scoring=Scoring(objectives="never"), turns=5)
+    tac = k7.infantry("tac", "a", [(10, 5)])
+    res = k7.infantry("res", "a", [(20, 5), (22, 5)])
+    ds = k7.infantry("ds", "a", [(30, 5), (32, 5)], keywords=("deep_strike",))
+    foe = k7.infantry("foe", "b", [(36, 40)])
+    game = Game(created("40k7", (tac, res, ds, foe), m))
+    _to_deploy(game)
+    game.act("a", Deploy(unit="tac", positions=at(tac, (10, 5))))
+    game.act("a", Reserve(unit="res"))
+    game.act("a", Reserve(unit="ds"))
+    game.act("b", Deploy(unit="foe", positions=at(foe, (36, 40))))
+    return game
+
+
+def _to_turn_2(game: Game, dice: list[int]) -> MatchState:
+    _end_turn(game)  # side a, turn 1
+    return _end_turn(game, dice_at_end=dice)  # side b ends turn 1: side a rolls for its reserves
+
+
+def test_reserve_rolls_from_turn_2_and_arrival_from_ones_own_edge() -> None:
+    """40k7 rulebook, Reserves: from turn 2, a D6 of 3+ at the start of its owner's turn; the unit
+    moves on from its own table edge in the Movement phase."""
+    game = _game()
+    state = _to_turn_2(game, [2, 3])  # ds (sorted first) waits on a 2, res arrives on a 3
+    assert state.turn == 2 and state.active == "a" and state.mission is not None
+    assert state.mission.off_table == {"ds": "reserve", "res": "arriving"}
+    texts = [e.text for e in state.log]
+    assert "ds stays in reserve." in texts and "res passes its reserve roll: it arrives this turn." in texts
+    res = state.units["res"]
+    far = game.check("a", Deploy(unit="res", positions=at(res, (20, 10), (22, 10))))
+    assert far is not None and far.code == "not_from_own_edge" and far.values["depth"] == 6.0
+    state = game.act("a", Deploy(unit="res", positions=at(res, (20, 4), (22, 4))))
+    assert state.mission is not None and "res" not in state.mission.off_table
+    assert "reserves" not in state.units["res"].statuses
+    assert state.log[-1].text == "res arrives from reserve."
+
+
+def test_a_unit_in_reserve_can_not_be_moved_or_placed_before_it_arrives() -> None:
+    game = _game()
+    state = _to_turn_2(game, [2, 2])
+    res = state.units["res"]
+    refused = game.check("a", Deploy(unit="res", positions=at(res, (20, 4), (22, 4))))
+    assert refused is not None and refused.code == "not_in_setup"
+    game.act("a", EndPhase(), dice=[])
+    late = game.check("a", Deploy(unit="res", positions=at(res, (20, 4), (22, 4))))
+    assert late is not None and late.code in ("not_in_setup", "not_movement_phase")
+
+
+def test_deep_strike_on_a_hit_lands_where_aimed_and_otherwise_scatters() -> None:
+    """40k7 rulebook, Deep Strike: the scatter die's hit (1-2 here) means no scatter; otherwise
+    the unit scatters 2D6" (3 + 4 = 7") in the direction the two direction dice give (1, 1: 0
+    degrees, +x)."""
+    game = _game()
+    _to_turn_2(game, [3, 1])  # ds arrives on a 3; res waits
+    state = game.act("a", DeepStrike(unit="ds", at=Point(36, 20)), dice=[1])
+    assert state.units["ds"].models["ds-0"].pos == Point(36, 20)
+    assert "ds Deep Strikes and lands at (36.0, 20.0)." in state.log[-1].text
+    game = _game()
+    _to_turn_2(game, [3, 1])
+    state = game.act("a", DeepStrike(unit="ds", at=Point(36, 20)), dice=[5, 3, 4, 1, 1])
+    assert state.units["ds"].models["ds-0"].pos == Point(43, 20)
+    assert state.mission is not None and "ds" not in state.mission.off_table
+
+
+def test_deep_strike_mishap_destroys_or_delays() -> None:
+    """40k7 Deep Strike Mishap: a model off the table is a Mishap; on the table D6 1-2 the unit
+    is destroyed, 3-6 it goes back to Ongoing Reserves [decided, docs/rules-notes.md]."""
+    game = _game()
+    _to_turn_2(game, [3, 1])
+    state = game.act("a", DeepStrike(unit="ds", at=Point(70, 20)), dice=[5, 3, 3, 1, 1, 1])
+    assert state.units["ds"].destroyed and "a Mishap! The unit is destroyed." in state.log[-1].text
+    game = _game()
+    _to_turn_2(game, [3, 1])
+    state = game.act("a", DeepStrike(unit="ds", at=Point(70, 20)), dice=[5, 3, 3, 1, 1, 5])
+    assert not state.units["ds"].destroyed and state.mission is not None
+    assert state.mission.off_table["ds"] == "reserve"
+    refused = game.check("a", DeepStrike(unit="res", at=Point(36, 20)))
+    assert refused is not None and refused.code == "not_arriving"
+
+
+def test_a_40k7_flyer_that_left_the_table_comes_back() -> None:
+    """40k7 rulebook, Flyers: a Flyer that leaves combat airspace enters Ongoing Reserves (the
+    movement rule gives it the reserves status); it rolls for reserves again and comes back on
+    from its own edge."""
+    m = custom("40k7", scoring=Scoring(objectives="never"), turns=5)
+    tac = k7.infantry("tac", "a", [(10, 5)])
+    jet = k7.flyer("jet", "a", 40, 5)
+    foe = k7.infantry("foe", "b", [(36, 40)])
+    game = Game(created("40k7", (tac, jet, foe), m))
+    _to_deploy(game)
+    game.act("a", Reserve(unit="jet"))
+    game.act("a", Deploy(unit="tac", positions=at(tac, (10, 5))))
+    game.act("b", Deploy(unit="foe", positions=at(foe, (36, 40))))
+    _to_turn_2(game, [4])
+    hull = next(iter(jet.models))
+    state = game.act("a", Deploy(unit="jet", positions={hull: Point(60, 5)}, heading=0.0))
+    assert state.mission is not None and "jet" not in state.mission.off_table
+    state = game.act("a", Move(unit="jet", path=(Point(82, 5),)), dice=[])
+    assert state.mission is not None and state.mission.off_table == {"jet": "reserve"}
+    assert state.units["jet"].models[hull].pos.x < 0 and "Ongoing Reserves" in state.log[-1].text
+    game.act("a", EndPhase(), dice=[])
+    refused = game.check("a", Shoot(unit="tac", fire=(Fire(weapon="x", target="jet"),)))
+    assert refused is not None and refused.code == "not_on_table"
+    _end_turn(game)  # side a, turn 2
+    state = _end_turn(game, dice_at_end=[3])  # side b ends turn 2: the jet passes its roll
+    assert state.turn == 3 and state.mission is not None and state.mission.off_table == {"jet": "arriving"}
+    state = game.act("a", Deploy(unit="jet", positions={hull: Point(60, 5)}, heading=0.0))
+    assert state.mission is not None and state.mission.off_table == {}
+    assert "reserves" not in state.units["jet"].statuses

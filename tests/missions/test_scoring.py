@@ -1,0 +1,277 @@
+"""Objective control, victory points and the winner, worked examples with fixed dice
+(docs/missions.md; each test cites the edition's section)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from msgspec.structs import replace
+
+from hulldown.match.actions import Decide, Deploy, EndPhase, Move, RollOff
+from hulldown.match.context import ApplyContext
+from hulldown.match.mission_flow import after_action
+from hulldown.match.reducer import initial_state
+from hulldown.match.state import MatchState, Point, Unit
+from hulldown.match.victory import VICTORY_POINTS, apply_victory
+from hulldown.missions.control import control
+from hulldown.missions.model import DeploymentMap, Mission, ObjectiveMarker, Scoring, Zone
+from hulldown.rules.dice import FixedDice
+from tests.hh3 import builders as hh3
+from tests.wh40k7 import builders as k7
+from tests.wh40k11 import builders as k11
+
+from .driver import MATCH, Game, created
+
+HALVES = DeploymentMap(
+    id="halves",
+    name="Halves",
+    zones=(
+        Zone("A", ((0, 0), (72, 0), (72, 24), (0, 24))),
+        Zone("B", ((0, 24), (72, 24), (72, 48), (0, 48))),
+    ),
+)
+CENTRE = ObjectiveMarker("o1", (36, 24), 3)
+
+
+def custom(edition: str, **kw: object) -> Mission:
+    base = Mission(
+        id="test", name="Test", edition=edition, deployment=HALVES, objectives=(CENTRE,), custom=True
+    )
+    return replace(base, **kw)  # type: ignore[arg-type]
+
+
+def battle(edition: str, units: Iterable[Unit], mission: Mission) -> MatchState:
+    """The match as the battle begins, every unit where the builder put it."""
+    state = initial_state(MATCH, created(edition, tuple(units), mission))  # type: ignore[arg-type]
+    assert state.mission is not None
+    return replace(state, mission=replace(state.mission, step="battle", off_table={}), phase="movement")
+
+
+def holder(state: MatchState) -> tuple[str | None, str]:
+    found = control(state, (CENTRE,))["o1"]
+    return found.holder, found.why
+
+
+# ---- control ----------------------------------------------------------------------------------
+
+
+def test_40k7_scoring_and_denial_vehicles_excepted() -> None:
+    """40k7 rulebook, Eternal War, Controlling Objective Markers: a scoring unit within 3" holds the
+    marker unless an enemy denial unit is within 3"; a vehicle neither scores nor denies."""
+    tac = k7.infantry("tac", "a", [(36, 22)])
+    rhino = k7.rhino("rhino", "b", 36, 26.5)
+    foe = k7.infantry("foe", "b", [(38, 25.5)])
+    m = custom("40k7")
+    assert holder(battle("40k7", (tac, rhino), m))[0] == "a"
+    who, why = holder(battle("40k7", (tac, rhino, foe), m))
+    assert who is None and why.startswith("contested")
+    who, why = holder(battle("40k7", (rhino,), m))
+    assert who is None and "cannot score" in why
+    falling = replace(tac, statuses={"falling_back": 0})
+    assert holder(battle("40k7", (falling, foe), m))[0] == "b"
+
+
+def test_hh3_tactical_strength_line_and_statuses() -> None:
+    """hh3 Age of Darkness, Core Mission Primary Objectives: a contested marker goes to the unit
+    with the higher Tactical Strength (models within 3", plus X each with Line (X)); a Pinned
+    unit or a vehicle may not control; equal strengths hold nobody."""
+    three = hh3.squad("three", "a", [(34, 22), (36, 22), (38, 22)])
+    line = hh3.squad("line", "b", [(35, 26), (37, 26)], keywords=("line (1)",))
+    m = custom("hh3")
+    who, why = holder(battle("hh3", (three, line), m))
+    assert who == "b" and "Tactical Strength 4 to 3" in why
+    two = hh3.squad("two", "b", [(35, 26), (37, 26), (39, 26)])
+    who, why = holder(battle("hh3", (three, two), m))
+    assert who is None and "equal Tactical Strength 3" in why
+    pinned = replace(line, statuses={"pinned": 0})
+    assert holder(battle("hh3", (three, pinned), m))[0] == "a"
+    tank = hh3.tank("tank", "b", 36, 26.5)
+    assert holder(battle("hh3", (tank,), m))[0] is None
+
+
+def test_40k11_objective_control_totals_and_battle_shock() -> None:
+    """40k11 core rules, Objective Control: the side with the higher total OC within range holds
+    the marker; a Battle-shocked unit counts 0; equal totals hold nobody."""
+    pair = k11.infantry("pair", "a", [(35, 22), (37, 22)])  # OC 2 each: 4
+    tank = k11.vehicle("tank", "b", 36, 26.5)  # OC 3
+    m = custom("40k11")
+    who, why = holder(battle("40k11", (pair, tank), m))
+    assert who == "a" and "4 (a) to 3 (b)" in why
+    shocked = replace(pair, statuses={"battle_shocked": 0})
+    assert holder(battle("40k11", (shocked, tank), m))[0] == "b"
+    one = k11.infantry("one", "b", [(36, 26)], keywords=("oc:4",))
+    who, why = holder(battle("40k11", (pair, one), m))
+    assert who is None and why.startswith("contested")
+
+
+# ---- scoring moments ----------------------------------------------------------------------------
+
+
+def _start(game: Game, placements: dict[str, tuple[float, float]]) -> MatchState:
+    """Roll off (side a wins and deploys first), deploy each unit at its builder positions."""
+    state = game.act("a", RollOff(), dice=[6, 1])
+    assert state.pending is not None
+    game.act("a", Decide(decision=state.pending.id, choice="first"))
+    for _ in range(len(placements)):
+        ms = game.state.mission
+        assert ms is not None and ms.deploying is not None
+        uid = next(u for u in placements if u in ms.off_table and game.state.units[u].side == ms.deploying)
+        unit = game.state.units[uid]
+        x, y = placements[uid]
+        step = 1.6
+        positions = {mid: Point(x + k * step, y) for k, mid in enumerate(unit.models)}
+        game.act(ms.deploying, Deploy(unit=uid, positions=positions))
+    return game.state
+
+
+def _end_turn(game: Game, dice_at_end: list[int] | None = None) -> MatchState:
+    """End every phase of the active side's turn; the last EndPhase rolls ``dice_at_end``."""
+    state = game.state
+    side, player_turn = state.active, state.player_turn
+    while game.state.player_turn == player_turn and not game.state.ended:
+        phases_left = game.state.phase
+        last = phases_left == (
+            "end" if state.edition == "hh3" else "fight" if state.edition == "40k11" else "assault"
+        )
+        game.act(side, EndPhase(), dice=(dice_at_end or []) if last else [])
+    return game.state
+
+
+def test_hh3_markers_score_at_the_end_of_the_active_sides_turn_window_of_opportunity() -> None:
+    """hh3 Core Mission: markers score in the Victory sub-phase of the active player's turn;
+    Take and Hold, Window of Opportunity: each time a marker scores its value drops by 1 and at
+    0 it is removed."""
+    m = custom(
+        "hh3",
+        objectives=(ObjectiveMarker("o1", (36, 22), 2),),
+        scoring=Scoring(objectives="end_of_own_turn", window_of_opportunity=True),
+        turns=4,
+    )
+    a = hh3.squad("sq-a", "a", [(36, 20)])
+    b = hh3.squad("sq-b", "b", [(36, 40)])
+    game = Game(created("hh3", (a, b), m))
+    _start(game, {"sq-a": (36, 20), "sq-b": (36, 40)})
+    state = _end_turn(game)
+    assert state.mission is not None and state.mission.vp == {"a": 2, "b": 0}
+    assert "End of side a's turn 1: side a holds o1 (2) and scores 2 VP." in [e.text for e in state.log]
+    state = _end_turn(game)  # side b holds nothing
+    assert state.mission is not None and state.mission.vp == {"a": 2, "b": 0}
+    state = _end_turn(game)
+    assert state.mission is not None and state.mission.vp == {"a": 3, "b": 0}
+    assert state.mission.values["o1"] == 0 and "o1" not in state.mission.control
+    assert any("objective o1 is removed" in e.text for e in state.log)
+
+
+def test_40k11_scores_from_round_two_at_most_fifteen_a_turn() -> None:
+    """40k11 standard mission: from battle round 2, 5 VP per marker held at the end of one's turn,
+    at most 15 a turn [decided, docs/rules-notes.md]."""
+    markers = tuple(ObjectiveMarker(f"o{k}", (10 + 12 * k, 20), 5) for k in range(4))
+    m = custom(
+        "40k11",
+        objectives=markers,
+        scoring=Scoring(objectives="end_of_own_turn", from_turn=2, max_per_turn=15),
+        first_turn="deployed_first",
+    )
+    squads = {f"s{k}": k11.infantry(f"s{k}", "a", [(10 + 12 * k, 19)]) for k in range(4)}
+    foe = k11.infantry("foe", "b", [(36, 44)])
+    game = Game(created("40k11", (*squads.values(), foe), m))
+    _start(game, {**{uid: (10 + 12 * k, 19) for k, uid in enumerate(squads)}, "foe": (36, 44)})
+    state = _end_turn(game)
+    assert state.mission is not None and state.mission.vp["a"] == 0  # round 1 scores nothing
+    _end_turn(game)
+    state = _end_turn(game)
+    assert state.mission is not None and state.mission.vp["a"] == 15
+    assert any("scores 15 VP, at most 15 a turn" in e.text for e in state.log)
+
+
+def _k7_game(length: str = "random_40k7") -> Game:
+    m = custom(
+        "40k7",
+        scoring=Scoring(objectives="end_of_game", secondaries={"first_blood": 1, "linebreaker": 1}),
+        game_length=length,
+        turns=5,
+    )
+    tac = k7.infantry("tac", "a", [(36, 22)])
+    raider = k7.infantry("raider", "a", [(10, 23)])
+    foe = k7.infantry("foe", "b", [(60, 40)])
+    game = Game(created("40k7", (tac, raider, foe), m))
+    _start(game, {"tac": (36, 22), "raider": (10, 23), "foe": (60, 40)})
+    state = game.state
+    assert state.pending is None and state.mission is not None and state.mission.step == "battle"
+    return game
+
+
+def test_40k7_random_game_length_ends_on_a_2_after_turn_5_and_scores_the_end() -> None:
+    """40k7 rulebook, Random Game Length: at the end of turn 5 a D6 of 3+ plays on; a 2 ends the
+    game; objectives score at the end of the game; the winner by victory points."""
+    game = _k7_game()
+    for _turn in range(1, 6):
+        _end_turn(game)
+        if _turn < 5:
+            _end_turn(game)
+    state = _end_turn(game, dice_at_end=[2])
+    texts = [e.text for e in state.log]
+    assert "Turn 5 is over: the game ends." in texts
+    assert "End of the game: side a holds o1 (3) and scores 3 VP." in texts
+    assert state.ended and state.end_reason == VICTORY_POINTS and state.winner == "a"
+    assert texts[-1] == "Final tally 3 VP to 0: side a wins."
+
+
+def test_40k7_random_game_length_plays_turns_6_and_7() -> None:
+    """40k7 Random Game Length: a 3 after turn 5 plays turn 6; a 4 after turn 6 plays turn 7;
+    the game ends after turn 7 without a roll."""
+    game = _k7_game()
+    for _ in range(9):
+        _end_turn(game)
+    state = _end_turn(game, dice_at_end=[3])
+    assert not state.ended and state.mission is not None and state.mission.last_turn == 6
+    _end_turn(game)
+    state = _end_turn(game, dice_at_end=[4])
+    assert not state.ended and state.mission is not None and state.mission.last_turn == 7
+    _end_turn(game)
+    state = _end_turn(game)
+    assert state.ended and "Turn 7 was the last: the game ends." in [e.text for e in state.log]
+
+
+def test_first_blood_and_linebreaker_40k7() -> None:
+    """40k7 Eternal War secondaries: First Blood, 1 VP to the side that destroys the first unit of
+    the game (both sides when simultaneous); Linebreaker, 1 VP for a unit in the enemy zone at the
+    end of the game."""
+    game = _k7_game()
+    before = game.state
+    assert before.mission is not None
+    foe = before.units["foe"]
+    killed = replace(before, units={**before.units, "foe": replace(foe, destroyed=True)})
+    ctx = ApplyContext(before.seq + 1, FixedDice([]), before.log_count)
+    after = after_action(before, killed, ctx)
+    assert after.mission is not None and after.mission.vp["a"] == 1 and after.mission.first_blood == ("a",)
+    assert [e.text for e in ctx.entries] == ["First Blood: side a scores 1 VP."]
+    again = after_action(after, after, ApplyContext(after.seq + 1, FixedDice([]), after.log_count))
+    assert again.mission is not None and again.mission.vp["a"] == 1
+    # Linebreaker: the raider moves 6" into zone B; a fixed-length game is played to its end.
+    game = _k7_game("fixed")
+    game.act("a", Move(unit="raider", path=(Point(10, 29),)), dice=[])
+    for _ in range(10):
+        state = _end_turn(game)
+    texts = [e.text for e in state.log]
+    assert "Linebreaker: side a scores 1 VP." in texts and state.winner == "a"
+    assert texts[-1] == "Final tally 4 VP to 0: side a wins."
+
+
+def test_hh3_sudden_death_and_a_draw() -> None:
+    """hh3 Core Mission step 8, Sudden Death: when a side has no model left the other scores 3 VP
+    and the victor is decided by victory points; equal victory points are a draw."""
+    m = custom("hh3", scoring=Scoring(objectives="end_of_own_turn"))
+    a = hh3.squad("sq-a", "a", [(10, 10)])
+    b = hh3.squad("sq-b", "b", [(10, 40)])
+    state = battle("hh3", (a, b), m)
+    assert state.mission is not None
+    state = replace(state, mission=replace(state.mission, vp={"a": 1, "b": 5}))
+    wiped = replace(state, units={**state.units, "sq-b": replace(state.units["sq-b"], destroyed=True)})
+    ended = apply_victory(wiped)
+    assert ended.ended and ended.winner == "b" and ended.end_reason == VICTORY_POINTS
+    assert ended.mission is not None and ended.mission.vp == {"a": 4, "b": 5}
+    assert "Sudden Death" in ended.log[-1].text and "Final tally 4 VP to 5" in ended.log[-1].text
+    over = replace(state, mission=replace(state.mission, vp={"a": 2, "b": 2}, over=True))
+    drawn = apply_victory(over)
+    assert drawn.ended and drawn.winner is None and drawn.log[-1].text == "Final tally 2 VP to 2: a draw."
