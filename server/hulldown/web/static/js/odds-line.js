@@ -5,8 +5,11 @@
 // want(section, action, seq) is called whenever the section is drawn: a new selection (or a new
 // seq: the odds are of this exact position) is asked after ODDS_DEBOUNCE_MS of quiet; an answer
 // to anything but the latest selection of its section is dropped, so a slow stale answer never
-// overwrites a newer one. The line is redrawn in place (#odds-<section>).
-import { HttpError, odds } from "./hulldown-client.js";
+// overwrites a newer one. The line is redrawn in place (#odds-<section>). An illegal selection is
+// told by POST /check first (a 200 with the rejection: the browser logs every 4xx answer as a
+// console error, and a player trying targets is no error); the odds route would give the same
+// rejection with a 422, which is still shown should it come (a race with the other side).
+import { HttpError, checkAction, odds } from "./hulldown-client.js";
 import { h } from "./panels.js";
 
 export const ODDS_DEBOUNCE_MS = 250;
@@ -71,6 +74,18 @@ export class OddsLines {
     this.stats.asked += 1;
     let next;
     try {
+      const checked = await checkAction("", this.matchId, this.token(), action);
+      if (this.sections[section] !== entry) {
+        this.stats.dropped += 1;
+        return;
+      }
+      if (!checked.ok) {
+        const { code, text } = describeRejection({ error: checked.rejected });
+        Object.assign(entry, { status: "rejected", code, text });
+        this.stats.answered += 1;
+        this.redraw(section);
+        return;
+      }
       const answer = await odds("", this.matchId, this.token(), action);
       next = { status: "ok", lines: answer.summary, method: answer.method, text: describeMethod(answer), seq: answer.seq };
     } catch (error) {
