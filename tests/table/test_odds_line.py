@@ -60,7 +60,9 @@ async def shown_line(page: Page, section: str, state: str) -> dict[str, Any]:
     return line
 
 
-async def test_the_shoot_controls_show_the_odds_of_the_selection(server: ServerProcess, browser: Browser) -> None:
+async def test_the_shoot_controls_show_the_odds_of_the_selection(
+    server: ServerProcess, browser: Browser
+) -> None:
     created = await create_match(server.http, three_rhinos())
     errors: list[str] = []
     _, a = await open_table(browser, created["play_urls"]["a"], errors)
@@ -84,11 +86,14 @@ async def test_the_shoot_controls_show_the_odds_of_the_selection(server: ServerP
     # Another target: the line follows (the second Rhino shows its rear, AV10).
     await a.select_option("#fire-target-lascannon", "rhino-2")
     await a.wait_for_function(
-        "document.querySelector('#odds-shoot .odds-summary')?.textContent.includes('rear AV10')", timeout=20_000
+        "document.querySelector('#odds-shoot .odds-summary')?.textContent.includes('rear AV10')",
+        timeout=20_000,
     )
     line = await shown_line(a, "shoot", "ok")
     answer = (await odds_of(server, created, lascannon_at("rhino-2"))).json()
-    assert line["summary"] == answer["summary"] and line["summary"][0].startswith("Lascannon -> Rhino, rear AV10")
+    assert line["summary"] == answer["summary"] and line["summary"][0].startswith(
+        "Lascannon -> Rhino, rear AV10"
+    )
 
     # An illegal selection: the rejection the route gives, with its rule.
     await a.select_option("#fire-target-lascannon", "rhino-3")
@@ -106,7 +111,9 @@ async def test_the_shoot_controls_show_the_odds_of_the_selection(server: ServerP
     assert errors == []  # a rejection is told by POST /check (200): no 4xx in the console
 
 
-async def test_a_slow_answer_to_an_older_selection_is_dropped(server: ServerProcess, browser: Browser) -> None:
+async def test_a_slow_answer_to_an_older_selection_is_dropped(
+    server: ServerProcess, browser: Browser
+) -> None:
     created = await create_match(server.http, three_rhinos())
     errors: list[str] = []
     _, a = await open_table(browser, created["play_urls"]["a"], errors)
