@@ -431,7 +431,7 @@ def test_a_weapon_designated_defensive_does_not_snap_when_splitting_fire() -> No
     state = act(state, "a", Shoot("v", (Fire("hull-gun", "t1"), Fire("cannon", "t2"))), [4, 4, 1])
     targets = [r.target for e in state.log if e.seq == state.seq for r in e.rolls if r.purpose == "hit test"]
     assert targets == ["3+", "5+"]
-    assert "hull-gun (Defensive, 1 shots, full BS)" in log_text(state)
+    assert "hull-gun (Defensive, 1 shot, full BS)" in log_text(state)
 
 
 # --- Repair Tests with added dice (RULES 2.5: "some special rules add dice") ----------------------

@@ -14,7 +14,7 @@ import msgspec
 import pytest
 
 from hulldown.client import create_match
-from hulldown.match.state import Edition, Options, Point, Terrain
+from hulldown.match.state import Edition, Mount, Options, Point, Terrain, Unit
 from tests.scenarios import duel
 
 from ..server_process import ServerProcess
@@ -24,9 +24,26 @@ WALL = Terrain(
 )
 
 
+# The duel's 40k7 vehicle types in each edition's vocabulary (docs/match-definition.md): hh3 has
+# no Tank type; 40k11 units are VEHICLEs and its weapons have no mounts.
+KEYWORDS = {"40k7": None, "hh3": {"tank": ()}, "40k11": {"tank": ("vehicle",), "transport": ()}}
+
+
+def _in_edition(unit: Unit, edition: Edition) -> Unit:
+    mapping = KEYWORDS[edition]
+    if mapping is None:
+        return unit
+    keywords = tuple(k for word in unit.keywords for k in mapping.get(word, (word,)))
+    weapons = unit.weapons
+    if edition == "40k11":
+        weapons = {wid: msgspec.structs.replace(w, mount=Mount()) for wid, w in unit.weapons.items()}
+    return msgspec.structs.replace(unit, keywords=keywords, weapons=weapons)
+
+
 def walled(edition: Edition, private: bool = False) -> object:
     request = duel(edition)
-    scenario = msgspec.structs.replace(request.scenario, terrain=(WALL,))
+    units = tuple(_in_edition(u, edition) for u in request.scenario.units)
+    scenario = msgspec.structs.replace(request.scenario, units=units, terrain=(WALL,))
     return msgspec.structs.replace(request, scenario=scenario, options=Options(private_spectators=private))
 
 
@@ -76,26 +93,34 @@ async def test_forty_k_eleven_has_no_facings_and_measures_frame_hulls(server: Se
 async def test_tools_refuse_bad_parameters_and_keep_private_matches_private(server: ServerProcess) -> None:
     created = await create_match(server.http, walled("40k7", private=True))
     base = f"{server.http}/matches/{created['match_id']}"
-    token = {"token": created["spectator_token"]}
+    # Tokens travel in the Authorization header; a token in the query string is refused.
+    auth = {"authorization": f"Bearer {created['spectator_token']}"}
     async with httpx.AsyncClient(timeout=10) as http:
         refused = await http.get(f"{base}/ruler", params={"from": "predator-1-m", "to": "rhino-1-m"})
         assert refused.status_code == 403
         ok = await http.get(
             f"{base}/ruler",
             params={"from": "predator-1-m", "to": "rhino-1-m"},
-            headers={"authorization": f"Bearer {created['spectator_token']}"},
+            headers=auth,
         )
         assert ok.status_code == 200
-        missing = await http.get(f"{base}/sight", params={"from": "predator-1-m", **token})
+        in_query = await http.get(
+            f"{base}/ruler",
+            params={"from": "predator-1-m", "to": "rhino-1-m", "token": created["spectator_token"]},
+        )
+        assert in_query.status_code == 400 and in_query.json()["error"]["code"] == "token_in_query"
+        missing = await http.get(f"{base}/sight", params={"from": "predator-1-m"}, headers=auth)
         assert missing.status_code == 400 and missing.json()["error"]["code"] == "bad_parameter"
-        ghost = await http.get(f"{base}/sight", params={"from": "ghost", "to": "rhino-1-m", **token})
+        ghost = await http.get(f"{base}/sight", params={"from": "ghost", "to": "rhino-1-m"}, headers=auth)
         assert ghost.status_code == 404 and ghost.json()["error"]["code"] == "unknown_model"
         weapon = await http.get(
-            f"{base}/sight", params={"from": "predator-1-m", "to": "rhino-1-m", "weapon": "nope", **token}
+            f"{base}/sight",
+            params={"from": "predator-1-m", "to": "rhino-1-m", "weapon": "nope"},
+            headers=auth,
         )
         assert weapon.status_code == 404 and weapon.json()["error"]["code"] == "unknown_weapon"
         late = await http.get(
-            f"{base}/ruler", params={"from": "predator-1-m", "to": "rhino-1-m", "at": 9, **token}
+            f"{base}/ruler", params={"from": "predator-1-m", "to": "rhino-1-m", "at": 9}, headers=auth
         )
         assert late.status_code == 404 and late.json()["error"]["code"] == "unknown_seq"
 

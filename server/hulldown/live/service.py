@@ -182,7 +182,7 @@ class LiveService:
 
     async def create(self, request: CreateMatch) -> CreatedMatch | Rejection:
         """Create a match: secret seed, hashed side tokens, and the MatchCreated event at seq 1."""
-        problem = check_scenario(request.scenario, request.edition)
+        problem = check_scenario(request.scenario)
         if problem is not None:
             return problem
         match_id = secrets.token_hex(6)

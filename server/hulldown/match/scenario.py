@@ -43,7 +43,7 @@ def check_scenario(scenario: Scenario, edition: Edition | None = None) -> Reject
             first = found.problems[0]
             return reject(
                 "bad_scenario",
-                "scenario",
+                doc_refs.SCENARIO,
                 summary(list(found.problems)),
                 path=first.path,
                 problems=len(found.problems),

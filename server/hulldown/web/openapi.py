@@ -287,7 +287,7 @@ def _paths() -> dict[str, Schema]:
                     ),
                     "413": _error("too_large: the body exceeds 1,000,000 bytes."),
                     "422": _error(
-                        "bad_scenario: the match cannot be played as defined (rule 'scenario'; "
+                        "bad_scenario: the match cannot be played as defined (docs/match-definition.md; "
                         "'problems' lists each mistake with its path), or too_deep: JSON nested too deeply."
                     ),
                 },

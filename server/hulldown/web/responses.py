@@ -8,6 +8,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from ..match import doc_refs
 from ..match.definition import DefinitionError
 from ..match.problems import summary
 from ..match.rejection import Rejection
@@ -44,7 +45,7 @@ def definition_error(problem: DefinitionError) -> MsgspecJSON:
         {
             "error": {
                 "code": "bad_scenario",
-                "rule": "scenario",
+                "rule": doc_refs.SCENARIO,
                 "message": summary(problems),
                 "values": {"path": problems[0].path, "problems": len(problems)},
                 "problems": problems,
