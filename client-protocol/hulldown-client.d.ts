@@ -187,3 +187,70 @@ export declare function getLog(base: string, matchId: string, options?: { from?:
 export declare function checkAction(base: string, matchId: string, token: string, action: Action, options?: { actionId?: string | null; expect?: number | null }): Promise<CheckResult>;
 export declare function ruler(base: string, matchId: string, fromModel: string, toModel: string, options?: { at?: number | null; token?: string | null }): Promise<RulerReading>;
 export declare function sight(base: string, matchId: string, fromModel: string, toModel: string, options?: { weapon?: string | null; at?: number | null; token?: string | null }): Promise<Sight>;
+
+/** A probability and its standard error (0 when the answer is exact). */
+export interface Prob {
+  p: number;
+  se: number;
+}
+
+export interface UnitOdds {
+  unit: string;
+  name: string;
+  side: "a" | "b";
+  measure: "hp" | "wounds";
+  start: number;
+  no_effect: Prob;
+  destroyed: Prob;
+  expected_lost: number;
+  expected_lost_se: number;
+  /** Final Hull Point / wound count -> probability (a destroyed unit counts 0). */
+  final: { [count: string]: Prob };
+  summary: string;
+  glancing?: Prob;
+  penetrating?: Prob;
+  damage_results?: { [result: string]: Prob };
+  statuses?: { [status: string]: Prob };
+  /** A charge's success, on the charging unit. */
+  reaches?: Prob;
+}
+
+export interface DecisionOdds {
+  kind: string;
+  side: "a" | "b";
+  raised: Prob;
+  options: string[];
+  chosen: { [option: string]: Prob };
+  prompt: string;
+}
+
+/** The answer of POST /matches/{id}/odds (SPEC.md section 9). */
+export interface OddsAnswer {
+  edition: string;
+  seq: number;
+  by: "a" | "b";
+  action: Action;
+  method: "exact" | "sampled";
+  plays: number;
+  samples: number;
+  policy: string;
+  policy_note: string;
+  choices: { [kind: string]: string };
+  units: UnitOdds[];
+  decisions: DecisionOdds[];
+  /** One line per unit, ready to show. */
+  summary: string[];
+  still_pending: Prob;
+}
+
+export interface OddsOptions {
+  /** auto (default): exact when the tree of dice is small enough, else sampled. */
+  method?: "auto" | "exact" | "sampled" | null;
+  samples?: number | null;
+  maxPlays?: number | null;
+  /** Decision kind -> option, instead of the default policy (e.g. { jink: "no" }). */
+  choices?: { [kind: string]: string } | null;
+}
+
+/** Rejects with HttpError (422, body {error: {code, rule, message, values}}) for an illegal action. */
+export declare function odds(base: string, matchId: string, token: string, action: Action, options?: OddsOptions): Promise<OddsAnswer>;

@@ -427,6 +427,19 @@ export function checkAction(base, matchId, token, action, { actionId = null, exp
   return requestJSON("POST", matchUrl(base, matchId, "/check"), { body, token });
 }
 
+// POST /matches/{id}/odds: the distribution of the action's outcomes at the match's current state
+// (SPEC.md section 9), from the rules core with independent dice - never the match's. `token` is
+// a side token. An illegal action rejects with HttpError(422, {error: {code, rule, message,
+// values}}) - `odds_not_applicable` for an action that rolls nothing (undo, takebacks, concede).
+export function odds(base, matchId, token, action, { method = null, samples = null, maxPlays = null, choices = null } = {}) {
+  const body = { action };
+  if (method !== null) body.method = method;
+  if (samples !== null) body.samples = samples;
+  if (maxPlays !== null) body.max_plays = maxPlays;
+  if (choices !== null) body.choices = choices;
+  return requestJSON("POST", matchUrl(base, matchId, "/odds"), { body, token });
+}
+
 // GET /matches/{id}/ruler?from=&to=: closest point to closest point, as the edition measures.
 export function ruler(base, matchId, fromModel, toModel, { at = null, token = null } = {}) {
   return requestJSON("GET", matchUrl(base, matchId, "/ruler", { from: fromModel, to: toModel, at }), { token });

@@ -10,6 +10,8 @@ import {
   createMatch,
   getLog,
   getState,
+  HttpError,
+  odds,
   ruler,
   sight,
 } from "../hulldown-client.js";
@@ -151,6 +153,39 @@ test("HTTP helpers: check without acting, ruler, sight and the log", { skip }, a
   assert.equal(seen.armour, 11);
   const log = await getLog(BASE, created.match_id);
   assert.equal(log.total, log.entries.length);
+});
+
+test("odds: the outcomes of a shot before acting, and the rejection of an illegal one", { skip }, async () => {
+  const { created, open } = await match();
+  const SHOOT = { type: "shoot", unit: "predator-1", fire: [{ weapon: "lascannon", target: "rhino-1" }] };
+  await assert.rejects(
+    odds(BASE, created.match_id, created.tokens.a, SHOOT), // the Movement phase: no shooting
+    (error) => error instanceof HttpError && error.status === 422 && error.body.error.code === "wrong_phase",
+  );
+  await assert.rejects(
+    odds(BASE, created.match_id, created.tokens.a, { type: "undo" }),
+    (error) => error instanceof HttpError && error.status === 422 && error.body.error.code === "odds_not_applicable",
+  );
+  const a = open({ token: created.tokens.a });
+  await a.connect();
+  assert.equal((await a.act(END)).type, "ack"); // to the Shooting phase
+  const answer = await odds(BASE, created.match_id, created.tokens.a, SHOOT);
+  assert.equal(answer.method, "exact");
+  assert.equal(answer.seq, 2);
+  assert.equal(answer.by, "a");
+  const rhino = answer.units.find((unit) => unit.unit === "rhino-1");
+  assert.equal(rhino.measure, "hp");
+  assert.equal(rhino.start, 3);
+  const total = Object.values(rhino.final).reduce((sum, prob) => sum + prob.p, 0);
+  assert.ok(Math.abs(total - 1) < 1e-5, `final HP probabilities sum to ${total}`); // each rounded to 6 places
+  assert.match(answer.summary[0], /^Lascannon -> Rhino, front AV11/);
+  const sampled = await odds(BASE, created.match_id, created.tokens.a, SHOOT, { method: "sampled", samples: 400, choices: { jink: "no" } });
+  assert.equal(sampled.method, "sampled");
+  assert.equal(sampled.samples, 400);
+  assert.deepEqual(sampled.choices, { jink: "no" });
+  assert.ok(sampled.units.find((unit) => unit.unit === "rhino-1").no_effect.se > 0);
+  assert.equal((await getState(BASE, created.match_id)).seq, 2); // asking changed nothing
+  a.close();
 });
 
 test("Backoff: exponential, capped, jittered, gives up after maxAttempts", () => {

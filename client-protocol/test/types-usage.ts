@@ -1,7 +1,7 @@
 // Compiled by `tsc --noEmit` (npm run check-types): the generated declarations type real use.
 import type { ClientMessage, MatchState, ServerMessage } from "../types/index.js";
 import type { Welcome } from "../types/server-message.js";
-import { HulldownClient, type CheckResult } from "../hulldown-client.js";
+import { HulldownClient, odds, type CheckResult, type OddsAnswer } from "../hulldown-client.js";
 
 export function unitNames(view: MatchState): string[] {
   return Object.values(view.units).map((unit) => `${unit.name} ${unit.hp}/${unit.profile.hp}`);
@@ -38,4 +38,13 @@ export async function play(client: HulldownClient): Promise<number> {
 
 export function delayed(welcome: Welcome): boolean {
   return welcome.delayed && welcome.view.ended === false;
+}
+
+export function destroyedChance(answer: OddsAnswer, unit: string): number {
+  return answer.units.find((u) => u.unit === unit)?.destroyed.p ?? 0;
+}
+
+export async function shotOdds(base: string, matchId: string, token: string): Promise<string[]> {
+  const answer = await odds(base, matchId, token, { type: "shoot", unit: "predator-1", fire: [{ weapon: "lascannon", target: "rhino-1" }] }, { method: "sampled", samples: 500 });
+  return answer.method === "sampled" ? answer.summary : [];
 }

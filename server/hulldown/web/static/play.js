@@ -4,6 +4,7 @@
 // player acted. Plain ES modules, no build step.
 import { Board } from "./js/board.js";
 import { HulldownClient, checkAction, getLog } from "./js/hulldown-client.js";
+import { OddsLines } from "./js/odds-line.js";
 import { SIDE, h, renderHeader, renderLog, renderUnits } from "./js/panels.js";
 import { TableTools } from "./js/tools.js";
 
@@ -53,12 +54,16 @@ const table = {
   messages: {}, // section -> {text, code, ok}
   shoot: {}, // weapon id -> {on, target, snap}
   targets: {}, // target unit id -> weapon facts (of the weapon being aimed)
+  charge: { target: "" },
+  fight: { target: "", weapon: "" },
   placing: null, // disembark: {unit, positions: {model: [x, y]}, order: [model ids]}
   earlierLog: [],
   errors: [],
   concedeArmed: false,
 };
 window.hulldownTable = table;
+// The odds of the selected shot, charge or fight, before the player confirms (docs/table.md).
+table.odds = new OddsLines({ matchId, token: () => table.token });
 
 // ---- the token ---------------------------------------------------------------------------------
 
@@ -271,6 +276,8 @@ function select(id) {
   if (table.selected !== id) {
     table.shoot = {};
     table.targets = {};
+    table.charge = { target: "" };
+    table.fight = { target: "", weapon: "" };
     table.placing = null;
     table.messages = { controls: table.messages.controls, banner: table.messages.banner };
   }
@@ -338,32 +345,36 @@ function actionSections(unit) {
   );
   if (Object.keys(unit.weapons).length && phase === "shooting") sections.push(shootSection(unit));
   if (phase === "assault" || phase === "charge") {
-    let target = "";
+    const target = table.charge.target;
+    table.odds.want("charge", target ? { type: "charge", unit: unit.id, target } : null, view.seq);
     sections.push(
       h(
         "section",
         { class: "action", "data-action": "charge" },
         h("h4", {}, "Charge"),
-        enemySelect("charge-target", "", (v) => (target = v)),
-        h("button", { type: "button", id: "charge", onclick: () => act("charge", { type: "charge", unit: unit.id, target }) }, "Charge"),
+        enemySelect("charge-target", target, (v) => ((table.charge.target = v), renderPanels())),
+        h("button", { type: "button", id: "charge", onclick: () => act("charge", { type: "charge", unit: unit.id, target }).then((answer) => answer && answer.type === "ack" && ((table.charge = { target: "" }), render())) }, "Charge"),
+        table.odds.element("charge"),
         message("charge"),
       ),
     );
   }
   if (phase === "assault" || phase === "fight") {
-    let target = "";
-    let weapon = "";
+    const { target, weapon } = table.fight;
+    const fightAction = weapon ? { type: "fight", unit: unit.id, target, weapon } : { type: "fight", unit: unit.id, target };
+    table.odds.want("fight", target ? fightAction : null, view.seq);
     const melee = Object.values(unit.weapons).filter((w) => w.type === "melee");
     sections.push(
       h(
         "section",
         { class: "action", "data-action": "fight" },
         h("h4", {}, "Fight"),
-        enemySelect("fight-target", "", (v) => (target = v)),
+        enemySelect("fight-target", target, (v) => ((table.fight.target = v), renderPanels())),
         melee.length
-          ? h("select", { id: "fight-weapon", onchange: (e) => (weapon = e.target.value) }, h("option", { value: "" }, "close combat"), ...melee.map((w) => h("option", { value: w.id }, w.name)))
+          ? h("select", { id: "fight-weapon", onchange: (e) => ((table.fight.weapon = e.target.value), renderPanels()) }, h("option", { value: "" }, "close combat"), ...melee.map((w) => h("option", { value: w.id, selected: w.id === weapon }, w.name)))
           : null,
-        h("button", { type: "button", id: "fight", onclick: () => act("fight", weapon ? { type: "fight", unit: unit.id, target, weapon } : { type: "fight", unit: unit.id, target }) }, "Fight"),
+        h("button", { type: "button", id: "fight", onclick: () => act("fight", fightAction).then((answer) => answer && answer.type === "ack" && ((table.fight = { target: "", weapon: "" }), render())) }, "Fight"),
+        table.odds.element("fight"),
         message("fight"),
       ),
     );
@@ -466,15 +477,18 @@ function shootSection(unit) {
         " ",
         enemySelect(`fire-target-${w.id}`, state.target, (v) => {
           table.shoot[w.id] = { ...(table.shoot[w.id] || state), target: v };
+          renderPanels();
         }),
-        h("label", {}, h("input", { type: "checkbox", class: "fire-snap", "data-weapon": w.id, checked: state.snap || !!forced, onchange: (e) => (table.shoot[w.id] = { ...(table.shoot[w.id] || state), snap: e.target.checked }) }), " snap"),
+        h("label", {}, h("input", { type: "checkbox", class: "fire-snap", "data-weapon": w.id, checked: state.snap || !!forced, onchange: (e) => ((table.shoot[w.id] = { ...(table.shoot[w.id] || state), snap: e.target.checked }), renderPanels()) }), " snap"),
         forced ? h("span", { class: "forced" }, ` Snap Shots forced: ${forced}`) : null,
       );
     });
   const targets = Object.keys(table.targets).map(targetLine).filter(Boolean);
+  const chosen = Object.entries(table.shoot).filter(([, s]) => s.on);
+  const action = { type: "shoot", unit: unit.id, fire: chosen.map(([weapon, s]) => (s.snap || (table.forced && table.forced[weapon]) ? { weapon, target: s.target, snap: true } : { weapon, target: s.target })) };
+  const untargeted = chosen.find(([, s]) => !s.target);
+  table.odds.want("shoot", !chosen.length ? null : untargeted ? `choose a target for ${unit.weapons[untargeted[0]].name}` : action, table.view.seq);
   const fire = () => {
-    const chosen = Object.entries(table.shoot).filter(([, s]) => s.on);
-    const action = { type: "shoot", unit: unit.id, fire: chosen.map(([weapon, s]) => (s.snap || (table.forced && table.forced[weapon]) ? { weapon, target: s.target, snap: true } : { weapon, target: s.target })) };
     act("shoot", action).then((answer) => {
       if (answer && answer.type === "ack") {
         table.shoot = {};
@@ -490,6 +504,7 @@ function shootSection(unit) {
     ...rows,
     targets.length ? h("ul", { class: "targets" }, ...targets) : null,
     h("button", { type: "button", id: "fire", onclick: fire }, "Fire"),
+    table.odds.element("shoot"),
     message("shoot"),
   );
 }

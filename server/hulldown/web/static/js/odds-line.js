@@ -1,0 +1,127 @@
+// The odds line of the player's table (docs/table.md, docs/odds.md): under the shoot, charge and
+// fight controls, what the selected action will probably do, asked of POST /matches/{id}/odds
+// (the rules core with independent dice - never the match's) before the player confirms.
+//
+// want(section, action, seq) is called whenever the section is drawn: a new selection (or a new
+// seq: the odds are of this exact position) is asked after ODDS_DEBOUNCE_MS of quiet; an answer
+// to anything but the latest selection of its section is dropped, so a slow stale answer never
+// overwrites a newer one. The line is redrawn in place (#odds-<section>). An illegal selection is
+// told by POST /check first (a 200 with the rejection: the browser logs every 4xx answer as a
+// console error, and a player trying targets is no error); the odds route would give the same
+// rejection with a 422, which is still shown should it come (a race with the other side).
+import { HttpError, checkAction, odds } from "./hulldown-client.js";
+import { h } from "./panels.js";
+
+export const ODDS_DEBOUNCE_MS = 250;
+
+const percent = (p) => `${(100 * p).toFixed(p > 0 && p < 0.1 ? 1 : 0)}%`;
+
+// The largest standard error of a probability in the answer (a sampled answer says how sure it is).
+function largestError(answer) {
+  let largest = 0;
+  const see = (prob) => {
+    if (prob && typeof prob.se === "number") largest = Math.max(largest, prob.se);
+  };
+  for (const unit of answer.units) {
+    for (const key of ["no_effect", "destroyed", "glancing", "penetrating", "reaches"]) see(unit[key]);
+    for (const group of [unit.final, unit.damage_results || {}, unit.statuses || {}]) Object.values(group).forEach(see);
+  }
+  return largest;
+}
+
+export function describeMethod(answer) {
+  if (answer.method === "exact") return `exact (${answer.plays} plays of the dice)`;
+  return `sampled (${answer.samples} plays, standard error up to ${percent(largestError(answer))})`;
+}
+
+function describeRejection(body) {
+  const error = (body && body.error) || {};
+  const values = Object.entries(error.values || {})
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
+  return { code: error.code || "error", text: `${error.message || "no answer"}${error.rule ? ` [${error.rule}]` : ""}${values ? ` (${values})` : ""}` };
+}
+
+export class OddsLines {
+  // matchId; token: () => the side's token; delay: the debounce in ms.
+  constructor({ matchId, token, delay = ODDS_DEBOUNCE_MS }) {
+    Object.assign(this, { matchId, token, delay });
+    this.sections = {}; // section -> {key, generation, status, lines, method, code, text, seq}
+    this.generation = 0;
+    this.stats = { asked: 0, answered: 0, dropped: 0 };
+  }
+
+  // The section's current selection: an action to ask about, or null (nothing selected: no
+  // line), or a note (a string: why there are no odds yet, e.g. "choose a target").
+  want(section, action, seq) {
+    const key = JSON.stringify([seq, action]);
+    const current = this.sections[section];
+    if (current && current.key === key) return;
+    clearTimeout(current && current.timer);
+    const generation = ++this.generation;
+    if (action === null || typeof action === "string") {
+      this.sections[section] = { key, generation, status: action === null ? "none" : "note", text: action || "" };
+      this.redraw(section);
+      return;
+    }
+    const entry = { key, generation, status: "loading", text: "working out the odds…", seq };
+    entry.timer = setTimeout(() => this.ask(section, entry, action), this.delay);
+    this.sections[section] = entry;
+    this.redraw(section);
+  }
+
+  async ask(section, entry, action) {
+    this.stats.asked += 1;
+    let next;
+    try {
+      const checked = await checkAction("", this.matchId, this.token(), action);
+      if (this.sections[section] !== entry) {
+        this.stats.dropped += 1;
+        return;
+      }
+      if (!checked.ok) {
+        const { code, text } = describeRejection({ error: checked.rejected });
+        Object.assign(entry, { status: "rejected", code, text });
+        this.stats.answered += 1;
+        this.redraw(section);
+        return;
+      }
+      const answer = await odds("", this.matchId, this.token(), action);
+      next = { status: "ok", lines: answer.summary, method: answer.method, text: describeMethod(answer), seq: answer.seq };
+    } catch (error) {
+      if (error instanceof HttpError && error.status === 422) {
+        const { code, text } = describeRejection(error.body);
+        next = { status: code === "odds_not_applicable" ? "not-applicable" : "rejected", code, text };
+      } else {
+        next = { status: "error", code: "error", text: error instanceof HttpError ? describeRejection(error.body).text : String(error) };
+      }
+    }
+    if (this.sections[section] !== entry) {
+      this.stats.dropped += 1; // the selection changed while this was asked: a newer one wins
+      return;
+    }
+    this.stats.answered += 1;
+    Object.assign(entry, next);
+    this.redraw(section);
+  }
+
+  element(section) {
+    const entry = this.sections[section];
+    const attrs = { class: "odds", id: `odds-${section}`, "data-section": section };
+    if (!entry || entry.status === "none") return h("div", { ...attrs, hidden: true, "data-state": "none" });
+    attrs["data-state"] = entry.status;
+    if (entry.seq !== undefined) attrs["data-seq"] = String(entry.seq);
+    if (entry.status !== "ok") {
+      if (entry.code) attrs["data-code"] = entry.code;
+      const lead = { rejected: "Not allowed: ", "not-applicable": "No odds: ", error: "No odds: ", note: "Odds: " }[entry.status] || "";
+      return h("div", attrs, h("span", { class: "odds-text" }, `${lead}${entry.text}`));
+    }
+    attrs["data-method"] = entry.method;
+    return h("div", attrs, ...entry.lines.map((line) => h("div", { class: "odds-summary" }, line)), h("div", { class: "odds-method" }, `Odds ${entry.text}, before any die is rolled`));
+  }
+
+  redraw(section) {
+    const shown = document.getElementById(`odds-${section}`);
+    if (shown) shown.replaceWith(this.element(section));
+  }
+}

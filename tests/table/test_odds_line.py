@@ -1,0 +1,205 @@
+"""The odds line of the player's table (docs/table.md, docs/odds.md) in Debian's Chromium: the
+shoot, charge and fight controls show what the selected action will probably do, asked of
+POST /matches/{id}/odds before the player confirms, and the line is what the route answers for
+the same action. Changing the target changes the line; an illegal selection shows the rejection;
+a slow answer to an older selection never overwrites the newer one. Screenshots in
+test-artifacts/odds-*.png.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import msgspec
+from playwright.async_api import Browser, Page, Route
+
+from hulldown.client import create_match
+from tests.scenarios import duel, rhino
+
+from ..server_process import ServerProcess
+from .browser import open_table, shot, wait_seq
+
+SLOW_ANSWER_S = 1.5
+
+
+def three_rhinos() -> Any:
+    """The duel's Predator (10, 24) and Rhino (40, 24, facing it), a second Rhino turned away
+    (its rear towards the Predator: AV10) and a third 59 in away, beyond the lascannon's 48 in."""
+    request = duel()
+    units = (*request.scenario.units, rhino("rhino-2", "b", 30, 38, 0), rhino("rhino-3", "b", 66, 44, 180))
+    return msgspec.structs.replace(request, scenario=msgspec.structs.replace(request.scenario, units=units))
+
+
+async def odds_of(server: ServerProcess, created: dict[str, Any], action: dict[str, Any]) -> httpx.Response:
+    async with httpx.AsyncClient(timeout=30) as client:
+        return await client.post(
+            f"{server.http}/matches/{created['match_id']}/odds",
+            json={"action": action},
+            headers={"authorization": f"Bearer {created['tokens']['a']}"},
+        )
+
+
+def lascannon_at(target: str) -> dict[str, Any]:
+    return {"type": "shoot", "unit": "predator-1", "fire": [{"weapon": "lascannon", "target": target}]}
+
+
+async def shown_line(page: Page, section: str, state: str) -> dict[str, Any]:
+    await page.wait_for_selector(f"#odds-{section}[data-state='{state}']", timeout=20_000)
+    line: dict[str, Any] = await page.evaluate(
+        f"""() => {{
+            const el = document.getElementById('odds-{section}');
+            return {{
+                summary: [...el.querySelectorAll('.odds-summary')].map((e) => e.textContent),
+                method: el.dataset.method || null, code: el.dataset.code || null,
+                seq: el.dataset.seq || null, text: el.textContent,
+            }};
+        }}"""
+    )
+    return line
+
+
+async def test_the_shoot_controls_show_the_odds_of_the_selection(
+    server: ServerProcess, browser: Browser
+) -> None:
+    created = await create_match(server.http, three_rhinos())
+    errors: list[str] = []
+    _, a = await open_table(browser, created["play_urls"]["a"], errors)
+    await a.click("#end-phase")  # 40k7: to the Shooting phase
+    await wait_seq(a, 2)
+    await a.click(".unit-card[data-unit='predator-1'] .unit-title")
+    await a.check("input.fire-weapon[data-weapon='lascannon']")
+    note = await shown_line(a, "shoot", "note")
+    assert note["text"] == "Odds: choose a target for Lascannon"
+
+    # A weapon and a target: the line is the route's summary for the same action.
+    await a.select_option("#fire-target-lascannon", "rhino-1")
+    line = await shown_line(a, "shoot", "ok")
+    answer = (await odds_of(server, created, lascannon_at("rhino-1"))).json()
+    assert line["summary"] == answer["summary"]
+    assert line["summary"][0].startswith("Lascannon -> Rhino, front AV11")
+    assert line["method"] == answer["method"] == "exact" and line["seq"] == "2"
+    assert f"exact ({answer['plays']} plays of the dice)" in line["text"]
+    await shot(a, "odds-shoot-rhino-1")
+
+    # Another target: the line follows (the second Rhino shows its rear, AV10).
+    await a.select_option("#fire-target-lascannon", "rhino-2")
+    await a.wait_for_function(
+        "document.querySelector('#odds-shoot .odds-summary')?.textContent.includes('rear AV10')",
+        timeout=20_000,
+    )
+    line = await shown_line(a, "shoot", "ok")
+    answer = (await odds_of(server, created, lascannon_at("rhino-2"))).json()
+    assert line["summary"] == answer["summary"] and line["summary"][0].startswith(
+        "Lascannon -> Rhino, rear AV10"
+    )
+
+    # An illegal selection: the rejection the route gives, with its rule.
+    await a.select_option("#fire-target-lascannon", "rhino-3")
+    line = await shown_line(a, "shoot", "rejected")
+    refused = await odds_of(server, created, lascannon_at("rhino-3"))
+    assert refused.status_code == 422
+    error = refused.json()["error"]
+    assert line["code"] == error["code"]
+    assert line["text"].startswith(f"Not allowed: {error['message']} [{error['rule']}]")
+    await shot(a, "odds-shoot-rejected")
+
+    # Nothing was acted: asking never changes the match.
+    assert await a.get_attribute("body", "data-seq") == "2"
+    assert await a.evaluate("hulldownTable.errors") == []
+    assert errors == []  # a rejection is told by POST /check (200): no 4xx in the console
+
+
+async def test_a_slow_answer_to_an_older_selection_is_dropped(
+    server: ServerProcess, browser: Browser
+) -> None:
+    created = await create_match(server.http, three_rhinos())
+    errors: list[str] = []
+    _, a = await open_table(browser, created["play_urls"]["a"], errors)
+    await a.click("#end-phase")
+    await wait_seq(a, 2)
+    slowed: list[str] = []
+
+    async def slow_first(route: Route) -> None:
+        response = await route.fetch()  # the real server's answer, held back
+        if not slowed:
+            slowed.append(route.request.post_data or "")
+            await asyncio.sleep(SLOW_ANSWER_S)
+        await route.fulfill(response=response)
+
+    await a.route("**/odds", slow_first)
+    await a.click(".unit-card[data-unit='predator-1'] .unit-title")
+    await a.check("input.fire-weapon[data-weapon='lascannon']")
+    await a.select_option("#fire-target-lascannon", "rhino-1")
+    for _ in range(200):  # until rhino-1's odds request is sent (and held)
+        if slowed:
+            break
+        await asyncio.sleep(0.02)
+    await a.select_option("#fire-target-lascannon", "rhino-2")  # while rhino-1's answer is held
+    line = await shown_line(a, "shoot", "ok")
+    assert "rhino-1" in slowed[0]
+    assert line["summary"][0].startswith("Lascannon -> Rhino, rear AV10")
+    await a.wait_for_function("hulldownTable.odds.stats.dropped === 1", timeout=10_000)
+    line = await shown_line(a, "shoot", "ok")  # the late answer for rhino-1 did not replace it
+    assert line["summary"][0].startswith("Lascannon -> Rhino, rear AV10")
+    assert await a.evaluate("hulldownTable.odds.stats") == {"asked": 2, "answered": 1, "dropped": 1}
+    assert errors == []
+
+
+async def test_the_charge_and_fight_controls_show_their_odds(server: ServerProcess, browser: Browser) -> None:
+    """40k7 Assault phase: a squad 1.5 in from a Rhino (2D6 always reaches; a Rhino without
+    weapons has no Overwatch) - the charge line says it reaches; after the charge, the fight
+    line gives the Krak grenades' odds against the Rhino (40k7 Vehicles and Close Combat)."""
+    from hulldown.match.state import Model, Point, Profile, Unit, Weapon
+
+    request = duel()
+    squad = Unit(
+        id="squad",
+        side="a",
+        name="Assault Squad",
+        kind="infantry",
+        profile=Profile(m=6, ws=4, bs=4, s=4, t=4, w=1, i=4, a=2, sv=3),
+        models={f"m{i}": Model(id=f"m{i}", pos=Point(36.6, 22.0 + 1.5 * i), base_mm=32.0) for i in range(3)},
+        weapons={
+            "krak": Weapon(
+                id="krak", name="Krak grenade", model="m0", range=0, strength=6, ap=4, type="melee"
+            )
+        },
+    )
+    scenario = msgspec.structs.replace(request.scenario, units=(*request.scenario.units, squad))
+    created = await create_match(server.http, msgspec.structs.replace(request, scenario=scenario))
+    errors: list[str] = []
+    _, a = await open_table(browser, created["play_urls"]["a"], errors)
+    for seq in (2, 3):  # end the Movement and Shooting phases
+        await a.click("#end-phase")
+        await wait_seq(a, seq)
+    await a.click(".unit-card[data-unit='squad'] .unit-title")
+
+    # Fighting before charging: not locked in combat - the rejection.
+    await a.select_option("#fight-target", "rhino-1")
+    line = await shown_line(a, "fight", "rejected")
+    refused = await odds_of(server, created, {"type": "fight", "unit": "squad", "target": "rhino-1"})
+    assert refused.status_code == 422 and line["code"] == refused.json()["error"]["code"]
+
+    await a.select_option("#charge-target", "rhino-1")
+    line = await shown_line(a, "charge", "ok")
+    answer = (await odds_of(server, created, {"type": "charge", "unit": "squad", "target": "rhino-1"})).json()
+    assert line["summary"] == answer["summary"]
+    charger = next(u for u in answer["units"] if u["unit"] == "squad")
+    assert charger["reaches"]["p"] == 1.0
+    await shot(a, "odds-charge")
+    await a.click("#charge")
+    await a.wait_for_selector(".message[data-section='charge'][data-code='ack']")
+    await a.wait_for_selector("#odds-charge[data-state='none']", state="attached")  # acted: cleared
+
+    # The fight line is asked again at the new seq and is now the odds of the blows.
+    await a.select_option("#fight-weapon", "krak")
+    line = await shown_line(a, "fight", "ok")
+    fight = {"type": "fight", "unit": "squad", "target": "rhino-1", "weapon": "krak"}
+    answer = (await odds_of(server, created, fight)).json()
+    assert line["summary"] == answer["summary"] and line["seq"] == str(answer["seq"])
+    assert any(s.startswith("Krak grenade -> Rhino") for s in line["summary"]), line["summary"]
+    await shot(a, "odds-fight")
+    assert await a.evaluate("hulldownTable.errors") == []
+    assert errors == []  # a rejection is told by POST /check (200): no 4xx in the console
