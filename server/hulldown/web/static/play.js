@@ -31,13 +31,6 @@ const MOVE_KINDS = {
   "40k11": ["normal", "advance", "fall_back", "charge"],
 };
 
-// What a unit may do in each phase, as the page offers it (the server rules on each action).
-const PHASE_ACTIONS = {
-  "40k7": { movement: "move, pivot, Tank Shock, Ram, embark, disembark", shooting: "shoot, Run, move Flat Out", assault: "charge, fight" },
-  hh3: { start: "nothing: end the phase", movement: "move, Rush, pivot, embark, disembark", shooting: "shoot", assault: "charge, fight", end: "nothing: end the phase (Repair Tests and Cool checks)" },
-  "40k11": { command: "nothing: end the phase", movement: "move, Advance, Fall Back", shooting: "shoot", charge: "charge, then the charge move", fight: "fight" },
-};
-
 const $ = (id) => document.getElementById(id);
 
 const table = {
@@ -288,11 +281,44 @@ function renderUnitPanel() {
   }
   const parts = [unitCard(unit)];
   if (unit.side === table.side && !unit.destroyed) {
-    const may = PHASE_ACTIONS[view.edition] && PHASE_ACTIONS[view.edition][view.phase];
-    if (may && myTurn()) parts.push(h("p", { class: "phase-actions", id: "phase-actions" }, `This ${view.phase} phase: ${may}. The server's answer says when something is not allowed.`));
+    parts.push(phaseActions(unit));
     parts.push(...actionSections(unit));
   }
   root.replaceChildren(...parts);
+}
+
+// ---- what the unit may do now: asked of the server (GET /options, decided by validation) ------------
+
+const OPTION_NAMES = { pivot: "pivot", shoot: "shoot", charge: "charge", fight: "fight", embark: "embark", disembark: "disembark", abandon: "abandon a member" };
+const optionName = (kind) => (kind.startsWith("move:") ? (kind === "move:normal" ? "move" : kind.slice(5).replace("_", " ")) : OPTION_NAMES[kind] || kind);
+
+function phaseActions(unit) {
+  const key = `${unit.id}@${table.view.seq}`;
+  const known = table.options && table.options.key === key ? table.options : null;
+  if (!known) {
+    table.options = { key, answer: null };
+    fetch(`${base}/options?unit=${encodeURIComponent(unit.id)}`, { headers: { authorization: `Bearer ${table.token}` } })
+      .then((r) => r.json())
+      .then((answer) => {
+        if (table.options && table.options.key === key) {
+          table.options.answer = answer;
+          renderPanels();
+        }
+      })
+      .catch((error) => table.errors.push(String(error)));
+  }
+  const answer = known && known.answer;
+  if (!answer || !answer.options) return h("div", { class: "phase-actions", id: "phase-actions", "data-state": "asking" }, "asking the server what this unit may do…");
+  const open = answer.options.filter((o) => o.open);
+  const closed = answer.options.filter((o) => !o.open);
+  return h(
+    "div",
+    { class: "phase-actions", id: "phase-actions", "data-state": "known", "data-seq": answer.seq, "data-open": open.map((o) => o.kind).join(" ") },
+    h("div", {}, `This ${answer.phase} phase: `, open.length ? open.map((o) => optionName(o.kind)).join(", ") : "nothing (end the phase)"),
+    closed.length
+      ? h("details", {}, h("summary", {}, "not now"), h("ul", {}, ...closed.map((o) => h("li", { class: "closed-option", "data-kind": o.kind, "data-code": o.code }, `${optionName(o.kind)}: ${o.reason} [${o.rule}]`))))
+      : null,
+  );
 }
 
 function enemySelect(id, value, onchange, filter = onTable) {
@@ -314,6 +340,8 @@ function actionSections(unit) {
     sections.push(disembarkSection(unit));
     return sections;
   }
+  // The answer to a disembark outlives the re-render that puts the unit on the table.
+  if (table.messages.disembark) sections.push(h("section", { class: "action", "data-action": "disembarked" }, h("h4", {}, "Disembark"), message("disembark")));
   // Move: drag on the board; the kind and a target (Tank Shock, Ram, 40k11 charge) chosen here.
   const kindSelect = h(
     "select",
