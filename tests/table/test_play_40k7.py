@@ -276,12 +276,24 @@ async def test_a_charge_and_a_fight_through_the_table(server: ServerProcess, bro
         await a.click("#end-phase")
         await wait_seq(a, seq)
     await a.click(".unit-card[data-unit='squad'] .unit-title")
-    assert "This assault phase: charge, fight" in (await a.text_content("#phase-actions") or "")
+    # What the unit may do comes from the server (GET /options: validation decides each kind).
+    await a.wait_for_selector("#phase-actions[data-state='known']")
+    listed = (await a.get_attribute("#phase-actions", "data-open") or "").split()
+    print("assault options", listed)
+    assert "charge" in listed and "fight" in listed, listed
+    assert "move:normal" not in listed and "shoot" not in listed, listed
+    assert "This assault phase: " in (await a.text_content("#phase-actions") or "")
+    closed = await a.get_attribute(".closed-option[data-kind='move:normal']", "data-code")
+    assert closed == "wrong_phase", closed
     await a.select_option("#charge-target", "rhino-1")
     await a.click("#charge")
     await a.wait_for_selector(".message[data-section='charge'][data-code='ack']")
     state = await board_matches_state(a, server.http, match_id, token)
     assert "charged" in state["units"]["squad"]["turn_flags"]
+    await a.wait_for_selector(f"#phase-actions[data-state='known'][data-seq='{state['seq']}']")
+    listed = (await a.get_attribute("#phase-actions", "data-open") or "").split()
+    print("after the charge", listed)
+    assert "charge" not in listed and "fight" in listed, listed
     await shot(a, "play-40k7-charge")
     await a.select_option("#fight-target", "rhino-1")
     await a.click("#fight")

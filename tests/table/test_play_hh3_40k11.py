@@ -100,6 +100,9 @@ async def test_hh3_disembark_facing_and_repair_through_the_ui(
     assert answer["code"] == "ack", answer
     await wait_seq(a, before + 1)
     state = await agree()
+    # The "done" answer survives the re-render that puts the unit on the table.
+    done = a.locator(".message[data-section='disembark'][data-code='ack']")
+    assert await done.count() == 1 and "done (seq" in (await done.text_content() or "")
     riders = state["units"]["p"]
     assert riders["embarked_in"] is None
     assert [m["pos"] for m in riders["models"].values()] == [list(placed["p-1"]), list(placed["p-2"])]

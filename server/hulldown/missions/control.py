@@ -117,8 +117,8 @@ def tactical_strength(unit: Unit, marker: ObjectiveMarker) -> int:
 
 
 def _control_hh3(state: MatchState, near: list[Unit], marker: ObjectiveMarker) -> tuple[Side | None, str]:
-    from ..rules.hh3.core import is_vehicle
     from ..rules.hh3.combat_lock import locked
+    from ..rules.hh3.core import is_vehicle
 
     eligible = [
         u

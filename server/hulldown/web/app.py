@@ -22,6 +22,7 @@ from .mission_routes import routes as mission_routes
 from .odds_routes import routes as odds_routes
 from .ops_routes import instrumented
 from .ops_routes import routes as ops_routes
+from .options_routes import routes as options_routes
 from .play_routes import routes as play_routes
 from .replay_socket import replay_socket
 from .settings import Settings
@@ -61,6 +62,7 @@ def create_app(settings: Settings) -> Starlette:
         *log_routes,
         *odds_routes,
         *table_routes,
+        *options_routes,
         *play_routes,
         WebSocketRoute("/matches/{match_id}/live", live_socket),
         WebSocketRoute("/matches/{match_id}/replay", replay_socket),

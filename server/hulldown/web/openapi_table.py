@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..match.options import UnitOptions
 from ..rules.measure import Sight
 from .table_routes import CheckRequest, CheckResult, RulerReading
 
 Schema = dict[str, Any]
 REF = "#/components/schemas/{name}"
 
-TABLE_BODY_TYPES: list[Any] = [CheckRequest, CheckResult, RulerReading, Sight]
+TABLE_BODY_TYPES: list[Any] = [CheckRequest, CheckResult, RulerReading, Sight, UnitOptions]
 
 MATCH_ID: Schema = {
     "name": "match_id",
@@ -84,6 +85,26 @@ def table_paths() -> dict[str, Schema]:
                     "404": _json(err, "unknown_match: no such match."),
                     "413": _json(err, "too_large: the body exceeds 100,000 bytes."),
                     "429": _json(err, "rate_limited: too many checks per second."),
+                },
+            }
+        },
+        "/matches/{match_id}/options": {
+            "get": {
+                "operationId": "getUnitOptions",
+                "summary": "The kinds of action a unit may take now, each decided by the rules' validation.",
+                "description": (
+                    "Needs the unit's side token in 'Authorization: Bearer <token>'. A representative action "
+                    "of each kind is validated; a kind is open unless refused for a reason about the unit, "
+                    "the phase or the turn (then the refusal's code, rule and message are given). "
+                    "Rate-limited with /check. See docs/table.md."
+                ),
+                "parameters": [MATCH_ID, _model("unit", "A unit id of the caller's side.")],
+                "responses": {
+                    "200": _json("UnitOptions", "Every kind of action, open or closed with the refusal."),
+                    "401": _json(err, "unauthorised: no valid side token."),
+                    "403": _json(err, "not_your_unit: the unit belongs to the other side."),
+                    "404": _json(err, "unknown_match or unknown_unit."),
+                    "429": _json(err, "rate_limited: too many requests per second."),
                 },
             }
         },

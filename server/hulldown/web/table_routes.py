@@ -26,11 +26,11 @@ from starlette.routing import BaseRoute, Route
 from ..live.service import LiveService
 from ..match.actions import Action
 from ..match.rejection import Value
-from ..match.state import MatchState, Side
+from ..match.state import MatchState
 from ..rules import measure
 from ..wire import protocol
 from .access import open_match, token_of
-from .live_socket import RateLimit
+from .check_limits import check_buckets
 from .responses import MsgspecJSON, error, int_param
 
 logger = logging.getLogger(__name__)
@@ -80,20 +80,6 @@ def _live(request: Request) -> LiveService:
     return live
 
 
-def _limiter(request: Request, match_id: str, side: Side) -> RateLimit:
-    """One token bucket per match and side (the websocket's rate, ``HULLDOWN_RATE``)."""
-    buckets: dict[tuple[str, str], RateLimit] | None = getattr(request.app.state, "check_buckets", None)
-    if buckets is None:
-        buckets = {}
-        request.app.state.check_buckets = buckets
-    key = (match_id, side)
-    bucket = buckets.get(key)
-    if bucket is None:
-        bucket = RateLimit(request.app.state.settings.rate)
-        buckets[key] = bucket
-    return bucket
-
-
 def _facts(base: MatchState, action: Action) -> measure.Facts:
     """The measured facts; a measuring bug must not cost the player the answer (which is the
     ruling): it is logged and the facts come back empty."""
@@ -122,7 +108,7 @@ async def check_action(request: Request) -> Response:
     side = await live.authenticate(match_id, token) if token is not None else None
     if side is None:
         return error(401, "unauthorised", "a side's token is required: Authorization: Bearer <token>")
-    if not _limiter(request, match_id, side).allow():
+    if not check_buckets(request).allow(match_id, side):
         return error(429, "rate_limited", f"more than {request.app.state.settings.rate} requests per second")
     body = await request.body()
     if len(body) > MAX_CHECK_BODY:

@@ -32,13 +32,6 @@ const MOVE_KINDS = {
   "40k11": ["normal", "advance", "fall_back", "charge"],
 };
 
-// What a unit may do in each phase, as the page offers it (the server rules on each action).
-const PHASE_ACTIONS = {
-  "40k7": { movement: "move, pivot, Tank Shock, Ram, embark, disembark", shooting: "shoot, Run, move Flat Out", assault: "charge, fight" },
-  hh3: { start: "nothing: end the phase", movement: "move, Rush, pivot, embark, disembark", shooting: "shoot", assault: "charge, fight", end: "nothing: end the phase (Repair Tests and Cool checks)" },
-  "40k11": { command: "nothing: end the phase", movement: "move, Advance, Fall Back", shooting: "shoot", charge: "charge, then the charge move", fight: "fight" },
-};
-
 const $ = (id) => document.getElementById(id);
 
 const table = {
@@ -164,6 +157,7 @@ function render() {
   board.selected = table.selected;
   board.marks = table.selectedWeapon() ? markClasses() : {};
   board.render(view);
+  drawHandle();
   renderUnits($("units"), view, { selected: table.selected, weapon: null, onSelectUnit: select, onSelectWeapon: () => {}, startWounds: board.startWounds });
   renderLog($("log"), $("log-note"), view, { earlier: table.earlierLog, loadEarlier });
   renderPanels();
@@ -279,6 +273,7 @@ function select(id) {
     table.charge = { target: "" };
     table.fight = { target: "", weapon: "" };
     table.placing = null;
+    if (table.adjust) endAdjust();
     table.messages = { controls: table.messages.controls, banner: table.messages.banner };
   }
   table.selected = id;
@@ -295,11 +290,44 @@ function renderUnitPanel() {
   }
   const parts = [unitCard(unit)];
   if (unit.side === table.side && !unit.destroyed) {
-    const may = PHASE_ACTIONS[view.edition] && PHASE_ACTIONS[view.edition][view.phase];
-    if (may && myTurn()) parts.push(h("p", { class: "phase-actions", id: "phase-actions" }, `This ${view.phase} phase: ${may}. The server's answer says when something is not allowed.`));
+    parts.push(phaseActions(unit));
     parts.push(...actionSections(unit));
   }
   root.replaceChildren(...parts);
+}
+
+// ---- what the unit may do now: asked of the server (GET /options, decided by validation) ------------
+
+const OPTION_NAMES = { pivot: "pivot", shoot: "shoot", charge: "charge", fight: "fight", embark: "embark", disembark: "disembark", abandon: "abandon a member" };
+const optionName = (kind) => (kind.startsWith("move:") ? (kind === "move:normal" ? "move" : kind.slice(5).replace("_", " ")) : OPTION_NAMES[kind] || kind);
+
+function phaseActions(unit) {
+  const key = `${unit.id}@${table.view.seq}`;
+  const known = table.options && table.options.key === key ? table.options : null;
+  if (!known) {
+    table.options = { key, answer: null };
+    fetch(`${base}/options?unit=${encodeURIComponent(unit.id)}`, { headers: { authorization: `Bearer ${table.token}` } })
+      .then((r) => r.json())
+      .then((answer) => {
+        if (table.options && table.options.key === key) {
+          table.options.answer = answer;
+          renderPanels();
+        }
+      })
+      .catch((error) => table.errors.push(String(error)));
+  }
+  const answer = known && known.answer;
+  if (!answer || !answer.options) return h("div", { class: "phase-actions", id: "phase-actions", "data-state": "asking" }, "asking the server what this unit may do…");
+  const open = answer.options.filter((o) => o.open);
+  const closed = answer.options.filter((o) => !o.open);
+  return h(
+    "div",
+    { class: "phase-actions", id: "phase-actions", "data-state": "known", "data-seq": answer.seq, "data-open": open.map((o) => o.kind).join(" ") },
+    h("div", {}, `This ${answer.phase} phase: `, open.length ? open.map((o) => optionName(o.kind)).join(", ") : "nothing (end the phase)"),
+    closed.length
+      ? h("details", {}, h("summary", {}, "not now"), h("ul", {}, ...closed.map((o) => h("li", { class: "closed-option", "data-kind": o.kind, "data-code": o.code }, `${optionName(o.kind)}: ${o.reason} [${o.rule}]`))))
+      : null,
+  );
 }
 
 function enemySelect(id, value, onchange, filter = onTable) {
@@ -321,6 +349,8 @@ function actionSections(unit) {
     sections.push(disembarkSection(unit));
     return sections;
   }
+  // The answer to a disembark outlives the re-render that puts the unit on the table.
+  if (table.messages.disembark) sections.push(h("section", { class: "action", "data-action": "disembarked" }, h("h4", {}, "Disembark"), message("disembark")));
   // Move: drag on the board; the kind and a target (Tank Shock, Ram, 40k11 charge) chosen here.
   const kindSelect = h(
     "select",
@@ -334,7 +364,8 @@ function actionSections(unit) {
       "section",
       { class: "action", "data-action": "move" },
       h("h4", {}, "Move"),
-      "Drag a model. Kind ",
+      table.adjust && table.adjust.unit === unit.id ? adjustSection() : null,
+      "Drag a model (Alt+release to adjust single models). Kind ",
       kindSelect,
       needsTarget ? enemySelect("move-target", table.moveTarget, (v) => (table.moveTarget = v)) : null,
       isVehicle(unit)
@@ -609,6 +640,7 @@ function tableClick(point) {
 function modelDown(unitId, modelId, point, event) {
   if (tools.modelDown(unitId, modelId, point, event)) return;
   if (table.placing) return; // placing disembarking models: a drag from the transport places one
+  if (table.adjust) return; // adjusting a placed unit: its ghosts are dragged, not its models
   const unit = table.view && table.view.units[unitId];
   if (!unit || unit.side !== table.side || !myTurn() || table.drag) return;
   if (table.selected !== unitId) {
@@ -650,7 +682,20 @@ function draggedModel(unit) {
 function dragAction() {
   const d = table.drag;
   const unit = table.view.units[d.unit];
+  if (isVehicle(unit) && !d.single && !d.waypoints.length && d.turned && stayed(d, unit)) {
+    // Turned without moving: the same gesture is a pivot (drag the handle, or the wheel).
+    return { type: "pivot", unit: d.unit, heading: Number((((d.heading % 360) + 360) % 360).toFixed(1)) };
+  }
   const action = { type: "move", unit: d.unit };
+  if (table.adjust && table.adjust.unit === d.unit) {
+    // Adjusting single models of a placed unit: every model's end point, in ONE move.
+    action.positions = { ...table.adjust.positions };
+    if (d.adjustModel) action.positions[d.adjustModel] = d.current;
+    if (table.adjust.heading !== undefined) action.heading = table.adjust.heading;
+    if (table.moveKind !== "normal") action.kind = table.moveKind;
+    if (["tank_shock", "ram"].includes(table.moveKind) && table.moveTarget) action.target = table.moveTarget;
+    return action;
+  }
   if (d.single) {
     action.positions = {};
     for (const m of Object.values(unit.models).filter((m) => m.alive)) action.positions[m.id] = m.id === d.single ? d.current : m.pos;
@@ -679,8 +724,13 @@ function drawDrag(state, text) {
   const dx = d.current[0] - lead.pos[0];
   const dy = d.current[1] - lead.pos[1];
   const heading = action.heading ?? lead.heading;
-  board.overlay = board.overlay.filter((o) => o.kind !== "path" && !(o.kind === "ghost" && o.drag));
+  if (table.adjust && table.adjust.unit === d.unit) {
+    drawAdjust(state, text, action.positions);
+    return;
+  }
+  board.overlay = board.overlay.filter((o) => o.kind !== "path" && o.kind !== "handle" && !(o.kind === "ghost" && o.drag));
   board.overlay.push({ kind: "path", points: [lead.pos, ...d.waypoints, d.current], state, text });
+  if (d.rotating) board.overlay.push(handleItem(unit, d.current, heading));
   for (const m of Object.values(unit.models).filter((m) => m.alive && (!d.single || m.id === d.single))) {
     board.overlay.push({ kind: "ghost", drag: true, model: m, pos: [m.pos[0] + dx, m.pos[1] + dy], heading: m.hull ? heading : m.heading, state });
   }
@@ -733,7 +783,8 @@ async function liveCheck() {
 
 function updateDrag(point) {
   const d = table.drag;
-  d.current = leadPoint(point);
+  if (d.rotating) d.heading = headingTowards(draggedModel(table.view.units[d.unit]).pos, point);
+  else d.current = leadPoint(point);
   const key = JSON.stringify(dragAction());
   const known = table.lastCheck && table.lastCheck.key === key ? table.lastCheck.result : null;
   drawDrag(known ? (known.ok ? "ok" : "rejected") : "checking", known ? describeCheck(known) : "");
@@ -747,9 +798,10 @@ function updateDrag(point) {
   }
 }
 
-async function finishDrag(point, addWaypoint) {
+async function finishDrag(point, addWaypoint, addAdjust = false) {
   const d = table.drag;
-  d.current = leadPoint(point);
+  if (d.rotating) d.heading = headingTowards(draggedModel(table.view.units[d.unit]).pos, point);
+  else d.current = leadPoint(point);
   if (addWaypoint && !d.single) {
     d.waypoints.push(d.current);
     d.released = true; // keep following the pointer; the next click ends the move
@@ -757,6 +809,16 @@ async function finishDrag(point, addWaypoint) {
     return;
   }
   clearTimeout(d.checkTimer);
+  if (d.adjustModel) {
+    table.adjust.positions[d.adjustModel] = d.current; // adjusted; the move is sent with Enter
+    table.drag = null;
+    refreshAdjust();
+    return;
+  }
+  if (addAdjust && !d.single && !d.rotating && unitModels(d.unit).length > 1) {
+    startAdjust(d);
+    return;
+  }
   const action = dragAction();
   const lead = draggedModel(table.view.units[d.unit]);
   if (!d.waypoints.length && Math.hypot(d.current[0] - lead.pos[0], d.current[1] - lead.pos[1]) < 0.1 && !d.turned) {
@@ -781,9 +843,157 @@ function cancelDrag() {
   if (table.drag) clearTimeout(table.drag.checkTimer);
   table.drag = null;
   board.overlay = board.overlay.filter((o) => o.kind !== "path" && !(o.kind === "ghost" && o.drag));
-  board.renderOverlay();
+  drawHandle();
   setMoveStatus(null);
 }
+
+// ---- squadrons and infantry: drag the unit, adjust single models, send ONE move ------------------
+// Alt+release ends the unit's drag without acting: its models stay as ghosts where the drag put
+// them; dragging a ghost adjusts that model alone; Enter (or "Send the move") sends one Move with
+// every model's end point (`positions`), Esc drops it. Each step is checked live like a drag.
+
+const unitModels = (unitId) => Object.values(table.view.units[unitId].models).filter((m) => m.alive);
+
+function startAdjust(d) {
+  const unit = table.view.units[d.unit];
+  const lead = draggedModel(unit);
+  const dx = d.current[0] - lead.pos[0];
+  const dy = d.current[1] - lead.pos[1];
+  const positions = {};
+  for (const m of unitModels(d.unit)) positions[m.id] = [Number((m.pos[0] + dx).toFixed(2)), Number((m.pos[1] + dy).toFixed(2))];
+  const heading = isVehicle(unit) ? dragAction().heading : undefined;
+  table.adjust = { unit: d.unit, positions, heading };
+  table.drag = null;
+  refreshAdjust();
+}
+
+function adjustAction() {
+  const a = table.adjust;
+  const action = { type: "move", unit: a.unit, positions: { ...a.positions } };
+  if (a.heading !== undefined) action.heading = a.heading;
+  if (table.moveKind !== "normal") action.kind = table.moveKind;
+  if (["tank_shock", "ram"].includes(table.moveKind) && table.moveTarget) action.target = table.moveTarget;
+  return action;
+}
+
+function drawAdjust(state, text, positions) {
+  const a = table.adjust;
+  const unit = table.view.units[a.unit];
+  board.overlay = board.overlay.filter((o) => o.kind !== "path" && o.kind !== "handle" && !(o.kind === "ghost" && o.drag));
+  for (const m of unitModels(a.unit)) {
+    const pos = positions[m.id] || m.pos;
+    board.overlay.push({ kind: "path", points: [m.pos, pos], state, text: m.id === leadModel(unit).id ? text : "" });
+    board.overlay.push({ kind: "ghost", drag: true, model: m, pos, heading: m.hull && a.heading !== undefined ? a.heading : m.heading, state });
+  }
+  board.renderOverlay();
+  document.body.dataset.adjusting = a.unit;
+}
+
+async function refreshAdjust() {
+  const a = table.adjust;
+  if (!a) return;
+  const action = adjustAction();
+  drawAdjust("checking", "", action.positions);
+  renderPanels();
+  try {
+    const result = await check(action);
+    if (table.adjust !== a || JSON.stringify(adjustAction()) !== JSON.stringify(action)) return;
+    table.lastCheck = { key: JSON.stringify(action), result };
+    drawAdjust(result.ok ? "ok" : "rejected", describeCheck(result), action.positions);
+    setMoveStatus(result);
+  } catch (error) {
+    table.errors.push(String(error));
+  }
+}
+
+async function sendAdjust() {
+  const a = table.adjust;
+  if (!a) return;
+  const answer = await act("move", adjustAction());
+  if (answer && answer.type === "ack") endAdjust();
+  else if (table.adjust === a) drawAdjust("rejected", answer ? describeAnswer(answer).text : "not sent", a.positions);
+}
+
+function endAdjust() {
+  table.adjust = null;
+  delete document.body.dataset.adjusting;
+  cancelDrag();
+  renderPanels();
+}
+
+function adjustSection() {
+  const a = table.adjust;
+  return h(
+    "div",
+    { id: "adjusting" },
+    `Adjusting ${Object.keys(a.positions).length} models: drag one to move it alone. `,
+    h("button", { type: "button", id: "adjust-send", onclick: sendAdjust }, "Send the move"),
+    " ",
+    h("button", { type: "button", id: "adjust-cancel", onclick: endAdjust }, "Cancel"),
+  );
+}
+
+// A press on a ghost while adjusting grabs that model (the ghosts take no pointer events: the
+// nearest ghost within its base or hull is found here, before the board's own handlers).
+board.svg.addEventListener(
+  "pointerdown",
+  (event) => {
+    const a = table.adjust;
+    if (!a || table.drag || event.button !== 0) return;
+    const point = board.toTable(event.clientX, event.clientY);
+    let best = null;
+    for (const m of unitModels(a.unit)) {
+      const pos = a.positions[m.id];
+      const reach = m.hull ? Math.max(m.hull.length, m.hull.width) / 2 : ((m.base_mm || 32) / 25.4) / 2 + 0.1;
+      const d = Math.hypot(pos[0] - point[0], pos[1] - point[1]);
+      if (d <= reach && (!best || d < best.d)) best = { m, d, pos };
+    }
+    if (!best) return;
+    event.preventDefault();
+    event.stopPropagation();
+    table.drag = { unit: a.unit, single: null, adjustModel: best.m.id, offset: [best.pos[0] - point[0], best.pos[1] - point[1]], waypoints: [], current: [...best.pos], heading: best.m.heading, turned: false, pointer: event.pointerId, checkedKey: null, inflight: false };
+    board.svg.setPointerCapture && board.svg.setPointerCapture(event.pointerId);
+    updateDrag(point);
+  },
+  { capture: true },
+);
+
+// ---- the rotate handle: drag it to turn the selected vehicle (a pivot when it does not move) -----
+
+const HANDLE_REACH_IN = 1.5; // the knob sits this far ahead of the hull's front
+
+const stayed = (d, unit) => Math.hypot(d.current[0] - draggedModel(unit).pos[0], d.current[1] - draggedModel(unit).pos[1]) < 0.05;
+const headingTowards = (from, to) => Number(((((Math.atan2(to[1] - from[1], to[0] - from[0]) * 180) / Math.PI) % 360 + 360) % 360).toFixed(1));
+
+function handleItem(unit, pos, heading) {
+  const m = leadModel(unit);
+  const reach = (m.hull ? m.hull.length / 2 : 1) + HANDLE_REACH_IN;
+  const rad = (heading * Math.PI) / 180;
+  return { kind: "handle", unit: unit.id, from: pos, pos: [pos[0] + reach * Math.cos(rad), pos[1] + reach * Math.sin(rad)] };
+}
+
+function drawHandle() {
+  board.overlay = board.overlay.filter((o) => o.kind !== "handle");
+  const unit = table.view && table.selected ? table.view.units[table.selected] : null;
+  if (unit && unit.side === table.side && myTurn() && isVehicle(unit) && onTable(unit) && !table.drag && !table.adjust) {
+    const m = leadModel(unit);
+    board.overlay.push(handleItem(unit, m.pos, m.heading));
+  }
+  board.renderOverlay();
+}
+
+board.svg.addEventListener("pointerdown", (event) => {
+  const knob = event.target.closest && event.target.closest(".rotate-handle");
+  if (!knob || table.drag || !myTurn()) return;
+  const unit = table.view.units[knob.dataset.unit];
+  if (!unit) return;
+  event.preventDefault();
+  event.stopPropagation();
+  const lead = leadModel(unit);
+  table.drag = { unit: unit.id, single: null, rotating: true, offset: [0, 0], waypoints: [], current: [lead.pos[0], lead.pos[1]], heading: lead.heading, turned: true, pointer: event.pointerId, checkedKey: null, inflight: false };
+  board.svg.setPointerCapture && board.svg.setPointerCapture(event.pointerId);
+  updateDrag(board.toTable(event.clientX, event.clientY));
+});
 
 board.svg.addEventListener("pointermove", (event) => {
   if (!table.drag) return;
@@ -793,7 +1003,7 @@ board.svg.addEventListener("pointerup", (event) => {
   if (!table.drag) return;
   if (table.drag.released && !event.shiftKey && !table.drag.downAgain) return;
   table.drag.downAgain = false;
-  finishDrag(board.toTable(event.clientX, event.clientY), event.shiftKey);
+  finishDrag(board.toTable(event.clientX, event.clientY), event.shiftKey, event.altKey);
 });
 board.svg.addEventListener("pointerdown", (event) => {
   if (table.drag && table.drag.released) table.drag.downAgain = true;
@@ -815,6 +1025,11 @@ board.svg.addEventListener(
 const KIND_KEYS = { n: "normal", r: "run", f: "flat_out", t: "tank_shock", x: "ram", u: "rush", a: "advance", b: "fall_back", c: "charge" };
 
 window.addEventListener("keydown", (event) => {
+  if (table.adjust && !table.drag) {
+    if (event.key === "Enter") sendAdjust();
+    if (event.key === "Escape") endAdjust();
+    return;
+  }
   if (!table.drag) return;
   if (event.key === "Escape") {
     cancelDrag();
