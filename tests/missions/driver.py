@@ -13,9 +13,9 @@ from shapely.geometry import Polygon
 from hulldown.match.actions import Action, Deploy, EndPhase, Reserve, RollOff
 from hulldown.match.events import Event, MatchCreated, decode_event, encode_event
 from hulldown.match.history import evolve_with_history
+from hulldown.match.placing import zone_polygon
 from hulldown.match.reducer import initial_state, state_hash
 from hulldown.match.rejection import Rejection
-from hulldown.match.setup import zone_polygon
 from hulldown.match.state import Battlefield, Edition, MatchState, Options, Point, Side, Terrain, Unit
 from hulldown.match.timeline import fold_history
 from hulldown.match.validate import validate

@@ -21,6 +21,7 @@ from playwright.async_api import Browser, Page
 from hulldown.client import create_match
 from hulldown.match.state import Options
 from tests.scenarios import duel
+from tests.scenarios import rhino as rhino_unit
 
 from ..server_process import ServerProcess
 from .browser import board_matches_state, drag, open_table, screen_point, shot, state_of, wait_seq
@@ -32,7 +33,10 @@ def skimmer_duel() -> Any:
     request = duel()
     predator, rhino = request.scenario.units
     rhino = msgspec.structs.replace(rhino, keywords=("tank", "transport", "skimmer"))
-    scenario = msgspec.structs.replace(request.scenario, units=(predator, rhino))
+    # A second Rhino far off: a Lascannon's penetrating hit may roll Explodes! (the dice are the
+    # server's), and side B must keep a unit so the match does not end before the takeback.
+    reserve = rhino_unit("rhino-2", "b", 62, 44, 180)
+    scenario = msgspec.structs.replace(request.scenario, units=(predator, rhino, reserve))
     return msgspec.structs.replace(request, scenario=scenario, options=Options(turn_limit=30))
 
 

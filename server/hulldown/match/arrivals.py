@@ -24,6 +24,7 @@ from shapely.geometry.base import BaseGeometry
 
 from .actions import DeepStrike
 from .context import ApplyContext
+from .placing import OFF_TABLE, footprint_of, placed_footprints, zone_polygon
 from .rejection import Rejection, reject
 from .state import MatchState, Point, Side, Unit
 
@@ -48,8 +49,6 @@ SCATTER_DIRECTIONS = 36  # two D6 pick one of 36 directions, 10 degrees apart [d
 
 def own_edges(state: MatchState, side: Side) -> list[LineString]:
     """The battlefield edges the side's deployment zone touches."""
-    from .setup import zone_polygon
-
     w, h = state.battlefield.width, state.battlefield.height
     edges = [
         LineString([(0, 0), (w, 0)]),
@@ -127,8 +126,6 @@ def left_the_table(before: MatchState, after: MatchState) -> MatchState:
     ]
     if not gone:
         return after
-    from .setup import OFF_TABLE
-
     off = dict(ms.off_table)
     units = dict(after.units)
     for uid in gone:
@@ -187,8 +184,6 @@ def scatter(ctx: ApplyContext, at: Point) -> Point:
 
 
 def apply_deep_strike(state: MatchState, side: Side, action: DeepStrike, ctx: ApplyContext) -> MatchState:
-    from .setup import footprint_of, placed_footprints
-
     unit = state.units[action.unit]
     landing = scatter(ctx, action.at)
     alive = [m for m in unit.models.values() if m.alive]

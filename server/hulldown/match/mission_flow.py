@@ -214,7 +214,7 @@ def end_of_game(state: MatchState, ctx: ApplyContext) -> MatchState:
 
 
 def _breaks_the_line(state: MatchState, side: Side) -> bool:
-    from .setup import zone_polygon
+    from .placing import zone_polygon
 
     assert state.mission is not None
     enemy_zone = zone_polygon(state, other_side(side))

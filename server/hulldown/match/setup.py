@@ -21,7 +21,6 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from ..rules.geometry import shapes as g
 from .actions import DeepStrike, Deploy, Reserve, RollOff
 from .arrivals import (
     RESERVE_RULE,
@@ -33,8 +32,9 @@ from .arrivals import (
 )
 from .context import ApplyContext
 from .mission_state import MissionState
+from .placing import OFF_TABLE, footprint_of, placed_footprints, zone_polygon
 from .rejection import Rejection, reject
-from .state import Decision, MatchState, Model, Point, Side, Unit, other_side
+from .state import Decision, MatchState, Side, Unit, other_side
 
 if TYPE_CHECKING:
     from ..missions.model import Mission
@@ -53,9 +53,7 @@ DECISION_ORDER = "deploy_order"
 DECISION_SEIZE = "seize_initiative"
 SEIZE_ON = 6  # 40k7 and hh3: Seize the Initiative succeeds on a 6
 ROLL_OFF_MAX = 20  # a roll-off re-rolls ties at most this often; then side a wins [decided]
-DEFAULT_BASE_MM = 25.0
 # A unit off the table (in reserve) has its models here, far from every rule's reach [decided].
-OFF_TABLE = Point(-1000.0, -1000.0)
 ZONE_TOLERANCE = 1e-6
 SETUP_PHASE = "setup"
 RESERVES = "reserves"  # the status every edition's rules read as "not on the table"
@@ -135,40 +133,12 @@ def resume_order(state: MatchState, decision: Decision, choice: str, ctx: ApplyC
 # ---- deploying ----------------------------------------------------------------------------------
 
 
-def _footprint(unit: Unit | None, model: Model, at: Point, heading: float | None) -> BaseGeometry:
-    if model.hull is not None:
-        h = model.heading if heading is None else heading
-        return g.Hull(at.x, at.y, model.hull.length, model.hull.width, h).polygon()
-    radius = (model.base_mm or DEFAULT_BASE_MM) / 25.4 / 2
-    return ShapelyPoint(at.x, at.y).buffer(radius, quad_segs=8)
-
-
-def _placed(state: MatchState) -> list[tuple[Unit, BaseGeometry]]:
-    """Every model on the table now, with its footprint."""
-    assert state.mission is not None
-    out: list[tuple[Unit, BaseGeometry]] = []
-    for unit in state.units.values():
-        if unit.destroyed or unit.embarked_in is not None or unit.id in state.mission.off_table:
-            continue
-        for model in unit.models.values():
-            if model.alive:
-                out.append((unit, _footprint(unit, model, model.pos, None)))
-    return out
-
-
 def _is_flyer(unit: Unit) -> bool:
     return unit.has("flyer")
 
 
 def _is_vehicle(unit: Unit) -> bool:
     return unit.kind in ("vehicle", "walker") or unit.profile.armour is not None
-
-
-def zone_polygon(state: MatchState, side: Side) -> Polygon:
-    assert state.mission is not None
-    zone_id = state.mission.zones.get(side, "A" if side == "a" else "B")
-    zone = next(z for z in state.mission.mission.deployment.zones if z.id == zone_id)
-    return Polygon(zone.points)
 
 
 def _check_turn(state: MatchState, side: Side, unit_id: str) -> Rejection | None:
@@ -189,14 +159,6 @@ def _check_turn(state: MatchState, side: Side, unit_id: str) -> Rejection | None
             f"{unit.name} is embarked: it is deployed with {unit.embarked_in}",
         )
     return None
-
-
-def footprint_of(model: Model, at: Point, heading: float | None) -> BaseGeometry:
-    return _footprint(None, model, at, heading)
-
-
-def placed_footprints(state: MatchState) -> list[tuple[Unit, BaseGeometry]]:
-    return _placed(state)
 
 
 def arriving(state: MatchState, unit_id: str) -> bool:
@@ -234,12 +196,12 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
     zone = zone_polygon(state, side).buffer(ZONE_TOLERANCE)
     bf = state.battlefield
     table = Polygon(((0, 0), (bf.width, 0), (bf.width, bf.height), (0, bf.height))).buffer(ZONE_TOLERANCE)
-    placed = _placed(state)
+    placed = placed_footprints(state)
     gap = arrival_gap(state) if coming else mission.enemy_gap
     new: list[BaseGeometry] = []
     for mid in sorted(action.positions):
         at = action.positions[mid]
-        shape = _footprint(unit, unit.models[mid], at, action.heading)
+        shape = footprint_of(unit.models[mid], at, action.heading)
         if not table.covers(shape):
             return reject("outside_zone", r, f"model {mid} would be off the battlefield", model=mid)
         if not coming and not zone.covers(shape):
