@@ -116,15 +116,17 @@ def test_skirmish_armies_are_the_rosters(edition: str) -> None:
                 assert (list(got) if isinstance(got, tuple) else got) == value, (unit.id, key)
 
 
-def _candidates_40k7(state: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
-    counter = _candidates_40k7.in_phase  # type: ignore[attr-defined]
-    key = (state.active, state.phase, state.turn)
-    counter[key] = counter.get(key, 0) + 1
-    side, action = choose_40k7(state, rng, counter[key])
-    return [(side, action)]
+class Candidates40k7:
+    """The 40k7 generator wants to know how many actions it already chose in this phase."""
 
+    def __init__(self) -> None:
+        self.in_phase: dict[tuple[str, str, int], int] = {}
 
-CANDIDATES = {"40k7": _candidates_40k7, "hh3": hh3_candidates, "40k11": wh40k11_candidates}
+    def __call__(self, state: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
+        key = (state.active, state.phase, state.turn)
+        self.in_phase[key] = self.in_phase.get(key, 0) + 1
+        side, action = choose_40k7(state, rng, self.in_phase[key])
+        return [(side, action)]
 
 
 @pytest.mark.parametrize("path", DEFINITIONS, ids=lambda p: p.stem)
@@ -139,7 +141,7 @@ def test_example_plays_to_the_end(path: Path) -> None:
     live = evolve(MatchState(match_id=match_id, edition=create.edition, seq=0), first, NoDice())
     log, applied = [first], Counter[str]()
     rng = random.Random(1)
-    _candidates_40k7.in_phase = {}  # type: ignore[attr-defined]
+    candidates = {"40k7": Candidates40k7(), "hh3": hh3_candidates, "40k11": wh40k11_candidates}
     for _ in range(MAX_STEPS):
         if live.ended:
             break
@@ -148,7 +150,7 @@ def test_example_plays_to_the_end(path: Path) -> None:
             proposed = setup_candidates(live, rng)
         else:
             extra = mission_moves(live, rng) if live.mission is not None else []
-            proposed = [*extra, *CANDIDATES[edition](live, rng)]
+            proposed = [*extra, *candidates[edition](live, rng)]
         for side, action in proposed:
             if validate(live, side, action) is not None:
                 continue

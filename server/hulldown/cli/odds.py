@@ -39,7 +39,8 @@ def odds_of_file(data: dict[str, Any], options: OddsOptions) -> dict[str, Any]:
     answer = compute_odds(state, side, action, options)
     if isinstance(answer, Rejection):
         return {"error": answer.message, "rejection": msgspec.to_builtins(answer)}
-    return msgspec.to_builtins(answer)  # type: ignore[no-any-return]
+    result: dict[str, Any] = msgspec.to_builtins(answer)
+    return result
 
 
 def _last_action(entry: dict[str, Any], state: MatchState) -> tuple[Side, Action]:

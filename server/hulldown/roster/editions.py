@@ -8,6 +8,7 @@ Anything a reader cannot map it reports through ``add(level, path, name, message
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -109,7 +110,10 @@ def mount_from_name(name: str) -> dict[str, Any] | None:
     return None
 
 
-class EditionReader:
+class EditionReader(ABC):
+    """How one edition's roster data lays out statlines and weapons; each edition implements
+    ``statline`` and ``weapon``."""
+
     edition = ""
     system_ids: tuple[str, ...] = ()
     system_name = ""
@@ -134,8 +138,8 @@ class EditionReader:
     def is_weapon(self, p: Profile) -> bool:
         return p.type_name.lower() in self.weapon_types
 
-    def statline(self, p: Profile, anchor: Selection, root: Selection, add: Add) -> Statline:
-        raise NotImplementedError
+    @abstractmethod
+    def statline(self, p: Profile, anchor: Selection, root: Selection, add: Add) -> Statline: ...
 
     def finish(self, s: Statline, anchor: Selection, add: Add) -> Statline:
         for p in anchor.profiles:
@@ -148,8 +152,8 @@ class EditionReader:
                     s.profile["access"] = access
         return s
 
-    def weapon(self, p: Profile, sel: Selection, s: Statline, add: Add) -> WeaponLine | None:
-        raise NotImplementedError
+    @abstractmethod
+    def weapon(self, p: Profile, sel: Selection, s: Statline, add: Add) -> WeaponLine | None: ...
 
     def weapon_rule(self, text: str) -> str | None:
         """A weapon special rule's name (value stripped) mapped to the core's name, else None."""
