@@ -26,7 +26,7 @@ from ..match.scenario import CreateMatch, check_scenario, match_created
 from ..match.state import MatchState, Side
 from ..match.timeline import DiceFor, Timeline
 from ..rules.dice import commitment
-from ..rules.geometry.shapes import _base_polygon, _hull_polygon
+from ..rules.geometry.shapes import polygon_cache_sizes
 from ..store.listing import MatchListing, created_ms
 from ..store.redis_store import RedisEventStore
 from ..store.tailers import make_tailer
@@ -262,8 +262,7 @@ class LiveService:
             "patches": sum(len(r.recent) for r in self.runtimes.values()),
             "followed": len(self.tailer.following()),
             # Process-wide, shared by every match: footprint polygons (rules/geometry/shapes.py).
-            "hull_polygons": _hull_polygon.cache_info().currsize,
-            "base_polygons": _base_polygon.cache_info().currsize,
+            **polygon_cache_sizes(),
         }
 
     async def state_at(

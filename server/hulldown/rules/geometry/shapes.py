@@ -244,6 +244,14 @@ def _base_polygon(base: Base) -> Polygon:
     return ShapelyPoint(base.cx, base.cy).buffer(base.radius, quad_segs=BASE_QUAD_SEGS)
 
 
+def polygon_cache_sizes() -> dict[str, int]:
+    """How many hull and base polygons are cached (for the server's metrics)."""
+    return {
+        "hull_polygons": _hull_polygon.cache_info().currsize,
+        "base_polygons": _base_polygon.cache_info().currsize,
+    }
+
+
 def overlaps(a: Shape, b: Shape) -> bool:
     """True when the interiors overlap; touching does not count.
 
