@@ -8,17 +8,22 @@ range 12", S4 AP2 Assault 4.
 
 from __future__ import annotations
 
+import math
+
 from msgspec.structs import replace
 
 from hulldown.match.actions import Decide, EndPhase, Fire, Manifest, Shoot
-from hulldown.match.state import MatchState, Mount, Unit
+from hulldown.match.context import ApplyContext
+from hulldown.match.state import MatchState, Mount, Unit, Weapon
+from hulldown.match.turns import replace_unit
+from hulldown.rules.dice import SeededDice
 from hulldown.rules.wh40k7 import psychic
 from hulldown.rules.wh40k7.warp import PILOT_LEADERSHIP, mastery_level, pool
 
 from .builders import act, infantry, make_state, rejected, vehicle, weapon
 
 
-def _smite(wid: str = "smite") -> object:
+def _smite(wid: str = "smite") -> Weapon:
     return weapon(
         wid, "Smite", 12, 4, 2, type="assault", shots=4, rules=("witchfire:1",), mount=Mount(kind="turret")
     )
@@ -34,7 +39,7 @@ def _psyker(uid: str = "pilot", side: str = "a", level: str = "psychic_pilot:2",
         0,
         name="Psy-tank",
         keywords=("tank", level),
-        weapons=(_smite(),),  # type: ignore[arg-type]
+        weapons=(_smite(),),
         **kw,  # type: ignore[arg-type]
     )
 
@@ -214,7 +219,7 @@ def test_manifesting_is_checked_against_the_rules() -> None:
     shooting = replace(state, phase="shooting")
     assert rejected(shooting, "a", Manifest("pilot", "smite", "m", 1)).code == "wrong_phase"
     assert rejected(shooting, "a", Shoot("pilot", (Fire("smite", "m"),))).code == "psychic_power"
-    plain = make_state(vehicle("rhino", "a", 10, 24, weapons=(_smite(),)), _marines(), phase="psychic")  # type: ignore[arg-type]
+    plain = make_state(vehicle("rhino", "a", 10, 24, weapons=(_smite(),)), _marines(), phase="psychic")
     assert rejected(plain, "a", Manifest("rhino", "smite", "m", 1)).code == "not_a_psyker"
 
 
@@ -237,3 +242,27 @@ def test_the_other_editions_have_no_manifest() -> None:
         state = replace(make_state(_psyker(), _marines()), edition=edition)  # type: ignore[arg-type]
         rej = rules_for(edition).validate(state, "a", Manifest("pilot", "smite", "m", 1))
         assert rej is not None and rej.code == "unsupported_action"
+
+
+def test_psychic_test_and_perils_frequencies_match_the_exact_odds() -> None:
+    """40k7 Take Psychic Test over seeded dice (the match's HMAC dice, 4,000 attempts): three
+    dice at Warp Charge 2 pass when two or more show 4+ - P = 4/8; Perils of the Warp when two
+    or more show 6 - P = (3 * 5 + 1) / 216. Tolerance: 5 standard errors."""
+
+    state = _in_psychic_phase(_psyker(), _marines(), d6=6)
+    power = state.units["pilot"].weapons["smite"]
+    state = _with_power(state, replace(power, rules=("witchfire:2",)))
+    n = 4_000
+    passed = perils = 0
+    for i in range(n):
+        ctx = ApplyContext(i, SeededDice(b"hulldown-40k7-psychic", "stats-psychic", i), 0)
+        new = psychic.apply_manifest(state, "a", Manifest("pilot", "smite", "m", 3), ctx, lambda s, c: s)
+        passed += new.pending is not None
+        perils += any(e.rule == "40k7 The Psychic Phase, Perils of the Warp" for e in ctx.entries)
+    for seen, p in ((passed, 4 / 8), (perils, 16 / 216)):
+        assert abs(seen / n - p) <= 5 * math.sqrt(p * (1 - p) / n), (seen / n, p)
+
+
+def _with_power(state: MatchState, power: Weapon) -> MatchState:
+    unit = state.units["pilot"]
+    return replace_unit(state, replace(unit, weapons={**unit.weapons, power.id: power}))
