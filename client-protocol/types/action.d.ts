@@ -16,6 +16,7 @@ export type Action =
   | Embark
   | Disembark
   | Abandon
+  | Manifest
   | EndPhase
   | Decide
   | Undo
@@ -150,6 +151,20 @@ export interface Abandon {
   type: "abandon";
   unit: string;
   model: string;
+}
+/**
+ * 40k7 Psychic phase: ``unit`` (a Psyker) tries to manifest the psychic power ``power`` at
+ * ``target``, expending ``dice`` Warp Charge points from its side's pool for the Psychic test;
+ * ``snap`` asks for Snap Shots with a witchfire power (docs/psychic.md).
+ */
+export interface Manifest {
+  type: "manifest";
+  unit: string;
+  power: string;
+  target: string;
+  dice: number;
+  snap?: boolean;
+  nonce?: string;
 }
 /**
  * Finish the current phase (the last phase also ends the player turn).

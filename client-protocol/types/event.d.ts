@@ -29,6 +29,7 @@ export interface Event {
     | Embark
     | Disembark
     | Abandon
+    | Manifest
     | EndPhase
     | Decide
     | Undo
@@ -162,6 +163,20 @@ export interface Abandon {
   type: "abandon";
   unit: string;
   model: string;
+}
+/**
+ * 40k7 Psychic phase: ``unit`` (a Psyker) tries to manifest the psychic power ``power`` at
+ * ``target``, expending ``dice`` Warp Charge points from its side's pool for the Psychic test;
+ * ``snap`` asks for Snap Shots with a witchfire power (docs/psychic.md).
+ */
+export interface Manifest {
+  type: "manifest";
+  unit: string;
+  power: string;
+  target: string;
+  dice: number;
+  snap?: boolean;
+  nonce?: string;
 }
 /**
  * Finish the current phase (the last phase also ends the player turn).
@@ -304,6 +319,8 @@ export interface Model {
   wounds: number;
   bulky: number;
   alive: boolean;
+  profile: Profile | null;
+  kind: ("infantry" | "monster" | "paragon" | "vehicle" | "walker") | null;
 }
 /**
  * A baseless vehicle's hull: an oriented rectangle (length along the heading).

@@ -89,6 +89,8 @@ export interface UnitDef {
 }
 /**
  * One model: where it stands and how big it is (a hull for baseless vehicles, else a base).
+ * hh3 only: ``profile`` gives the model characteristics of its own instead of its unit's, and
+ * ``kind: "paragon"`` makes it a Paragon in an Infantry unit (one that joined the unit).
  */
 export interface ModelDef {
   pos: Point;
@@ -97,6 +99,8 @@ export interface ModelDef {
   hull?: HullSize | null;
   base_mm?: number | null;
   bulky?: number;
+  profile?: Profile | null;
+  kind?: ("infantry" | "monster" | "paragon" | "vehicle" | "walker") | null;
   state?: ModelState | null;
 }
 /**
@@ -105,14 +109,6 @@ export interface ModelDef {
 export interface HullSize {
   length: number;
   width: number;
-}
-/**
- * A model's condition when the match starts mid-game. ``wounds``: wounds left (default: the
- * profile's W).
- */
-export interface ModelState {
-  wounds?: number | null;
-  alive?: boolean;
 }
 /**
  * Characteristics. Which ones matter depends on the edition and the unit kind.
@@ -143,6 +139,14 @@ export interface Armour {
   front: number;
   side: number;
   rear: number;
+}
+/**
+ * A model's condition when the match starts mid-game. ``wounds``: wounds left (default: the
+ * profile's W).
+ */
+export interface ModelState {
+  wounds?: number | null;
+  alive?: boolean;
 }
 /**
  * A weapon profile. ``model``: the id of the model carrying it (may be left out when the unit

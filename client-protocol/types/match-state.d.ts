@@ -137,6 +137,8 @@ export interface Model {
   wounds: number;
   bulky: number;
   alive: boolean;
+  profile: Profile | null;
+  kind: ("infantry" | "monster" | "paragon" | "vehicle" | "walker") | null;
 }
 /**
  * A baseless vehicle's hull: an oriented rectangle (length along the heading).

@@ -415,4 +415,24 @@ BAD: tuple[Bad, ...] = (
     ),
     Bad("heading 1e30", _set(f"{U0}.models[0].heading", 1e30), f"{U0}.models[0].heading", "MAX_HEADING"),
     Bad("zero base", _set(f"{U2}.models.s0.base_mm", 0), f"{U2}.models[0].base_mm", "more than 0"),
+    Bad(
+        "40k7 model profile",
+        _set(f"{U2}.models.s0.profile", {"ld": 10}),
+        f"{U2}.models[0].profile",
+        "hh3 rules only",
+    ),
+    Bad(
+        "hh3 paragon model of a vehicle",
+        _set(f"{U0}.models[0].kind", "paragon"),
+        f"{U0}.models[0].kind",
+        "Infantry or Paragon unit",
+        edition="hh3",
+    ),
+    Bad(
+        "hh3 model profile out of bounds",
+        _set(f"{U2}.models.s0.profile", {"ld": 1000}),
+        f"{U2}.models[0].profile.ld",
+        "MAX_CHARACTERISTIC",
+        edition="hh3",
+    ),
 )

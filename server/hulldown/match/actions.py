@@ -118,6 +118,26 @@ class Abandon(msgspec.Struct, frozen=True, tag="abandon", tag_field="type", forb
     model: str
 
 
+class Manifest(
+    msgspec.Struct,
+    frozen=True,
+    tag="manifest",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+):
+    """40k7 Psychic phase: ``unit`` (a Psyker) tries to manifest the psychic power ``power`` at
+    ``target``, expending ``dice`` Warp Charge points from its side's pool for the Psychic test;
+    ``snap`` asks for Snap Shots with a witchfire power (docs/psychic.md)."""
+
+    unit: str
+    power: str
+    target: str
+    dice: int
+    snap: bool = False
+    nonce: str = ""
+
+
 class EndPhase(
     msgspec.Struct,
     frozen=True,
@@ -218,6 +238,7 @@ PlayAction = (
     | Embark
     | Disembark
     | Abandon
+    | Manifest
     | EndPhase
     | Decide
 )
@@ -241,6 +262,7 @@ PLAY_ACTION_KINDS: tuple[type[PlayAction], ...] = (
     Embark,
     Disembark,
     Abandon,
+    Manifest,
     EndPhase,
     Decide,
 )

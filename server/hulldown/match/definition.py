@@ -174,7 +174,7 @@ def _unit_document(u: Unit) -> dict[str, Any]:
         model = _trim(msgspec.to_builtins(m), Model)
         model["id"], model["pos"] = m.id, [m.pos.x, m.pos.y]
         model_state: dict[str, Any] = {}
-        if m.wounds != u.profile.w:
+        if m.wounds != (m.profile or u.profile).w:
             model_state["wounds"] = m.wounds
         if not m.alive:
             model_state["alive"] = False
@@ -246,9 +246,11 @@ def _model(m: ModelDef, profile: Profile) -> Model:
         heading=m.heading,
         hull=m.hull,
         base_mm=m.base_mm,
-        wounds=profile.w if state.wounds is None else state.wounds,
+        wounds=(m.profile or profile).w if state.wounds is None else state.wounds,
         bulky=m.bulky,
         alive=state.alive,
+        profile=m.profile,
+        kind=m.kind,
     )
 
 

@@ -240,6 +240,7 @@ def _unit(d: MatchDefinition, vocab: Vocabulary, i: int, u: UnitDef) -> Iterator
         )
     for j, m in enumerate(u.models):
         yield from _model(join(join(path, "models"), j), m, vehicle)
+        yield from _model_own_profile(join(join(path, "models"), j), m, u, d.edition)
     if len(u.weapons) > L.MAX_WEAPONS_PER_UNIT:
         yield Problem(
             join(path, "weapons"),
@@ -333,6 +334,40 @@ def _profile(path: str, p: Profile) -> Iterator[Problem]:
     yield from _bound((path, "capacity"), p.capacity, 0, L.MAX_CAPACITY, "capacity", "MAX_CAPACITY")
     if len(p.access) > L.MAX_ACCESS_POINTS:
         yield Problem(join(path, "access"), f"at most {L.MAX_ACCESS_POINTS} access points (one per facing)")
+
+
+# hh3 Paragons (seed glossary: "Can join or leave an Infantry unit"): a model of an Infantry unit
+# may be a Paragon with its own profile; per-model profiles are read by the hh3 rules only.
+OWN_PROFILE_EDITIONS = ("hh3",)
+OWN_PROFILE_UNIT_KINDS = ("infantry", "paragon")
+MODEL_KINDS = ("paragon",)
+
+
+def _model_own_profile(path: str, m: ModelDef, u: UnitDef, edition: str) -> Iterator[Problem]:
+    """A model's own profile and kind (hh3 only: the other editions' rules read the unit's)."""
+    if m.profile is None and m.kind is None:
+        return
+    if edition not in OWN_PROFILE_EDITIONS:
+        yield Problem(
+            join(path, "profile" if m.profile is not None else "kind"),
+            f"a model's own profile or kind is read by the hh3 rules only, not {edition}'s: "
+            "give the unit the profile",
+        )
+        return
+    if u.kind not in OWN_PROFILE_UNIT_KINDS:
+        yield Problem(
+            join(path, "profile" if m.profile is not None else "kind"),
+            f"only the models of an Infantry or Paragon unit have profiles of their own, not a {u.kind} unit's",
+            allowed=OWN_PROFILE_UNIT_KINDS,
+        )
+    if m.kind is not None and (m.kind not in MODEL_KINDS or u.kind != "infantry"):
+        yield Problem(
+            join(path, "kind"),
+            f"a model's kind may only be paragon, in an Infantry unit (got {m.kind!r} in a {u.kind} unit)",
+            allowed=MODEL_KINDS,
+        )
+    if m.profile is not None:
+        yield from _profile(join(path, "profile"), m.profile)
 
 
 def _model(path: str, m: ModelDef, vehicle: bool) -> Iterator[Problem]:

@@ -60,7 +60,9 @@ class ModelState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class ModelDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """One model: where it stands and how big it is (a hull for baseless vehicles, else a base)."""
+    """One model: where it stands and how big it is (a hull for baseless vehicles, else a base).
+    hh3 only: ``profile`` gives the model characteristics of its own instead of its unit's, and
+    ``kind: "paragon"`` makes it a Paragon in an Infantry unit (one that joined the unit)."""
 
     pos: Point
     id: str = ""
@@ -68,6 +70,8 @@ class ModelDef(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
     hull: HullSize | None = None
     base_mm: float | None = None
     bulky: int = 1
+    profile: Profile | None = None
+    kind: UnitKind | None = None
     state: ModelState | None = None
 
 

@@ -46,6 +46,7 @@ from .actions import (
     Embark,
     EndPhase,
     Fight,
+    Manifest,
     Move,
     Pivot,
     Reserve,
@@ -81,6 +82,7 @@ GAME_ACTIONS = (
     Embark,
     Disembark,
     Abandon,
+    Manifest,
     EndPhase,
     Decide,
 )

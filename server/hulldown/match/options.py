@@ -17,7 +17,20 @@ import typing
 
 import msgspec
 
-from .actions import Abandon, Charge, Disembark, Embark, Fight, Fire, Move, MoveKind, Pivot, PlayAction, Shoot
+from .actions import (
+    Abandon,
+    Charge,
+    Disembark,
+    Embark,
+    Fight,
+    Fire,
+    Manifest,
+    Move,
+    MoveKind,
+    Pivot,
+    PlayAction,
+    Shoot,
+)
 from .rejection import Rejection
 from .state import MatchState, Point, Side, Unit
 from .validate import validate
@@ -40,7 +53,7 @@ CLOSED_CODES = frozenset(
         "zooming_flyer", "flyer_stunned", "not_on_table", "tank_shocked", "regrouped",
         "transport_used", "transport_rushed", "transport_unloaded", "embark_disembark_same_turn",
         "embark_and_disembark", "charge_failed", "nobody_fights", "fight_started", "passengers_fired",
-        "no_decision_pending", "takeback_pending",
+        "no_decision_pending", "takeback_pending", "not_a_psyker", "not_enough_warp_charge",
     }
 )  # fmt: skip
 
@@ -111,14 +124,23 @@ def representatives(state: MatchState, unit: Unit) -> list[tuple[str, PlayAction
                 )
             )
     out.append(("pivot", Pivot(unit.id, (heading + PIVOT_STEP_DEG) % 360)))
-    ranged = [w for w in unit.weapons.values() if w.type != "melee" and w.range > 0 and not w.destroyed]
+    usable = [w for w in unit.weapons.values() if w.type != "melee" and w.range > 0 and not w.destroyed]
+    ranged = [w for w in usable if not _is_power(w.rules)]
+    powers = [w for w in usable if _is_power(w.rules)]
     out.append(("shoot", Shoot(unit.id, (Fire(ranged[0].id, enemy.id),)) if ranged and enemy else None))
+    # 40k7 Psychic phase (docs/psychic.md): the first power known, one Warp Charge point.
+    out.append(("manifest", Manifest(unit.id, powers[0].id, enemy.id, 1) if powers and enemy else None))
     out.append(("charge", Charge(unit.id, enemy.id) if enemy else None))
     out.append(("fight", Fight(unit.id, enemy.id) if enemy else None))
     out.append(("embark", Embark(unit.id, transport.id) if transport else None))
     out.append(("disembark", Disembark(unit.id, {})))
     out.append(("abandon", Abandon(unit.id, _lead(unit)[0]) if len(unit.models) > 1 else None))
     return out
+
+
+def _is_power(rules: tuple[str, ...]) -> bool:
+    """A 40k7 witchfire psychic power (weapon rule ``witchfire:X``)."""
+    return any(r.startswith("witchfire:") for r in rules)
 
 
 def _option(kind: str, rejection: Rejection | None) -> UnitOption:

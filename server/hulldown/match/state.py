@@ -121,6 +121,10 @@ class Model(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     wounds: int = 1
     bulky: int = 1
     alive: bool = True
+    # hh3: the model's own characteristics and type where they differ from its unit's (a Paragon
+    # in the Infantry unit it joined): docs/match-definition.md. None: the unit's.
+    profile: Profile | None = None
+    kind: UnitKind | None = None
 
 
 class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

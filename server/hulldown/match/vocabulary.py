@@ -121,6 +121,22 @@ WH40K7 = Vocabulary(
         Term(
             "relentless", "Relentless: counts as Stationary when shooting", "40k7 Special Rules, Relentless"
         ),
+        Term(
+            "psychic_pilot",
+            "Psychic Pilot: the vehicle is a Psyker of Mastery Level 1 (docs/psychic.md)",
+            "40k7 Special Rules, Psychic Pilot",
+        ),
+        Term(
+            "psychic_pilot",
+            "Psychic Pilot (Mastery Level X): the vehicle is a Psyker of Mastery Level X",
+            "40k7 Special Rules, Psychic Pilot",
+            variable=True,
+        ),
+        Term(
+            "adamantium_will",
+            "Adamantium Will: +1 to Deny the Witch",
+            "40k7 Special Rules, Adamantium Will",
+        ),
     ),
     weapon_rules=(
         Term("blast", 'Blast: a 3" marker that scatters', "40k7 Weapons, Blast"),
@@ -136,6 +152,13 @@ WH40K7 = Vocabulary(
             "40k7 Special Rules, Pinning",
         ),
         Term("skyfire", "Skyfire: hits Flyers normally", "40k7 Special Rules, Skyfire"),
+        Term(
+            "witchfire",
+            "Witchfire (X): a psychic power of Warp Charge X, a shooting attack manifested in the "
+            "Psychic phase (docs/psychic.md)",
+            "40k7 The Psychic Phase, Witchfire",
+            variable=True,
+        ),
         Term("grenade", "Grenade: thrown or used against vehicles in an assault", "40k7 Weapons, Grenades"),
     ),
     statuses=(

@@ -7,8 +7,10 @@ from ..match.context import ApplyContext
 from ..match.state import MatchState
 from ..match.turns import next_phase
 
-# 40k7 rulebook, "The Turn": Movement, Psychic (not modelled), Shooting, Assault.
-PHASES_40K7: tuple[str, ...] = ("movement", "shooting", "assault")
+# 40k7 rulebook, "The Turn": Movement, Psychic, Shooting, Assault (the Psychic phase is played for
+# vehicles with Psychic Pilot and passes at once when the side to play has no Psyker:
+# rules/wh40k7/psychic.py).
+PHASES_40K7: tuple[str, ...] = ("movement", "psychic", "shooting", "assault")
 # hh3 core rules, "The Turn": Start, Movement, Shooting, Assault, End (with its Statuses sub-phase).
 PHASES_HH3: tuple[str, ...] = ("start", "movement", "shooting", "assault", "end")
 # 40k11 core rules, "The Battle Round": Command, Movement, Shooting, Charge, Fight.

@@ -27,7 +27,7 @@ from ...match.state import Decision, MatchState, Unit
 from ...match.turns import add_flag, replace_unit
 from . import geom, statuses
 from .combat_lock import locked
-from .core import R_BATTLESMITH, on_table, rule_value
+from .core import R_BATTLESMITH, lent_characteristic, on_table, rule_value
 
 BATTLESMITH_KEYWORD = "battlesmith"
 BATTLESMITH_RANGE = 6.0  # hh3 Armoury, Battlesmith (X): a friendly model within 6"
@@ -96,7 +96,7 @@ def _options(target: Unit) -> tuple[str, ...]:
 def apply_battlesmith(state: MatchState, unit: Unit, action: Move, ctx: ApplyContext) -> MatchState:
     target = state.units[action.target or ""]
     state = replace_unit(state, add_flag(unit, F_BATTLESMITH))
-    iq = unit.profile.intelligence
+    iq = lent_characteristic(unit, "intelligence")  # a Paragon lends it (seed glossary)
     ctx.log(f"{unit.name} uses Battlesmith on {target.name}: Intelligence Check.", R_BATTLESMITH)
     first = ctx.roll(f"Intelligence Check ({unit.name})", f"2D6 <= {iq}")
     second = ctx.roll(f"Intelligence Check ({unit.name})", f"2D6 <= {iq}")

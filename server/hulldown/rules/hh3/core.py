@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from ...match.rejection import Rejection, reject
-from ...match.state import MatchState, Model, Side, Unit, Weapon
+from ...match.state import MatchState, Model, Profile, Side, Unit, Weapon
 
 # --- Rule references (edition + section of RULES.md section 2 and the seed's headings) -------
 R_VEHICLE = "hh3 Vehicles"
@@ -104,6 +104,52 @@ def is_vehicle(unit: Unit) -> bool:
 
 def is_paragon(unit: Unit) -> bool:
     return unit.kind == "paragon"
+
+
+# Seed glossary, Paragon: "lend its characteristics to its unit for any characteristic test". A
+# unit tests on the best of its own profile and the profiles of its living Paragon models: a
+# Paragon lends a characteristic only where it is better [decided].
+LEND_ONLY_BETTER = True
+LENT_CHARACTERISTICS = ("ld", "cool", "intelligence")
+
+
+def model_profile(unit: Unit, model: Model) -> Profile:
+    """The characteristics of one model: its own profile where it has one (a Paragon in the
+    unit it joined, docs/match-definition.md), else its unit's."""
+    return model.profile or unit.profile
+
+
+def is_paragon_model(unit: Unit, model: Model) -> bool:
+    """A Paragon model: the model of a Paragon unit, or one marked Paragon in an Infantry unit."""
+    return (model.kind or unit.kind) == "paragon"
+
+
+def lent_characteristic(unit: Unit, name: str) -> int:
+    """The value a unit takes a characteristic test on (Leadership, Cool, Intelligence): its
+    own, or a living Paragon's that is better (seed glossary, Paragon: it lends its
+    characteristics to its unit for any characteristic test)."""
+    own: int = getattr(unit.profile, name)
+    lent = [
+        int(getattr(model_profile(unit, m), name))
+        for m in unit.models.values()
+        if m.alive and is_paragon_model(unit, m)
+    ]
+    if not lent:
+        return own
+    return max(own, *lent) if LEND_ONLY_BETTER else max(lent)
+
+
+def majority_toughness(unit: Unit) -> int:
+    """The Toughness a wound test is made against: the one most of the unit's living models have
+    (ties: the highest) [decided: a unit of one profile keeps its T; docs/rules-notes.md]."""
+    counts: dict[int, int] = {}
+    for m in unit.models.values():
+        if m.alive:
+            t = model_profile(unit, m).t
+            counts[t] = counts.get(t, 0) + 1
+    if not counts:
+        return unit.profile.t
+    return max(counts, key=lambda t: (counts[t], t))
 
 
 def check_target_model(unit: Unit, target: Unit, model: str | None) -> Rejection | None:

@@ -31,6 +31,8 @@ from .core import (
     is_flyer,
     is_super_heavy,
     is_vehicle,
+    majority_toughness,
+    model_profile,
     rule_value,
     vehicle_model,
 )
@@ -165,7 +167,7 @@ def allocate(unit: Unit, source: g.Point, aim: str | None = None) -> Model | Non
     chosen = unit.models.get(aim or "")
     if chosen is not None and chosen.alive:
         return chosen
-    wounded = [m for m in alive if m.wounds < unit.profile.w]
+    wounded = [m for m in alive if m.wounds < model_profile(unit, m).w]
     pool = wounded or alive
     return min(pool, key=lambda m: (math.hypot(m.pos.x - source[0], m.pos.y - source[1]), m.id))
 
@@ -175,9 +177,10 @@ def hit_model_unit(state: MatchState, uid: str, hit: Hit, ctx: ApplyContext) -> 
     unit = state.units[uid]
     if unit.destroyed:
         return state
-    need = wound_target(hit.strength, unit.profile.t)
+    toughness = majority_toughness(unit)
+    need = wound_target(hit.strength, toughness)
     if need is None:
-        ctx.log(f"{hit.label}: S{hit.strength} cannot wound T{unit.profile.t}.", R_CORE_WOUND)
+        ctx.log(f"{hit.label}: S{hit.strength} cannot wound T{toughness}.", R_CORE_WOUND)
         return state
     if need > 0:
         die = ctx.roll("wound test", f"{need}+", at_least(need, "wound", "no wound"))
@@ -187,9 +190,10 @@ def hit_model_unit(state: MatchState, uid: str, hit: Hit, ctx: ApplyContext) -> 
     model = allocate(unit, hit.source, hit.aim)
     if model is None:
         return state
-    armour = unit.profile.sv if armour_save_allowed(unit.profile.sv, hit.ap) else None
+    own = model_profile(unit, model)  # the model's own save (a Paragon in the unit it joined)
+    armour = own.sv if armour_save_allowed(own.sv, hit.ap) else None
     cover = model_cover(state, model) if hit.shooting and not hit.melee else None
-    save = best_save(armour, unit.profile.inv, cover)
+    save = best_save(armour, own.inv, cover)
     if save is not None:
         roll = ctx.roll("saving throw", f"{save}+", at_least(save, "saved", "failed"))
         if roll >= save:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from ...match import doc_refs
-from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Move, Pivot, Shoot
+from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Manifest, Move, Pivot, Shoot
 from ...match.context import ApplyContext
 from ...match.dispatch import Applier, DispatchTable, Validator
 from ...match.rejection import Rejection, reject
@@ -82,6 +82,9 @@ RULES.on(Fight, _of_unit(assault.validate_fight), _to_unit(assault.apply_fight))
 RULES.on(Embark, _of_unit(transports.validate_embark), _to_unit(transports.apply_embark))
 RULES.on(Disembark, _of_unit(transports.validate_disembark), _to_unit(transports.apply_disembark))
 RULES.unsupported(Abandon, R_TURN, "hh3 has no squadrons to abandon a vehicle from")
+RULES.unsupported(
+    Manifest, R_TURN, "hh3 psychic powers are not modelled: there is no Psychic phase to manifest in"
+)
 RULES.decision(shooting.DECISION_FACING, shooting.resume_facing)
 RULES.decision(endphase.DECISION_REPAIR, endphase.resume_repair)
 RULES.decision(assault.DECISION_VOLLEY, assault.resume_volley)

@@ -22,7 +22,17 @@ from ...match.context import ApplyContext
 from ...match.state import MatchState, Side, Unit
 from ...match.turns import replace_unit
 from . import geom, statuses
-from .core import CONTACT, R_COMBAT, R_RESOLUTION, alive_models, is_vehicle, on_table
+from .core import (
+    CONTACT,
+    R_COMBAT,
+    R_RESOLUTION,
+    alive_models,
+    is_paragon_model,
+    is_vehicle,
+    lent_characteristic,
+    model_profile,
+    on_table,
+)
 
 # A fight's record on the attacking unit (turn flag): "combat:<target id>:<resolution points>".
 COMBAT_FLAG = "combat"
@@ -47,12 +57,14 @@ def fights(state: MatchState) -> list[tuple[str, str, int]]:
 
 
 def removed_points(unit: Unit, before: Unit) -> int:
-    """Resolution points for the models of ``unit`` removed since ``before``: 1 each, a Paragon's
-    base Wounds (seed glossary, Paragon)."""
-    lost = sum(1 for mid, m in before.models.items() if m.alive and not unit.models[mid].alive)
+    """Resolution points for the models of ``unit`` removed since ``before``: 1 each, a Paragon
+    its base Wounds (seed glossary, Paragon: "Counts as its base Wounds value for combat
+    resolution") - a Paragon unit's model, or a Paragon model in the unit it joined."""
+    removed = [m for mid, m in before.models.items() if m.alive and not unit.models[mid].alive]
+    lost = sum(model_profile(before, m).w if is_paragon_model(before, m) else 1 for m in removed)
     if before.kind == "vehicle" and unit.destroyed and not before.destroyed:
         lost = max(lost, 1)
-    return lost * (unit.profile.w if unit.kind == "paragon" else 1)
+    return lost
 
 
 def _in_contact(a: Unit, b: Unit) -> bool:
@@ -134,22 +146,21 @@ def _panic(state: MatchState, losers: list[Unit], difference: int, ctx: ApplyCon
     if not able:
         ctx.log("The losing side cannot be Routed: no Panic Check.", R_RESOLUTION)
         return state
-    best = max(able, key=lambda u: (u.profile.ld, u.id))
-    need = best.profile.ld - difference
+    best = max(able, key=lambda u: (lent_characteristic(u, "ld"), u.id))
+    ld = lent_characteristic(best, "ld")  # a Paragon lends its Leadership (seed glossary)
+    need = ld - difference
     first = ctx.roll(f"Panic Check ({best.name})", f"2D6 <= {need}")
     second = ctx.roll(f"Panic Check ({best.name})", f"2D6 <= {need}")
     total = first + second
     passed = total <= need
     ctx.set_outcome(f"{total}: {'passed' if passed else 'failed'}")
     if passed:
-        ctx.log(
-            f"{best.name} passes the Panic Check (Leadership {best.profile.ld} - {difference}).", R_RESOLUTION
-        )
+        ctx.log(f"{best.name} passes the Panic Check (Leadership {ld} - {difference}).", R_RESOLUTION)
         return state
     for unit in able:
         state = replace_unit(state, statuses.gain(state.units[unit.id], statuses.ROUTED))
     ctx.log(
-        f"The Panic Check fails (Leadership {best.profile.ld} - {difference}): "
+        f"The Panic Check fails (Leadership {ld} - {difference}): "
         f"{', '.join(u.name for u in able)} gain Routed.",
         R_RESOLUTION,
     )

@@ -48,6 +48,7 @@ from .core import (
     is_melee,
     is_super_heavy,
     is_vehicle,
+    model_profile,
     on_table,
     rule_text,
     vehicle_model,
@@ -396,7 +397,13 @@ def resolve_shoot(
             ctx.log(f"{weapon.name}: {target.name} is no longer a target.", R_CORE_SHOOT)
             continue
         reason = snap_reason(unit, weapon, fire, split)
-        need = ranged_hit_target(unit.profile.bs, reason is not None)
+        # Each weapon fires with the BS of the model carrying it (a Paragon's own profile).
+        bs = (
+            model_profile(unit, unit.models[weapon.model]).bs
+            if weapon.model in unit.models
+            else unit.profile.bs
+        )
+        need = ranged_hit_target(bs, reason is not None)
         strength, ap, shots = heavy_profile(unit, weapon)
         kind = ("Defensive, " if is_defensive(weapon) else "Battle, ") if is_vehicle(unit) else ""
         how = f"Snap Shots ({reason})" if reason else "full BS"

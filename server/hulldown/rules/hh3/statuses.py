@@ -18,7 +18,7 @@ from msgspec.structs import replace
 
 from ...match.context import ApplyContext
 from ...match.state import Unit
-from .core import REPAIR_TARGET, is_vehicle, rule_value
+from .core import REPAIR_TARGET, is_vehicle, lent_characteristic, rule_value
 
 Status = Literal["pinned", "suppressed", "stunned", "routed"]
 PINNED: Status = "pinned"
@@ -91,7 +91,7 @@ def repair_dice(unit: Unit) -> int:
 
 def cool_check(unit: Unit, ctx: ApplyContext, why: str) -> bool:
     """hh3 core, Cool Checks: 2D6, passed when the total is equal to or less than Cool."""
-    cool = unit.profile.cool
+    cool = lent_characteristic(unit, "cool")  # a Paragon lends its Cool (seed glossary)
     first = ctx.roll(f"Cool check ({why})", f"2D6 <= {cool}")
     second = ctx.roll(f"Cool check ({why})", f"2D6 <= {cool}")
     total = first + second

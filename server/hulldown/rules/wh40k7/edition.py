@@ -11,14 +11,26 @@ Overwatch, close combat), ``transports``, ``squadrons``, ``morale``, ``core`` (t
 
 from __future__ import annotations
 
-from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Move, Pivot, Shoot
+from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Manifest, Move, Pivot, Shoot
 from ...match.context import ApplyContext
 from ...match.dispatch import DispatchTable, sideless, sideless_apply
 from ...match.rejection import Rejection, reject
 from ...match.setup import declare as declare_setup
 from ...match.state import Decision, MatchState, Side
 from ..phases import PHASES_40K7, end_phase
-from . import assault, charge, hover, movement, refs, shooting, speed, squadrons, tankshock, transports
+from . import (
+    assault,
+    charge,
+    hover,
+    movement,
+    psychic,
+    refs,
+    shooting,
+    speed,
+    squadrons,
+    tankshock,
+    transports,
+)
 from .geo import on_table
 from .morale import end_of_phase_morale, regroup
 from .types import is_zooming
@@ -85,9 +97,11 @@ def _end_phase(state: MatchState, ctx: ApplyContext) -> MatchState:
             return state
     state = end_of_phase_morale(state, ctx)
     state = transports.passenger_tests(state, ctx)
-    new = end_phase(state, PHASES_40K7, ctx)
+    new = end_phase(state, psychic.phase_order(state), ctx)
     if new.active != state.active:
         new = _start_of_turn(new, ctx)
+    if new.phase == psychic.PHASE:
+        new = psychic.begin_phase(new, ctx)
     return new
 
 
@@ -98,6 +112,15 @@ def _start_of_turn(state: MatchState, ctx: ApplyContext) -> MatchState:
         if on_table(unit) and "falling_back" in unit.statuses:
             state = regroup(state, ctx, uid)
     return state
+
+
+def _apply_manifest(state: MatchState, side: Side, action: Manifest, ctx: ApplyContext) -> MatchState:
+    return psychic.apply_manifest(state, side, action, ctx, _end_phase)
+
+
+def _resume_deny(state: MatchState, decision: Decision, choice: str, ctx: ApplyContext) -> MatchState:
+    """40k7 Deny the Witch: after the answer the power resolves (or not); an empty pool ends the phase."""
+    return psychic.resume_deny(state, decision, choice, ctx, _end_phase)
 
 
 def _resume_attack_vehicle(
@@ -119,7 +142,9 @@ RULES.on(Fight, sideless(assault.validate_fight), sideless_apply(assault.apply_f
 RULES.on(Embark, sideless(transports.validate_embark), sideless_apply(transports.apply_embark))
 RULES.on(Disembark, sideless(transports.validate_disembark), sideless_apply(transports.apply_disembark))
 RULES.on(Abandon, sideless(squadrons.validate_abandon), sideless_apply(squadrons.apply_abandon))
+RULES.on(Manifest, psychic.validate_manifest, _apply_manifest)
 RULES.decision("jink", shooting.resume_jink)
+RULES.decision(psychic.DECISION_DENY, _resume_deny)
 RULES.decision("death_or_glory", tankshock.resume_death_or_glory)
 RULES.decision("overwatch", charge.resume_overwatch)
 RULES.decision("attack_vehicle", _resume_attack_vehicle)

@@ -131,9 +131,19 @@ def _unit_moved(unit: Unit) -> bool:
     return unit.moved > 1e-9 or unit.flag("disembarked") or unit.flag("regrouped")
 
 
+def is_psychic_power(w: Weapon) -> bool:
+    """A witchfire psychic power, written as a weapon profile with ``witchfire:X`` (X: its Warp
+    Charge cost). 40k7 The Psychic Phase, Witchfire: "psychic shooting attacks", manifested in
+    the Psychic phase, never fired in the Shooting phase or as Overwatch."""
+    return any(r.startswith("witchfire:") for r in w.rules)
+
+
 @geometry_memo
-def plan_shooting(state: MatchState, action: Shoot, overwatch: bool = False) -> Plan | Rejection:
-    """Check a Shoot action and work out every weapon's shots (pure)."""
+def plan_shooting(
+    state: MatchState, action: Shoot, overwatch: bool = False, psychic: bool = False
+) -> Plan | Rejection:
+    """Check a Shoot action and work out every weapon's shots (pure). ``psychic``: the one
+    "weapon" is a witchfire power being manifested (module ``psychic``)."""
     unit = state.units[action.unit]
     if not action.fire:
         return reject("no_weapons", refs.SHOOTING, "choose at least one weapon to fire")
@@ -195,7 +205,7 @@ def plan_shooting(state: MatchState, action: Shoot, overwatch: bool = False) -> 
         allowance, forced = 0, "Overwatch"
     shots: list[WeaponShot] = []
     for fire in action.fire:
-        result = _plan_weapon(state, unit, fire, forced, overwatch)
+        result = _plan_weapon(state, unit, fire, forced, overwatch, psychic)
         if isinstance(result, Rejection):
             return result
         shots.append(result)
@@ -225,20 +235,32 @@ def plan_shooting(state: MatchState, action: Shoot, overwatch: bool = False) -> 
 
 
 def _plan_weapon(
-    state: MatchState, unit: Unit, fire: Fire, forced: str | None, overwatch: bool
+    state: MatchState, unit: Unit, fire: Fire, forced: str | None, overwatch: bool, psychic: bool = False
 ) -> WeaponShot | Rejection:
     weapon = unit.weapons.get(fire.weapon)
-    if weapon is None or weapon.destroyed:
+    # A power lost to Mental Purge while being manifested still goes off (40k7 Perils of the
+    # Warp: Perils "does not necessarily mean that a psychic power fails to manifest").
+    if weapon is None or (weapon.destroyed and not psychic):
         return reject(
             "unknown_weapon",
             refs.SHOOTING,
             f"{unit.name} has no working weapon {fire.weapon!r}",
             weapon=fire.weapon,
         )
+    if is_psychic_power(weapon) and not psychic:
+        return reject(
+            "psychic_power",
+            refs.WITCHFIRE,
+            f"{weapon.name} is a witchfire psychic power: it is manifested in the Psychic phase "
+            "(never fired in the Shooting phase or as Overwatch)",
+            weapon=weapon.id,
+        )
     if weapon.type == "melee" or weapon.range <= 0:
         return reject("not_ranged", refs.WEAPONS, f"{weapon.name} is a close combat weapon", weapon=weapon.id)
     model = unit.models.get(weapon.model)
-    if model is None or not model.alive:
+    # A power manifested goes off even when Perils of the Warp destroyed the Psyker (40k7 The
+    # Psychic Phase, Perils of the Warp): it is resolved from where the vehicle stood.
+    if model is None or (not model.alive and not psychic):
         return reject(
             "model_dead", refs.WEAPONS, f"the model carrying {weapon.name} is a casualty", weapon=weapon.id
         )

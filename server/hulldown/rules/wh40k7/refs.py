@@ -68,3 +68,14 @@ FIGHT = "40k7 The Assault Phase, Fight Sub-phase"
 WS_TABLE = "40k7 The Assault Phase, Roll To Hit (Weapon Skill table)"
 ASSAULT_RESULT = "40k7 The Assault Phase, Determine Assault Result"
 SWEEPING = "40k7 The Assault Phase, Sweeping Advances"
+
+# The Psychic phase, for vehicles with Psychic Pilot (seed 001: "manifest their psychic powers
+# during the Psychic phase, as normal") [ext].
+PSYCHIC_PILOT = "40k7 Special Rules, Psychic Pilot"
+PSYCHIC_PHASE = "40k7 The Psychic Phase"
+WARP_CHARGE = "40k7 The Psychic Phase, Generating Warp Charge"
+MANIFEST = "40k7 The Psychic Phase, Manifesting Psychic Powers"
+PSYCHIC_TEST = "40k7 The Psychic Phase, Take Psychic Test"
+DENY_THE_WITCH = "40k7 The Psychic Phase, Deny the Witch"
+PERILS = "40k7 The Psychic Phase, Perils of the Warp"
+WITCHFIRE = "40k7 The Psychic Phase, Witchfire"

@@ -1,0 +1,136 @@
+"""hh3 Paragons with the unit they joined: per-model profiles (seed 004 glossary, Paragon: "lend
+its characteristics to its unit for any characteristic test. Counts as its base Wounds value for
+combat resolution"), each with fixed dice. A joined Paragon is a model of the Infantry unit with
+``kind: paragon`` and a profile of its own (docs/match-definition.md)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from hulldown.match.actions import EndPhase, Fight, Fire, Shoot
+from hulldown.match.definition import DefinitionError, parse_definition
+from hulldown.match.state import MatchState, Profile, Unit
+from hulldown.rules.hh3.core import lent_characteristic, majority_toughness
+
+from .builders import act, log_text, make, rolls, squad, tank, weapon
+
+# A tank at (36, 24) facing -x: bases at x = 32.86 touch its front, at 31.59 they touch those.
+TOUCH = 32.86
+BEHIND = 31.59
+CENTURION = Profile(m=7, ws=5, bs=5, s=4, t=4, w=2, i=5, a=3, ld=10, cool=10, intelligence=9, sv=2)
+
+
+def _with_paragon(unit: Unit, mid: str, profile: Profile = CENTURION) -> Unit:
+    """``unit`` with model ``mid`` a joined Paragon of its own profile (full Wounds)."""
+    models = dict(unit.models)
+    models[mid] = replace(models[mid], kind="paragon", profile=profile, wounds=profile.w)
+    return replace(unit, models=models)
+
+
+def _defenders(paragon: str | None, paragon_profile: Profile = CENTURION) -> Unit:
+    t = squad("t", "b", [(BEHIND, 24), (BEHIND - 1.27, 24)], sv=None)
+    return _with_paragon(t, paragon, paragon_profile) if paragon else t
+
+
+def _melee(defenders: Unit) -> MatchState:
+    attackers = squad("s", "a", [(TOUCH, 24), (TOUCH, 25.3), (TOUCH, 22.7)])
+    return make([tank("v", "b", 36, 24, 180), attackers, defenders], phase="assault")
+
+
+def test_a_paragon_lends_its_leadership_to_its_units_panic_check() -> None:
+    """hh3 core, Resolution Sub-Phase with the Paragon clause: s kills t's front model; side b
+    loses by 2. The Paragon (Ld 10) behind lends its Leadership: 10 - 2 = 8, so 3 + 3 passes (on
+    the unit's own Leadership 7, 7 - 2 = 5, the same dice fail: the test beside it)."""
+    state = act(_melee(_defenders("t-2")), "a", Fight("s", "t"), [6, 6, 1, 1])
+    state = act(state, "a", EndPhase(), [3, 3])
+    assert "side a 2 points, side b 0 points" in log_text(state)
+    assert "passes the Panic Check (Leadership 10 - 2)" in log_text(state)
+    assert state.units["t"].statuses == {}
+
+
+def test_without_a_paragon_the_same_dice_fail_the_panic_check() -> None:
+    """The same combat with no Paragon: Leadership 7 - 2 = 5, 3 + 3 fails: t gains Routed."""
+    state = act(_melee(_defenders(None)), "a", Fight("s", "t"), [6, 6, 1, 1])
+    state = act(state, "a", EndPhase(), [3, 3])
+    assert state.units["t"].statuses == {"routed": 0}
+
+
+def test_a_joined_paragon_slain_counts_its_base_wounds() -> None:
+    """Seed glossary, Paragon: "Counts as its base Wounds value for combat resolution". The W2
+    Paragon stands at the front of t and takes both wounds (a wounded model takes the next; the
+    third attack misses): side
+    a 2 (its base Wounds) + 1 (3 models against 2) = 3 points. Without its Leadership the unit
+    tests on 7 - 3 = 4: 3 + 3 fails."""
+    state = act(_melee(_defenders("t-1", replace(CENTURION, sv=None))), "a", Fight("s", "t"), [6, 6, 6, 6, 1])
+    assert not state.units["t"].models["t-1"].alive and state.units["t"].models["t-2"].alive
+    state = act(state, "a", EndPhase(), [3, 3])
+    assert "side a 3 points, side b 0 points (models 3 against 2)" in log_text(state)
+    assert state.units["t"].statuses == {"routed": 0}
+
+
+def test_a_paragon_model_shoots_with_its_own_bs_and_saves_with_its_own_armour() -> None:
+    """hh3 core, Hit Tests and Saving Throws, per model: the shooter's Paragon (BS 5) hits on 2+
+    (its unit's BS 4 would need 3+); the wound goes to the target's closest model, a Paragon with
+    a 2+ save: a 2 saves it (the unit's 3+ would fail)."""
+    gun = weapon("gun", strength=4, ap=5, rng=24.0, kind="assault")
+    shooters = _with_paragon(squad("p", "a", [(10, 24)], gun=gun), "p-1")
+    targets = _with_paragon(squad("t", "b", [(20, 24), (21.5, 24)]), "t-1")
+    state = make([shooters, targets], phase="shooting")
+    state = act(state, "a", Shoot("p", (Fire("p-1-gun", "t"),)), [2, 6, 2])
+    assert [(p, v) for p, v in rolls(state)] == [("hit test", 2), ("wound test", 6), ("saving throw", 2)]
+    targets_of = [r.target for e in state.log if e.seq == state.seq for r in e.rolls]
+    assert targets_of == ["2+", "4+", "2+"]
+    assert all(m.alive for m in state.units["t"].models.values())
+
+
+def test_characteristic_tests_take_the_best_lent_value_and_wounds_the_majority_toughness() -> None:
+    """Seed glossary, Paragon (lends its characteristics, decided: only where better); a wound test
+    is against the Toughness most of the unit's living models have (decided, docs/rules-notes.md)."""
+    t = _defenders("t-2", replace(CENTURION, cool=6, t=5))
+    assert lent_characteristic(t, "ld") == 10
+    assert lent_characteristic(t, "cool") == 8  # the unit's own 8 is better than the Paragon's 6
+    assert lent_characteristic(t, "intelligence") == 9
+    assert majority_toughness(t) == 5  # one T4 and one T5: a tie goes to the highest
+    three = _with_paragon(squad("u", "b", [(40, 24), (41.5, 24), (43, 24)]), "u-1", replace(CENTURION, t=5))
+    assert majority_toughness(three) == 4
+    dead = replace(t, models={**t.models, "t-2": replace(t.models["t-2"], alive=False)})
+    assert lent_characteristic(dead, "ld") == 7  # a slain Paragon lends nothing
+
+
+def _document(edition: str) -> dict[str, object]:
+    return {
+        "format": 1,
+        "edition": edition,
+        "scenario": {
+            "units": [
+                {
+                    "id": "squad",
+                    "side": "a",
+                    "kind": "infantry",
+                    "profile": {"t": 4, "w": 1, "ld": 7, "sv": 3},
+                    "models": [
+                        {"id": "s1", "pos": [10, 10]},
+                        {
+                            "id": "s2",
+                            "pos": [12, 10],
+                            "kind": "paragon",
+                            "profile": {"t": 4, "w": 3, "ld": 10},
+                        },
+                    ],
+                },
+                {"id": "foe", "side": "b", "kind": "infantry", "models": [{"id": "f1", "pos": [60, 10]}]},
+            ]
+        },
+    }
+
+
+def test_a_match_definition_gives_a_model_its_own_profile_in_hh3_only() -> None:
+    """docs/match-definition.md, models: ``profile`` and ``kind`` (hh3 only): the Paragon starts
+    with its own 3 Wounds; 40k7 refuses the field with its path."""
+    parsed = parse_definition(_document("hh3"))
+    assert not isinstance(parsed, DefinitionError), [p.text() for p in parsed.problems]
+    paragon = next(u for u in parsed.scenario.units if u.id == "squad").models["s2"]
+    assert paragon.kind == "paragon" and paragon.profile is not None and paragon.wounds == 3
+    refused = parse_definition(_document("40k7"))
+    assert isinstance(refused, DefinitionError)
+    assert refused.problems[0].path == "scenario.units[0].models[1].profile"
