@@ -26,7 +26,6 @@ waits for the answer (the requester may withdraw it by answering ``grant=false``
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Literal
 
@@ -56,6 +55,7 @@ from .actions import (
     Undo,
 )
 from .events import Event
+from .hashing import state_hash
 from .reducer import evolve
 from .rejection import Rejection, reject
 from .state import LOG_WINDOW, LineStep, LogEntry, MatchState, Side, UndoMark, other_side
@@ -88,9 +88,6 @@ GAME_ACTIONS = (
 # Fields an undo carries over from the current state instead of restoring them.
 BOOKKEEPING = ("seq", "log", "log_count", "acted", "last_undo")
 
-_hash_encoder = msgspec.json.Encoder(order="sorted")
-
-
 def action_name(action: object) -> str:
     """The wire tag of an action ("move", "shoot"...)."""
     tag = type(action).__struct_config__.tag if isinstance(action, msgspec.Struct) else None
@@ -103,8 +100,9 @@ def game_part(state: MatchState) -> MatchState:
 
 
 def game_hash(state: MatchState) -> str:
-    """sha256 of the game part (see :data:`BOOKKEEPING`): equal before and after an undo."""
-    return hashlib.sha256(_hash_encoder.encode(game_part(state))).hexdigest()
+    """The h2 hash (match/hashing.py) of the game part (see :data:`BOOKKEEPING`): equal before
+    and after an undo."""
+    return state_hash(game_part(state))
 
 
 # ---- the pending takeback (MatchState.takeback: str -> str) ----------------------------------

@@ -6,10 +6,8 @@ replaying history can never fail. Rules that need dice draw them from the event'
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
 
-import msgspec
 from msgspec.structs import replace
 
 from ..rules.dice import Dice
@@ -18,13 +16,11 @@ from .actions import Concede, TakebackAnswer, TakebackRequest, Undo
 from .context import ApplyContext
 from .editions import rules_for
 from .events import Event, MatchCreated, MatchEnded, SeedRevealed
+from .hashing import state_hash as _h2_state_hash
 from .mission_flow import after_action
 from .setup import SETUP_PHASE, initial_mission
 from .state import LOG_WINDOW, LogEntry, MatchState, Side, other_side
 from .victory import CONCESSION
-
-_hash_encoder = msgspec.json.Encoder(order="sorted")
-
 
 def initial_state(match_id: str, created: MatchCreated) -> MatchState:
     """The state a MatchCreated event establishes (seq 1)."""
@@ -113,5 +109,6 @@ def fold(
 
 
 def state_hash(state: MatchState) -> str:
-    """sha256 of the canonical encoding (sorted keys), to check any replay against the live run."""
-    return hashlib.sha256(_hash_encoder.encode(state)).hexdigest()
+    """The canonical state hash (format h2, match/hashing.py) every new event carries, to check
+    any replay against the live run. O(change): unchanged sub-trees reuse their digests."""
+    return _h2_state_hash(state)

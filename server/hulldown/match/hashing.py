@@ -1,0 +1,225 @@
+"""The canonical state hash, computed in O(change) (docs/architecture.md, "State hash"). Pure.
+
+Every event the server appends carries the hash of the state after it (``Event.state_hash``);
+``hulldown verify`` refolds the log and compares. Two formats exist:
+
+- **h1** (events written before the ``h2`` format; 64 hex digits, no prefix): sha256 over the
+  canonical JSON of the whole state. ``legacy_state_hash``; still verified.
+- **h2** (every new event; ``"h2:"`` + 64 hex digits): a hash tree over the state's sub-trees.
+
+Canonical JSON is msgspec's JSON encoding with the keys of every object sorted (the encoding of
+h1). With ``D(x) = sha256(canonical JSON of x)`` and ``hex`` its lowercase hex digits, h2 is
+``"h2:" + hex D(record)``, where ``record`` is the state's JSON object with four members replaced:
+
+- ``units``: ``hex D({unit id: hex D(unit)})``;
+- ``terrain``: ``hex D({terrain id: hex D(piece)})``;
+- ``log``: ``hex sha256(D(line 1) + D(line 2) + ... )``, the 32-byte digests of the lines of the
+  log window concatenated in window order (an empty window: ``hex sha256(b"")``);
+- ``mission``: ``null`` without a mission, else ``hex D(mission state)`` with the mission state's
+  ``mission`` member (the definition) replaced by ``hex D(definition)``.
+
+Why it is cheap: states are immutable and the reducer shares every unchanged sub-tree between
+consecutive states (match/state.py). Each digest is kept in a bounded cache keyed by the
+*identity* of the object it hashes (the cache holds the object, so its id cannot be reused while
+the entry lives), so hashing the next state re-encodes only the units, log lines and maps that
+are new objects; an object seen for the first time (a decoded snapshot, a restored undo target)
+is simply hashed from scratch. The result never depends on the cache: ``state_hash_uncached``
+computes the same value with no cache at all (tests/match/test_hashing.py checks both agree
+after random playthroughs of every edition).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from ..missions.model import Mission
+from .mission_state import MissionState
+from .state import LogEntry, MatchState, Terrain, Unit
+
+H2_PREFIX = "h2:"
+# Entries each identity cache keeps (first in, first out). A live match needs about its unit count
+# plus the log window; the sizes leave room for many matches per process.
+UNIT_CACHE_SIZE = 8192
+LINE_CACHE_SIZE = 8192
+MAP_CACHE_SIZE = 2048
+STATE_CACHE_SIZE = 512
+
+_canonical = msgspec.json.Encoder(order="sorted")
+_EMPTY_LOG = hashlib.sha256(b"").hexdigest()
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class IdentityCache(Generic[K, V]):
+    """A bounded map from an object's identity to a value computed from the (immutable) object.
+
+    Each entry keeps the object alive, so ``id(obj)`` cannot be reused by another object while
+    the entry exists; a hit also checks ``entry[0] is obj``. Oldest entries go first."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._entries: dict[int, tuple[K, V]] = {}
+
+    def get(self, obj: K) -> V | None:
+        entry = self._entries.get(id(obj))
+        if entry is not None and entry[0] is obj:
+            return entry[1]
+        return None
+
+    def put(self, obj: K, value: V) -> V:
+        entries = self._entries
+        if len(entries) >= self._size:
+            try:
+                entries.pop(next(iter(entries)), None)
+            except (RuntimeError, StopIteration):  # another thread changed it meanwhile
+                pass
+        entries[id(obj)] = (obj, value)
+        return value
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+_units: IdentityCache[Unit, str] = IdentityCache(UNIT_CACHE_SIZE)
+_lines: IdentityCache[LogEntry, bytes] = IdentityCache(LINE_CACHE_SIZE)
+_maps: IdentityCache[object, str] = IdentityCache(MAP_CACHE_SIZE)
+_states: IdentityCache[MatchState, str] = IdentityCache(STATE_CACHE_SIZE)
+
+
+def _digest(value: object) -> str:
+    return hashlib.sha256(_canonical.encode(value)).hexdigest()
+
+
+# ---- the sub-tree digests, with and without the caches ---------------------------------------
+
+
+def _unit(unit: Unit, cached: bool) -> str:
+    found = _units.get(unit) if cached else None
+    if found is None:
+        found = _digest(unit)
+        if cached:
+            _units.put(unit, found)
+    return found
+
+
+def _line(entry: LogEntry, cached: bool) -> bytes:
+    found = _lines.get(entry) if cached else None
+    if found is None:
+        found = hashlib.sha256(_canonical.encode(entry)).digest()
+        if cached:
+            _lines.put(entry, found)
+    return found
+
+
+def units_digest(units: dict[str, Unit], cached: bool = True) -> str:
+    found = _maps.get(units) if cached else None
+    if found is None:
+        found = _digest({uid: _unit(u, cached) for uid, u in units.items()})
+        if cached:
+            _maps.put(units, found)
+    return found
+
+
+def terrain_digest(terrain: dict[str, Terrain], cached: bool = True) -> str:
+    found = _maps.get(terrain) if cached else None
+    if found is None:
+        found = _digest({tid: _digest(piece) for tid, piece in terrain.items()})
+        if cached:
+            _maps.put(terrain, found)
+    return found
+
+
+def log_digest(log: tuple[LogEntry, ...], cached: bool = True) -> str:
+    if not log:
+        return _EMPTY_LOG
+    found = _maps.get(log) if cached else None
+    if found is None:
+        found = hashlib.sha256(b"".join([_line(e, cached) for e in log])).hexdigest()
+        if cached:
+            _maps.put(log, found)
+    return found
+
+
+def _definition(mission: Mission, cached: bool) -> str:
+    found = _maps.get(mission) if cached else None
+    if found is None:
+        found = _digest(mission)
+        if cached:
+            _maps.put(mission, found)
+    return found
+
+
+def mission_digest(mission: MissionState | None, cached: bool = True) -> str | None:
+    if mission is None:
+        return None
+    found = _maps.get(mission) if cached else None
+    if found is None:
+        record: dict[str, Any] = msgspec.structs.asdict(mission)
+        record["mission"] = _definition(mission.mission, cached)
+        found = _digest(record)
+        if cached:
+            _maps.put(mission, found)
+    return found
+
+
+def _h2(state: MatchState, cached: bool) -> str:
+    record: dict[str, Any] = msgspec.structs.asdict(state)
+    record["units"] = units_digest(state.units, cached)
+    record["terrain"] = terrain_digest(state.terrain, cached)
+    record["log"] = log_digest(state.log, cached)
+    record["mission"] = mission_digest(state.mission, cached)
+    return H2_PREFIX + _digest(record)
+
+
+# ---- the hashes ------------------------------------------------------------------------------
+
+
+def state_hash(state: MatchState) -> str:
+    """The h2 hash of ``state`` (the format every new event carries), reusing the digests of
+    every sub-tree it shares with states hashed before."""
+    found = _states.get(state)
+    if found is None:
+        found = _states.put(state, _h2(state, True))
+    return found
+
+
+def state_hash_uncached(state: MatchState) -> str:
+    """The h2 hash computed from scratch, touching no cache: the definition, executable."""
+    return _h2(state, False)
+
+
+def legacy_state_hash(state: MatchState) -> str:
+    """The h1 hash of events written before h2: sha256 of the whole state's canonical JSON."""
+    return _digest(state)
+
+
+def hash_format(logged: str) -> str:
+    """``h2`` or ``h1`` (64 hex digits, no prefix); ``unknown`` for anything else."""
+    if logged.startswith(H2_PREFIX):
+        return "h2"
+    if len(logged) == 64 and all(c in "0123456789abcdef" for c in logged):
+        return "h1"
+    return "unknown"
+
+
+def matches_logged(state: MatchState, logged: str) -> bool:
+    """Does ``state`` have the hash an event logged, in whichever format it was logged?"""
+    kind = hash_format(logged)
+    if kind == "h2":
+        return state_hash(state) == logged
+    if kind == "h1":
+        return legacy_state_hash(state) == logged
+    return False
+
+
+def clear_caches() -> None:
+    """Forget every cached digest (tests; hashes are the same afterwards, only slower once)."""
+    for cache in (_units, _lines, _maps, _states):
+        cache.clear()
