@@ -27,7 +27,7 @@ MoveKind = Literal[
 
 
 class Move(
-    msgspec.Struct, frozen=True, tag="move", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+    msgspec.Struct, gc=False, frozen=True, tag="move", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
 ):
     """Move a unit along waypoints. Every model is moved by the same displacement as the unit's
     first model, whose centre follows ``path`` (waypoints after its start position);
@@ -47,14 +47,14 @@ class Move(
     flight: Literal["zoom", "hover"] | None = None
 
 
-class Pivot(msgspec.Struct, frozen=True, tag="pivot", tag_field="type", forbid_unknown_fields=True):
+class Pivot(msgspec.Struct, gc=False, frozen=True, tag="pivot", tag_field="type", forbid_unknown_fields=True):
     """Pivot a vehicle about the centre of its hull without moving it."""
 
     unit: str
     heading: float
 
 
-class Fire(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+class Fire(msgspec.Struct, gc=False, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
     """One weapon firing at one target unit; ``snap`` asks for Snap Shots. ``target_model``: the
     model of the target unit its hits go to (hh3: a Paragon allocates the hits it inflicts)."""
 
@@ -65,7 +65,7 @@ class Fire(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_field
 
 
 class Shoot(
-    msgspec.Struct, frozen=True, tag="shoot", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+    msgspec.Struct, gc=False, frozen=True, tag="shoot", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
 ):
     """Fire a unit's weapons. 40k7 requires a single target; hh3 allows split fire."""
 
@@ -76,6 +76,7 @@ class Shoot(
 
 class Charge(
     msgspec.Struct,
+    gc=False,
     frozen=True,
     tag="charge",
     tag_field="type",
@@ -88,7 +89,7 @@ class Charge(
 
 
 class Fight(
-    msgspec.Struct, frozen=True, tag="fight", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+    msgspec.Struct, gc=False, frozen=True, tag="fight", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
 ):
     """Make close combat attacks against a unit in base contact / engagement range."""
 
@@ -99,19 +100,19 @@ class Fight(
     target_model: str | None = None  # hh3: a Paragon allocates the hits it inflicts
 
 
-class Embark(msgspec.Struct, frozen=True, tag="embark", tag_field="type", forbid_unknown_fields=True):
+class Embark(msgspec.Struct, gc=False, frozen=True, tag="embark", tag_field="type", forbid_unknown_fields=True):
     unit: str
     transport: str
 
 
-class Disembark(msgspec.Struct, frozen=True, tag="disembark", tag_field="type", forbid_unknown_fields=True):
+class Disembark(msgspec.Struct, gc=False, frozen=True, tag="disembark", tag_field="type", forbid_unknown_fields=True):
     """Place an embarked unit's models (model id -> position) next to its transport."""
 
     unit: str
     positions: dict[str, Point]
 
 
-class Abandon(msgspec.Struct, frozen=True, tag="abandon", tag_field="type", forbid_unknown_fields=True):
+class Abandon(msgspec.Struct, gc=False, frozen=True, tag="abandon", tag_field="type", forbid_unknown_fields=True):
     """40k7 squadrons: leave an Immobilised member behind as a unit of its own."""
 
     unit: str
@@ -120,6 +121,7 @@ class Abandon(msgspec.Struct, frozen=True, tag="abandon", tag_field="type", forb
 
 class EndPhase(
     msgspec.Struct,
+    gc=False,
     frozen=True,
     tag="end_phase",
     tag_field="type",
@@ -133,6 +135,7 @@ class EndPhase(
 
 class Decide(
     msgspec.Struct,
+    gc=False,
     frozen=True,
     tag="decide",
     tag_field="type",
@@ -146,13 +149,13 @@ class Decide(
     nonce: str = ""
 
 
-class Undo(msgspec.Struct, frozen=True, tag="undo", tag_field="type", forbid_unknown_fields=True):
+class Undo(msgspec.Struct, gc=False, frozen=True, tag="undo", tag_field="type", forbid_unknown_fields=True):
     """Take back your own last action (free only while it revealed no dice and the opponent has
     not acted since)."""
 
 
 class TakebackRequest(
-    msgspec.Struct, frozen=True, tag="takeback_request", tag_field="type", forbid_unknown_fields=True
+    msgspec.Struct, gc=False, frozen=True, tag="takeback_request", tag_field="type", forbid_unknown_fields=True
 ):
     """Ask the opponent to let the match go back to the state as of ``to_seq``."""
 
@@ -160,21 +163,22 @@ class TakebackRequest(
 
 
 class TakebackAnswer(
-    msgspec.Struct, frozen=True, tag="takeback_answer", tag_field="type", forbid_unknown_fields=True
+    msgspec.Struct, gc=False, frozen=True, tag="takeback_answer", tag_field="type", forbid_unknown_fields=True
 ):
     grant: bool
 
 
-class Concede(msgspec.Struct, frozen=True, tag="concede", tag_field="type", forbid_unknown_fields=True):
+class Concede(msgspec.Struct, gc=False, frozen=True, tag="concede", tag_field="type", forbid_unknown_fields=True):
     pass
 
 
-class RollOff(msgspec.Struct, frozen=True, tag="roll_off", tag_field="type", forbid_unknown_fields=True):
+class RollOff(msgspec.Struct, gc=False, frozen=True, tag="roll_off", tag_field="type", forbid_unknown_fields=True):
     """Set-up (docs/missions.md): roll off for deployment; the server rolls both dice."""
 
 
 class Deploy(
     msgspec.Struct,
+    gc=False,
     frozen=True,
     tag="deploy",
     tag_field="type",
@@ -189,14 +193,14 @@ class Deploy(
     heading: float | None = None
 
 
-class Reserve(msgspec.Struct, frozen=True, tag="reserve", tag_field="type", forbid_unknown_fields=True):
+class Reserve(msgspec.Struct, gc=False, frozen=True, tag="reserve", tag_field="type", forbid_unknown_fields=True):
     """Set-up: declare ``unit`` (and whatever it carries) in reserve."""
 
     unit: str
 
 
 class DeepStrike(
-    msgspec.Struct, frozen=True, tag="deep_strike", tag_field="type", forbid_unknown_fields=True
+    msgspec.Struct, gc=False, frozen=True, tag="deep_strike", tag_field="type", forbid_unknown_fields=True
 ):
     """40k7 Deep Strike: a unit arriving from reserve aims its first model at ``at``; it scatters
     and the others are placed beside it (docs/missions.md)."""

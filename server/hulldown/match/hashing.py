@@ -31,11 +31,12 @@ after random playthroughs of every edition).
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import msgspec
 
 from ..missions.model import Mission
+from .identity_cache import IdentityCache
 from .mission_state import MissionState
 from .state import LogEntry, MatchState, Terrain, Unit
 
@@ -49,43 +50,6 @@ STATE_CACHE_SIZE = 512
 
 _canonical = msgspec.json.Encoder(order="sorted")
 _EMPTY_LOG = hashlib.sha256(b"").hexdigest()
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class IdentityCache(Generic[K, V]):
-    """A bounded map from an object's identity to a value computed from the (immutable) object.
-
-    Each entry keeps the object alive, so ``id(obj)`` cannot be reused by another object while
-    the entry exists; a hit also checks ``entry[0] is obj``. Oldest entries go first."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._entries: dict[int, tuple[K, V]] = {}
-
-    def get(self, obj: K) -> V | None:
-        entry = self._entries.get(id(obj))
-        if entry is not None and entry[0] is obj:
-            return entry[1]
-        return None
-
-    def put(self, obj: K, value: V) -> V:
-        entries = self._entries
-        if len(entries) >= self._size:
-            try:
-                entries.pop(next(iter(entries)), None)
-            except (RuntimeError, StopIteration):  # another thread changed it meanwhile
-                pass
-        entries[id(obj)] = (obj, value)
-        return value
-
-    def clear(self) -> None:
-        self._entries.clear()
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
 
 _units: IdentityCache[Unit, str] = IdentityCache(UNIT_CACHE_SIZE)
 _lines: IdentityCache[LogEntry, bytes] = IdentityCache(LINE_CACHE_SIZE)

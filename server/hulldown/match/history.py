@@ -277,11 +277,16 @@ def evolve_with_history(state: MatchState, event: Event, dice: Dice, state_at: S
             new = _answer(state, event, body.grant, state_at)
         case _:
             new = evolve(state, event, dice)
-            if isinstance(body, GAME_ACTIONS) and by != "system":
-                step = LineStep(
-                    seq=event.seq, by=by, action=action_name(body), dice=len(dice.rolls), parent=origin(state)
-                )
-                new = apply_victory(replace(new, line=step))
+            if by == "system":
+                return new
+            acted = {**new.acted, by: event.seq}
+            if not isinstance(body, GAME_ACTIONS):
+                return replace(new, acted=acted)
+            step = LineStep(
+                seq=event.seq, by=by, action=action_name(body), dice=len(dice.rolls), parent=origin(state)
+            )
+            # One copy for both; the victory check reads neither.
+            return apply_victory(replace(new, line=step, acted=acted))
     if by != "system":
         new = replace(new, acted={**new.acted, by: event.seq})
     return new

@@ -85,10 +85,15 @@ def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchSta
 def _finish(state: MatchState, seq: int, entries: list[LogEntry]) -> MatchState:
     if not entries:
         return replace(state, seq=seq)
-    log = (*state.log, *entries)
-    if len(log) > LOG_WINDOW:
-        log = log[-LOG_WINDOW:]
-    return replace(state, seq=seq, log=log, log_count=state.log_count + len(entries))
+    return replace(state, seq=seq, log=window(state.log, entries), log_count=state.log_count + len(entries))
+
+
+def window(log: tuple[LogEntry, ...], entries: list[LogEntry]) -> tuple[LogEntry, ...]:
+    """The log window once ``entries`` are appended: its last LOG_WINDOW lines (one copy)."""
+    if len(entries) >= LOG_WINDOW:
+        return tuple(entries[-LOG_WINDOW:])
+    drop = len(log) + len(entries) - LOG_WINDOW
+    return (log[drop:] if drop > 0 else log) + tuple(entries)
 
 
 DiceFor = Callable[[Event], Dice]
