@@ -27,7 +27,13 @@ MoveKind = Literal[
 
 
 class Move(
-    msgspec.Struct, gc=False, frozen=True, tag="move", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+    msgspec.Struct,
+    gc=False,
+    frozen=True,
+    tag="move",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
 ):
     """Move a unit along waypoints. Every model is moved by the same displacement as the unit's
     first model, whose centre follows ``path`` (waypoints after its start position);
@@ -65,7 +71,13 @@ class Fire(msgspec.Struct, gc=False, frozen=True, omit_defaults=True, forbid_unk
 
 
 class Shoot(
-    msgspec.Struct, gc=False, frozen=True, tag="shoot", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+    msgspec.Struct,
+    gc=False,
+    frozen=True,
+    tag="shoot",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
 ):
     """Fire a unit's weapons. 40k7 requires a single target; hh3 allows split fire."""
 
@@ -89,7 +101,13 @@ class Charge(
 
 
 class Fight(
-    msgspec.Struct, gc=False, frozen=True, tag="fight", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+    msgspec.Struct,
+    gc=False,
+    frozen=True,
+    tag="fight",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
 ):
     """Make close combat attacks against a unit in base contact / engagement range."""
 
@@ -100,19 +118,25 @@ class Fight(
     target_model: str | None = None  # hh3: a Paragon allocates the hits it inflicts
 
 
-class Embark(msgspec.Struct, gc=False, frozen=True, tag="embark", tag_field="type", forbid_unknown_fields=True):
+class Embark(
+    msgspec.Struct, gc=False, frozen=True, tag="embark", tag_field="type", forbid_unknown_fields=True
+):
     unit: str
     transport: str
 
 
-class Disembark(msgspec.Struct, gc=False, frozen=True, tag="disembark", tag_field="type", forbid_unknown_fields=True):
+class Disembark(
+    msgspec.Struct, gc=False, frozen=True, tag="disembark", tag_field="type", forbid_unknown_fields=True
+):
     """Place an embarked unit's models (model id -> position) next to its transport."""
 
     unit: str
     positions: dict[str, Point]
 
 
-class Abandon(msgspec.Struct, gc=False, frozen=True, tag="abandon", tag_field="type", forbid_unknown_fields=True):
+class Abandon(
+    msgspec.Struct, gc=False, frozen=True, tag="abandon", tag_field="type", forbid_unknown_fields=True
+):
     """40k7 squadrons: leave an Immobilised member behind as a unit of its own."""
 
     unit: str
@@ -155,7 +179,12 @@ class Undo(msgspec.Struct, gc=False, frozen=True, tag="undo", tag_field="type", 
 
 
 class TakebackRequest(
-    msgspec.Struct, gc=False, frozen=True, tag="takeback_request", tag_field="type", forbid_unknown_fields=True
+    msgspec.Struct,
+    gc=False,
+    frozen=True,
+    tag="takeback_request",
+    tag_field="type",
+    forbid_unknown_fields=True,
 ):
     """Ask the opponent to let the match go back to the state as of ``to_seq``."""
 
@@ -168,11 +197,15 @@ class TakebackAnswer(
     grant: bool
 
 
-class Concede(msgspec.Struct, gc=False, frozen=True, tag="concede", tag_field="type", forbid_unknown_fields=True):
+class Concede(
+    msgspec.Struct, gc=False, frozen=True, tag="concede", tag_field="type", forbid_unknown_fields=True
+):
     pass
 
 
-class RollOff(msgspec.Struct, gc=False, frozen=True, tag="roll_off", tag_field="type", forbid_unknown_fields=True):
+class RollOff(
+    msgspec.Struct, gc=False, frozen=True, tag="roll_off", tag_field="type", forbid_unknown_fields=True
+):
     """Set-up (docs/missions.md): roll off for deployment; the server rolls both dice."""
 
 
@@ -193,7 +226,9 @@ class Deploy(
     heading: float | None = None
 
 
-class Reserve(msgspec.Struct, gc=False, frozen=True, tag="reserve", tag_field="type", forbid_unknown_fields=True):
+class Reserve(
+    msgspec.Struct, gc=False, frozen=True, tag="reserve", tag_field="type", forbid_unknown_fields=True
+):
     """Set-up: declare ``unit`` (and whatever it carries) in reserve."""
 
     unit: str

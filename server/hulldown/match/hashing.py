@@ -47,6 +47,10 @@ UNIT_CACHE_SIZE = 8192
 LINE_CACHE_SIZE = 8192
 MAP_CACHE_SIZE = 2048
 STATE_CACHE_SIZE = 512
+# A log window is continued from the window hashed before it when that one ended with one of
+# its last WINDOW_LOOKBACK lines (an event writes a few lines).
+WINDOW_LOOKBACK = 16
+DIGEST_BYTES = 32
 
 _canonical = msgspec.json.Encoder(order="sorted")
 _EMPTY_LOG = hashlib.sha256(b"").hexdigest()
@@ -55,6 +59,7 @@ _units: IdentityCache[Unit, str] = IdentityCache(UNIT_CACHE_SIZE)
 _lines: IdentityCache[LogEntry, bytes] = IdentityCache(LINE_CACHE_SIZE)
 _maps: IdentityCache[object, str] = IdentityCache(MAP_CACHE_SIZE)
 _states: IdentityCache[MatchState, str] = IdentityCache(STATE_CACHE_SIZE)
+_windows: IdentityCache[LogEntry, tuple[tuple[LogEntry, ...], bytes]] = IdentityCache(MAP_CACHE_SIZE)
 
 
 def _digest(value: object) -> str:
@@ -85,7 +90,15 @@ def _line(entry: LogEntry, cached: bool) -> bytes:
 def units_digest(units: dict[str, Unit], cached: bool = True) -> str:
     found = _maps.get(units) if cached else None
     if found is None:
-        found = _digest({uid: _unit(u, cached) for uid, u in units.items()})
+        if cached:
+            known = _units.get
+            digests = {}
+            for uid, u in units.items():
+                unit_digest = known(u)
+                digests[uid] = unit_digest if unit_digest is not None else _unit(u, True)
+        else:
+            digests = {uid: _unit(u, False) for uid, u in units.items()}
+        found = _digest(digests)
         if cached:
             _maps.put(units, found)
     return found
@@ -105,10 +118,35 @@ def log_digest(log: tuple[LogEntry, ...], cached: bool = True) -> str:
         return _EMPTY_LOG
     found = _maps.get(log) if cached else None
     if found is None:
-        found = hashlib.sha256(b"".join([_line(e, cached) for e in log])).hexdigest()
+        found = hashlib.sha256(_window_lines(log) if cached else _lines_of(log, False)).hexdigest()
         if cached:
             _maps.put(log, found)
     return found
+
+
+def _lines_of(log: tuple[LogEntry, ...], cached: bool) -> bytes:
+    return b"".join([_line(e, cached) for e in log])
+
+
+def _window_lines(log: tuple[LogEntry, ...]) -> bytes:
+    """The concatenated line digests of a log window, from an earlier window's when this one
+    continues it: the window slides (lines leave at the front, new ones come at the end), so
+    the window hashed before ends with one of this window's last few lines, and only the lines
+    after that one are new. Each window's digests are kept under its last line."""
+    lines: bytes | None = None
+    for k in range(len(log) - 1, max(-1, len(log) - 1 - WINDOW_LOOKBACK), -1):
+        earlier = _windows.get(log[k])
+        if earlier is None:
+            continue
+        before, digests = earlier
+        shared = k + 1  # log[:shared] must be the end of ``before``
+        if len(before) >= shared and before[len(before) - shared :] == log[:shared]:
+            lines = digests[len(digests) - DIGEST_BYTES * shared :] + _lines_of(log[shared:], True)
+        break
+    if lines is None:
+        lines = _lines_of(log, True)
+    _windows.put(log[-1], (log, lines))
+    return lines
 
 
 def _definition(mission: Mission, cached: bool) -> str:
@@ -185,5 +223,5 @@ def matches_logged(state: MatchState, logged: str) -> bool:
 
 def clear_caches() -> None:
     """Forget every cached digest (tests; hashes are the same afterwards, only slower once)."""
-    for cache in (_units, _lines, _maps, _states):
+    for cache in (_units, _lines, _maps, _states, _windows):
         cache.clear()

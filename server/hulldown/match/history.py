@@ -88,6 +88,7 @@ GAME_ACTIONS = (
 # Fields an undo carries over from the current state instead of restoring them.
 BOOKKEEPING = ("seq", "log", "log_count", "acted", "last_undo")
 
+
 def action_name(action: object) -> str:
     """The wire tag of an action ("move", "shoot"...)."""
     tag = type(action).__struct_config__.tag if isinstance(action, msgspec.Struct) else None

@@ -22,6 +22,7 @@ from .setup import SETUP_PHASE, initial_mission
 from .state import LOG_WINDOW, LogEntry, MatchState, Side, other_side
 from .victory import CONCESSION
 
+
 def initial_state(match_id: str, created: MatchCreated) -> MatchState:
     """The state a MatchCreated event establishes (seq 1)."""
     first_phase = rules_for(created.edition).phases[0]

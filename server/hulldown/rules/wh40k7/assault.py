@@ -29,7 +29,7 @@ from .. import geometry as g
 from . import refs
 from .attacks import ArmourFacing, Hit, Tally
 from .core import ws_to_hit
-from .geo import CONTACT_EPS, alive, contact_pairs, footprint, on_table, unit_distance, units_in_contact
+from .geo import CONTACT_EPS, alive, contact_pairs, footprint, on_table, unit_distance
 from .morale import fall_back, morale_check
 from .penetration import PenProfile
 from .resolve import resolve_hits
