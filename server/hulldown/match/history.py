@@ -85,6 +85,9 @@ GAME_ACTIONS = (
     Decide,
 )
 
+_GAME_ACTION_KINDS: frozenset[type] = frozenset(GAME_ACTIONS)
+_HISTORY_KINDS: frozenset[type] = frozenset({Undo, TakebackRequest, TakebackAnswer})
+
 # Fields an undo carries over from the current state instead of restoring them.
 BOOKKEEPING = ("seq", "log", "log_count", "acted", "last_undo")
 
@@ -269,6 +272,19 @@ def evolve_with_history(state: MatchState, event: Event, dice: Dice, state_at: S
     ``reducer.evolve``, which it wraps: it also keeps the line of play and checks victory."""
     body = event.body
     by = event.by
+    kind = type(body)
+    if kind not in _HISTORY_KINDS:
+        new = evolve(state, event, dice)
+        if by == "system":
+            return new
+        acted = {**new.acted, by: event.seq}
+        if kind not in _GAME_ACTION_KINDS:
+            return replace(new, acted=acted)
+        step = LineStep(
+            seq=event.seq, by=by, action=action_name(body), dice=len(dice.rolls), parent=origin(state)
+        )
+        # One copy for both; the victory check reads neither.
+        return apply_victory(replace(new, line=step, acted=acted))
     match body:
         case Undo():
             new = _undo(state, event, state_at)
@@ -276,18 +292,6 @@ def evolve_with_history(state: MatchState, event: Event, dice: Dice, state_at: S
             new = _request(state, event, body.to_seq)
         case TakebackAnswer():
             new = _answer(state, event, body.grant, state_at)
-        case _:
-            new = evolve(state, event, dice)
-            if by == "system":
-                return new
-            acted = {**new.acted, by: event.seq}
-            if not isinstance(body, GAME_ACTIONS):
-                return replace(new, acted=acted)
-            step = LineStep(
-                seq=event.seq, by=by, action=action_name(body), dice=len(dice.rolls), parent=origin(state)
-            )
-            # One copy for both; the victory check reads neither.
-            return apply_victory(replace(new, line=step, acted=acted))
     if by != "system":
         new = replace(new, acted={**new.acted, by: event.seq})
     return new

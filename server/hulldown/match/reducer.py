@@ -7,12 +7,13 @@ replaying history can never fail. Rules that need dice draw them from the event'
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import cast
 
 from msgspec.structs import replace
 
 from ..rules.dice import Dice
 from . import doc_refs
-from .actions import Concede, TakebackAnswer, TakebackRequest, Undo
+from .actions import Concede, PlayAction, TakebackAnswer, TakebackRequest, Undo
 from .context import ApplyContext
 from .editions import rules_for
 from .events import Event, MatchCreated, MatchEnded, SeedRevealed
@@ -55,32 +56,39 @@ def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchSta
     more than the state's window of LOG_WINDOW lines keeps (``hulldown simulate``)."""
     body = event.body
     ctx = ApplyContext(event.seq, dice, state.log_count)
-    match body:
-        case MatchCreated():
-            return initial_state(state.match_id, body), []
-        case SeedRevealed():
-            ctx.log("The dice seed is revealed: every roll can now be verified.", doc_refs.DICE)
-            new = replace(state, seed=body.seed)
-        case MatchEnded():
-            ctx.log(f"Match over: {body.reason}.", "")
-            new = replace(state, ended=True, winner=body.winner, end_reason=body.reason, pending=None)
-        case Concede():
-            side: Side = "a" if event.by == "a" else "b"
-            ctx.log(f"Side {side} concedes.", "")
-            new = replace(state, ended=True, winner=other_side(side), end_reason=CONCESSION, pending=None)
-        case Undo() | TakebackRequest() | TakebackAnswer():
-            # Undo and takebacks need the earlier state; the history-aware fold handles them
-            # (match/history.py). Here they only record themselves.
-            ctx.log(f"{type(body).__name__} by side {event.by}.", doc_refs.UNDO)
-            new = state
-        case _:
-            # Every other event is a play action: the edition's dispatch table applies it.
-            actor: Side = "a" if event.by == "a" else "b"
-            new = rules_for(state.edition).apply(state, actor, body, ctx)
-            if state.mission is not None:
-                new = after_action(state, new, ctx)
+    if type(body) not in _STREAM_KINDS:
+        # Every other event is a play action: the edition's dispatch table applies it.
+        actor: Side = "a" if event.by == "a" else "b"
+        new = rules_for(state.edition).apply(state, actor, cast(PlayAction, body), ctx)
+        if state.mission is not None:
+            new = after_action(state, new, ctx)
+    else:
+        match body:
+            case MatchCreated():
+                return initial_state(state.match_id, body), []
+            case SeedRevealed():
+                ctx.log("The dice seed is revealed: every roll can now be verified.", doc_refs.DICE)
+                new = replace(state, seed=body.seed)
+            case MatchEnded():
+                ctx.log(f"Match over: {body.reason}.", "")
+                new = replace(state, ended=True, winner=body.winner, end_reason=body.reason, pending=None)
+            case Concede():
+                side: Side = "a" if event.by == "a" else "b"
+                ctx.log(f"Side {side} concedes.", "")
+                new = replace(state, ended=True, winner=other_side(side), end_reason=CONCESSION, pending=None)
+            case _:
+                # Undo and takebacks need the earlier state; the history-aware fold handles them
+                # (match/history.py). Here they only record themselves.
+                ctx.log(f"{type(body).__name__} by side {event.by}.", doc_refs.UNDO)
+                new = state
     ctx.flush()
     return _finish(new, event.seq, ctx.entries), ctx.entries
+
+
+# The events the reducer folds itself (one set lookup tells a play action from them).
+_STREAM_KINDS: frozenset[type] = frozenset(
+    {MatchCreated, SeedRevealed, MatchEnded, Concede, Undo, TakebackRequest, TakebackAnswer}
+)
 
 
 def _finish(state: MatchState, seq: int, entries: list[LogEntry]) -> MatchState:
