@@ -41,9 +41,9 @@ from .mission_state import MissionState
 from .state import LogEntry, MatchState, Terrain, Unit
 
 H2_PREFIX = "h2:"
-# Entries each identity cache keeps (first in, first out). A live match needs about its unit count
-# plus the log window; the sizes leave room for many matches per process.
-UNIT_CACHE_SIZE = 8192
+# Entries per generation of each identity cache (match/identity_cache.py). A live match needs
+# about its unit count plus the log window; the sizes leave room for many matches per process.
+UNIT_CACHE_SIZE = 4096
 LINE_CACHE_SIZE = 8192
 MAP_CACHE_SIZE = 2048
 STATE_CACHE_SIZE = 512
