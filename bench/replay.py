@@ -4,10 +4,16 @@ Builds a 40k7 match of ``--events`` events in process (pivots and phase changes 
 every action validated first), then measures:
 
 - cold replay: decode every stored payload and fold it from nothing (``fold_history``, undo-aware),
-  in events per second;
+  in events per second, hashing only the final state; beside it, in the same run, decoding alone
+  (the floor), and the fold hashing every state as ``hulldown verify`` does, with the h2 hash
+  every new event carries and with the h1 hash of older logs (docs/architecture.md, "State
+  hash");
 - snapshot load: the events and snapshots written to a private embedded Redis, then a fresh
   ``LiveService`` loads the match (latest snapshot + the events after it) - the time to a ready
   runtime, beside a bare Redis PING round trip measured in the same run.
+
+The replay timings are the process's CPU time (``time.process_time``: on a shared machine the
+wall clock also counts other processes' turns); the snapshot load is wall-clock time.
 
 Prints one JSON object. Not a test: nothing is asserted.
 
@@ -24,6 +30,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -37,11 +44,12 @@ from hulldown.live.service import LiveService  # noqa: E402
 from hulldown.match.actions import Action, EndPhase, Pivot  # noqa: E402
 from hulldown.match.dice_binding import event_dice  # noqa: E402
 from hulldown.match.events import Event, decode_event, encode_event  # noqa: E402
+from hulldown.match.hashing import legacy_state_hash  # noqa: E402
 from hulldown.match.history import evolve_with_history  # noqa: E402
 from hulldown.match.reducer import state_hash  # noqa: E402
 from hulldown.match.scenario import match_created  # noqa: E402
 from hulldown.match.state import MatchState, Options  # noqa: E402
-from hulldown.match.timeline import fold_history  # noqa: E402
+from hulldown.match.timeline import Timeline, fold_history  # noqa: E402
 from hulldown.match.validate import validate  # noqa: E402
 from hulldown.rules.dice import commitment  # noqa: E402
 from hulldown.store.embedded import EmbeddedRedis  # noqa: E402
@@ -90,9 +98,26 @@ def build(events: int, snapshot_every: int) -> tuple[list[bytes], dict[int, byte
 
 
 def cold_replay(payloads: list[bytes]) -> tuple[float, MatchState]:
-    t0 = time.perf_counter()
+    """Decode and fold every event from nothing; only the final state is hashed (by the caller)."""
+    t0 = time.process_time()
     state = fold_history(MATCH, (decode_event(p) for p in payloads), lambda e: event_dice(SEED, MATCH, e))
-    return time.perf_counter() - t0, state
+    return time.process_time() - t0, state
+
+
+def decode_only(payloads: list[bytes]) -> float:
+    t0 = time.process_time()
+    for p in payloads:
+        decode_event(p)
+    return time.process_time() - t0
+
+
+def hashed_replay(payloads: list[bytes], state_hash_of: Callable[[MatchState], str]) -> float:
+    """The cold replay hashing the state after every event, as ``hulldown verify`` does."""
+    t0 = time.process_time()
+    timeline = Timeline(MATCH, lambda e: event_dice(SEED, MATCH, e))
+    for p in payloads:
+        state_hash_of(timeline.push(decode_event(p)))
+    return time.process_time() - t0
 
 
 async def snapshot_load(payloads: list[bytes], snapshots: dict[int, bytes], repeats: int) -> dict[str, float]:
@@ -139,14 +164,25 @@ def main() -> None:
     t0 = time.perf_counter()
     payloads, snapshots, live_state = build(args.events, args.snapshot_every)
     build_s = time.perf_counter() - t0
+    n = len(payloads)
     seconds, replayed = cold_replay(payloads)
     assert state_hash(replayed) == state_hash(live_state), "replay differs from the live fold"
+    decode_s = decode_only(payloads)
+    h2_s = hashed_replay(payloads, state_hash)
+    h1_s = hashed_replay(payloads, legacy_state_hash)
     result = {
         "bench": "replay",
-        "events": len(payloads),
+        "events": n,
         "build_s": round(build_s, 2),
         "cold_replay_s": round(seconds, 3),
-        "cold_replay_events_per_s": round(len(payloads) / seconds),
+        "cold_replay_events_per_s": round(n / seconds),
+        "decode_only_events_per_s": round(n / decode_s),
+        "replay_hashing_every_state_events_per_s": {"h2": round(n / h2_s), "h1": round(n / h1_s)},
+        "ratios": {
+            "cold_replay_over_decode_only": round(seconds / decode_s, 1),
+            "h1_every_state_over_h2_every_state": round(h1_s / h2_s, 2),
+            "h2_every_state_over_cold_replay": round(h2_s / seconds, 2),
+        },
         "state_bytes": len(state_encoder.encode(live_state)),
         "snapshot": asyncio.run(snapshot_load(payloads, snapshots, args.repeats)),
     }

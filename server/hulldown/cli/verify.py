@@ -9,6 +9,8 @@ Given the event log of a match whose seed was revealed:
 3. The whole log is refolded from the seed with the history-aware reducer: each event must draw
    exactly the dice it logged, and the state after it must have the hash it logged - so an
    altered action (a different target, a moved unit, a changed nonce) is caught at its seq.
+   Both hash formats verify (match/hashing.py): ``h2:...`` (every new event) and the older h1
+   (64 hex digits), each checked by its own definition.
 
 Every failure names the event (and die) or the commitment that fails.
 """
@@ -24,7 +26,7 @@ import msgspec
 
 from ..match.dice_binding import event_nonce
 from ..match.events import Event, MatchCreated, SeedRevealed
-from ..match.reducer import state_hash
+from ..match.hashing import matches_logged
 from ..match.timeline import Timeline
 from ..rules.dice import Dice, SeededDice, derive_die
 
@@ -232,7 +234,7 @@ def _check_refold(
                     "missing_hash", f"event {event.seq} ({_label(event)}) logged no state hash", seq=event.seq
                 )
             )
-        elif not state_failed and state_hash(state) != event.state_hash:
+        elif not state_failed and not matches_logged(state, event.state_hash):
             state_failed = True  # every later state differs too: report the first
             failures.append(
                 Failure(

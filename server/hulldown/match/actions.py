@@ -27,7 +27,13 @@ MoveKind = Literal[
 
 
 class Move(
-    msgspec.Struct, frozen=True, tag="move", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+    msgspec.Struct,
+    gc=False,
+    frozen=True,
+    tag="move",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
 ):
     """Move a unit along waypoints. Every model is moved by the same displacement as the unit's
     first model, whose centre follows ``path`` (waypoints after its start position);
@@ -47,14 +53,14 @@ class Move(
     flight: Literal["zoom", "hover"] | None = None
 
 
-class Pivot(msgspec.Struct, frozen=True, tag="pivot", tag_field="type", forbid_unknown_fields=True):
+class Pivot(msgspec.Struct, gc=False, frozen=True, tag="pivot", tag_field="type", forbid_unknown_fields=True):
     """Pivot a vehicle about the centre of its hull without moving it."""
 
     unit: str
     heading: float
 
 
-class Fire(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
+class Fire(msgspec.Struct, gc=False, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
     """One weapon firing at one target unit; ``snap`` asks for Snap Shots. ``target_model``: the
     model of the target unit its hits go to (hh3: a Paragon allocates the hits it inflicts)."""
 
@@ -65,7 +71,13 @@ class Fire(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_field
 
 
 class Shoot(
-    msgspec.Struct, frozen=True, tag="shoot", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+    msgspec.Struct,
+    gc=False,
+    frozen=True,
+    tag="shoot",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
 ):
     """Fire a unit's weapons. 40k7 requires a single target; hh3 allows split fire."""
 
@@ -76,6 +88,7 @@ class Shoot(
 
 class Charge(
     msgspec.Struct,
+    gc=False,
     frozen=True,
     tag="charge",
     tag_field="type",
@@ -88,7 +101,13 @@ class Charge(
 
 
 class Fight(
-    msgspec.Struct, frozen=True, tag="fight", tag_field="type", forbid_unknown_fields=True, omit_defaults=True
+    msgspec.Struct,
+    gc=False,
+    frozen=True,
+    tag="fight",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
 ):
     """Make close combat attacks against a unit in base contact / engagement range."""
 
@@ -99,19 +118,25 @@ class Fight(
     target_model: str | None = None  # hh3: a Paragon allocates the hits it inflicts
 
 
-class Embark(msgspec.Struct, frozen=True, tag="embark", tag_field="type", forbid_unknown_fields=True):
+class Embark(
+    msgspec.Struct, gc=False, frozen=True, tag="embark", tag_field="type", forbid_unknown_fields=True
+):
     unit: str
     transport: str
 
 
-class Disembark(msgspec.Struct, frozen=True, tag="disembark", tag_field="type", forbid_unknown_fields=True):
+class Disembark(
+    msgspec.Struct, gc=False, frozen=True, tag="disembark", tag_field="type", forbid_unknown_fields=True
+):
     """Place an embarked unit's models (model id -> position) next to its transport."""
 
     unit: str
     positions: dict[str, Point]
 
 
-class Abandon(msgspec.Struct, frozen=True, tag="abandon", tag_field="type", forbid_unknown_fields=True):
+class Abandon(
+    msgspec.Struct, gc=False, frozen=True, tag="abandon", tag_field="type", forbid_unknown_fields=True
+):
     """40k7 squadrons: leave an Immobilised member behind as a unit of its own."""
 
     unit: str
@@ -140,6 +165,7 @@ class Manifest(
 
 class EndPhase(
     msgspec.Struct,
+    gc=False,
     frozen=True,
     tag="end_phase",
     tag_field="type",
@@ -153,6 +179,7 @@ class EndPhase(
 
 class Decide(
     msgspec.Struct,
+    gc=False,
     frozen=True,
     tag="decide",
     tag_field="type",
@@ -166,13 +193,18 @@ class Decide(
     nonce: str = ""
 
 
-class Undo(msgspec.Struct, frozen=True, tag="undo", tag_field="type", forbid_unknown_fields=True):
+class Undo(msgspec.Struct, gc=False, frozen=True, tag="undo", tag_field="type", forbid_unknown_fields=True):
     """Take back your own last action (free only while it revealed no dice and the opponent has
     not acted since)."""
 
 
 class TakebackRequest(
-    msgspec.Struct, frozen=True, tag="takeback_request", tag_field="type", forbid_unknown_fields=True
+    msgspec.Struct,
+    gc=False,
+    frozen=True,
+    tag="takeback_request",
+    tag_field="type",
+    forbid_unknown_fields=True,
 ):
     """Ask the opponent to let the match go back to the state as of ``to_seq``."""
 
@@ -180,21 +212,26 @@ class TakebackRequest(
 
 
 class TakebackAnswer(
-    msgspec.Struct, frozen=True, tag="takeback_answer", tag_field="type", forbid_unknown_fields=True
+    msgspec.Struct, gc=False, frozen=True, tag="takeback_answer", tag_field="type", forbid_unknown_fields=True
 ):
     grant: bool
 
 
-class Concede(msgspec.Struct, frozen=True, tag="concede", tag_field="type", forbid_unknown_fields=True):
+class Concede(
+    msgspec.Struct, gc=False, frozen=True, tag="concede", tag_field="type", forbid_unknown_fields=True
+):
     pass
 
 
-class RollOff(msgspec.Struct, frozen=True, tag="roll_off", tag_field="type", forbid_unknown_fields=True):
+class RollOff(
+    msgspec.Struct, gc=False, frozen=True, tag="roll_off", tag_field="type", forbid_unknown_fields=True
+):
     """Set-up (docs/missions.md): roll off for deployment; the server rolls both dice."""
 
 
 class Deploy(
     msgspec.Struct,
+    gc=False,
     frozen=True,
     tag="deploy",
     tag_field="type",
@@ -209,14 +246,16 @@ class Deploy(
     heading: float | None = None
 
 
-class Reserve(msgspec.Struct, frozen=True, tag="reserve", tag_field="type", forbid_unknown_fields=True):
+class Reserve(
+    msgspec.Struct, gc=False, frozen=True, tag="reserve", tag_field="type", forbid_unknown_fields=True
+):
     """Set-up: declare ``unit`` (and whatever it carries) in reserve."""
 
     unit: str
 
 
 class DeepStrike(
-    msgspec.Struct, frozen=True, tag="deep_strike", tag_field="type", forbid_unknown_fields=True
+    msgspec.Struct, gc=False, frozen=True, tag="deep_strike", tag_field="type", forbid_unknown_fields=True
 ):
     """40k7 Deep Strike: a unit arriving from reserve aims its first model at ``at``; it scatters
     and the others are placed beside it (docs/missions.md)."""

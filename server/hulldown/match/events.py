@@ -21,7 +21,7 @@ SCHEMA_VERSION = 1
 Actor = Literal["a", "b", "system"]
 
 
-class MatchCreated(msgspec.Struct, frozen=True, tag="match_created", tag_field="type"):
+class MatchCreated(msgspec.Struct, gc=False, frozen=True, tag="match_created", tag_field="type"):
     """The first event of every match: the scenario and the public dice commitment."""
 
     edition: Edition
@@ -34,13 +34,13 @@ class MatchCreated(msgspec.Struct, frozen=True, tag="match_created", tag_field="
     mission: Mission | None = None
 
 
-class SeedRevealed(msgspec.Struct, frozen=True, tag="seed_revealed", tag_field="type"):
+class SeedRevealed(msgspec.Struct, gc=False, frozen=True, tag="seed_revealed", tag_field="type"):
     """The match seed, revealed when the match ends so anyone can verify every roll."""
 
     seed: str
 
 
-class MatchEnded(msgspec.Struct, frozen=True, tag="match_ended", tag_field="type"):
+class MatchEnded(msgspec.Struct, gc=False, frozen=True, tag="match_ended", tag_field="type"):
     winner: Literal["a", "b"] | None
     reason: str
 
@@ -48,7 +48,7 @@ class MatchEnded(msgspec.Struct, frozen=True, tag="match_ended", tag_field="type
 EventBody = Action | MatchCreated | SeedRevealed | MatchEnded
 
 
-class Event(msgspec.Struct, frozen=True):
+class Event(msgspec.Struct, gc=False, frozen=True):
     """One entry of a match's stream."""
 
     seq: int

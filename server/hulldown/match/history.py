@@ -26,7 +26,6 @@ waits for the answer (the requester may withdraw it by answering ``grant=false``
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Literal
 
@@ -57,6 +56,7 @@ from .actions import (
     Undo,
 )
 from .events import Event
+from .hashing import state_hash
 from .reducer import evolve
 from .rejection import Rejection, reject
 from .state import LOG_WINDOW, LineStep, LogEntry, MatchState, Side, UndoMark, other_side
@@ -87,10 +87,11 @@ GAME_ACTIONS = (
     Decide,
 )
 
+_GAME_ACTION_KINDS: frozenset[type] = frozenset(GAME_ACTIONS)
+_HISTORY_KINDS: frozenset[type] = frozenset({Undo, TakebackRequest, TakebackAnswer})
+
 # Fields an undo carries over from the current state instead of restoring them.
 BOOKKEEPING = ("seq", "log", "log_count", "acted", "last_undo")
-
-_hash_encoder = msgspec.json.Encoder(order="sorted")
 
 
 def action_name(action: object) -> str:
@@ -105,8 +106,9 @@ def game_part(state: MatchState) -> MatchState:
 
 
 def game_hash(state: MatchState) -> str:
-    """sha256 of the game part (see :data:`BOOKKEEPING`): equal before and after an undo."""
-    return hashlib.sha256(_hash_encoder.encode(game_part(state))).hexdigest()
+    """The h2 hash (match/hashing.py) of the game part (see :data:`BOOKKEEPING`): equal before
+    and after an undo."""
+    return state_hash(game_part(state))
 
 
 # ---- the pending takeback (MatchState.takeback: str -> str) ----------------------------------
@@ -272,6 +274,19 @@ def evolve_with_history(state: MatchState, event: Event, dice: Dice, state_at: S
     ``reducer.evolve``, which it wraps: it also keeps the line of play and checks victory."""
     body = event.body
     by = event.by
+    kind = type(body)
+    if kind not in _HISTORY_KINDS:
+        new = evolve(state, event, dice)
+        if by == "system":
+            return new
+        acted = {**new.acted, by: event.seq}
+        if kind not in _GAME_ACTION_KINDS:
+            return replace(new, acted=acted)
+        step = LineStep(
+            seq=event.seq, by=by, action=action_name(body), dice=len(dice.rolls), parent=origin(state)
+        )
+        # One copy for both; the victory check reads neither.
+        return apply_victory(replace(new, line=step, acted=acted))
     match body:
         case Undo():
             new = _undo(state, event, state_at)
@@ -279,13 +294,6 @@ def evolve_with_history(state: MatchState, event: Event, dice: Dice, state_at: S
             new = _request(state, event, body.to_seq)
         case TakebackAnswer():
             new = _answer(state, event, body.grant, state_at)
-        case _:
-            new = evolve(state, event, dice)
-            if isinstance(body, GAME_ACTIONS) and by != "system":
-                step = LineStep(
-                    seq=event.seq, by=by, action=action_name(body), dice=len(dice.rolls), parent=origin(state)
-                )
-                new = apply_victory(replace(new, line=step))
     if by != "system":
         new = replace(new, acted={**new.acted, by: event.seq})
     return new

@@ -13,7 +13,7 @@ SetupStep = Literal["roll_off", "deploy_order", "deploy", "seize", "battle"]
 OffTable = Literal["undeployed", "reserve", "arriving"]
 
 
-class MarkerControl(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class MarkerControl(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """Who holds a marker now (``None``: nobody) and why, in words; ``value``: what it scores."""
 
     holder: Literal["a", "b"] | None = None
@@ -21,7 +21,7 @@ class MarkerControl(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     value: int = 0
 
 
-class MissionState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class MissionState(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """``step``: the set-up step (``battle`` once turn 1 has begun); ``zones``: side -> zone id;
     ``deploying``: the side placing units; ``deployed_first``: the side that deployed first;
     ``off_table``: unit id -> ``undeployed`` or ``reserve``; ``vp``: side -> victory points;

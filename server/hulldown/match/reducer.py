@@ -6,24 +6,22 @@ replaying history can never fail. Rules that need dice draw them from the event'
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterable
+from typing import cast
 
-import msgspec
 from msgspec.structs import replace
 
 from ..rules.dice import Dice
 from . import doc_refs
-from .actions import Concede, TakebackAnswer, TakebackRequest, Undo
+from .actions import Concede, PlayAction, TakebackAnswer, TakebackRequest, Undo
 from .context import ApplyContext
 from .editions import rules_for
 from .events import Event, MatchCreated, MatchEnded, SeedRevealed
+from .hashing import state_hash as _h2_state_hash
 from .mission_flow import after_action
 from .setup import SETUP_PHASE, initial_mission
 from .state import LOG_WINDOW, LogEntry, MatchState, Side, other_side
 from .victory import CONCESSION
-
-_hash_encoder = msgspec.json.Encoder(order="sorted")
 
 
 def initial_state(match_id: str, created: MatchCreated) -> MatchState:
@@ -58,41 +56,53 @@ def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchSta
     more than the state's window of LOG_WINDOW lines keeps (``hulldown simulate``)."""
     body = event.body
     ctx = ApplyContext(event.seq, dice, state.log_count)
-    match body:
-        case MatchCreated():
-            return initial_state(state.match_id, body), []
-        case SeedRevealed():
-            ctx.log("The dice seed is revealed: every roll can now be verified.", doc_refs.DICE)
-            new = replace(state, seed=body.seed)
-        case MatchEnded():
-            ctx.log(f"Match over: {body.reason}.", "")
-            new = replace(state, ended=True, winner=body.winner, end_reason=body.reason, pending=None)
-        case Concede():
-            side: Side = "a" if event.by == "a" else "b"
-            ctx.log(f"Side {side} concedes.", "")
-            new = replace(state, ended=True, winner=other_side(side), end_reason=CONCESSION, pending=None)
-        case Undo() | TakebackRequest() | TakebackAnswer():
-            # Undo and takebacks need the earlier state; the history-aware fold handles them
-            # (match/history.py). Here they only record themselves.
-            ctx.log(f"{type(body).__name__} by side {event.by}.", doc_refs.UNDO)
-            new = state
-        case _:
-            # Every other event is a play action: the edition's dispatch table applies it.
-            actor: Side = "a" if event.by == "a" else "b"
-            new = rules_for(state.edition).apply(state, actor, body, ctx)
-            if state.mission is not None:
-                new = after_action(state, new, ctx)
+    if type(body) not in _STREAM_KINDS:
+        # Every other event is a play action: the edition's dispatch table applies it.
+        actor: Side = "a" if event.by == "a" else "b"
+        new = rules_for(state.edition).apply(state, actor, cast(PlayAction, body), ctx)
+        if state.mission is not None:
+            new = after_action(state, new, ctx)
+    else:
+        match body:
+            case MatchCreated():
+                return initial_state(state.match_id, body), []
+            case SeedRevealed():
+                ctx.log("The dice seed is revealed: every roll can now be verified.", doc_refs.DICE)
+                new = replace(state, seed=body.seed)
+            case MatchEnded():
+                ctx.log(f"Match over: {body.reason}.", "")
+                new = replace(state, ended=True, winner=body.winner, end_reason=body.reason, pending=None)
+            case Concede():
+                side: Side = "a" if event.by == "a" else "b"
+                ctx.log(f"Side {side} concedes.", "")
+                new = replace(state, ended=True, winner=other_side(side), end_reason=CONCESSION, pending=None)
+            case _:
+                # Undo and takebacks need the earlier state; the history-aware fold handles them
+                # (match/history.py). Here they only record themselves.
+                ctx.log(f"{type(body).__name__} by side {event.by}.", doc_refs.UNDO)
+                new = state
     ctx.flush()
     return _finish(new, event.seq, ctx.entries), ctx.entries
+
+
+# The events the reducer folds itself (one set lookup tells a play action from them).
+_STREAM_KINDS: frozenset[type] = frozenset(
+    {MatchCreated, SeedRevealed, MatchEnded, Concede, Undo, TakebackRequest, TakebackAnswer}
+)
 
 
 def _finish(state: MatchState, seq: int, entries: list[LogEntry]) -> MatchState:
     if not entries:
         return replace(state, seq=seq)
-    log = (*state.log, *entries)
-    if len(log) > LOG_WINDOW:
-        log = log[-LOG_WINDOW:]
-    return replace(state, seq=seq, log=log, log_count=state.log_count + len(entries))
+    return replace(state, seq=seq, log=window(state.log, entries), log_count=state.log_count + len(entries))
+
+
+def window(log: tuple[LogEntry, ...], entries: list[LogEntry]) -> tuple[LogEntry, ...]:
+    """The log window once ``entries`` are appended: its last LOG_WINDOW lines (one copy)."""
+    if len(entries) >= LOG_WINDOW:
+        return tuple(entries[-LOG_WINDOW:])
+    drop = len(log) + len(entries) - LOG_WINDOW
+    return (log[drop:] if drop > 0 else log) + tuple(entries)
 
 
 DiceFor = Callable[[Event], Dice]
@@ -113,5 +123,6 @@ def fold(
 
 
 def state_hash(state: MatchState) -> str:
-    """sha256 of the canonical encoding (sorted keys), to check any replay against the live run."""
-    return hashlib.sha256(_hash_encoder.encode(state)).hexdigest()
+    """The canonical state hash (format h2, match/hashing.py) every new event carries, to check
+    any replay against the live run. O(change): unchanged sub-trees reuse their digests."""
+    return _h2_state_hash(state)

@@ -30,27 +30,27 @@ def other_side(side: Side) -> Side:
     return "b" if side == "a" else "a"
 
 
-class Point(msgspec.Struct, frozen=True, forbid_unknown_fields=True, array_like=True):
+class Point(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True, array_like=True):
     """A battlefield position in inches: ``[x, y]`` on the wire."""
 
     x: float
     y: float
 
 
-class HullSize(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class HullSize(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """A baseless vehicle's hull: an oriented rectangle (length along the heading)."""
 
     length: float
     width: float
 
 
-class Armour(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Armour(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     front: int
     side: int
     rear: int
 
 
-class Mount(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Mount(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """Where a weapon sits on its model and which way it can fire (RULES.md 1.9, 2.12)."""
 
     kind: Literal["hull", "turret", "sponson", "pintle", "coaxial", "centreline", "none"] = "none"
@@ -65,7 +65,7 @@ class Mount(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     barrel: float = 0.0
 
 
-class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Weapon(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """A weapon profile. ``model`` is the id of the model that carries it. ``defensive``: the
     profile designates it a Defensive weapon (hh3; otherwise its Strength and mount decide)."""
 
@@ -84,7 +84,7 @@ class Weapon(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     defensive: bool = False
 
 
-class Profile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Profile(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """Characteristics. Which ones matter depends on the edition and the unit kind.
 
     ``bs``/``ws`` are characteristics (4 = hits on 3+) in 40k7 and hh3, target numbers (3 = 3+)
@@ -110,7 +110,7 @@ class Profile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     access: tuple[HullFacing, ...] = ()
 
 
-class Model(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Model(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """One model on the table: a vehicle hull or a model on a round base."""
 
     id: str
@@ -127,7 +127,7 @@ class Model(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     kind: UnitKind | None = None
 
 
-class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Unit(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """A unit: its fixed profile and its changing condition.
 
     ``keywords`` holds vehicle types (40k7: tank, fast, skimmer...), sub-types (hh3) and keywords
@@ -161,7 +161,7 @@ class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return name in self.turn_flags
 
 
-class Terrain(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Terrain(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """A terrain piece: a polygon with kinds (difficult, dangerous, impassable, blocks_los, cover)."""
 
     id: str
@@ -172,12 +172,12 @@ class Terrain(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: str = ""
 
 
-class Battlefield(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Battlefield(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     width: float = 72.0
     height: float = 48.0
 
 
-class Decision(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Decision(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """A pending choice only one player may answer (RULES.md section 0)."""
 
     id: str
@@ -189,7 +189,7 @@ class Decision(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     context: dict[str, str] = {}
 
 
-class LogRoll(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class LogRoll(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """A die roll as the log shows it: which die of the event, face, purpose, target, outcome."""
 
     i: int
@@ -204,7 +204,7 @@ LogScalar: TypeAlias = str | int | float | bool
 LogValue: TypeAlias = LogScalar | list[LogScalar]
 
 
-class LogEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class LogEntry(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """One line of the combat log. ``values`` holds every number the rules used for the line
     (the facing used and why, the to-hit target, the hidden share, measured distances ...) so a
     client need not parse ``text``."""
@@ -217,7 +217,7 @@ class LogEntry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     values: dict[str, LogValue] = {}
 
 
-class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Options(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """Match options agreed at creation."""
 
     wrecks_remain: bool = False
@@ -230,7 +230,7 @@ class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 LOG_WINDOW = 50
 
 
-class LineStep(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class LineStep(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """The latest game action on the line of play: what an undo takes back (DESIGN.md 5).
 
     ``parent`` is the seq of the state the action was applied to (an undo restores it);
@@ -244,7 +244,7 @@ class LineStep(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     parent: int = 0
 
 
-class UndoMark(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class UndoMark(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """The latest undo or granted takeback: at ``seq`` the state as of ``to`` was restored, so
     every action after ``to`` on the line before ``seq`` is an undone branch (still in the log)."""
 
@@ -254,7 +254,7 @@ class UndoMark(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     kind: Literal["undo", "takeback"] = "undo"
 
 
-class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class MatchState(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """The whole game state of one match at one seq. Contains no secret."""
 
     match_id: str

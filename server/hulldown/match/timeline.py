@@ -94,7 +94,10 @@ class Timeline:
         self.events: list[Event] = []
         self._checkpoints: dict[int, MatchState] = {self.base: self.state}
         self._checkpoint_seqs: list[int] = [self.base]
-        self._recent: OrderedDict[int, MatchState] = OrderedDict()
+        # The last ``recent`` states pushed (consecutive seqs: the oldest leaves as one comes in),
+        # and an LRU of earlier states ``state_at`` refolded.
+        self._recent: dict[int, MatchState] = {}
+        self._refolded: OrderedDict[int, MatchState] = OrderedDict()
         self.line: list[LineStep] = []
         self.undone_by: dict[int, int] = {}
         self.undone: list[UndoneAction] = []
@@ -121,7 +124,8 @@ class Timeline:
         self.state = after
         if dice.rolls:
             self.drawn[event.seq] = tuple(r.value for r in dice.rolls)
-        self._remember(after)
+        self._recent[after.seq] = after
+        self._recent.pop(after.seq - self._recent_size, None)
         if after.seq % self._every == 0:
             self._checkpoints[after.seq] = after
             self._checkpoint_seqs.append(after.seq)
@@ -172,16 +176,18 @@ class Timeline:
     # ---- earlier states ------------------------------------------------------------------
 
     def _remember(self, state: MatchState) -> None:
-        self._recent[state.seq] = state
-        self._recent.move_to_end(state.seq)
-        while len(self._recent) > self._recent_size:
-            self._recent.popitem(last=False)
+        self._refolded[state.seq] = state
+        self._refolded.move_to_end(state.seq)
+        while len(self._refolded) > self._recent_size:
+            self._refolded.popitem(last=False)
 
     def state_at(self, seq: int) -> MatchState:
         """The state as of ``seq`` (after the event at ``seq``)."""
         if seq == self.state.seq:
             return self.state
         cached = self._recent.get(seq)
+        if cached is None:
+            cached = self._refolded.get(seq)
         if cached is not None:
             return cached
         if seq < self.base:

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from .state import LOG_WINDOW, SIDES, LogEntry, MatchState, Side
+from .identity_cache import IdentityCache
+from .state import LOG_WINDOW, SIDES, LogEntry, MatchState, Side, Unit
 
 VICTORY_POINTS = "victory_points"
 MISSION_RULE = "docs/missions.md, the winner"
@@ -25,25 +26,36 @@ CONCESSION = "concession"
 RULE = "issue #6, end of match"
 
 
+# Counted once per units map object (the states between two changes to a unit share it).
+_counts: IdentityCache[dict[str, Unit], tuple[dict[Side, int], frozenset[Side]]] = IdentityCache(256)
+
+
+def _count(state: MatchState) -> tuple[dict[Side, int], frozenset[Side]]:
+    found = _counts.get(state.units)
+    if found is None:
+        left: dict[Side, int] = {"a": 0, "b": 0}
+        for unit in state.units.values():
+            if not unit.destroyed:
+                left[unit.side] += 1
+        found = _counts.put(state.units, (left, frozenset(u.side for u in state.units.values())))
+    return found
+
+
 def units_left(state: MatchState) -> dict[Side, int]:
     """Units not destroyed, per side."""
-    left: dict[Side, int] = {"a": 0, "b": 0}
-    for unit in state.units.values():
-        if not unit.destroyed:
-            left[unit.side] += 1
-    return left
+    return dict(_count(state)[0])
 
 
-def fielded(state: MatchState) -> set[Side]:
-    return {unit.side for unit in state.units.values()}
+def fielded(state: MatchState) -> frozenset[Side]:
+    return _count(state)[1]
 
 
 def victory(state: MatchState) -> tuple[Side | None, str, str] | None:
     """(winner or None for a draw, reason, log text) when the match is over, else None."""
     if state.ended:
         return None
-    left = units_left(state)
-    wiped = [side for side in SIDES if side in fielded(state) and left[side] == 0]
+    left, sides = _count(state)
+    wiped = [side for side in SIDES if side in sides and left[side] == 0]
     if len(wiped) == 2:
         return None, ANNIHILATION, "Neither side has a unit left: a draw."
     mission = state.mission

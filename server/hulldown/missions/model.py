@@ -32,14 +32,14 @@ player turn for the active player's markers (hh3 Victory sub-phase; 40k11 from `
 Secondary = Literal["first_blood", "linebreaker", "last_man_standing", "first_strike"]
 
 
-class Zone(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Zone(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """A deployment zone: a simple polygon (at least 3 corners)."""
 
     id: str
     points: tuple[XY, ...]
 
 
-class DeploymentMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class DeploymentMap(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """Two deployment zones, ``A`` (taken by the side that deploys first) and ``B``."""
 
     id: str
@@ -48,7 +48,7 @@ class DeploymentMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     rule: str = ""
 
 
-class ObjectiveMarker(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class ObjectiveMarker(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """A marker at ``pos`` worth ``value`` victory points each time it scores."""
 
     id: str
@@ -56,7 +56,7 @@ class ObjectiveMarker(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     value: int = 1
 
 
-class Scoring(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class Scoring(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """How victory points are scored.
 
     ``objectives``: when markers score; ``from_turn``: the first battle turn they do;
@@ -74,7 +74,7 @@ class Scoring(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     secondaries: dict[str, int] = {}
 
 
-class Mission(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class Mission(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One mission: deployment map, markers, first turn, game length and scoring.
 
     ``enemy_gap``: a model may not be deployed within this many inches of an enemy model
@@ -103,7 +103,7 @@ class Mission(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     custom: bool = False
 
 
-class MissionChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class MissionChoice(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """The match definition's ``mission``: a standard mission by ``id`` (with the ``deployment``
     map to use, default the mission's own), or a ``custom`` mission written out in full."""
 

@@ -97,7 +97,8 @@ class Readiness(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class StateAt(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The view as of ``seq`` and the state hash (sha256 of the canonical state encoding)."""
+    """The view as of ``seq``, its state hash (``h2:`` + 64 hex digits: a hash tree over the
+    state's sub-trees, docs/architecture.md "State hash") and the hash of its game part."""
 
     seq: int
     hash: str

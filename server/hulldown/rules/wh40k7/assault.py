@@ -29,7 +29,7 @@ from .. import geometry as g
 from . import refs
 from .attacks import ArmourFacing, Hit, Tally
 from .core import ws_to_hit
-from .geo import CONTACT_EPS, alive, footprint, on_table, unit_distance, units_in_contact
+from .geo import CONTACT_EPS, alive, contact_pairs, footprint, on_table, unit_distance
 from .morale import fall_back, morale_check
 from .penetration import PenProfile
 from .resolve import resolve_hits
@@ -373,14 +373,7 @@ def _loser_morale(state: MatchState, ctx: ApplyContext, loser: str, diff: int) -
 
 def _contacts(state: MatchState, side: Side) -> list[tuple[str, str]]:
     """Pairs (unit of ``side``, enemy unit) in base contact."""
-    pairs: list[tuple[str, str]] = []
-    mine = [u for u in state.units.values() if u.side == side and on_table(u)]
-    theirs = [u for u in state.units.values() if u.side != side and on_table(u)]
-    for u in mine:
-        for e in theirs:
-            if units_in_contact(u, e):
-                pairs.append((u.id, e.id))
-    return pairs
+    return list(contact_pairs(state.units, side))
 
 
 def continue_end_of_assault(state: MatchState, ctx: ApplyContext) -> MatchState:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from shapely import Polygon
 from shapely.geometry.base import BaseGeometry
 
+from ...match.identity_cache import IdentityCache
 from ...match.state import MatchState, Model, Point, Terrain, Unit
 from ...match.state import Mount as StateMount
 from .. import geometry as g
@@ -31,10 +32,42 @@ DEFAULT_TERRAIN_COVER = 5
 TERRAIN_UNDER_HULL_CLIPPED = True
 # Base contact tolerance in inches (charge moves place models exactly in contact).
 CONTACT_EPS = 0.05
+# Slack (inches) of the bounding-circle tests below: a pair is rejected as far only when its
+# circles are this much farther apart than the distance asked about, so rounding can never
+# reject a pair the exact test would accept.
+FAR_SLACK = 1e-6
+# Models and units whose footprints are kept (by object identity: a model that did not change
+# between events is the same object in the next state, match/identity_cache.py).
+FOOTPRINT_CACHE_SIZE = 16384
+UNIT_SHAPE_CACHE_SIZE = 4096
+CONTACT_CACHE_SIZE = 256
+
+_footprints: IdentityCache[Model, g.Footprint] = IdentityCache(FOOTPRINT_CACHE_SIZE)
+
+
+@dataclass(frozen=True, slots=True)
+class UnitShape:
+    """A unit's living models' footprints and a circle holding them all (centre, radius)."""
+
+    footprints: tuple[g.Footprint, ...]
+    cx: float
+    cy: float
+    radius: float
+
+
+_unit_shapes: IdentityCache[Unit, UnitShape] = IdentityCache(UNIT_SHAPE_CACHE_SIZE)
 
 
 def footprint(model: Model) -> g.Footprint:
-    """The model's footprint: hull rectangle, else round base (RULES.md 0)."""
+    """The model's footprint: hull rectangle, else round base (RULES.md 0). Built once per model
+    object (footprints are frozen values)."""
+    found = _footprints.get(model)
+    if found is None:
+        found = _footprints.put(model, _build_footprint(model))
+    return found
+
+
+def _build_footprint(model: Model) -> g.Footprint:
     if model.hull is not None:
         return g.Hull(model.pos.x, model.pos.y, model.hull.length, model.hull.width, model.heading)
     return g.Base(model.pos.x, model.pos.y, model.base_mm or DEFAULT_BASE_MM)
@@ -88,10 +121,35 @@ def model_distance(a: Model, b: Model) -> float:
     return g.distance(footprint(a), footprint(b))
 
 
+def unit_shape(unit: Unit) -> UnitShape:
+    """The unit's living footprints and their bounding circle, once per unit object."""
+    found = _unit_shapes.get(unit)
+    if found is None:
+        prints = tuple(footprint(m) for m in alive(unit))
+        if prints:
+            cx = sum(f.cx for f in prints) / len(prints)
+            cy = sum(f.cy for f in prints) / len(prints)
+            radius = max(math.hypot(f.cx - cx, f.cy - cy) + f.reach for f in prints)
+        else:
+            cx = cy = radius = 0.0
+        found = _unit_shapes.put(unit, UnitShape(prints, cx, cy, radius))
+    return found
+
+
+def may_be_within(a: UnitShape, b: UnitShape, d: float) -> bool:
+    """False when no part of the two units can be within ``d`` inches: their bounding circles
+    are farther apart than that (every model lies inside its unit's circle). Cheap, exact."""
+    if not a.footprints or not b.footprints:
+        return False
+    return math.hypot(a.cx - b.cx, a.cy - b.cy) - a.radius - b.radius <= d + FAR_SLACK
+
+
 def units_within(a: Unit, b: Unit, d: float) -> bool:
     """Some living models of the two units are within ``d`` inches (hull or base edges)."""
-    fb = [footprint(mb) for mb in alive(b)]
-    return any(g.within(footprint(ma), other, d) for ma in alive(a) for other in fb)
+    sa, sb = unit_shape(a), unit_shape(b)
+    if not may_be_within(sa, sb, d):
+        return False
+    return any(g.within(fa, fb, d) for fa in sa.footprints for fb in sb.footprints)
 
 
 def unit_distance(a: Unit, b: Unit) -> float:
@@ -129,11 +187,34 @@ def point_to_unit(p: g.Point, unit: Unit) -> float:
 
 
 def in_contact(a: Model, b: Model) -> bool:
-    return model_distance(a, b) <= CONTACT_EPS
+    fa, fb = footprint(a), footprint(b)
+    if math.hypot(fa.cx - fb.cx, fa.cy - fb.cy) - fa.reach - fb.reach > CONTACT_EPS + FAR_SLACK:
+        return False  # too far apart for any contact: no polygon needed
+    return g.distance(fa, fb) <= CONTACT_EPS
 
 
 def units_in_contact(a: Unit, b: Unit) -> bool:
     return units_within(a, b, CONTACT_EPS)
+
+
+_contact_pairs: IdentityCache[dict[str, Unit], dict[str, tuple[tuple[str, str], ...]]] = IdentityCache(
+    CONTACT_CACHE_SIZE
+)
+
+
+def contact_pairs(units: dict[str, Unit], side: str) -> tuple[tuple[str, str], ...]:
+    """Pairs (unit of ``side``, enemy unit) on the table in base contact, in unit order. Kept per
+    units map object: the states of a phase that moved nobody share it, and ask once."""
+    per_side = _contact_pairs.get(units)
+    if per_side is None:
+        per_side = _contact_pairs.put(units, {})
+    found = per_side.get(side)
+    if found is None:
+        mine = [u for u in units.values() if u.side == side and on_table(u)]
+        theirs = [u for u in units.values() if u.side != side and on_table(u)]
+        found = tuple((u.id, e.id) for u in mine for e in theirs if units_in_contact(u, e))
+        per_side[side] = found
+    return found
 
 
 def terrain_piece(t: Terrain) -> g.TerrainPiece:

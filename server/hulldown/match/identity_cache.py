@@ -1,0 +1,57 @@
+"""A bounded cache keyed by object identity, for values computed from immutable objects.
+
+State objects are frozen and the reducer shares every unchanged sub-tree between consecutive
+states (match/state.py), so "the same object" means "the same value, already seen": the state
+hash (match/hashing.py) and the 40k7 geometry (rules/wh40k7/geo.py) keep what they computed for
+an object here and reuse it while the object lives on in later states.
+"""
+
+from __future__ import annotations
+
+from typing import Generic, TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class IdentityCache(Generic[K, V]):
+    """A bounded map from an object's identity to a value computed from the (immutable) object.
+
+    Each entry keeps the object alive, so ``id(obj)`` cannot be reused by another object while
+    the entry exists; a hit also checks ``entry[0] is obj``. Two generations bound it: new
+    entries go to the young one; when it holds ``size`` entries it becomes the old one (the
+    previous old one is dropped); a hit in the old generation moves back to the young one. So
+    at most ``2 * size`` entries are kept, and whatever is still in use survives."""
+
+    def __init__(self, size: int) -> None:
+        self._size = max(1, size)
+        self._young: dict[int, tuple[K, V]] = {}
+        self._old: dict[int, tuple[K, V]] = {}
+
+    def get(self, obj: K) -> V | None:
+        key = id(obj)
+        entry = self._young.get(key)
+        if entry is None:
+            entry = self._old.get(key)
+            if entry is None or entry[0] is not obj:
+                return None
+            self._store(key, entry)
+        return entry[1] if entry[0] is obj else None
+
+    def put(self, obj: K, value: V) -> V:
+        self._store(id(obj), (obj, value))
+        return value
+
+    def _store(self, key: int, entry: tuple[K, V]) -> None:
+        young = self._young
+        if len(young) >= self._size:
+            self._old = young
+            young = self._young = {}
+        young[key] = entry
+
+    def clear(self) -> None:
+        self._young = {}
+        self._old = {}
+
+    def __len__(self) -> int:
+        return len(self._young) + len(self._old)
