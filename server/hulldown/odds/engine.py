@@ -13,6 +13,7 @@ with its standard error. No die of the match is ever used.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 
 import msgspec
@@ -25,9 +26,10 @@ from ..match.validate import validate
 from ..rules.memo import memo_scope
 from .aggregate import aggregate
 from .answer import BEST_ANSWER, MethodChoice, OddsAnswer
-from .dice_sources import SampleDice, ScriptedDice, TooManyDice
+from .dice_sources import FaceStream
 from .observe import amount, measure_of
 from .plays import Play, play, tokenised
+from .tree import Leaf, Tree
 
 # Leaves walked before the exact answer gives way to the sampled one: about what the sampled answer
 # costs (DEFAULT_SAMPLES runs), so an exact answer is given whenever it is not dearer.
@@ -65,10 +67,11 @@ class OddsOptions:
 
 @dataclass(frozen=True)
 class Distribution:
-    """Plays with their weights (summing to 1)."""
+    """Plays with their weights (summing to 1); ``samples`` the samples behind a sampled one."""
 
     exact: bool
     plays: list[tuple[float, Play]]
+    samples: int = 0
 
 
 class _Engine:
@@ -87,52 +90,19 @@ class _Engine:
         max_plays: int,
         allow_exact: bool = True,
     ) -> Distribution:
-        dice = SampleDice(self.options.sample_seed)
-        probe = self._sample(state, side, action, dice, min(PROBE_PLAYS, samples))
+        stream = FaceStream(self.options.sample_seed)
+        tree = Tree(lambda script: play(state, side, action, script, self.choose))
+        probe = [tree.sample(stream) for _ in range(min(PROBE_PLAYS, samples))]
         if allow_exact:
-            # Knuth's estimate of the number of leaves: the mean of 6^k over random plays that
-            # read k dice. A tree far too large is not walked at all.
-            estimate = sum(6.0**k for k, _ in probe) / len(probe)
+            # Knuth's estimate of the number of leaves: the mean of 1 / P(path) over random
+            # plays. A tree far too large is not walked at all.
+            estimate = sum(1.0 / leaf.weight for leaf in probe) / len(probe)
             if estimate <= max_plays * PROBE_MARGIN:
-                walked = self._walk(state, side, action, max_plays)
+                walked = tree.walk(max_plays)
                 if walked is not None:
-                    return Distribution(True, walked)
-        rest = self._sample(state, side, action, dice, samples - len(probe))
-        return Distribution(False, [(1.0 / samples, p) for _, p in (*probe, *rest)])
-
-    def _walk(
-        self, state: MatchState, side: Side, action: PlayAction, max_plays: int
-    ) -> list[tuple[float, Play]] | None:
-        """Every leaf of the dice tree, or None when there are more than ``max_plays``."""
-        stack: list[tuple[int, ...]] = [()]
-        out: list[tuple[float, Play]] = []
-        while stack:
-            if len(out) >= max_plays:
-                return None
-            prefix = stack.pop()
-            dice = ScriptedDice(prefix)
-            try:
-                leaf = play(state, side, action, dice, self.choose)
-            except TooManyDice:
-                return None
-            out.append((6.0 ** -len(dice.read), leaf))
-            read = dice.read
-            # Past the prefix the source answered 1: the other faces of each such die are siblings.
-            for j in range(len(read) - 1, len(prefix) - 1, -1):
-                base = tuple(read[:j])
-                stack.extend((*base, face) for face in range(6, 1, -1))
-        return out
-
-    def _sample(
-        self, state: MatchState, side: Side, action: PlayAction, dice: SampleDice, n: int
-    ) -> list[tuple[int, Play]]:
-        """``n`` plays with the independent stream; each with the number of dice it read."""
-        out: list[tuple[int, Play]] = []
-        for _ in range(n):
-            dice.start_play()
-            leaf = play(state, side, action, dice, self.choose)
-            out.append((len(dice.read), leaf))
-        return out
+                    return Distribution(True, [(leaf.weight, leaf.play) for leaf in walked])
+        drawn = probe + [tree.sample(stream) for _ in range(samples - len(probe))]
+        return Distribution(False, _merged(drawn), len(drawn))
 
     def choose(self, state: MatchState, decision: Decision) -> str:
         """The policy: a fixed choice for the kind if asked for, else the owner's best answer."""
@@ -163,6 +133,13 @@ class _Engine:
             self._depth -= 1
         self._best[key] = best
         return best
+
+
+def _merged(drawn: list[Leaf]) -> list[tuple[float, Play]]:
+    """Samples of the same play are one play weighing their share of the samples."""
+    leaves = {id(leaf): leaf for leaf in drawn}
+    counts = Counter(id(leaf) for leaf in drawn)
+    return [(counts[k] / len(drawn), leaf.play) for k, leaf in leaves.items()]
 
 
 def _loss_balance(dist: Distribution, side: Side) -> float:
@@ -203,5 +180,11 @@ def compute_odds(
             allow_exact=options.method != "sampled",
         )
     return aggregate(
-        state, side, action, dist.plays, exact=dist.exact, choices=options.choices, policy=BEST_ANSWER
+        state,
+        side,
+        action,
+        dist.plays,
+        samples=dist.samples,
+        choices=options.choices,
+        policy=BEST_ANSWER,
     )

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from msgspec.structs import replace
 
 from ..match.actions import Decide, PlayAction
-from ..match.context import ApplyContext
 from ..match.editions import rules_for
 from ..match.state import Decision, LogEntry, MatchState, Side
-from ..rules.dice import Dice
+from .context import OddsContext
+from .dice_sources import Script
 
 # An action raising more decisions than this in one play stops answering them (the answer
 # reports the decision still pending).
@@ -69,19 +69,19 @@ class Play:
 
 
 def _apply(
-    state: MatchState, side: Side, action: PlayAction, dice: Dice, entries: list[LogEntry]
+    state: MatchState, side: Side, action: PlayAction, script: Script, entries: list[LogEntry]
 ) -> MatchState:
     """The reducer's step for a game action (``match.reducer.evolve``): the edition applies the
-    action with the event's dice; the new state takes the event's seq."""
+    action with the event's dice (here the engine's script); the new state takes the event's seq."""
     seq = state.seq + 1
-    ctx = ApplyContext(seq, dice, state.log_count + len(entries))
+    ctx = OddsContext(state.edition, seq, script, state.log_count + len(entries))
     new = rules_for(state.edition).apply(state, side, action, ctx)
     ctx.flush()
     entries.extend(ctx.entries)
     return replace(new, seq=seq)
 
 
-def play(state: MatchState, side: Side, action: PlayAction, dice: Dice, choose: Chooser) -> Play:
+def play(state: MatchState, side: Side, action: PlayAction, dice: Script, choose: Chooser) -> Play:
     """Apply ``action`` by ``side`` then answer each decision it raises with ``choose``."""
     entries: list[LogEntry] = []
     raised: list[Raised] = []

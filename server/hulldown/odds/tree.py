@@ -1,0 +1,137 @@
+"""The tree of an action's dice, grown as plays are made (docs/odds.md).
+
+A play is identified by its *path*: the branch taken at each roll (``dice_sources.Script``). The
+rules are a pure function of the state and the dice, so one path always gives the same play:
+the tree keeps every play made, and
+
+- the exact walk visits every leaf once (a prefix whose leaf is already known, e.g. from the
+  probe, is not played again);
+- a sample descends the known tree drawing a face from the independent stream at each roll and
+  only plays the rules when it leaves the known tree (the rest of the path is drawn while
+  playing). Equal paths are one play: the cost of a sampled answer is the number of *distinct*
+  plays it meets, not the number of samples, and the samples are exactly as independent as
+  plays drawn one by one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .dice_sources import Branches, FaceStream, Script, TooManyDice
+from .plays import Play
+
+Runner = Callable[[Script], Play]
+
+
+@dataclass
+class _Node:
+    """A roll: its branches (faces grouped as the rules tell them apart) and the known subtrees."""
+
+    branches: Branches
+    of_face: tuple[int, ...]  # branch index of faces 1-6
+    children: dict[int, _Node | Leaf] = field(default_factory=dict)
+
+
+@dataclass
+class Leaf:
+    play: Play
+    weight: float  # probability of the path
+    dice: int  # rolls read
+
+
+def _node(branches: Branches) -> _Node:
+    of_face = [0] * 6
+    for b, faces in enumerate(branches):
+        for f in faces:
+            of_face[f - 1] = b
+    return _Node(branches, tuple(of_face))
+
+
+class Tree:
+    """The plays of one action from one state, by path."""
+
+    def __init__(self, run: Runner) -> None:
+        self._run = run
+        self._root: _Node | Leaf | None = None
+        self.leaves = 0  # distinct plays made
+
+    def _play(self, script: Script) -> Leaf:
+        play = self._run(script)
+        leaf = Leaf(play, script.weight, len(script.path))
+        self.leaves += 1
+        path, branches = script.path, script.branches
+        if not path:
+            self._root = leaf
+            return leaf
+        if self._root is None:
+            self._root = _node(branches[0])
+        node = self._root
+        assert isinstance(node, _Node)
+        for depth in range(len(path) - 1):
+            child = node.children.get(path[depth])
+            if child is None:
+                child = _node(branches[depth + 1])
+                node.children[path[depth]] = child
+            assert isinstance(child, _Node)
+            node = child
+        node.children[path[-1]] = leaf
+        return leaf
+
+    def sample(self, stream: FaceStream) -> Leaf:
+        """One play drawn with the stream: from the known tree where it reaches, else played."""
+        node = self._root
+        path: list[int] = []
+        while isinstance(node, _Node):
+            b = node.of_face[stream.face() - 1]
+            path.append(b)
+            child = node.children.get(b)
+            if child is None:
+                return self._play(Script(path, stream))
+            node = child
+        if node is None:
+            return self._play(Script((), stream))
+        return node
+
+    def walk(self, max_leaves: int) -> list[Leaf] | None:
+        """Every leaf, or None when there are more than ``max_leaves`` (or a play reads more
+        dice than a walk allows)."""
+        stack: list[tuple[int, ...]] = [()]
+        out: list[Leaf] = []
+        while stack:
+            if len(out) >= max_leaves:
+                return None
+            prefix = stack.pop()
+            found = self._known(prefix)
+            if found is None:
+                try:
+                    script = Script(prefix)
+                    leaf = self._play(script)
+                except TooManyDice:
+                    return None
+                path, sizes = script.path, [len(b) for b in script.branches]
+            else:
+                leaf, path, sizes = found
+            out.append(leaf)
+            # Past the prefix the first branch was taken: the others of each such roll are siblings.
+            for j in range(len(path) - 1, len(prefix) - 1, -1):
+                base = tuple(path[:j])
+                stack.extend((*base, b) for b in range(sizes[j] - 1, 0, -1))
+        return out
+
+    def _known(self, prefix: tuple[int, ...]) -> tuple[Leaf, list[int], list[int]] | None:
+        """The leaf of ``prefix`` then first branches, if already played."""
+        node = self._root
+        path: list[int] = []
+        sizes: list[int] = []
+        while isinstance(node, _Node):
+            b = prefix[len(path)] if len(path) < len(prefix) else 0
+            sizes.append(len(node.branches))
+            path.append(b)
+            child = node.children.get(b)
+            if child is None:
+                return None
+            node = child
+        if node is None:
+            return None
+        return node, path, sizes
