@@ -9,7 +9,7 @@ from collections.abc import Callable
 from ..match.context import ApplyContext
 from ..match.state import Edition, LogRoll
 from .dice_sources import Script
-from .face_classes import face_classes
+from .face_classes import SIX_FACES, face_classes
 
 
 class OddsContext(ApplyContext):
@@ -19,7 +19,8 @@ class OddsContext(ApplyContext):
         self._script = script
 
     def roll(self, purpose: str, target: str = "", judge: Callable[[int], str] | None = None) -> int:
-        value = self._script.pick(face_classes(self._edition, purpose, judge))
+        branches = face_classes(self._edition, purpose, judge) if self._script.equal_faces else SIX_FACES
+        value = self._script.pick(branches)
         outcome = judge(value) if judge is not None else ""
         i = len(self._script.path) - 1
         self._pending_rolls.append(LogRoll(i=i, value=value, purpose=purpose, target=target, outcome=outcome))

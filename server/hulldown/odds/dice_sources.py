@@ -53,8 +53,12 @@ class Script:
     drawn from ``stream``. ``path`` is the branch taken at each roll, ``branches`` the branches
     each roll offered, ``weight`` the probability of the path."""
 
-    def __init__(self, prefix: Sequence[int] = (), stream: FaceStream | None = None) -> None:
+    def __init__(
+        self, prefix: Sequence[int] = (), stream: FaceStream | None = None, *, equal_faces: bool = True
+    ) -> None:
         self._prefix = prefix
+        # False: every roll offers its six faces, even where the rules cannot tell them apart.
+        self.equal_faces = equal_faces
         self._stream = stream
         self.path: list[int] = []
         self.branches: list[Branches] = []

@@ -29,15 +29,22 @@ from .answer import BEST_ANSWER, MethodChoice, OddsAnswer
 from .dice_sources import FaceStream
 from .observe import amount, measure_of
 from .plays import Play, play, tokenised
+from .stopping import Event, events_of, largest_se
 from .tree import Leaf, Tree
 
 # Leaves walked before the exact answer gives way to the sampled one: about what the sampled answer
 # costs (DEFAULT_SAMPLES runs), so an exact answer is given whenever it is not dearer.
 MAX_EXACT_PLAYS = 3000
-# Samples of a sampled answer: the standard error of any probability is at most
+# The most samples of a sampled answer: the standard error of any probability is then at most
 # sqrt(0.25 / 2500) = 1%.
 DEFAULT_SAMPLES = 2500
 MAX_SAMPLES = 100_000
+# A sampled answer stops early, at the end of a batch of SAMPLE_BATCH samples and with at least
+# MIN_SAMPLES, once the standard error of every probability it reports is at most TARGET_SE
+# (module ``stopping``).
+TARGET_SE = 0.01
+SAMPLE_BATCH = 250
+MIN_SAMPLES = 500
 # Samples behind each option of a decision when its tree is too large to walk, and the share of
 # the exact budget each option may walk.
 DECISION_SAMPLES = 400
@@ -63,6 +70,10 @@ class OddsOptions:
     max_plays: int = MAX_EXACT_PLAYS
     choices: dict[str, str] = field(default_factory=dict)
     sample_seed: int = SAMPLE_SEED
+    # 0: a sampled answer always takes ``samples`` samples.
+    target_se: float = TARGET_SE
+    # False: walk the six faces of every roll (the merged walk's reference, tests/odds).
+    equal_faces: bool = True
 
 
 @dataclass(frozen=True)
@@ -91,7 +102,10 @@ class _Engine:
         allow_exact: bool = True,
     ) -> Distribution:
         stream = FaceStream(self.options.sample_seed)
-        tree = Tree(lambda script: play(state, side, action, script, self.choose))
+        tree = Tree(
+            lambda script: play(state, side, action, script, self.choose),
+            equal_faces=self.options.equal_faces,
+        )
         probe = [tree.sample(stream) for _ in range(min(PROBE_PLAYS, samples))]
         if allow_exact:
             # Knuth's estimate of the number of leaves: the mean of 1 / P(path) over random
@@ -101,8 +115,32 @@ class _Engine:
                 walked = tree.walk(max_plays)
                 if walked is not None:
                     return Distribution(True, [(leaf.weight, leaf.play) for leaf in walked])
-        drawn = probe + [tree.sample(stream) for _ in range(samples - len(probe))]
-        return Distribution(False, _merged(drawn), len(drawn))
+        return Distribution(False, *self._sampled(tree, stream, action, probe, samples))
+
+    def _sampled(
+        self, tree: Tree, stream: FaceStream, action: PlayAction, drawn: list[Leaf], samples: int
+    ) -> tuple[list[tuple[float, Play]], int]:
+        """Samples after the probe, until ``samples`` or every standard error is small enough."""
+        seen: dict[int, frozenset[Event]] = {}
+        counts: Counter[Event] = Counter()
+
+        def count(leaf: Leaf) -> None:
+            events = seen.get(id(leaf))
+            if events is None:
+                events = seen[id(leaf)] = events_of(leaf.play, action)
+            counts.update(events)
+
+        for leaf in drawn:
+            count(leaf)
+        target = self.options.target_se
+        while len(drawn) < samples:
+            for _ in range(min(SAMPLE_BATCH - len(drawn) % SAMPLE_BATCH, samples - len(drawn))):
+                leaf = tree.sample(stream)
+                drawn.append(leaf)
+                count(leaf)
+            if target > 0 and len(drawn) >= MIN_SAMPLES and largest_se(counts, len(drawn)) <= target:
+                break
+        return _merged(drawn), len(drawn)
 
     def choose(self, state: MatchState, decision: Decision) -> str:
         """The policy: a fixed choice for the kind if asked for, else the owner's best answer."""

@@ -51,8 +51,9 @@ def _node(branches: Branches) -> _Node:
 class Tree:
     """The plays of one action from one state, by path."""
 
-    def __init__(self, run: Runner) -> None:
+    def __init__(self, run: Runner, *, equal_faces: bool = True) -> None:
         self._run = run
+        self._equal_faces = equal_faces
         self._root: _Node | Leaf | None = None
         self.leaves = 0  # distinct plays made
 
@@ -87,10 +88,10 @@ class Tree:
             path.append(b)
             child = node.children.get(b)
             if child is None:
-                return self._play(Script(path, stream))
+                return self._play(Script(path, stream, equal_faces=self._equal_faces))
             node = child
         if node is None:
-            return self._play(Script((), stream))
+            return self._play(Script((), stream, equal_faces=self._equal_faces))
         return node
 
     def walk(self, max_leaves: int) -> list[Leaf] | None:
@@ -105,7 +106,7 @@ class Tree:
             found = self._known(prefix)
             if found is None:
                 try:
-                    script = Script(prefix)
+                    script = Script(prefix, equal_faces=self._equal_faces)
                     leaf = self._play(script)
                 except TooManyDice:
                     return None
