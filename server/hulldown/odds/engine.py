@@ -55,7 +55,7 @@ MAX_DECISION_DEPTH = 3
 # Random plays made first to estimate the size of the dice tree; a tree estimated above
 # PROBE_MARGIN times ``max_plays`` leaves is sampled without trying to walk it.
 PROBE_PLAYS = 32
-PROBE_MARGIN = 2.0
+PROBE_MARGIN = 1.0
 # The seed of the sampled stream: a constant of this module, never the match's seed.
 SAMPLE_SEED = 0x6F646473  # "odds"
 # Decision states are compared by this encoding: maps in key order, so two equal states whose

@@ -128,7 +128,12 @@ def affected_units_of(play: Play, named: list[str]) -> list[str]:
     out = [t for t in named if t in play.start.units]
     for uid, unit in play.end.units.items():
         before = play.start.units.get(uid)
-        if uid not in out and before is not None and unit is not before and _condition(unit) != _condition(before):
+        if (
+            uid not in out
+            and before is not None
+            and unit is not before
+            and _condition(unit) != _condition(before)
+        ):
             out.append(uid)
     return out
 

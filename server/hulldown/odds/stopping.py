@@ -13,7 +13,15 @@ import math
 from collections import Counter
 
 from ..match.actions import Action, Charge
-from .observe import affected_units_of, amount, measure_of, charge_reached, named_units, observe, rolls_by_unit
+from .observe import (
+    affected_units_of,
+    amount,
+    charge_reached,
+    measure_of,
+    named_units,
+    observe,
+    rolls_by_unit,
+)
 from .plays import Play
 
 Event = tuple[object, ...]
