@@ -28,7 +28,7 @@ from .aggregate import aggregate
 from .answer import BEST_ANSWER, MethodChoice, OddsAnswer
 from .dice_sources import FaceStream
 from .observe import amount, measure_of
-from .plays import Play, play, tokenised
+from .plays import Answer, Play, play, tokenised
 from .stopping import Event, events_of, largest_se
 from .tree import Leaf, Tree
 
@@ -89,6 +89,9 @@ class _Engine:
     def __init__(self, options: OddsOptions) -> None:
         self.options = options
         self._best: dict[bytes, str] = {}
+        # Exact distributions of the play from a decision state answered an option.
+        self._exact_then: dict[tuple[bytes, str], list[tuple[float, Play]]] = {}
+        self._weighed: set[tuple[bytes, str]] = set()
         self._depth = 0
 
     def distribution(
@@ -114,21 +117,26 @@ class _Engine:
             if estimate <= max_plays * PROBE_MARGIN:
                 walked = tree.walk(max_plays)
                 if walked is not None:
-                    return Distribution(True, [(leaf.weight, leaf.play) for leaf in walked])
+                    plays = [(leaf.weight * w, p) for leaf in walked for w, p in leaf.play.continued()]
+                    return Distribution(True, plays)
         return Distribution(False, *self._sampled(tree, stream, action, probe, samples))
 
     def _sampled(
         self, tree: Tree, stream: FaceStream, action: PlayAction, drawn: list[Leaf], samples: int
     ) -> tuple[list[tuple[float, Play]], int]:
         """Samples after the probe, until ``samples`` or every standard error is small enough."""
-        seen: dict[int, frozenset[Event]] = {}
-        counts: Counter[Event] = Counter()
+        seen: dict[int, dict[Event, float]] = {}
+        counts: dict[Event, float] = {}
 
         def count(leaf: Leaf) -> None:
             events = seen.get(id(leaf))
             if events is None:
-                events = seen[id(leaf)] = events_of(leaf.play, action)
-            counts.update(events)
+                events = seen[id(leaf)] = {}
+                for w, p in leaf.play.continued():
+                    for event in events_of(p, action):
+                        events[event] = events.get(event, 0.0) + w
+            for event, w in events.items():
+                counts[event] = counts.get(event, 0.0) + w
 
         for leaf in drawn:
             count(leaf)
@@ -142,42 +150,63 @@ class _Engine:
                 break
         return _merged(drawn), len(drawn)
 
-    def choose(self, state: MatchState, decision: Decision) -> str:
-        """The policy: a fixed choice for the kind if asked for, else the owner's best answer."""
+    def choose(self, state: MatchState, decision: Decision) -> Answer:
+        """The policy: a fixed choice for the kind if asked for, else the owner's best answer;
+        with the exact distribution of the play from the decision on when there is one."""
         fixed = self.options.choices.get(decision.kind)
         if fixed is not None and fixed in decision.options:
-            return fixed
+            return fixed, self._then(state, decision, fixed)
         if self._depth >= MAX_DECISION_DEPTH or len(decision.options) == 1:
-            return decision.options[0]
+            return decision.options[0], None
         key = _state_key.encode(replace(state, log=(), log_count=0))
         known = self._best.get(key)
         if known is not None:
-            return known
+            return known, self._exact_then.get((key, known))
+        best, best_score = decision.options[0], math.inf
+        for option in decision.options:
+            dist = self._option(state, decision, option, key)
+            score = _loss_balance(dist, decision.side)
+            if score < best_score - 1e-12:
+                best, best_score = option, score
+        self._best[key] = best
+        return best, self._exact_then.get((key, best))
+
+    def _option(self, state: MatchState, decision: Decision, option: str, key: bytes) -> Distribution:
+        """The distribution of the play from a decision answered ``option`` (kept when exact:
+        every play reaching this decision state with this answer goes on as it)."""
         self._depth += 1
         try:
-            best, best_score = decision.options[0], math.inf
-            for option in decision.options:
-                dist = self.distribution(
-                    state,
-                    decision.side,
-                    Decide(decision.id, option),
-                    samples=DECISION_SAMPLES,
-                    max_plays=max(1, self.options.max_plays // DECISION_BUDGET_SHARE),
-                )
-                score = _loss_balance(dist, decision.side)
-                if score < best_score - 1e-12:
-                    best, best_score = option, score
+            dist = self.distribution(
+                state,
+                decision.side,
+                Decide(decision.id, option),
+                samples=DECISION_SAMPLES,
+                max_plays=max(1, self.options.max_plays // DECISION_BUDGET_SHARE),
+            )
         finally:
             self._depth -= 1
-        self._best[key] = best
-        return best
+        if dist.exact:
+            self._exact_then[(key, option)] = dist.plays
+        return dist
+
+    def _then(self, state: MatchState, decision: Decision, option: str) -> list[tuple[float, Play]] | None:
+        if self._depth >= MAX_DECISION_DEPTH:
+            return None
+        key = _state_key.encode(replace(state, log=(), log_count=0))
+        if (key, option) not in self._exact_then and (key, option) not in self._weighed:
+            self._weighed.add((key, option))
+            self._option(state, decision, option, key)
+        return self._exact_then.get((key, option))
 
 
 def _merged(drawn: list[Leaf]) -> list[tuple[float, Play]]:
-    """Samples of the same play are one play weighing their share of the samples."""
+    """Samples of the same play are one play weighing their share of the samples (a play that
+    goes on from a decision is each of its continuations, weighed within that share)."""
     leaves = {id(leaf): leaf for leaf in drawn}
     counts = Counter(id(leaf) for leaf in drawn)
-    return [(counts[k] / len(drawn), leaf.play) for k, leaf in leaves.items()]
+    return [
+        (counts[k] / len(drawn) * w, p) for k, leaf in leaves.items() for w, p in leaf.play.continued()
+    ]
 
 
 def _loss_balance(dist: Distribution, side: Side) -> float:

@@ -25,7 +25,10 @@ from .dice_sources import Script
 MAX_DECISIONS = 8
 _TOKEN = re.compile("\u27e6([^\u27e7]+)\u27e7")
 
-Chooser = Callable[[MatchState, Decision], str]
+# The policy's answer to a decision: the option, and - when the engine already knows the exact
+# distribution of the play from the decision on - that distribution, so the play stops there.
+Answer = tuple[str, "list[tuple[float, Play]] | None"]
+Chooser = Callable[[MatchState, Decision], Answer]
 
 
 def unit_token(uid: str) -> str:
@@ -61,11 +64,25 @@ class Raised:
 
 @dataclass(frozen=True)
 class Play:
+    """One play. ``then``: the play stopped at a decision the policy answered (the last of
+    ``raised``), and goes on as each of these weighted plays from that decision's state."""
+
     start: MatchState
     end: MatchState
     entries: tuple[LogEntry, ...]
     raised: tuple[Raised, ...]
     pending: Decision | None
+    then: list[tuple[float, Play]] | None = None
+
+    def continued(self) -> list[tuple[float, Play]]:
+        """The play as whole plays with their weights (itself, or itself joined to each play
+        that goes on from its decision)."""
+        if self.then is None:
+            return [(1.0, self)]
+        return [
+            (w, Play(self.start, q.end, self.entries + q.entries, self.raised + q.raised, q.pending))
+            for w, q in self.then
+        ]
 
 
 def _apply(
@@ -82,13 +99,16 @@ def _apply(
 
 
 def play(state: MatchState, side: Side, action: PlayAction, dice: Script, choose: Chooser) -> Play:
-    """Apply ``action`` by ``side`` then answer each decision it raises with ``choose``."""
+    """Apply ``action`` by ``side`` then answer each decision it raises with ``choose`` (and stop
+    at a decision whose continuation the engine already knows exactly)."""
     entries: list[LogEntry] = []
     raised: list[Raised] = []
     new = _apply(state, side, action, dice, entries)
     while new.pending is not None and len(raised) < MAX_DECISIONS:
         decision = new.pending
-        choice = choose(new, decision)
+        choice, then = choose(new, decision)
         raised.append(Raised(decision.kind, decision.side, decision.options, choice, decision.prompt))
+        if then is not None:
+            return Play(state, new, tuple(entries), tuple(raised), None, then)
         new = _apply(new, decision.side, Decide(decision.id, choice), dice, entries)
     return Play(state, new, tuple(entries), tuple(raised), new.pending)

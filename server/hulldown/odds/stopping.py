@@ -10,7 +10,6 @@ complement. Each distinct play's events are listed once; the standard error of a
 from __future__ import annotations
 
 import math
-from collections import Counter
 
 from ..match.actions import Action, Charge
 from .observe import (
@@ -58,7 +57,7 @@ def events_of(play: Play, action: Action) -> frozenset[Event]:
     return frozenset(out)
 
 
-def largest_se(counts: Counter[Event], n: int) -> float:
+def largest_se(counts: dict[Event, float], n: int) -> float:
     """The largest standard error of the shares ``counts / n``."""
     worst = 0.0
     for c in counts.values():
