@@ -27,6 +27,21 @@ _ACCEPT_BELOW = (1 << 64) - ((1 << 64) % 6)
 Branches = tuple[tuple[int, ...], ...]
 
 
+_BRANCH_OF_FACE: dict[Branches, tuple[int, ...]] = {}
+
+
+def branch_of_face(branches: Branches) -> tuple[int, ...]:
+    """The branch index of faces 1-6."""
+    known = _BRANCH_OF_FACE.get(branches)
+    if known is None:
+        of_face = [0] * 6
+        for b, faces in enumerate(branches):
+            for f in faces:
+                of_face[f - 1] = b
+        known = _BRANCH_OF_FACE[branches] = tuple(of_face)
+    return known
+
+
 class TooManyDice(Exception):
     """A play read more than MAX_DICE_PER_PLAY dice."""
 
@@ -63,30 +78,30 @@ class Script:
         self.path: list[int] = []
         self.branches: list[Branches] = []
         self.weight = 1.0
-        self._rolls: list[Roll] = []
 
     def pick(self, branches: Branches) -> int:
         """The face standing for the branch taken at this roll."""
         i = len(self.path)
-        if i >= MAX_DICE_PER_PLAY and self._stream is None:
-            raise TooManyDice(f"a play read more than {MAX_DICE_PER_PLAY} dice")
         if i < len(self._prefix):
             b = self._prefix[i]
         elif self._stream is None:
+            if i >= MAX_DICE_PER_PLAY:
+                raise TooManyDice(f"a play read more than {MAX_DICE_PER_PLAY} dice")
             b = 0
         else:
-            face = self._stream.face()
-            b = next(k for k, faces in enumerate(branches) if face in faces)
+            b = branch_of_face(branches)[self._stream.face() - 1]
         self.path.append(b)
         self.branches.append(branches)
-        self.weight *= len(branches[b]) / 6.0
-        value = branches[b][0]
-        self._rolls.append(Roll(i, value))
-        return value
+        faces = branches[b]
+        self.weight *= len(faces) / 6.0
+        return faces[0]
 
     def d6(self) -> int:
         return self.pick(SIX_FACES)
 
     @property
     def rolls(self) -> Sequence[Roll]:
-        return self._rolls
+        return [
+            Roll(i, branches[b][0])
+            for i, (b, branches) in enumerate(zip(self.path, self.branches, strict=True))
+        ]

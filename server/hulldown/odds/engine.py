@@ -204,9 +204,7 @@ def _merged(drawn: list[Leaf]) -> list[tuple[float, Play]]:
     goes on from a decision is each of its continuations, weighed within that share)."""
     leaves = {id(leaf): leaf for leaf in drawn}
     counts = Counter(id(leaf) for leaf in drawn)
-    return [
-        (counts[k] / len(drawn) * w, p) for k, leaf in leaves.items() for w, p in leaf.play.continued()
-    ]
+    return [(counts[k] / len(drawn) * w, p) for k, leaf in leaves.items() for w, p in leaf.play.continued()]
 
 
 def _loss_balance(dist: Distribution, side: Side) -> float:

@@ -52,13 +52,16 @@ JUDGED_ONLY: dict[Edition, frozenset[str]] = {
 }
 
 
+_NONE: frozenset[str] = frozenset()
+
+
 def face_classes(
     edition: Edition, purpose: str, judge: Callable[[int], str] | None
 ) -> tuple[tuple[int, ...], ...]:
     """The faces of a roll grouped by what the rules can tell apart, in face order."""
-    if judge is None or purpose not in JUDGED_ONLY.get(edition, frozenset()):
+    if judge is None or purpose not in JUDGED_ONLY.get(edition, _NONE):
         return SIX_FACES
-    return _grouped(tuple(judge(f) for f in FACES))
+    return _grouped((judge(1), judge(2), judge(3), judge(4), judge(5), judge(6)))
 
 
 @functools.lru_cache(maxsize=256)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .dice_sources import Branches, FaceStream, Script, TooManyDice
+from .dice_sources import Branches, FaceStream, Script, TooManyDice, branch_of_face
 from .plays import Play
 
 Runner = Callable[[Script], Play]
@@ -41,11 +41,7 @@ class Leaf:
 
 
 def _node(branches: Branches) -> _Node:
-    of_face = [0] * 6
-    for b, faces in enumerate(branches):
-        for f in faces:
-            of_face[f - 1] = b
-    return _Node(branches, tuple(of_face))
+    return _Node(branches, branch_of_face(branches))
 
 
 class Tree:
