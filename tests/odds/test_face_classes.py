@@ -76,7 +76,17 @@ def melta_at_close_range() -> tuple[MatchState, Action]:
     return make_state(shooter, target, phase="shooting"), Shoot("predator", (Fire("melta", "tank"),))
 
 
+def two_shots_at_the_rear() -> tuple[MatchState, Action]:
+    """40k7: a two-shot S6 gun (its two to-hit dice are one batch: only counted) at a Rhino's
+    rear (AV10): glancing on 4, penetrating on 5-6, each penetrating hit on the damage table."""
+    gun = weapon("gun", "Autocannon", 48, 6, 4, shots=2)
+    shooter = predator("predator", "a", 10, 24, weapons=(gun,))
+    state = make_state(shooter, rhino("rhino", "b", 30, 24, 0), phase="shooting")
+    return state, Shoot("predator", (Fire("gun", "rhino"),))
+
+
 CASES: dict[str, Case] = {
+    "two_shots_at_the_rear": two_shots_at_the_rear,
     "lascannon_in_the_open": lascannon_in_the_open,
     "lascannon_through_cover": lascannon_through_cover,
     "bolters_at_infantry": bolters_at_infantry,

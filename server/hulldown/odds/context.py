@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..match.context import ApplyContext
-from ..match.state import Edition, LogRoll
-from .dice_sources import Script
-from .face_classes import SIX_FACES, face_classes
+from ..match.state import Edition, LogRoll, LogValue
+from .dice_sources import Branches, Script
+from .face_classes import SIX_FACES, exchangeable, face_classes
 
 
 class OddsContext(ApplyContext):
@@ -17,11 +17,24 @@ class OddsContext(ApplyContext):
         super().__init__(seq, script, first_log_n)
         self._edition = edition
         self._script = script
+        # The batch of exchangeable rolls the last roll belongs to (face_classes.EXCHANGEABLE).
+        self._batch: tuple[str, str, Branches] | None = None
 
     def roll(self, purpose: str, target: str = "", judge: Callable[[int], str] | None = None) -> int:
         branches = face_classes(self._edition, purpose, judge) if self._script.equal_faces else SIX_FACES
-        value = self._script.pick(branches)
+        batch = (purpose, target, branches)
+        continues = batch == self._batch
+        self._batch = (
+            batch
+            if self._script.equal_faces and judge is not None and exchangeable(self._edition, purpose)
+            else None
+        )
+        value = self._script.pick(branches, continues)
         outcome = judge(value) if judge is not None else ""
         i = len(self._script.path) - 1
         self._pending_rolls.append(LogRoll(i=i, value=value, purpose=purpose, target=target, outcome=outcome))
         return value
+
+    def log(self, text: str, rule: str = "", **values: LogValue) -> None:
+        self._batch = None  # a line ends a batch of rolls
+        super().log(text, rule, **values)

@@ -42,6 +42,34 @@ def branch_of_face(branches: Branches) -> tuple[int, ...]:
     return known
 
 
+def path_weight(path: Sequence[int], branches: Sequence[Branches], continues: Sequence[bool]) -> float:
+    weight = 1.0
+    n = 0
+    counts: dict[int, int] = {}
+    for b, offered, more in zip(path, branches, continues, strict=True):
+        weight *= len(offered[b]) / 6.0
+        if not more:
+            n, counts = 0, {}
+        n += 1
+        counts[b] = counts.get(b, 0) + 1
+        # Adding the n-th roll of a batch, the m-th of its branch: n! / prod(m_b!) orders.
+        weight *= n / counts[b]
+    return weight
+
+
+def canonical(path: Sequence[int], continues: Sequence[bool]) -> list[int]:
+    """The path with each batch of exchangeable rolls in non-decreasing order."""
+    out: list[int] = []
+    start = 0
+    for i, (b, more) in enumerate(zip(path, continues, strict=True)):
+        if not more:
+            start = i
+        out.append(b)
+        if more:
+            out[start:] = sorted(out[start:])
+    return out
+
+
 class TooManyDice(Exception):
     """A play read more than MAX_DICE_PER_PLAY dice."""
 
@@ -66,20 +94,22 @@ class FaceStream:
 class Script:
     """Branches from ``prefix``, then the first branch (``stream`` None) or the branch of a face
     drawn from ``stream``. ``path`` is the branch taken at each roll, ``branches`` the branches
-    each roll offered, ``weight`` the probability of the path."""
+    each roll offered, ``continues`` whether the roll continues a batch of exchangeable rolls
+    (``face_classes.EXCHANGEABLE``): walking, such a roll's first branch is the previous roll's,
+    so each batch is walked in one order."""
 
     def __init__(
         self, prefix: Sequence[int] = (), stream: FaceStream | None = None, *, equal_faces: bool = True
     ) -> None:
         self._prefix = prefix
+        self._stream = stream
         # False: every roll offers its six faces, even where the rules cannot tell them apart.
         self.equal_faces = equal_faces
-        self._stream = stream
         self.path: list[int] = []
         self.branches: list[Branches] = []
-        self.weight = 1.0
+        self.continues: list[bool] = []
 
-    def pick(self, branches: Branches) -> int:
+    def pick(self, branches: Branches, continues: bool = False) -> int:
         """The face standing for the branch taken at this roll."""
         i = len(self.path)
         if i < len(self._prefix):
@@ -87,14 +117,19 @@ class Script:
         elif self._stream is None:
             if i >= MAX_DICE_PER_PLAY:
                 raise TooManyDice(f"a play read more than {MAX_DICE_PER_PLAY} dice")
-            b = 0
+            b = self.path[-1] if continues else 0
         else:
             b = branch_of_face(branches)[self._stream.face() - 1]
         self.path.append(b)
         self.branches.append(branches)
-        faces = branches[b]
-        self.weight *= len(faces) / 6.0
-        return faces[0]
+        self.continues.append(continues)
+        return branches[b][0]
+
+    @property
+    def weight(self) -> float:
+        """The probability of the play: of each branch, and of each batch's branches in any
+        order (the multinomial count of its orders)."""
+        return path_weight(self.path, self.branches, self.continues)
 
     def d6(self) -> int:
         return self.pick(SIX_FACES)

@@ -52,7 +52,27 @@ JUDGED_ONLY: dict[Edition, frozenset[str]] = {
 }
 
 
+# Purposes whose consecutive rolls with the same target, with no log line between them, are one
+# batch whose results the rules only count: the order of their branches does not matter, so the
+# walk takes each batch's branches in one order (non-decreasing, weighed by the multinomial
+# count of its orders) and samples in any order are the same play.
+EXCHANGEABLE: dict[Edition, frozenset[str]] = {
+    "40k7": frozenset(
+        {
+            # shooting.execute_plan: one weapon's shots, ``n_hits = sum(1 for f in faces if f >= need)``,
+            # then the line that says how many hit.
+            "to hit",
+            "snap shot",
+            # assault: one model's attacks, counted the same way, then their line.
+            "close combat to hit",
+        }
+    ),
+}
 _NONE: frozenset[str] = frozenset()
+
+
+def exchangeable(edition: Edition, purpose: str) -> bool:
+    return purpose in EXCHANGEABLE.get(edition, _NONE)
 
 
 def face_classes(

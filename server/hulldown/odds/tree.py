@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .dice_sources import Branches, FaceStream, Script, TooManyDice, branch_of_face
+from .dice_sources import Branches, FaceStream, Script, TooManyDice, branch_of_face, canonical
 from .plays import Play
 
 Runner = Callable[[Script], Play]
@@ -26,9 +26,11 @@ Runner = Callable[[Script], Play]
 
 @dataclass
 class _Node:
-    """A roll: its branches (faces grouped as the rules tell them apart) and the known subtrees."""
+    """A roll: its branches (faces grouped as the rules tell them apart), whether it continues a
+    batch of exchangeable rolls, and the known subtrees."""
 
     branches: Branches
+    continues: bool
     of_face: tuple[int, ...]  # branch index of faces 1-6
     children: dict[int, _Node | Leaf] = field(default_factory=dict)
 
@@ -40,12 +42,9 @@ class Leaf:
     dice: int  # rolls read
 
 
-def _node(branches: Branches) -> _Node:
-    return _Node(branches, branch_of_face(branches))
-
-
 class Tree:
-    """The plays of one action from one state, by path."""
+    """The plays of one action from one state, by path (each batch of exchangeable rolls in
+    non-decreasing order: its orders are one play)."""
 
     def __init__(self, run: Runner, *, equal_faces: bool = True) -> None:
         self._run = run
@@ -53,41 +52,54 @@ class Tree:
         self._root: _Node | Leaf | None = None
         self.leaves = 0  # distinct plays made
 
-    def _play(self, script: Script) -> Leaf:
+    def _play(self, script: Script) -> tuple[Leaf, list[int]]:
         play = self._run(script)
         leaf = Leaf(play, script.weight, len(script.path))
         self.leaves += 1
-        path, branches = script.path, script.branches
+        path = canonical(script.path, script.continues)
+        branches, continues = script.branches, script.continues
         if not path:
             self._root = leaf
-            return leaf
+            return leaf, path
         if self._root is None:
-            self._root = _node(branches[0])
+            self._root = _Node(branches[0], continues[0], branch_of_face(branches[0]))
         node = self._root
         assert isinstance(node, _Node)
         for depth in range(len(path) - 1):
             child = node.children.get(path[depth])
             if child is None:
-                child = _node(branches[depth + 1])
+                nxt = depth + 1
+                child = _Node(branches[nxt], continues[nxt], branch_of_face(branches[nxt]))
                 node.children[path[depth]] = child
             assert isinstance(child, _Node)
             node = child
         node.children[path[-1]] = leaf
-        return leaf
+        return leaf, path
 
     def sample(self, stream: FaceStream) -> Leaf:
-        """One play drawn with the stream: from the known tree where it reaches, else played."""
+        """One play drawn with the stream: from the known tree where it reaches, else played.
+        A face drawn in a batch of exchangeable rolls joins the batch's branches drawn so far,
+        kept in order, so the path is looked up from the batch's first roll again."""
         node = self._root
         path: list[int] = []
+        batch_at, batch_node = 0, node
         while isinstance(node, _Node):
             b = node.of_face[stream.face() - 1]
+            if not node.continues:
+                batch_at, batch_node = len(path), node
             path.append(b)
-            child = node.children.get(b)
+            if node.continues:
+                path[batch_at:] = sorted(path[batch_at:])
+                child: _Node | Leaf | None = batch_node
+                for x in path[batch_at:]:
+                    child = child.children.get(x) if isinstance(child, _Node) else None
+            else:
+                child = node.children.get(b)
             if child is None:
-                return self._play(Script(path, stream, equal_faces=self._equal_faces))
+                return self._play(Script(path, stream, equal_faces=self._equal_faces))[0]
             node = child
         if node is None:
-            return self._play(Script((), stream, equal_faces=self._equal_faces))
+            return self._play(Script((), stream, equal_faces=self._equal_faces))[0]
         return node
 
     def walk(self, max_leaves: int) -> list[Leaf] | None:
@@ -103,27 +115,32 @@ class Tree:
             if found is None:
                 try:
                     script = Script(prefix, equal_faces=self._equal_faces)
-                    leaf = self._play(script)
+                    leaf, path = self._play(script)
                 except TooManyDice:
                     return None
-                path, sizes = script.path, [len(b) for b in script.branches]
+                sizes = [len(b) for b in script.branches]
+                lows = [path[j - 1] if more else 0 for j, more in enumerate(script.continues)]
             else:
-                leaf, path, sizes = found
+                leaf, path, sizes, lows = found
             out.append(leaf)
-            # Past the prefix the first branch was taken: the others of each such roll are siblings.
+            # Past the prefix the first branch was taken: the others of each such roll are
+            # siblings (in a batch, those after the previous roll's branch).
             for j in range(len(path) - 1, len(prefix) - 1, -1):
                 base = tuple(path[:j])
-                stack.extend((*base, b) for b in range(sizes[j] - 1, 0, -1))
+                stack.extend((*base, b) for b in range(sizes[j] - 1, lows[j], -1))
         return out
 
-    def _known(self, prefix: tuple[int, ...]) -> tuple[Leaf, list[int], list[int]] | None:
+    def _known(self, prefix: tuple[int, ...]) -> tuple[Leaf, list[int], list[int], list[int]] | None:
         """The leaf of ``prefix`` then first branches, if already played."""
         node = self._root
         path: list[int] = []
         sizes: list[int] = []
+        lows: list[int] = []
         while isinstance(node, _Node):
-            b = prefix[len(path)] if len(path) < len(prefix) else 0
+            low = path[-1] if node.continues else 0
+            b = prefix[len(path)] if len(path) < len(prefix) else low
             sizes.append(len(node.branches))
+            lows.append(low)
             path.append(b)
             child = node.children.get(b)
             if child is None:
@@ -131,4 +148,4 @@ class Tree:
             node = child
         if node is None:
             return None
-        return node, path, sizes
+        return node, path, sizes, lows
