@@ -32,8 +32,8 @@ from .plays import Answer, Play, play, tokenised
 from .stopping import Event, events_of, largest_se
 from .tree import Leaf, Tree
 
-# Leaves walked before the exact answer gives way to the sampled one: about what the sampled answer
-# costs (DEFAULT_SAMPLES runs), so an exact answer is given whenever it is not dearer.
+# Leaves walked before the exact answer gives way to the sampled one (a sampled answer plays the
+# rules at most DEFAULT_SAMPLES times, usually far fewer: its samples share plays, module ``tree``).
 MAX_EXACT_PLAYS = 3000
 # The most samples of a sampled answer: the standard error of any probability is then at most
 # sqrt(0.25 / 2500) = 1%.
