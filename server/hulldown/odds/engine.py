@@ -127,27 +127,30 @@ class _Engine:
         """Samples after the probe, until ``samples`` or every standard error is small enough."""
         seen: dict[int, dict[Event, float]] = {}
         counts: dict[Event, float] = {}
-
-        def count(leaf: Leaf) -> None:
-            events = seen.get(id(leaf))
-            if events is None:
-                events = seen[id(leaf)] = {}
-                for w, p in leaf.play.continued():
-                    for event in events_of(p, action):
-                        events[event] = events.get(event, 0.0) + w
-            for event, w in events.items():
-                counts[event] = counts.get(event, 0.0) + w
-
-        for leaf in drawn:
-            count(leaf)
         target = self.options.target_se
+
+        def count(batch: list[Leaf]) -> None:
+            """Add a batch's samples to the event counts (each distinct play once)."""
+            leaves = {id(leaf): leaf for leaf in batch}
+            for k, n in Counter(id(leaf) for leaf in batch).items():
+                events = seen.get(k)
+                if events is None:
+                    events = seen[k] = {}
+                    for w, p in leaves[k].play.continued():
+                        for event in events_of(p, action):
+                            events[event] = events.get(event, 0.0) + w
+                for event, w in events.items():
+                    counts[event] = counts.get(event, 0.0) + n * w
+
+        counted = 0
         while len(drawn) < samples:
             for _ in range(min(SAMPLE_BATCH - len(drawn) % SAMPLE_BATCH, samples - len(drawn))):
-                leaf = tree.sample(stream)
-                drawn.append(leaf)
-                count(leaf)
-            if target > 0 and len(drawn) >= MIN_SAMPLES and largest_se(counts, len(drawn)) <= target:
-                break
+                drawn.append(tree.sample(stream))
+            if target > 0 and len(drawn) >= MIN_SAMPLES and len(drawn) < samples:
+                count(drawn[counted:])
+                counted = len(drawn)
+                if largest_se(counts, len(drawn)) <= target:
+                    break
         return _merged(drawn), len(drawn)
 
     def choose(self, state: MatchState, decision: Decision) -> Answer:
