@@ -174,7 +174,9 @@ class _Engine:
         self._best[key] = best
         return best, self._exact_then.get((key, best))
 
-    def _option(self, state: MatchState, decision: Decision, option: str, key: bytes) -> Distribution:
+    def _option(
+        self, state: MatchState, decision: Decision, option: str, key: bytes, samples: int = DECISION_SAMPLES
+    ) -> Distribution:
         """The distribution of the play from a decision answered ``option`` (kept when exact:
         every play reaching this decision state with this answer goes on as it)."""
         self._depth += 1
@@ -183,7 +185,7 @@ class _Engine:
                 state,
                 decision.side,
                 Decide(decision.id, option),
-                samples=DECISION_SAMPLES,
+                samples=samples,
                 max_plays=max(1, self.options.max_plays // DECISION_BUDGET_SHARE),
             )
         finally:
@@ -198,7 +200,8 @@ class _Engine:
         key = _state_key.encode(replace(state, log=(), log_count=0))
         if (key, option) not in self._exact_then and (key, option) not in self._weighed:
             self._weighed.add((key, option))
-            self._option(state, decision, option, key)
+            # Only an exact continuation is of use here: a tree too large costs just its probe.
+            self._option(state, decision, option, key, samples=PROBE_PLAYS)
         return self._exact_then.get((key, option))
 
 
