@@ -1,6 +1,10 @@
 """Odds engine timings (docs/odds.md): the exact answer of a single-weapon shot (in the open and
-through a ruin's cover), a three-weapon shot and a volley at a squadron, and a sampled answer
-whose every standard error is at most 1%, beside the number of dice sequences each walks.
+through a ruin's cover), a three-weapon shot and a volley at a squadron, the default (auto)
+answer and a sampled answer whose every standard error is at most 1%, beside the number of plays
+each makes. Each case also times its floor, measured in the same run: one plain fold of the same
+action through the reducer (``evolve`` with seeded dice, as a live match applies it), and gives
+the ratios answer / floor. Wall time and CPU time (``time.process_time``) are both reported, with
+the load average before and after: the machine may be shared.
 
 Prints one JSON object. Not a test: timings are never asserted.
 
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -31,10 +36,13 @@ from tests.wh40k7.builders import (  # noqa: E402
     weapon,
 )
 
-from hulldown.match.actions import Action, Fire, Shoot  # noqa: E402
+from hulldown.match.actions import Action, Decide, Fire, Shoot  # noqa: E402
+from hulldown.match.events import Event  # noqa: E402
+from hulldown.match.reducer import evolve  # noqa: E402
 from hulldown.match.rejection import Rejection  # noqa: E402
 from hulldown.match.state import MatchState  # noqa: E402
 from hulldown.odds import OddsAnswer, OddsOptions, compute_odds  # noqa: E402
+from hulldown.rules.dice import SeededDice  # noqa: E402
 
 Scenario = tuple[MatchState, Action]
 
@@ -76,25 +84,60 @@ def squadron_volley() -> Scenario:
 
 def _time(
     state: MatchState, action: Action, options: OddsOptions, repeat: int
-) -> tuple[list[float], OddsAnswer]:
-    times: list[float] = []
+) -> tuple[list[float], list[float], OddsAnswer]:
+    """Wall and CPU milliseconds of each of ``repeat`` answers, and the last answer."""
+    wall: list[float] = []
+    cpu: list[float] = []
     answer: OddsAnswer | Rejection | None = None
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         answer = compute_odds(state, "a", action, options)
-        times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        wall.append((time.perf_counter() - start) * 1000)
     assert isinstance(answer, OddsAnswer), answer
-    return times, answer
+    return wall, cpu, answer
 
 
-def _stats(times: list[float]) -> dict[str, float]:
+def _fold(state: MatchState, action: Action, i: int) -> MatchState:
+    """One plain fold of the action through the reducer, decisions answered with their first
+    option (what a live match does with one event and its answers)."""
+    seed = f"bench-{i}".encode()
+    seq = state.seq + 1
+    s = evolve(state, Event(seq=seq, at=0.0, by="a", action_id="b", body=action), SeededDice(seed, "b", seq))
+    while s.pending is not None:
+        d = s.pending
+        seq = s.seq + 1
+        body = Decide(d.id, d.options[0])
+        s = evolve(s, Event(seq=seq, at=0.0, by=d.side, action_id="b", body=body), SeededDice(seed, "b", seq))
+    return s
+
+
+def _floor(state: MatchState, action: Action, n: int) -> dict[str, float]:
+    """Median wall and CPU milliseconds of one plain reducer fold of the action."""
+    wall: list[float] = []
+    cpu: list[float] = []
+    for i in range(n):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        _fold(state, action, i)
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        wall.append((time.perf_counter() - start) * 1000)
+    return {"n": n, "wall_ms": round(statistics.median(wall), 3), "cpu_ms": round(statistics.median(cpu), 3)}
+
+
+def _stats(times: list[float], cpu: list[float], floor: dict[str, float]) -> dict[str, float]:
     ordered = sorted(times)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    cpu_sorted = sorted(cpu)
+    cpu_p95 = cpu_sorted[min(len(cpu_sorted) - 1, round(0.95 * (len(cpu_sorted) - 1)))]
     return {
         "n": len(times),
         "p50_ms": round(statistics.median(ordered), 1),
         "p95_ms": round(p95, 1),
         "max_ms": round(ordered[-1], 1),
+        "cpu_p50_ms": round(statistics.median(cpu_sorted), 1),
+        "cpu_p95_ms": round(cpu_p95, 1),
+        "p50_over_floor": round(statistics.median(ordered) / floor["wall_ms"], 1),
+        "cpu_p50_over_floor": round(statistics.median(cpu_sorted) / max(floor["cpu_ms"], 1e-6), 1),
     }
 
 
@@ -114,7 +157,14 @@ def _max_se(answer: OddsAnswer) -> float:
 
 
 def run(repeat: int, exact_limit: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"repeat": repeat, "exact_limit_plays": exact_limit, "cases": {}}
+    out: dict[str, Any] = {
+        "repeat": repeat,
+        "exact_limit_plays": exact_limit,
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "cpus": os.cpu_count(),
+        "load_before": [round(x, 2) for x in os.getloadavg()],
+        "cases": {},
+    }
     for name, build in (
         ("single_weapon_open", single_open),
         ("single_weapon_cover", single_cover),
@@ -123,23 +173,30 @@ def run(repeat: int, exact_limit: int) -> dict[str, Any]:
     ):
         state, action = build()
         case: dict[str, Any] = {"about": (build.__doc__ or "").strip()}
-        reps = repeat if name.startswith("single") else max(1, repeat // 6)
-        times, answer = _time(state, action, OddsOptions(method="exact", max_plays=exact_limit), reps)
+        floor = _floor(state, action, 200)
+        case["floor_one_reducer_fold"] = floor
+        reps = repeat if name != "three_weapons" else max(2, repeat // 10)
+        wall, cpu, answer = _time(state, action, OddsOptions(method="exact", max_plays=exact_limit), reps)
         if answer.method == "exact":
-            case["exact"] = {**_stats(times), "plays": answer.plays}
+            case["exact"] = {**_stats(wall, cpu, floor), "plays": answer.plays}
         else:
-            case["exact"] = {"walked": False, "why": f"more than {exact_limit} dice sequences"}
-        times, answer = _time(state, action, OddsOptions(), reps)
+            case["exact"] = {"walked": False, "why": f"more than {exact_limit} plays"}
+        wall, cpu, answer = _time(state, action, OddsOptions(), repeat)
         case["auto"] = {
-            **_stats(times),
+            **_stats(wall, cpu, floor),
             "method": answer.method,
             "plays": answer.plays,
-            "max_se": _max_se(answer),
+            "max_se": round(_max_se(answer), 4),
         }
-        times, answer = _time(state, action, OddsOptions(method="sampled"), reps)
-        case["sampled"] = {**_stats(times), "samples": answer.samples, "max_se": round(_max_se(answer), 4)}
+        wall, cpu, answer = _time(state, action, OddsOptions(method="sampled"), repeat)
+        case["sampled"] = {
+            **_stats(wall, cpu, floor),
+            "samples": answer.samples,
+            "max_se": round(_max_se(answer), 4),
+        }
         case["summary"] = answer.summary
         out["cases"][name] = case
+    out["load_after"] = [round(x, 2) for x in os.getloadavg()]
     return out
 
 

@@ -27,8 +27,9 @@ def test_dangerous_terrain_fails_on_a_one() -> None:
 def test_tank_shock_morale_and_death_or_glory() -> None:
     """40k7 Tank Shock: the unit takes a Morale check (2D6 <= Ld 8); passing, its owner (side b)
     decides on Death or Glory; failing, it falls back. Declining Death or Glory the tree is small
-    enough to be exact; with the owner's best answer (Melta bombs may be worth it) it is sampled,
-    and that answer is never worse for side b than declining."""
+    enough to be exact; with the owner's best answer (Melta bombs may be worth it) too, as each
+    answer's own exact distribution is joined to the plays that reach the decision - and that
+    answer is never worse for side b than declining."""
     bombs = weapon("mb", "Melta bombs", 0, 8, 1, type="melee", rules=("armourbane", "grenade"))
     tank = rhino("t", "a", 10, 24)
     squad = infantry("e", "b", [(18, 24)], ld=8, weapons=[(0, bombs)])
@@ -43,14 +44,14 @@ def test_tank_shock_morale_and_death_or_glory() -> None:
     assert unit_odds(declined, "e").statuses["falling_back"].p == pytest.approx(1 - passed, abs=EPS)
     assert declined.choices == {"death_or_glory": "none"}
 
-    best = odds(state, "a", shock, expect="sampled")
+    best = odds(state, "a", shock)
     (decision,) = best.decisions
-    assert decision.side == "b" and abs(decision.raised.p - passed) <= 4 * decision.raised.se
+    assert decision.side == "b" and abs(decision.raised.p - passed) <= 4 * decision.raised.se + EPS
     assert set(decision.chosen) <= set(decision.options)
     e, t = unit_odds(best, "e"), unit_odds(best, "t")
     balance = e.expected_lost - t.expected_lost
     declined_balance = unit_odds(declined, "e").expected_lost - unit_odds(declined, "t").expected_lost
-    assert balance <= declined_balance + 4 * (e.expected_lost_se + t.expected_lost_se)
+    assert balance <= declined_balance + 4 * (e.expected_lost_se + t.expected_lost_se) + EPS
 
 
 def test_ram_can_damage_both_vehicles() -> None:

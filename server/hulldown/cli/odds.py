@@ -127,7 +127,12 @@ def add_odds_command(subparsers: Any) -> None:
         "--json", action="store_true", help="print the answer as JSON (as POST /matches/{id}/odds)"
     )
     parser.add_argument("--method", choices=("auto", "exact", "sampled"), default="auto")
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="samples of a sampled answer")
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=DEFAULT_SAMPLES,
+        help="the most samples of a sampled answer (it stops once every standard error is at most 1%%)",
+    )
     parser.add_argument(
         "--max-plays", type=int, default=MAX_EXACT_PLAYS, help="leaves the exact walk may visit"
     )

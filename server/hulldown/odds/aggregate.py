@@ -96,11 +96,14 @@ def aggregate(
     action: Action,
     plays: list[tuple[float, Play]],
     *,
-    exact: bool,
+    samples: int,
     choices: dict[str, str],
     policy: str,
 ) -> OddsAnswer:
-    probs = _Probs(exact, len(plays))
+    """``plays`` are the distinct plays with their weights; ``samples`` the samples behind them
+    (0: the plays are every leaf of the dice tree, the answer is exact)."""
+    exact = samples == 0
+    probs = _Probs(exact, samples)
     units = affected_units([p for _, p in plays], action)
     charger = action.unit if isinstance(action, Charge) else None
     if charger is not None and charger not in units:
@@ -145,8 +148,8 @@ def aggregate(
         by=side,
         action=msgspec.to_builtins(action),
         method="exact" if exact else "sampled",
-        plays=len(plays),
-        samples=0 if exact else len(plays),
+        plays=len(plays) if exact else samples,
+        samples=samples,
         policy=policy,
         choices=dict(choices),
         units=unit_odds,

@@ -1,12 +1,14 @@
-"""The two dice sources of the odds engine (docs/odds.md). Neither touches the match's dice.
+"""The dice sources of the odds engine (docs/odds.md). None touches the match's dice.
 
-- :class:`ScriptedDice` answers from a prefix of faces, then with 1s, and records every face
-  read: re-running the pure reducer with every prefix walks every sequence of dice an action
-  can consume, each face with probability 1/6.
-- :class:`SampleDice` draws from an independent pseudo-random stream (SplitMix64, fixed seed), for
-  the sampled estimate when the tree of dice is too large. It is never seeded from the match:
-  a preview drawn from the match's own HMAC dice would reveal the real roll before the player
-  commits.
+- :class:`Script` answers each roll with a *branch*: one group of faces the rules cannot tell
+  apart (``face_classes``; six groups of one face for most rolls). It takes the branches of a
+  prefix, then either the first branch of every roll (the exact walk) or a branch drawn from
+  the independent face stream (sampling), and records every branch it took and the sizes of the
+  branches it could have taken. Re-running the pure reducer with every prefix walks every
+  sequence of dice an action can consume, each face with probability 1/6.
+- :class:`FaceStream` is an independent pseudo-random stream of D6 faces (SplitMix64, fixed
+  seed) for the sampled estimate. It is never seeded from the match: a preview drawn from the
+  match's own HMAC dice would reveal the real roll before the player commits.
 """
 
 from __future__ import annotations
@@ -14,71 +16,127 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..rules.dice import Roll
+from .face_classes import SIX_FACES
 
-# The face a scripted source gives past its prefix; the other faces are walked as siblings.
-DEFAULT_FACE = 1
 # A play reading more dice than this is not walked exactly (the sampled estimate is used).
 MAX_DICE_PER_PLAY = 400
 _MASK = (1 << 64) - 1
 # SplitMix64 outputs at or above this are redrawn so every face has exactly the same weight.
 _ACCEPT_BELOW = (1 << 64) - ((1 << 64) % 6)
 
+Branches = tuple[tuple[int, ...], ...]
+
+
+_BRANCH_OF_FACE: dict[Branches, tuple[int, ...]] = {}
+
+
+def branch_of_face(branches: Branches) -> tuple[int, ...]:
+    """The branch index of faces 1-6."""
+    known = _BRANCH_OF_FACE.get(branches)
+    if known is None:
+        of_face = [0] * 6
+        for b, faces in enumerate(branches):
+            for f in faces:
+                of_face[f - 1] = b
+        known = _BRANCH_OF_FACE[branches] = tuple(of_face)
+    return known
+
+
+def path_weight(path: Sequence[int], branches: Sequence[Branches], continues: Sequence[bool]) -> float:
+    weight = 1.0
+    n = 0
+    counts: dict[int, int] = {}
+    for b, offered, more in zip(path, branches, continues, strict=True):
+        weight *= len(offered[b]) / 6.0
+        if not more:
+            n, counts = 0, {}
+        n += 1
+        counts[b] = counts.get(b, 0) + 1
+        # Adding the n-th roll of a batch, the m-th of its branch: n! / prod(m_b!) orders.
+        weight *= n / counts[b]
+    return weight
+
+
+def canonical(path: Sequence[int], continues: Sequence[bool]) -> list[int]:
+    """The path with each batch of exchangeable rolls in non-decreasing order."""
+    out: list[int] = []
+    start = 0
+    for i, (b, more) in enumerate(zip(path, continues, strict=True)):
+        if not more:
+            start = i
+        out.append(b)
+        if more:
+            out[start:] = sorted(out[start:])
+    return out
+
 
 class TooManyDice(Exception):
     """A play read more than MAX_DICE_PER_PLAY dice."""
 
 
-class ScriptedDice:
-    """Faces from ``prefix``, then DEFAULT_FACE; ``read`` is every face handed out, in order."""
-
-    def __init__(self, prefix: Sequence[int]) -> None:
-        self._prefix = prefix
-        self.read: list[int] = []
-        self._rolls: list[Roll] = []
-
-    def d6(self) -> int:
-        i = len(self.read)
-        if i >= MAX_DICE_PER_PLAY:
-            raise TooManyDice(f"a play read more than {MAX_DICE_PER_PLAY} dice")
-        value = self._prefix[i] if i < len(self._prefix) else DEFAULT_FACE
-        self.read.append(value)
-        self._rolls.append(Roll(i, value))
-        return value
-
-    @property
-    def rolls(self) -> Sequence[Roll]:
-        return self._rolls
-
-
-class SampleDice:
+class FaceStream:
     """An independent SplitMix64 stream of D6 faces; one stream serves every sampled play."""
 
     def __init__(self, seed: int) -> None:
         self._state = seed & _MASK
-        self.read: list[int] = []
-        self._rolls: list[Roll] = []
 
-    def _next(self) -> int:
-        self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
-        z = self._state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-        return z ^ (z >> 31)
+    def face(self) -> int:
+        while True:
+            self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
+            z = self._state
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < _ACCEPT_BELOW:
+                return z % 6 + 1
+
+
+class Script:
+    """Branches from ``prefix``, then the first branch (``stream`` None) or the branch of a face
+    drawn from ``stream``. ``path`` is the branch taken at each roll, ``branches`` the branches
+    each roll offered, ``continues`` whether the roll continues a batch of exchangeable rolls
+    (``face_classes.EXCHANGEABLE``): walking, such a roll's first branch is the previous roll's,
+    so each batch is walked in one order."""
+
+    def __init__(
+        self, prefix: Sequence[int] = (), stream: FaceStream | None = None, *, equal_faces: bool = True
+    ) -> None:
+        self._prefix = prefix
+        self._stream = stream
+        # False: every roll offers its six faces, even where the rules cannot tell them apart.
+        self.equal_faces = equal_faces
+        self.path: list[int] = []
+        self.branches: list[Branches] = []
+        self.continues: list[bool] = []
+
+    def pick(self, branches: Branches, continues: bool = False) -> int:
+        """The face standing for the branch taken at this roll."""
+        i = len(self.path)
+        if i < len(self._prefix):
+            b = self._prefix[i]
+        elif self._stream is None:
+            if i >= MAX_DICE_PER_PLAY:
+                raise TooManyDice(f"a play read more than {MAX_DICE_PER_PLAY} dice")
+            b = self.path[-1] if continues else 0
+        else:
+            b = branch_of_face(branches)[self._stream.face() - 1]
+        self.path.append(b)
+        self.branches.append(branches)
+        self.continues.append(continues)
+        return branches[b][0]
+
+    @property
+    def weight(self) -> float:
+        """The probability of the play: of each branch, and of each batch's branches in any
+        order (the multinomial count of its orders)."""
+        return path_weight(self.path, self.branches, self.continues)
 
     def d6(self) -> int:
-        while True:
-            z = self._next()
-            if z < _ACCEPT_BELOW:
-                value = z % 6 + 1
-                self._rolls.append(Roll(len(self.read), value))
-                self.read.append(value)
-                return value
-
-    def start_play(self) -> None:
-        """Forget the faces of the previous play (the stream goes on)."""
-        self.read = []
-        self._rolls = []
+        return self.pick(SIX_FACES)
 
     @property
     def rolls(self) -> Sequence[Roll]:
-        return self._rolls
+        return [
+            Roll(i, branches[b][0])
+            for i, (b, branches) in enumerate(zip(self.path, self.branches, strict=True))
+        ]

@@ -13,6 +13,7 @@ with its standard error. No die of the match is ever used.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 
 import msgspec
@@ -25,17 +26,25 @@ from ..match.validate import validate
 from ..rules.memo import memo_scope
 from .aggregate import aggregate
 from .answer import BEST_ANSWER, MethodChoice, OddsAnswer
-from .dice_sources import SampleDice, ScriptedDice, TooManyDice
+from .dice_sources import FaceStream
 from .observe import amount, measure_of
-from .plays import Play, play, tokenised
+from .plays import Answer, Play, play, tokenised
+from .stopping import Event, events_of, largest_se
+from .tree import Leaf, Tree
 
-# Leaves walked before the exact answer gives way to the sampled one: about what the sampled answer
-# costs (DEFAULT_SAMPLES runs), so an exact answer is given whenever it is not dearer.
+# Leaves walked before the exact answer gives way to the sampled one (a sampled answer plays the
+# rules at most DEFAULT_SAMPLES times, usually far fewer: its samples share plays, module ``tree``).
 MAX_EXACT_PLAYS = 3000
-# Samples of a sampled answer: the standard error of any probability is at most
+# The most samples of a sampled answer: the standard error of any probability is then at most
 # sqrt(0.25 / 2500) = 1%.
 DEFAULT_SAMPLES = 2500
 MAX_SAMPLES = 100_000
+# A sampled answer stops early, at the end of a batch of SAMPLE_BATCH samples and with at least
+# MIN_SAMPLES, once the standard error of every probability it reports is at most TARGET_SE
+# (module ``stopping``).
+TARGET_SE = 0.01
+SAMPLE_BATCH = 250
+MIN_SAMPLES = 500
 # Samples behind each option of a decision when its tree is too large to walk, and the share of
 # the exact budget each option may walk.
 DECISION_SAMPLES = 400
@@ -46,7 +55,7 @@ MAX_DECISION_DEPTH = 3
 # Random plays made first to estimate the size of the dice tree; a tree estimated above
 # PROBE_MARGIN times ``max_plays`` leaves is sampled without trying to walk it.
 PROBE_PLAYS = 32
-PROBE_MARGIN = 2.0
+PROBE_MARGIN = 1.0
 # The seed of the sampled stream: a constant of this module, never the match's seed.
 SAMPLE_SEED = 0x6F646473  # "odds"
 # Decision states are compared by this encoding: maps in key order, so two equal states whose
@@ -61,20 +70,28 @@ class OddsOptions:
     max_plays: int = MAX_EXACT_PLAYS
     choices: dict[str, str] = field(default_factory=dict)
     sample_seed: int = SAMPLE_SEED
+    # 0: a sampled answer always takes ``samples`` samples.
+    target_se: float = TARGET_SE
+    # False: walk the six faces of every roll (the merged walk's reference, tests/odds).
+    equal_faces: bool = True
 
 
 @dataclass(frozen=True)
 class Distribution:
-    """Plays with their weights (summing to 1)."""
+    """Plays with their weights (summing to 1); ``samples`` the samples behind a sampled one."""
 
     exact: bool
     plays: list[tuple[float, Play]]
+    samples: int = 0
 
 
 class _Engine:
     def __init__(self, options: OddsOptions) -> None:
         self.options = options
         self._best: dict[bytes, str] = {}
+        # Exact distributions of the play from a decision state answered an option.
+        self._exact_then: dict[tuple[bytes, str], list[tuple[float, Play]]] = {}
+        self._weighed: set[tuple[bytes, str]] = set()
         self._depth = 0
 
     def distribution(
@@ -87,82 +104,113 @@ class _Engine:
         max_plays: int,
         allow_exact: bool = True,
     ) -> Distribution:
-        dice = SampleDice(self.options.sample_seed)
-        probe = self._sample(state, side, action, dice, min(PROBE_PLAYS, samples))
+        stream = FaceStream(self.options.sample_seed)
+        tree = Tree(
+            lambda script: play(state, side, action, script, self.choose),
+            equal_faces=self.options.equal_faces,
+        )
+        probe = [tree.sample(stream) for _ in range(min(PROBE_PLAYS, samples))]
         if allow_exact:
-            # Knuth's estimate of the number of leaves: the mean of 6^k over random plays that
-            # read k dice. A tree far too large is not walked at all.
-            estimate = sum(6.0**k for k, _ in probe) / len(probe)
+            # Knuth's estimate of the number of leaves: the mean of 1 / P(path) over random
+            # plays. A tree far too large is not walked at all.
+            estimate = sum(1.0 / leaf.weight for leaf in probe) / len(probe)
             if estimate <= max_plays * PROBE_MARGIN:
-                walked = self._walk(state, side, action, max_plays)
+                walked = tree.walk(max_plays)
                 if walked is not None:
-                    return Distribution(True, walked)
-        rest = self._sample(state, side, action, dice, samples - len(probe))
-        return Distribution(False, [(1.0 / samples, p) for _, p in (*probe, *rest)])
+                    plays = [(leaf.weight * w, p) for leaf in walked for w, p in leaf.play.continued()]
+                    return Distribution(True, plays)
+        return Distribution(False, *self._sampled(tree, stream, action, probe, samples))
 
-    def _walk(
-        self, state: MatchState, side: Side, action: PlayAction, max_plays: int
-    ) -> list[tuple[float, Play]] | None:
-        """Every leaf of the dice tree, or None when there are more than ``max_plays``."""
-        stack: list[tuple[int, ...]] = [()]
-        out: list[tuple[float, Play]] = []
-        while stack:
-            if len(out) >= max_plays:
-                return None
-            prefix = stack.pop()
-            dice = ScriptedDice(prefix)
-            try:
-                leaf = play(state, side, action, dice, self.choose)
-            except TooManyDice:
-                return None
-            out.append((6.0 ** -len(dice.read), leaf))
-            read = dice.read
-            # Past the prefix the source answered 1: the other faces of each such die are siblings.
-            for j in range(len(read) - 1, len(prefix) - 1, -1):
-                base = tuple(read[:j])
-                stack.extend((*base, face) for face in range(6, 1, -1))
-        return out
+    def _sampled(
+        self, tree: Tree, stream: FaceStream, action: PlayAction, drawn: list[Leaf], samples: int
+    ) -> tuple[list[tuple[float, Play]], int]:
+        """Samples after the probe, until ``samples`` or every standard error is small enough."""
+        seen: dict[int, dict[Event, float]] = {}
+        counts: dict[Event, float] = {}
+        target = self.options.target_se
 
-    def _sample(
-        self, state: MatchState, side: Side, action: PlayAction, dice: SampleDice, n: int
-    ) -> list[tuple[int, Play]]:
-        """``n`` plays with the independent stream; each with the number of dice it read."""
-        out: list[tuple[int, Play]] = []
-        for _ in range(n):
-            dice.start_play()
-            leaf = play(state, side, action, dice, self.choose)
-            out.append((len(dice.read), leaf))
-        return out
+        def count(batch: list[Leaf]) -> None:
+            """Add a batch's samples to the event counts (each distinct play once)."""
+            leaves = {id(leaf): leaf for leaf in batch}
+            for k, n in Counter(id(leaf) for leaf in batch).items():
+                events = seen.get(k)
+                if events is None:
+                    events = seen[k] = {}
+                    for w, p in leaves[k].play.continued():
+                        for event in events_of(p, action):
+                            events[event] = events.get(event, 0.0) + w
+                for event, w in events.items():
+                    counts[event] = counts.get(event, 0.0) + n * w
 
-    def choose(self, state: MatchState, decision: Decision) -> str:
-        """The policy: a fixed choice for the kind if asked for, else the owner's best answer."""
+        counted = 0
+        while len(drawn) < samples:
+            for _ in range(min(SAMPLE_BATCH - len(drawn) % SAMPLE_BATCH, samples - len(drawn))):
+                drawn.append(tree.sample(stream))
+            if target > 0 and len(drawn) >= MIN_SAMPLES and len(drawn) < samples:
+                count(drawn[counted:])
+                counted = len(drawn)
+                if largest_se(counts, len(drawn)) <= target:
+                    break
+        return _merged(drawn), len(drawn)
+
+    def choose(self, state: MatchState, decision: Decision) -> Answer:
+        """The policy: a fixed choice for the kind if asked for, else the owner's best answer;
+        with the exact distribution of the play from the decision on when there is one."""
         fixed = self.options.choices.get(decision.kind)
         if fixed is not None and fixed in decision.options:
-            return fixed
+            return fixed, self._then(state, decision, fixed)
         if self._depth >= MAX_DECISION_DEPTH or len(decision.options) == 1:
-            return decision.options[0]
+            return decision.options[0], None
         key = _state_key.encode(replace(state, log=(), log_count=0))
         known = self._best.get(key)
         if known is not None:
-            return known
+            return known, self._exact_then.get((key, known))
+        best, best_score = decision.options[0], math.inf
+        for option in decision.options:
+            dist = self._option(state, decision, option, key)
+            score = _loss_balance(dist, decision.side)
+            if score < best_score - 1e-12:
+                best, best_score = option, score
+        self._best[key] = best
+        return best, self._exact_then.get((key, best))
+
+    def _option(
+        self, state: MatchState, decision: Decision, option: str, key: bytes, samples: int = DECISION_SAMPLES
+    ) -> Distribution:
+        """The distribution of the play from a decision answered ``option`` (kept when exact:
+        every play reaching this decision state with this answer goes on as it)."""
         self._depth += 1
         try:
-            best, best_score = decision.options[0], math.inf
-            for option in decision.options:
-                dist = self.distribution(
-                    state,
-                    decision.side,
-                    Decide(decision.id, option),
-                    samples=DECISION_SAMPLES,
-                    max_plays=max(1, self.options.max_plays // DECISION_BUDGET_SHARE),
-                )
-                score = _loss_balance(dist, decision.side)
-                if score < best_score - 1e-12:
-                    best, best_score = option, score
+            dist = self.distribution(
+                state,
+                decision.side,
+                Decide(decision.id, option),
+                samples=samples,
+                max_plays=max(1, self.options.max_plays // DECISION_BUDGET_SHARE),
+            )
         finally:
             self._depth -= 1
-        self._best[key] = best
-        return best
+        if dist.exact:
+            self._exact_then[(key, option)] = dist.plays
+        return dist
+
+    def _then(self, state: MatchState, decision: Decision, option: str) -> list[tuple[float, Play]] | None:
+        if self._depth >= MAX_DECISION_DEPTH:
+            return None
+        key = _state_key.encode(replace(state, log=(), log_count=0))
+        if (key, option) not in self._exact_then and (key, option) not in self._weighed:
+            self._weighed.add((key, option))
+            # Only an exact continuation is of use here: a tree too large costs just its probe.
+            self._option(state, decision, option, key, samples=PROBE_PLAYS)
+        return self._exact_then.get((key, option))
+
+
+def _merged(drawn: list[Leaf]) -> list[tuple[float, Play]]:
+    """Samples of the same play are one play weighing their share of the samples (a play that
+    goes on from a decision is each of its continuations, weighed within that share)."""
+    leaves = {id(leaf): leaf for leaf in drawn}
+    counts = Counter(id(leaf) for leaf in drawn)
+    return [(counts[k] / len(drawn) * w, p) for k, leaf in leaves.items() for w, p in leaf.play.continued()]
 
 
 def _loss_balance(dist: Distribution, side: Side) -> float:
@@ -203,5 +251,11 @@ def compute_odds(
             allow_exact=options.method != "sampled",
         )
     return aggregate(
-        state, side, action, dist.plays, exact=dist.exact, choices=options.choices, policy=BEST_ANSWER
+        state,
+        side,
+        action,
+        dist.plays,
+        samples=dist.samples,
+        choices=options.choices,
+        policy=BEST_ANSWER,
     )

@@ -123,9 +123,24 @@ def observe(play: Play, units: list[str], rolls: dict[str, list[LogRoll]]) -> di
     return out
 
 
+def affected_units_of(play: Play, named: list[str]) -> list[str]:
+    """The units of ``named`` and those whose condition ``play`` changed."""
+    out = [t for t in named if t in play.start.units]
+    for uid, unit in play.end.units.items():
+        before = play.start.units.get(uid)
+        if (
+            uid not in out
+            and before is not None
+            and unit is not before
+            and _condition(unit) != _condition(before)
+        ):
+            out.append(uid)
+    return out
+
+
 def affected_units(plays: list[Play], action: Action) -> list[str]:
     """The units whose condition any play changed, and the units the action names."""
-    named: list[str] = [t for t in _targets(action) if t in plays[0].start.units] if plays else []
+    named: list[str] = [t for t in named_units(action) if t in plays[0].start.units] if plays else []
     seen = set(named)
     for p in plays:
         for uid, unit in p.end.units.items():
@@ -139,7 +154,7 @@ def affected_units(plays: list[Play], action: Action) -> list[str]:
     return named
 
 
-def _targets(action: Action) -> list[str]:
+def named_units(action: Action) -> list[str]:
     """The units an action names: the targets; for a move (dangerous terrain, Tank Shock, Ram)
     the moving unit first."""
     fire = getattr(action, "fire", None)

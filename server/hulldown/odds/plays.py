@@ -15,17 +15,20 @@ from dataclasses import dataclass
 from msgspec.structs import replace
 
 from ..match.actions import Decide, PlayAction
-from ..match.context import ApplyContext
 from ..match.editions import rules_for
 from ..match.state import Decision, LogEntry, MatchState, Side
-from ..rules.dice import Dice
+from .context import OddsContext
+from .dice_sources import Script
 
 # An action raising more decisions than this in one play stops answering them (the answer
 # reports the decision still pending).
 MAX_DECISIONS = 8
 _TOKEN = re.compile("\u27e6([^\u27e7]+)\u27e7")
 
-Chooser = Callable[[MatchState, Decision], str]
+# The policy's answer to a decision: the option, and - when the engine already knows the exact
+# distribution of the play from the decision on - that distribution, so the play stops there.
+Answer = tuple[str, "list[tuple[float, Play]] | None"]
+Chooser = Callable[[MatchState, Decision], Answer]
 
 
 def unit_token(uid: str) -> str:
@@ -61,34 +64,51 @@ class Raised:
 
 @dataclass(frozen=True)
 class Play:
+    """One play. ``then``: the play stopped at a decision the policy answered (the last of
+    ``raised``), and goes on as each of these weighted plays from that decision's state."""
+
     start: MatchState
     end: MatchState
     entries: tuple[LogEntry, ...]
     raised: tuple[Raised, ...]
     pending: Decision | None
+    then: list[tuple[float, Play]] | None = None
+
+    def continued(self) -> list[tuple[float, Play]]:
+        """The play as whole plays with their weights (itself, or itself joined to each play
+        that goes on from its decision)."""
+        if self.then is None:
+            return [(1.0, self)]
+        return [
+            (w, Play(self.start, q.end, self.entries + q.entries, self.raised + q.raised, q.pending))
+            for w, q in self.then
+        ]
 
 
 def _apply(
-    state: MatchState, side: Side, action: PlayAction, dice: Dice, entries: list[LogEntry]
+    state: MatchState, side: Side, action: PlayAction, script: Script, entries: list[LogEntry]
 ) -> MatchState:
     """The reducer's step for a game action (``match.reducer.evolve``): the edition applies the
-    action with the event's dice; the new state takes the event's seq."""
+    action with the event's dice (here the engine's script); the new state takes the event's seq."""
     seq = state.seq + 1
-    ctx = ApplyContext(seq, dice, state.log_count + len(entries))
+    ctx = OddsContext(state.edition, seq, script, state.log_count + len(entries))
     new = rules_for(state.edition).apply(state, side, action, ctx)
     ctx.flush()
     entries.extend(ctx.entries)
     return replace(new, seq=seq)
 
 
-def play(state: MatchState, side: Side, action: PlayAction, dice: Dice, choose: Chooser) -> Play:
-    """Apply ``action`` by ``side`` then answer each decision it raises with ``choose``."""
+def play(state: MatchState, side: Side, action: PlayAction, dice: Script, choose: Chooser) -> Play:
+    """Apply ``action`` by ``side`` then answer each decision it raises with ``choose`` (and stop
+    at a decision whose continuation the engine already knows exactly)."""
     entries: list[LogEntry] = []
     raised: list[Raised] = []
     new = _apply(state, side, action, dice, entries)
     while new.pending is not None and len(raised) < MAX_DECISIONS:
         decision = new.pending
-        choice = choose(new, decision)
+        choice, then = choose(new, decision)
         raised.append(Raised(decision.kind, decision.side, decision.options, choice, decision.prompt))
+        if then is not None:
+            return Play(state, new, tuple(entries), tuple(raised), None, then)
         new = _apply(new, decision.side, Decide(decision.id, choice), dice, entries)
     return Play(state, new, tuple(entries), tuple(raised), new.pending)

@@ -20,8 +20,10 @@ import msgspec
 
 P = ParamSpec("P")
 R = TypeVar("R")
+A = TypeVar("A")
+B = TypeVar("B")
 
-_TABLE: ContextVar[dict[bytes, object] | None] = ContextVar("hulldown_geometry_memo", default=None)
+_TABLE: ContextVar[dict[object, object] | None] = ContextVar("hulldown_geometry_memo", default=None)
 # Maps are encoded in insertion order (faster than sorting): two equal maps built in different
 # orders only miss the memo.
 _encoder = msgspec.msgpack.Encoder()
@@ -44,6 +46,29 @@ def geometry_memo(fn: Callable[P, R]) -> Callable[P, R]:
         result = fn(*args, **kwargs)
         table[key] = result
         return result
+
+    return wrapper
+
+
+def measure_memo(fn: Callable[[A, B], float]) -> Callable[[A, B], float]:
+    """:func:`geometry_memo` for a cheap measure of two hashable shapes (frozen dataclasses,
+    tuples of numbers), keyed by the shapes themselves: encoding them would cost about what the
+    measure does. Equal shapes (``==``, so ``1 == 1.0`` and ``0.0 == -0.0``) must have equal
+    measures. Unhashable shapes are measured through."""
+
+    @functools.wraps(fn)
+    def wrapper(a: A, b: B) -> float:
+        table = _TABLE.get()
+        if table is None:
+            return fn(a, b)
+        key = (fn, a, b)
+        try:
+            known = table.get(key)
+        except TypeError:  # a list of vertices, a shapely geometry...
+            return fn(a, b)
+        if known is None:
+            known = table[key] = fn(a, b)
+        return cast(float, known)
 
     return wrapper
 

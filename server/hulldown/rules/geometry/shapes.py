@@ -20,6 +20,8 @@ from shapely import Point as ShapelyPoint
 from shapely import Polygon
 from shapely.geometry.base import BaseGeometry
 
+from ..memo import measure_memo
+
 Point: TypeAlias = tuple[float, float]
 Facing: TypeAlias = Literal["front", "rear", "left", "right"]
 FACINGS: tuple[Facing, ...] = ("front", "rear", "left", "right")
@@ -200,6 +202,9 @@ def as_geometry(shape: Shape) -> BaseGeometry:
     return Polygon([(float(x), float(y)) for x, y in vertices])
 
 
+# Kept for the length of one odds answer (rules/memo.py): squadron allocation and explosions
+# measure the same hulls again in every play of the dice.
+@measure_memo
 def distance(a: Shape, b: Shape) -> float:
     """Closest-point distance in inches; 0 when touching or overlapping.
 

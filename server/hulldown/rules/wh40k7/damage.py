@@ -73,7 +73,9 @@ def roll_damage(ctx: ApplyContext, state: MatchState, uid: str, ap: int | None) 
     """Roll once on the Vehicle Damage table for one penetrating hit."""
     unit = state.units[uid]
     mod = damage_modifier(ap, is_open_topped(unit))
-    face = ctx.roll("vehicle damage", f"+{mod}" if mod else "")
+    # The judge names the table result (the odds engine walks one branch per result,
+    # docs/odds.md); the log's outcome is set below with the total.
+    face = ctx.roll("vehicle damage", f"+{mod}" if mod else "", lambda f: table_result(f + mod))
     result = table_result(face + mod)
     ctx.set_outcome(f"{face + mod}: {RESULT_NAMES[result]}")
     return result

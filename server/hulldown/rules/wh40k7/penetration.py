@@ -80,7 +80,11 @@ def roll_penetration(ctx: ApplyContext, profile: PenProfile, armour: int, facing
     """Roll armour penetration through the match dice and judge it."""
     av = effective_armour(armour, profile)
     if profile.haywire:
-        face = ctx.roll("haywire", "1 none, 2-5 glancing, 6 penetrating")
+        face = ctx.roll(
+            "haywire",
+            "1 none, 2-5 glancing, 6 penetrating",
+            lambda f: outcome(profile, armour, (f,), ()).result,
+        )
         pen = outcome(profile, armour, (face,), ())
         ctx.set_outcome(pen.result)
         return pen
@@ -88,9 +92,14 @@ def roll_penetration(ctx: ApplyContext, profile: PenProfile, armour: int, facing
         f" (Lance: AV{armour} counts as {av})" if av != armour else ""
     )
     n_base = 2 if profile.ordnance else 1
+    # A single die with nothing added is judged by D6 + S alone (the odds engine walks one branch
+    # per result, docs/odds.md); the log's outcome is set below either way.
+    single = n_base == 1 and extra_dice(profile) == 0
     base = tuple(
         ctx.roll(
-            "armour penetration (ordnance: highest)" if profile.ordnance else "armour penetration", label
+            "armour penetration (ordnance: highest)" if profile.ordnance else "armour penetration",
+            label,
+            (lambda f: compare(f + profile.strength, av)) if single else None,
         )
         for _ in range(n_base)
     )

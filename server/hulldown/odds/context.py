@@ -1,0 +1,40 @@
+"""The apply context of an odds play: the reducer's own ``ApplyContext`` whose rolls are answered
+by the engine's :class:`~.dice_sources.Script`, one branch per group of faces the rules cannot
+tell apart (``face_classes``, docs/odds.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..match.context import ApplyContext
+from ..match.state import Edition, LogRoll, LogValue
+from .dice_sources import Branches, Script
+from .face_classes import SIX_FACES, exchangeable, face_classes
+
+
+class OddsContext(ApplyContext):
+    def __init__(self, edition: Edition, seq: int, script: Script, first_log_n: int) -> None:
+        super().__init__(seq, script, first_log_n)
+        self._edition = edition
+        self._script = script
+        # The batch of exchangeable rolls the last roll belongs to (face_classes.EXCHANGEABLE).
+        self._batch: tuple[str, str, Branches] | None = None
+
+    def roll(self, purpose: str, target: str = "", judge: Callable[[int], str] | None = None) -> int:
+        branches = face_classes(self._edition, purpose, judge) if self._script.equal_faces else SIX_FACES
+        batch = (purpose, target, branches)
+        continues = batch == self._batch
+        self._batch = (
+            batch
+            if self._script.equal_faces and judge is not None and exchangeable(self._edition, purpose)
+            else None
+        )
+        value = self._script.pick(branches, continues)
+        outcome = judge(value) if judge is not None else ""
+        i = len(self._script.path) - 1
+        self._pending_rolls.append(LogRoll(i=i, value=value, purpose=purpose, target=target, outcome=outcome))
+        return value
+
+    def log(self, text: str, rule: str = "", **values: LogValue) -> None:
+        self._batch = None  # a line ends a batch of rolls
+        super().log(text, rule, **values)

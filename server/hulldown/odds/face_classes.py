@@ -1,0 +1,92 @@
+"""Faces of a die that the rules cannot tell apart (docs/odds.md, "Equal faces are one branch").
+
+Many dice are used only through the outcome their judge gives: a to-hit die at BS4 is "hit" on
+3, 4, 5 or 6 and nothing else about the face matters to the state. Walking those four faces as
+four branches walks four equal subtrees. For the rolls listed here the engine walks one branch
+per outcome of the roll's judge, the outcome's first face standing for all of its faces, with
+probability (faces of the outcome) / 6. The log of such a branch shows the standing face; the
+state, and everything the answer reads from the log (purposes, targets, outcomes), is the same
+for every face of the outcome.
+
+A roll is listed only where the edition's code uses the face through that comparison alone
+(read the call sites named below before adding one): a listed roll whose face is used in
+another way would make the exact answer wrong. Rolls without a judge, and every roll of an
+edition not listed, keep their six faces. ``tests/odds/test_face_classes.py`` checks that the
+merged walk gives the same answer as the walk of all six faces.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from ..match.state import Edition
+
+FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+SIX_FACES: tuple[tuple[int, ...], ...] = tuple((f,) for f in FACES)
+
+# Purposes whose face the edition's rules use only through the roll's judge.
+JUDGED_ONLY: dict[Edition, frozenset[str]] = {
+    "40k7": frozenset(
+        {
+            # shooting.execute_plan: hits are counted as faces >= the need (BS table, Snap Shots).
+            "to hit",
+            "snap shot",
+            # assault: close combat hits are counted the same way (WS table).
+            "close combat to hit",
+            # wounds.resolve_wounds: a wound on face >= need (Strength vs Toughness table).
+            "to wound",
+            # wounds.resolve_wounds and resolve._resolve_group: a save passes on face >= need.
+            "armour save",
+            "cover save",
+            "invulnerable save",
+            # penetration.roll_penetration: a single-die roll (no Ordnance, Melta, Armourbane)
+            # is judged by D6 + S against the armour; the total only reaches log text. Haywire
+            # by its face band. Both pass a judge only then.
+            "armour penetration",
+            "haywire",
+            # damage.roll_damage: the Vehicle Damage table result of face + modifier.
+            "vehicle damage",
+        }
+    ),
+}
+
+
+# Purposes whose consecutive rolls with the same target, with no log line between them, are one
+# batch whose results the rules only count: the order of their branches does not matter, so the
+# walk takes each batch's branches in one order (non-decreasing, weighed by the multinomial
+# count of its orders) and samples in any order are the same play.
+EXCHANGEABLE: dict[Edition, frozenset[str]] = {
+    "40k7": frozenset(
+        {
+            # shooting.execute_plan: one weapon's shots, ``n_hits = sum(1 for f in faces if f >= need)``,
+            # then the line that says how many hit.
+            "to hit",
+            "snap shot",
+            # assault: one model's attacks, counted the same way, then their line.
+            "close combat to hit",
+        }
+    ),
+}
+_NONE: frozenset[str] = frozenset()
+
+
+def exchangeable(edition: Edition, purpose: str) -> bool:
+    return purpose in EXCHANGEABLE.get(edition, _NONE)
+
+
+def face_classes(
+    edition: Edition, purpose: str, judge: Callable[[int], str] | None
+) -> tuple[tuple[int, ...], ...]:
+    """The faces of a roll grouped by what the rules can tell apart, in face order."""
+    if judge is None or purpose not in JUDGED_ONLY.get(edition, _NONE):
+        return SIX_FACES
+    return _grouped((judge(1), judge(2), judge(3), judge(4), judge(5), judge(6)))
+
+
+@functools.lru_cache(maxsize=256)
+def _grouped(outcomes: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    groups: dict[str, list[int]] = {}
+    for face, outcome in zip(FACES, outcomes, strict=True):
+        groups.setdefault(outcome, []).append(face)
+    return tuple(tuple(g) for g in groups.values())

@@ -1,0 +1,151 @@
+"""The tree of an action's dice, grown as plays are made (docs/odds.md).
+
+A play is identified by its *path*: the branch taken at each roll (``dice_sources.Script``). The
+rules are a pure function of the state and the dice, so one path always gives the same play:
+the tree keeps every play made, and
+
+- the exact walk visits every leaf once (a prefix whose leaf is already known, e.g. from the
+  probe, is not played again);
+- a sample descends the known tree drawing a face from the independent stream at each roll and
+  only plays the rules when it leaves the known tree (the rest of the path is drawn while
+  playing). Equal paths are one play: the cost of a sampled answer is the number of *distinct*
+  plays it meets, not the number of samples, and the samples are exactly as independent as
+  plays drawn one by one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .dice_sources import Branches, FaceStream, Script, TooManyDice, branch_of_face, canonical
+from .plays import Play
+
+Runner = Callable[[Script], Play]
+
+
+@dataclass
+class _Node:
+    """A roll: its branches (faces grouped as the rules tell them apart), whether it continues a
+    batch of exchangeable rolls, and the known subtrees."""
+
+    branches: Branches
+    continues: bool
+    of_face: tuple[int, ...]  # branch index of faces 1-6
+    children: dict[int, _Node | Leaf] = field(default_factory=dict)
+
+
+@dataclass
+class Leaf:
+    play: Play
+    weight: float  # probability of the path
+    dice: int  # rolls read
+
+
+class Tree:
+    """The plays of one action from one state, by path (each batch of exchangeable rolls in
+    non-decreasing order: its orders are one play)."""
+
+    def __init__(self, run: Runner, *, equal_faces: bool = True) -> None:
+        self._run = run
+        self._equal_faces = equal_faces
+        self._root: _Node | Leaf | None = None
+        self.leaves = 0  # distinct plays made
+
+    def _play(self, script: Script) -> tuple[Leaf, list[int]]:
+        play = self._run(script)
+        leaf = Leaf(play, script.weight, len(script.path))
+        self.leaves += 1
+        path = canonical(script.path, script.continues)
+        branches, continues = script.branches, script.continues
+        if not path:
+            self._root = leaf
+            return leaf, path
+        if self._root is None:
+            self._root = _Node(branches[0], continues[0], branch_of_face(branches[0]))
+        node = self._root
+        assert isinstance(node, _Node)
+        for depth in range(len(path) - 1):
+            child = node.children.get(path[depth])
+            if child is None:
+                nxt = depth + 1
+                child = _Node(branches[nxt], continues[nxt], branch_of_face(branches[nxt]))
+                node.children[path[depth]] = child
+            assert isinstance(child, _Node)
+            node = child
+        node.children[path[-1]] = leaf
+        return leaf, path
+
+    def sample(self, stream: FaceStream) -> Leaf:
+        """One play drawn with the stream: from the known tree where it reaches, else played.
+        A face drawn in a batch of exchangeable rolls joins the batch's branches drawn so far,
+        kept in order, so the path is looked up from the batch's first roll again."""
+        node = self._root
+        path: list[int] = []
+        batch_at, batch_node = 0, node
+        while isinstance(node, _Node):
+            b = node.of_face[stream.face() - 1]
+            if not node.continues:
+                batch_at, batch_node = len(path), node
+            path.append(b)
+            if node.continues:
+                path[batch_at:] = sorted(path[batch_at:])
+                child: _Node | Leaf | None = batch_node
+                for x in path[batch_at:]:
+                    child = child.children.get(x) if isinstance(child, _Node) else None
+            else:
+                child = node.children.get(b)
+            if child is None:
+                return self._play(Script(path, stream, equal_faces=self._equal_faces))[0]
+            node = child
+        if node is None:
+            return self._play(Script((), stream, equal_faces=self._equal_faces))[0]
+        return node
+
+    def walk(self, max_leaves: int) -> list[Leaf] | None:
+        """Every leaf, or None when there are more than ``max_leaves`` (or a play reads more
+        dice than a walk allows)."""
+        stack: list[tuple[int, ...]] = [()]
+        out: list[Leaf] = []
+        while stack:
+            if len(out) >= max_leaves:
+                return None
+            prefix = stack.pop()
+            found = self._known(prefix)
+            if found is None:
+                try:
+                    script = Script(prefix, equal_faces=self._equal_faces)
+                    leaf, path = self._play(script)
+                except TooManyDice:
+                    return None
+                sizes = [len(b) for b in script.branches]
+                lows = [path[j - 1] if more else 0 for j, more in enumerate(script.continues)]
+            else:
+                leaf, path, sizes, lows = found
+            out.append(leaf)
+            # Past the prefix the first branch was taken: the others of each such roll are
+            # siblings (in a batch, those after the previous roll's branch).
+            for j in range(len(path) - 1, len(prefix) - 1, -1):
+                base = tuple(path[:j])
+                stack.extend((*base, b) for b in range(sizes[j] - 1, lows[j], -1))
+        return out
+
+    def _known(self, prefix: tuple[int, ...]) -> tuple[Leaf, list[int], list[int], list[int]] | None:
+        """The leaf of ``prefix`` then first branches, if already played."""
+        node = self._root
+        path: list[int] = []
+        sizes: list[int] = []
+        lows: list[int] = []
+        while isinstance(node, _Node):
+            low = path[-1] if node.continues else 0
+            b = prefix[len(path)] if len(path) < len(prefix) else low
+            sizes.append(len(node.branches))
+            lows.append(low)
+            path.append(b)
+            child = node.children.get(b)
+            if child is None:
+                return None
+            node = child
+        if node is None:
+            return None
+        return node, path, sizes, lows
