@@ -96,7 +96,13 @@ async def server_main(args: argparse.Namespace) -> dict[str, Any]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, ws=FrameWritingProtocol, log_level="warning", lifespan="off"
+        app,
+        host="127.0.0.1",
+        port=port,
+        ws=FrameWritingProtocol,
+        ws_ping_interval=None,  # the raw clients never answer pings
+        log_level="warning",
+        lifespan="off",
     )
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve())
