@@ -301,8 +301,9 @@ async def profile_once(spectators: int, args: argparse.Namespace) -> dict[str, A
             sys.executable,
             __file__,
             "--clients",
-            base64.b64encode(json.dumps([url, created["tokens"], spectators, args.moves, args.warmup]).encode())
-            .decode(),
+            base64.b64encode(
+                json.dumps([url, created["tokens"], spectators, args.moves, args.warmup]).encode()
+            ).decode(),
             stdout=subprocess.PIPE,
         )
         assert child.stdout is not None
@@ -333,7 +334,9 @@ async def profile_once(spectators: int, args: argparse.Namespace) -> dict[str, A
     moves = args.moves
     totals = dict(STAGES.totals)
     on_main = {k: v - STAGES.off_main.get(k, 0) for k, v in totals.items() if not k.startswith("gc_gen")}
-    stages_us = {k: round(v / moves / 1000, 1) for k, v in sorted(totals.items()) if not k.startswith("gc_gen")}
+    stages_us = {
+        k: round(v / moves / 1000, 1) for k, v in sorted(totals.items()) if not k.startswith("gc_gen")
+    }
     stages_us["event_loop"] = round((loop_cpu - sum(on_main.values())) / moves / 1000, 1)
     off_main = sum(STAGES.off_main.values())
     threads_cpu = process_cpu - loop_cpu
@@ -348,6 +351,9 @@ async def profile_once(spectators: int, args: argparse.Namespace) -> dict[str, A
         "process_cpu_us_per_action": round(process_cpu / moves / 1000, 1),
         "loop_thread_cpu_us_per_action": round(loop_cpu / moves / 1000, 1),
         "stages_us_per_action": stages_us,
+        "calls_per_action": {
+            k: round(v / moves, 2) for k, v in sorted(STAGES.calls.items()) if not k.startswith("gc")
+        },
         "fan_out_per_socket_us": round(totals.get("fan_out", 0) / fan_out_calls / sockets / 1000, 2),
         "broadcasts_per_action": round(fan_out_calls / moves, 2),
         "gc_collections_per_action": {
@@ -373,7 +379,11 @@ def main() -> int:
         return 0
     missing = instrument()
     runs = [asyncio.run(profile_once(n, args)) for n in args.spectators]
-    print(json.dumps({"bench": "profile", "missing_targets": missing, "runs": runs, "python": sys.version.split()[0]}))
+    print(
+        json.dumps(
+            {"bench": "profile", "missing_targets": missing, "runs": runs, "python": sys.version.split()[0]}
+        )
+    )
     return 0
 
 

@@ -264,3 +264,37 @@ async def test_closed_sockets_are_dropped_and_the_others_carry_on(small_queue_se
     assert watcher.patch_seqs == [2, 3]
     for client in (a, watcher):
         await client.close()
+
+
+@pytest.fixture
+def deflate_server(redis_url: str, key_prefix: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    process = ServerProcess(
+        redis_url=redis_url, prefix=key_prefix, log=tmp_path / "server.log", env={"HULLDOWN_WS_DEFLATE": "1"}
+    )
+    process.start()
+    yield process
+    process.stop()
+
+
+async def test_sockets_with_per_message_deflate_get_their_own_compressed_frames(
+    deflate_server: ServerProcess,
+) -> None:
+    server = deflate_server
+    created = create(server, Options())
+    match_id = created["match_id"]
+    a = await RawClient.connect(live_url(server, match_id), {"token": created["tokens"]["a"]})
+    compressed = await RawClient.connect(live_url(server, match_id), {"spectator": True})  # deflate offered
+    plain = await RawFrames.connect(server, f"/matches/{match_id}/live")  # offers no extension
+    await plain.send({"type": "hello", "spectator": True})
+    await plain.message("welcome")
+    for client in (a, compressed):
+        assert client.ws.response.headers["Sec-WebSocket-Extensions"].startswith("permessage-deflate")
+    for k, action in enumerate((MOVE, END)):
+        ack = await a.act(action, f"act-{k}")
+        await compressed.wait_seq(ack["seq"], timeout=5)
+        raw, patch = await plain.message("patch")
+        assert raw[0] == 0x81 and patch["seq"] == ack["seq"]  # uncompressed (RSV1 clear) for it
+    assert compressed.view == a.view and compressed.patch_seqs == [2, 3]
+    for client in (a, compressed):
+        await client.close()
+    plain.abort()

@@ -58,7 +58,17 @@ class Connection:
     """One websocket's outgoing side: writes straight through while the socket keeps up, else a
     bounded queue (``capacity`` messages, 0 = unbounded) drained when the socket catches up."""
 
-    __slots__ = ("_clear", "_outlet", "_resync", "audience", "capacity", "closed", "pending", "resync_due", "resyncs")
+    __slots__ = (
+        "_clear",
+        "_outlet",
+        "_resync",
+        "audience",
+        "capacity",
+        "closed",
+        "pending",
+        "resync_due",
+        "resyncs",
+    )
 
     def __init__(
         self,

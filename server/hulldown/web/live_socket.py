@@ -21,7 +21,6 @@ from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
 from ..match.rejection import reject
 from ..wire import protocol
-from .ws_protocol import outlet_for
 from .socket_frames import (
     Refused,
     close_store_unavailable,
@@ -30,6 +29,7 @@ from .socket_frames import (
     read_first,
     receive_frame,
 )
+from .ws_protocol import outlet_for
 
 HELLO_TIMEOUT = 10.0
 

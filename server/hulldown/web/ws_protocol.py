@@ -62,6 +62,7 @@ class FrameOutlet:
 
     def detach(self) -> None:
         self._drained = _never_drained
+        self._transport.set_write_buffer_limits()  # asyncio's defaults, for uvicorn's own sends
 
     def send(self, message: Outgoing) -> bool:
         transport = self._transport
@@ -149,4 +150,3 @@ def outlet_for(websocket: WebSocket) -> Outlet:
     if outlet is not None:
         return outlet
     return TextOutlet(websocket.send_text)
-
