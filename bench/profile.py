@@ -11,8 +11,9 @@ nothing is paid when this tool is not running. Time in a stage is exclusive (a s
 another is counted once, in the inner one); an ``async`` stage is timed step by step (only while
 its own code runs, not while it waits).
 
-Stages (us of CPU per action; ``fan_out_per_socket`` per socket): receive_decode (uvicorn's
-websocket parsing, Starlette's receive, the strict decode), validate, fold, state_hash, diff,
+Stages (us of CPU per action; ``fan_out_per_socket`` per socket): receive_decode, the sum of
+receive_ws_parse (uvicorn's protocol: websocket parsing, pings and pongs), receive_asgi
+(Starlette's receive through uvicorn's queue) and decode (the strict decode), validate, fold, state_hash, diff,
 encode (events and protocol messages), redis_append, tailer (reading back and handling the stream),
 fan_out (the hub's broadcast, every socket's write included), runtime (submit's own
 bookkeeping), gc (collections, timed by ``gc.callbacks``), event_loop (the loop thread's CPU not in
@@ -164,10 +165,10 @@ def instrument() -> list[str]:
     from hulldown.wire import protocol
 
     missing: list[str] = []
-    wrap(FrameWritingProtocol, "data_received", "receive_decode", is_async=False, missing=missing)
-    wrap(live_socket, "receive_frame", "receive_decode", is_async=True, missing=missing)
-    wrap(socket_frames, "decode_frame", "receive_decode", is_async=False, missing=missing)
-    wrap(live_socket, "decode_frame", "receive_decode", is_async=False, missing=missing)
+    wrap(FrameWritingProtocol, "data_received", "receive_ws_parse", is_async=False, missing=missing)
+    wrap(live_socket, "receive_frame", "receive_asgi", is_async=True, missing=missing)
+    wrap(socket_frames, "decode_frame", "decode", is_async=False, missing=missing)
+    wrap(live_socket, "decode_frame", "decode", is_async=False, missing=missing)
     wrap(runtime, "validate", "validate", is_async=False, missing=missing)
     del validate_mod
     wrap(runtime.MatchRuntime, "_fold", "fold", is_async=True, missing=missing)
@@ -337,6 +338,9 @@ async def profile_once(spectators: int, args: argparse.Namespace) -> dict[str, A
     stages_us = {
         k: round(v / moves / 1000, 1) for k, v in sorted(totals.items()) if not k.startswith("gc_gen")
     }
+    stages_us["receive_decode"] = round(
+        sum(totals.get(k, 0) for k in ("receive_ws_parse", "receive_asgi", "decode")) / moves / 1000, 1
+    )
     stages_us["event_loop"] = round((loop_cpu - sum(on_main.values())) / moves / 1000, 1)
     off_main = sum(STAGES.off_main.values())
     threads_cpu = process_cpu - loop_cpu

@@ -141,6 +141,25 @@ async def test_every_socket_of_the_audience_gets_the_same_frame_bytes(server: Se
         client.abort()
 
 
+
+async def test_delayed_spectators_share_their_own_frames(server: ServerProcess) -> None:
+    created = create(server, Options(spectator_delay_events=1))
+    match_id = created["match_id"]
+    mover = await RawClient.connect(live_url(server, match_id), {"token": created["tokens"]["a"]})
+    delayed = [await RawFrames.connect(server, f"/matches/{match_id}/live") for _ in range(3)]
+    for spectator in delayed:
+        await spectator.send({"type": "hello", "spectator": True})
+        _, welcome = await spectator.message("welcome")
+        assert welcome["delayed"] is True and welcome["seq"] == 1
+    for k, action in enumerate((MOVE, END)):  # seqs 2 and 3: seq 2 is released one event later
+        await mover.act(action, f"act-{k}")
+    frames = [await spectator.message("patch") for spectator in delayed]
+    assert len({raw for raw, _ in frames}) == 1, "every delayed spectator gets the same bytes"
+    assert frames[0][1]["seq"] == 2
+    await mover.close()
+    for spectator in delayed:
+        spectator.abort()
+
 # ---- a client that stops reading ------------------------------------------------------------------
 
 
