@@ -141,7 +141,6 @@ async def test_every_socket_of_the_audience_gets_the_same_frame_bytes(server: Se
         client.abort()
 
 
-
 async def test_delayed_spectators_share_their_own_frames(server: ServerProcess) -> None:
     created = create(server, Options(spectator_delay_events=1))
     match_id = created["match_id"]
@@ -159,6 +158,7 @@ async def test_delayed_spectators_share_their_own_frames(server: ServerProcess) 
     await mover.close()
     for spectator in delayed:
         spectator.abort()
+
 
 # ---- a client that stops reading ------------------------------------------------------------------
 
