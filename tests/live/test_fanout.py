@@ -19,16 +19,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import jsonpatch
+import msgspec
 import pytest
 import websockets
 
 from hulldown.live.outgoing import text_frame
 from hulldown.match.state import Options
+from hulldown.web.ws_protocol import FrameOutlet
 from tests.live.test_end_to_end import END, MOVE
 from tests.live.wsclient import RawClient
 from tests.ops.helpers import metric_samples, sample
-from tests.server_process import ServerProcess
+from tests.scenarios import duel
+from tests.server_process import ServerProcess, free_port
 from tests.spectators.test_spectators import create, get, live_url
 
 SEND_QUEUE = 4  # messages a connection may queue behind a socket that pushes back
@@ -317,3 +321,47 @@ async def test_sockets_with_per_message_deflate_get_their_own_compressed_frames(
     for client in (a, compressed):
         await client.close()
     plain.abort()
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # uvicorn's legacy "websockets" protocol
+@pytest.mark.parametrize("ws_impl", ["websockets-sansio", "websockets"])
+async def test_under_plain_uvicorn_protocols_the_text_outlet_keeps_the_same_behaviour(
+    ws_impl: str, redis_url: str, key_prefix: str
+) -> None:
+    """Without the frame outlet (uvicorn's stock websocket protocols: any ASGI server) every socket
+    writes through Starlette's ``send_text``; players and spectators follow the match as before."""
+    import uvicorn
+
+    from hulldown.web.app import create_app
+    from hulldown.web.settings import Settings
+
+    port = free_port()
+    app = create_app(Settings(redis_url=redis_url, key_prefix=key_prefix))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, ws=ws_impl, log_level="warning", lifespan="on")
+    )
+    serving = asyncio.create_task(server.serve())
+    while not server.started:
+        assert not serving.done(), "uvicorn did not start"
+        await asyncio.sleep(0.02)
+    try:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            answer = await http.post("/matches", content=msgspec.json.encode(duel()), timeout=10)
+        assert answer.status_code == 201, answer.text
+        created = answer.json()
+        match_id = created["match_id"]
+        url = f"ws://127.0.0.1:{port}/matches/{match_id}/live"
+        a = await RawClient.connect(url, {"token": created["tokens"]["a"]})
+        watchers = [await RawClient.connect(url, {"spectator": True}) for _ in range(3)]
+        runtime = app.state.live.runtimes[match_id]
+        assert all(not isinstance(c._outlet, FrameOutlet) for c in runtime.hub.connections)
+        for k, action in enumerate((MOVE, END, END)):
+            ack = await a.act(action, f"act-{k}")
+            for watcher in watchers:
+                await watcher.wait_seq(ack["seq"], timeout=5)
+        assert all(w.patch_seqs == [2, 3, 4] and w.view == a.view for w in watchers)
+        for client in (a, *watchers):
+            await client.close()
+    finally:
+        server.should_exit = True
+        await serving
