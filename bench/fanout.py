@@ -12,7 +12,9 @@ alternating between the paths so that both see the same machine:
 - ``send_text``: the old hub's fast path - per socket, Starlette's ``send_text`` coroutine stepped
   by hand (uvicorn's ASGI send -> websockets framing -> transport.write);
 - ``shared_frame``: the hub today - one :class:`~hulldown.live.outgoing.Outgoing` per broadcast,
-  its frame built once and written to each socket's transport through its FrameOutlet.
+  its frame built once and written to each socket's transport through its FrameOutlet;
+- ``floor_send``: the floor - the ready frame handed to each socket's ``send(2)`` directly (no
+  hub, no asyncio transport).
 
 Prints one JSON object: per path, the server thread's CPU per socket per broadcast (``us_per_socket``,
 ``time.thread_time`` around the fan-out loop, which includes the ``send(2)`` each socket's write
@@ -79,7 +81,8 @@ async def server_main(args: argparse.Namespace) -> dict[str, Any]:
     from starlette.websockets import WebSocket
 
     from hulldown.live.hub import Connection, Hub
-    from hulldown.web.ws_protocol import FrameWritingProtocol, outlet_for
+    from hulldown.live.outgoing import text_frame
+    from hulldown.web.ws_protocol import FRAME_OUTLET, FrameWritingProtocol, outlet_for
 
     joined: list[WebSocket] = []
     hub = Hub()
@@ -131,7 +134,14 @@ async def server_main(args: argparse.Namespace) -> dict[str, Any]:
         def new_path() -> None:
             hub.broadcast(text)
 
-        paths = {"send_text": old_path, "shared_frame": new_path}
+        frame = text_frame(text.encode())
+        raw_sockets = [websocket.scope["extensions"][FRAME_OUTLET]._transport._sock for websocket in joined]
+
+        def floor() -> None:  # the system calls alone: one send(2) of the ready frame per socket
+            for sock in raw_sockets:
+                sock.send(frame)
+
+        paths = {"send_text": old_path, "shared_frame": new_path, "floor_send": floor}
         fanout = {name: 0.0 for name in paths}
         window = {name: 0.0 for name in paths}
         gc.collect()
@@ -163,6 +173,7 @@ async def server_main(args: argparse.Namespace) -> dict[str, Any]:
                 for name in paths
             },
             "ratio_shared_over_send_text": round(fanout["shared_frame"] / fanout["send_text"], 3),
+            "ratio_shared_over_floor": round(fanout["shared_frame"] / fanout["floor_send"], 3),
             "other_cpu_cores": round(max(0.0, other), 2),
             "python": sys.version.split()[0],
         }
