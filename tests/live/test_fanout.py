@@ -323,7 +323,8 @@ async def test_sockets_with_per_message_deflate_get_their_own_compressed_frames(
     plain.abort()
 
 
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # uvicorn's legacy "websockets" protocol
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # websockets' legacy server, under uvicorn's
+@pytest.mark.filterwarnings("ignore::uvicorn.config.UvicornDeprecationWarning")  # legacy "websockets"
 @pytest.mark.parametrize("ws_impl", ["websockets-sansio", "websockets"])
 async def test_under_plain_uvicorn_protocols_the_text_outlet_keeps_the_same_behaviour(
     ws_impl: str, redis_url: str, key_prefix: str
