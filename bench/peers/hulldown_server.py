@@ -107,6 +107,7 @@ def main() -> int:
     from hulldown.store.embedded import EmbeddedRedis
     from hulldown.web.app import create_app
     from hulldown.web.settings import Settings
+    from hulldown.web.ws_protocol import FrameWritingProtocol
 
     trace = os.environ.get("HULLDOWN_BENCH_TRACE")
     if trace:
@@ -126,6 +127,8 @@ def main() -> int:
         host=settings.host,
         port=settings.port,
         log_level=os.environ.get("HULLDOWN_BENCH_LOG_LEVEL", "warning"),
+        # uvicorn's websockets sans-I/O protocol with the hub's frame outlet (web/ws_protocol.py).
+        ws=FrameWritingProtocol,
         ws_max_size=settings.max_frame * 4,
         ws_ping_interval=20.0,
         ws_per_message_deflate=settings.ws_deflate,

@@ -2,7 +2,7 @@
 
 Enabled by ``HULLDOWN_BENCH_TRACE=<file>`` (hulldown_server.py installs it; peer-hulldown.js then
 puts the client's send time, process.hrtime.bigint(), in every action_id). Wraps, without changing
-what they do: the uvicorn websocket protocol's receive and send, the event store's append and the
+what they do: the uvicorn websocket protocol's receive, the frame outlet's writes, the event store's append and the
 hub's broadcast. Appends one JSON line per action to <file> with monotonic_ns stamps (the same clock
 as the Node driver's):
 
@@ -58,11 +58,15 @@ def install(path: str) -> None:
 
     proto.send_receive_event_to_app = send_receive_event_to_app  # type: ignore[method-assign]
 
-    original_send = proto.send
+    # Every frame the server writes to a live socket goes through its outlet (web/ws_protocol.py).
+    from hulldown.web import ws_protocol
 
-    async def send(self: Any, message: Any) -> None:
-        await original_send(self, message)
-        text = message.get("text") if isinstance(message, dict) else None
+    outlet_cls = ws_protocol.FrameOutlet
+    original_send = outlet_cls.send
+
+    def send(self: Any, message: Any) -> bool:
+        written = original_send(self, message)
+        text = message.text
         if text and current:
             t = now()
             if text.startswith('{"type":"patch"'):
@@ -72,8 +76,9 @@ def install(path: str) -> None:
                 current["sent_last"] = t
             elif text.startswith('{"type":"ack"'):
                 current["ack"] = t
+        return written
 
-    proto.send = send  # type: ignore[method-assign]
+    outlet_cls.send = send  # type: ignore[method-assign]
 
     store_cls = redis_store.RedisEventStore
     original_append = store_cls.append

@@ -24,6 +24,7 @@ from ..store.embedded import DataDirInUse, EmbeddedRedis
 from ..web.app import create_app
 from ..web.settings import Settings
 from ..web.socket_frames import ws_hard_limit
+from ..web.ws_protocol import FrameWritingProtocol
 
 log = logging.getLogger("hulldown")
 
@@ -86,6 +87,8 @@ def serve(settings: Settings, log_level: str = "info") -> int:
             log_level=log_level,
             log_config=None,  # logging is set up by cli/logging_setup.py (scrubbed, text or json)
             access_log=False,  # the app writes its own access log, tokens scrubbed (web/access_log.py)
+            # uvicorn's websockets sans-I/O protocol with the hub's frame outlet (web/ws_protocol.py).
+            ws=FrameWritingProtocol,
             # Far above our own frame limit, so oversize frames reach us and get ``too_large``.
             ws_max_size=ws_hard_limit(settings.max_frame),
             ws_ping_interval=20.0,

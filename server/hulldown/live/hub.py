@@ -1,160 +1,151 @@
-"""Fan-out: one bounded send queue per connection (DESIGN.md section 6).
+"""Fan-out: one frame, many sockets, and a bounded queue per connection (docs/architecture.md
+section 6).
 
-A message is encoded once per audience and the same text is queued for every socket of that
-audience. A consumer whose queue is full is never allowed to slow the others: its queue is
-cleared and it gets a fresh full view (``resync``) when it catches up.
+A broadcast is one :class:`~.outgoing.Outgoing`: its websocket frame is built once and the same
+bytes are written to every socket of the audience whose write buffer is empty - synchronously, no
+task, no coroutine. A socket that takes only part of a frame (the rest waits in its transport)
+has pushed back: later messages wait in that connection's queue until its outlet reports it has
+drained. A queue that would grow past its capacity is cleared and replaced by one ``resync`` (a
+fresh full view, built when the socket drains): a slow consumer never slows the others, and the
+patches broadcast while a resync is pending are dropped (the resync's view contains them).
 
 The players come first: a broadcast reaches side ``a`` and side ``b`` before any spectator, and
 spectators in the order they joined.
 
-Each connection has a writer task that drains its queue. On the common path - the writer is idle
-and nothing is queued - ``push`` sends at once instead of waking the writer: it starts the send
-coroutine by hand, and the send finishes synchronously unless the socket pushes back (uvicorn then
-waits for the transport to drain). Only then is the rest of the send handed to the writer, and
-later messages queue behind it as before. This saves a task wake-up (a future, a loop callback and
-a task step) per socket per broadcast, which is most of the fan-out's Python overhead.
+Where the bytes go is an :class:`Outlet` (the web layer's): uvicorn's transport itself, or, under
+an ASGI server without that hook, a writer task awaiting ``send_text`` one message at a time.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections import deque
-from collections.abc import Awaitable, Callable, Coroutine
-from types import CoroutineType
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Literal, Protocol
 
 from . import observe
+from .outgoing import Outgoing
 
 Audience = Literal["a", "b", "spectator", "delayed"]
 
-RESYNC = object()  # queue marker: send a fresh full view instead of the dropped messages
-CLOSE = object()  # queue marker: stop the writer
 _PLAYERS_FIRST: tuple[Audience, ...] = ("a", "b", "spectator", "delayed")  # broadcast order
+LIVE_AUDIENCES: tuple[Audience, ...] = ("a", "b", "spectator")
 
 
-async def _finish(coro: Coroutine[Any, Any, None], awaited: Any) -> None:
-    """Run ``coro`` to the end as a task would: it was started with ``coro.send(None)`` and is
-    suspended on ``awaited`` (a future, or None after a bare ``yield``)."""
-    try:
-        while True:
-            if awaited is None:
-                await asyncio.sleep(0)
-            else:
-                awaited._asyncio_future_blocking = False  # as Task.__step does before waiting
-                # Wait without taking the outcome: resuming ``coro`` makes its own ``await``
-                # return the result or raise the exception, exactly where it was suspended.
-                await asyncio.wait((awaited,))
-            awaited = coro.send(None)
-    except StopIteration:
-        return
-    finally:
-        coro.close()  # a no-op once it has finished; unwinds it if we were cancelled
+class Outlet(Protocol):
+    """Where one connection's messages are written."""
+
+    @property
+    def closed(self) -> bool:
+        """The socket is gone (or closing): nothing more will be written."""
+        ...
+
+    def attach(self, drained: Callable[[], None]) -> None:
+        """Call ``drained`` whenever the socket has taken everything written to it after a
+        ``send`` returned False (and it is still open)."""
+        ...
+
+    def detach(self) -> None:
+        """Stop calling ``drained``."""
+        ...
+
+    def send(self, message: Outgoing) -> bool:
+        """Write ``message`` now; False when the socket pushed back (part of it waits to be
+        written: wait for ``drained``) or is closed."""
+        ...
 
 
 class Connection:
-    """One websocket's outgoing side: a bounded queue drained by a single writer task."""
+    """One websocket's outgoing side: writes straight through while the socket keeps up, else a
+    bounded queue (``capacity`` messages, 0 = unbounded) drained when the socket catches up."""
+
+    __slots__ = (
+        "_clear",
+        "_outlet",
+        "_resync",
+        "audience",
+        "capacity",
+        "closed",
+        "pending",
+        "resync_due",
+        "resyncs",
+    )
 
     def __init__(
         self,
-        send_text: Callable[[str], Awaitable[None]],
+        outlet: Outlet,
         audience: Audience,
         capacity: int,
+        resync: Callable[[], str],
     ) -> None:
-        self._send_text = send_text
+        self._outlet = outlet
+        self._resync = resync
         self.audience = audience
         self.capacity = capacity
-        self.pending: deque[object] = deque()
+        self.pending: deque[Outgoing] = deque()
+        self.resync_due = False  # the queue overflowed: a resync goes out before anything queued
         self.resyncs = 0
-        self.dropped = False
-        self._wakeup: asyncio.Future[None] | None = None  # set while the writer waits for work
-        self._inflight: Awaitable[None] | None = None  # the rest of a send push() could not finish
-        self._error: Exception | None = None  # a send started by push() failed
-        self._sending = False  # the writer is in the middle of a send
+        self.closed = False
+        # Nothing queued, no resync due, the outlet took everything: the next message goes
+        # straight out. The one flag the fan-out's per-socket step tests.
+        self._clear = True
+        outlet.attach(self._drained)
 
     def push(self, text: str) -> None:
-        """Send or queue a message without waiting; a full queue turns into one resync."""
-        wakeup = self._wakeup
-        if wakeup is not None and not wakeup.done() and not self.pending and not self._sending:
-            # The writer is idle: nothing is queued or being sent, so sending now keeps the order.
-            self._send_now(text)
+        """A message for this connection alone (welcome, ack, error...): send or queue it."""
+        self.send(Outgoing(text))
+
+    def send(self, message: Outgoing) -> None:
+        """Send ``message`` now if the socket keeps up, else queue it (a full queue turns into
+        one resync)."""
+        if self._clear:
+            if not self._outlet.send(message):
+                self._pushed_back()
             return
+        if self.closed:
+            return
+        if message.shared and self.resync_due:
+            return  # the resync about to be sent is a view that already contains it
         if 0 < self.capacity <= len(self.pending):
             self._overflow()
             return
-        self.pending.append(text)
-        self._wake()
+        self.pending.append(message)
 
-    def _send_now(self, text: str) -> None:
-        sending = self._send_text(text)
-        if type(sending) is not CoroutineType:  # some other awaitable: the writer awaits it
-            self._inflight = sending
-            self._sending = True
-            self._wake()
-            return
-        try:
-            awaited = sending.send(None)
-        except StopIteration:
-            return  # sent
-        except Exception as exc:  # the socket is gone: the writer ends with this, as it would have
-            self._error = exc
-            self._wake()
-            return
-        self._inflight = _finish(sending, awaited)  # the socket pushed back: the writer finishes
-        self._sending = True
-        self._wake()
-
-    def _wake(self) -> None:
-        if self._wakeup is not None and not self._wakeup.done():
-            self._wakeup.set_result(None)
+    def _pushed_back(self) -> None:
+        self._clear = False
+        if self._outlet.closed:
+            self.close()
 
     def _overflow(self) -> None:
         observe.queue_overflowed()
         self.resyncs += 1
         self.pending.clear()
-        self.pending.append(RESYNC)
-        self._wake()
+        self.resync_due = True
+
+    def _drained(self) -> None:
+        """The socket took everything: write what waits until it pushes back again or nothing
+        is left."""
+        outlet, pending = self._outlet, self.pending
+        while not self.closed:
+            if self.resync_due:
+                self.resync_due = False
+                message = Outgoing(self._resync())
+            elif pending:
+                message = pending.popleft()
+            else:
+                self._clear = True
+                return
+            if not outlet.send(message):
+                if outlet.closed:
+                    self.close()
+                return
 
     def close(self) -> None:
-        if 0 < self.capacity <= len(self.pending):
-            self._overflow()
-            self.dropped = True
-            return
-        self.pending.append(CLOSE)
-        self._wake()
-
-    async def run(self, resync: Callable[[], Awaitable[str]]) -> None:
-        """Send queued messages in order until closed (``resync`` builds the fresh view)."""
-        loop = asyncio.get_running_loop()
-        while True:
-            if self._inflight is not None:
-                inflight, self._inflight = self._inflight, None
-                try:
-                    await inflight
-                finally:
-                    self._sending = False
-                continue
-            if self._error is not None:
-                error, self._error = self._error, None
-                raise error
-            if not self.pending:
-                self._wakeup = loop.create_future()
-                try:
-                    await self._wakeup
-                finally:
-                    self._wakeup = None
-                continue
-            item = self.pending.popleft()
-            if item is CLOSE or self.dropped:
-                return
-            self._sending = True
-            try:
-                if item is RESYNC:
-                    await self._send_text(await resync())
-                else:
-                    assert isinstance(item, str)
-                    await self._send_text(item)
-            finally:
-                self._sending = False
+        """Stop sending: whatever is queued is dropped."""
+        self.closed = True
+        self._clear = False
+        self.pending.clear()
+        self.resync_due = False
+        self._outlet.detach()
 
 
 class Hub:
@@ -173,12 +164,15 @@ class Hub:
     def remove(self, connection: Connection) -> None:
         self._audiences[connection.audience].pop(connection, None)
 
-    def broadcast(self, text: str, audiences: tuple[Audience, ...] = ("a", "b", "spectator")) -> None:
-        """Send or queue ``text`` for every connection of ``audiences``, players first."""
+    def broadcast(self, text: str, audiences: tuple[Audience, ...] = LIVE_AUDIENCES) -> None:
+        """Send ``text`` to every connection of ``audiences``, players first: one frame, built
+        on the first socket that needs it, written to all (or queued where a socket is behind)."""
+        message = Outgoing(text, shared=True)
         for audience in _PLAYERS_FIRST:
             if audience in audiences:
-                for connection in list(self._audiences[audience]):
-                    connection.push(text)
+                # Nothing here awaits, so no connection joins or leaves during the loop.
+                for connection in self._audiences[audience]:
+                    connection.send(message)
 
     def count(self, audience: Audience | None = None) -> int:
         if audience is None:

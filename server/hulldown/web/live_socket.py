@@ -7,8 +7,6 @@ connection and the match carry on; nothing is appended for them.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import re
 import time
 
@@ -30,6 +28,7 @@ from .socket_frames import (
     read_first,
     receive_frame,
 )
+from .ws_protocol import outlet_for
 
 HELLO_TIMEOUT = 10.0
 
@@ -127,10 +126,10 @@ async def _serve(
     max_frame: int,
     rate: int,
 ) -> None:
-    connection = Connection(websocket.send_text, audience, queue_size)
-
-    async def resync_text() -> str:
+    def resync_text() -> str:
         return _resync(runtime, audience, "too far behind")
+
+    connection = Connection(outlet_for(websocket), audience, queue_size, resync_text)
 
     # Registering and queueing the welcome happen with no await between them, so no patch
     # can fall between the welcome's seq and the first queued patch.
@@ -152,7 +151,6 @@ async def _serve(
             f'{{"type":"welcome","match_id":"{runtime.match_id}","role":"{role}","seq":{seq},'
             f'"view":{view},"protocol":{protocol.PROTOCOL_VERSION},{delayed}}}'
         )
-    writer = asyncio.create_task(connection.run(resync_text))
     limiter = RateLimit(rate)
     try:
         while True:
@@ -173,9 +171,6 @@ async def _serve(
     finally:
         runtime.hub.remove(connection)
         connection.close()
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
 
 
 class _ActProbe(msgspec.Struct):

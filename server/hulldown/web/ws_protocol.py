@@ -1,0 +1,152 @@
+"""The websocket protocol ``hulldown serve`` runs under uvicorn, and the outlets the hub writes to.
+
+:class:`FrameWritingProtocol` is uvicorn's own websockets sans-I/O protocol (``ws="websockets-
+sansio"``, what uvicorn's ``auto`` picks) with one addition: it puts a :class:`FrameOutlet` in the
+connection's ASGI scope (extension :data:`FRAME_OUTLET`). Through it the hub writes ready-made
+frame bytes straight to the socket's transport - one frame built per broadcast, shared by every
+socket - instead of Starlette -> uvicorn -> websockets framing the same text again per socket
+(docs/architecture.md section 6, bench/fanout.py).
+
+A socket that negotiated per-message deflate cannot take a shared frame (its frames are compressed
+with its own context): its outlet frames each message through the socket's own websockets
+protocol, compressed, on the same write path. Deflate is off by default (``HULLDOWN_WS_DEFLATE``).
+
+Under any other ASGI server there is no such extension and :func:`outlet_for` falls back to a
+:class:`TextOutlet`: one writer task awaiting Starlette's ``send_text`` one message at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.websockets import WebSocket
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
+from websockets.protocol import State
+
+from ..live.hub import Outlet
+from ..live.outgoing import Outgoing
+
+FRAME_OUTLET = "hulldown.frame_outlet"  # the ASGI scope extension that carries the outlet
+
+
+def _never_drained() -> None:
+    return None
+
+
+class FrameOutlet:
+    """Writes whole frames to one uvicorn websocket connection's transport."""
+
+    __slots__ = ("_compressed", "_drained", "_protocol", "_transport", "paused")
+
+    def __init__(self, protocol: FrameWritingProtocol) -> None:
+        self._protocol = protocol
+        self._transport = protocol.transport
+        # Extensions are settled by the handshake (before the outlet exists).
+        self._compressed = bool(protocol.conn.extensions)
+        self._drained: Callable[[], None] = _never_drained
+        self.paused = False  # the transport holds bytes it could not write yet
+
+    @property
+    def closed(self) -> bool:
+        protocol = self._protocol
+        return protocol.close_sent or protocol.disconnected or self._transport.is_closing()
+
+    def attach(self, drained: Callable[[], None]) -> None:
+        self._drained = drained
+        # Pause (and later resume) the protocol as soon as a single byte stays buffered: "the
+        # write buffer is empty" is then exactly "not paused", and resuming means fully drained.
+        self._transport.set_write_buffer_limits(high=0)
+
+    def detach(self) -> None:
+        self._drained = _never_drained
+        self._transport.set_write_buffer_limits()  # asyncio's defaults, for uvicorn's own sends
+
+    def send(self, message: Outgoing) -> bool:
+        transport = self._transport
+        if transport.is_closing() or self._protocol.close_sent:
+            return False
+        if self._compressed:  # per-message deflate: this socket frames (and compresses) its own
+            conn = self._protocol.conn
+            if conn.state is not State.OPEN:
+                return False
+            conn.send_text(message.payload)
+            transport.write(b"".join(conn.data_to_send()))
+        else:
+            transport.write(message.frame)
+        return not self.paused
+
+    def pause(self) -> None:
+        self.paused = True
+
+    def resume(self) -> None:
+        self.paused = False
+        if not self.closed:
+            self._drained()
+
+
+class FrameWritingProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's websockets sans-I/O protocol plus a :class:`FrameOutlet` in the ASGI scope."""
+
+    outlet: FrameOutlet | None = None
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        scope: Any = getattr(self, "scope", None)  # set only when the handshake is accepted
+        if scope is not None and self.response.status_code == 101:
+            self.outlet = FrameOutlet(self)
+            scope["extensions"][FRAME_OUTLET] = self.outlet
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        if self.outlet is not None:
+            self.outlet.pause()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        if self.outlet is not None:
+            self.outlet.resume()
+
+
+class TextOutlet:
+    """For ASGI servers without the frame outlet: a writer task per message, awaiting
+    ``send_text``; the socket counts as pushed back until that send finished."""
+
+    def __init__(self, send_text: Callable[[str], Awaitable[None]]) -> None:
+        self._send_text = send_text
+        self._drained: Callable[[], None] = _never_drained
+        self._writing: asyncio.Task[None] | None = None
+        self.closed = False
+
+    def attach(self, drained: Callable[[], None]) -> None:
+        self._drained = drained
+
+    def detach(self) -> None:
+        self._drained = _never_drained
+        if self._writing is not None:
+            self._writing.cancel()
+
+    def send(self, message: Outgoing) -> bool:
+        if self.closed:
+            return False
+        self._writing = asyncio.ensure_future(self._write(message.text))
+        return False
+
+    async def _write(self, text: str) -> None:
+        try:
+            await self._send_text(text)
+        except Exception:  # the socket is gone; the receive loop ends the connection
+            self.closed = True
+            return
+        self._writing = None
+        self._drained()
+
+
+def outlet_for(websocket: WebSocket) -> Outlet:
+    """The fastest outlet the server offers for this (accepted) websocket."""
+    outlet: FrameOutlet | None = websocket.scope.get("extensions", {}).get(FRAME_OUTLET)
+    if outlet is not None:
+        return outlet
+    return TextOutlet(websocket.send_text)
