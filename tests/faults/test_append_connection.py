@@ -23,7 +23,7 @@ from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from hulldown.store import EmbeddedRedis, RedisEventStore
-from hulldown.store.append_connection import APPEND_REPLY_TIMEOUT
+from hulldown.store.lean_connection import APPEND_REPLY_TIMEOUT
 from hulldown.store.redis_store import PING_TIMEOUT
 
 pytestmark = pytest.mark.faults

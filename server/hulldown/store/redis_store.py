@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from types import TracebackType
@@ -13,11 +14,11 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError, ResponseError
 from redis.typing import EncodableT, FieldT
 
-from .append_connection import AppendAddress, AppendConnection, report_command
 from .cluster_append import ClusterScriptRunner
 from .connect import is_cluster_url, make_store_client, parse_cluster_url
 from .decode import as_bytes, as_int, as_str, stream_entries
 from .keys import DEFAULT_PREFIX, Keys
+from .lean_connection import APPEND_REPLY_TIMEOUT, LeanAddress, LeanConnection, report_command
 from .results import AppendResult, AppendStatus
 from .scripts import Scripts, script_source
 
@@ -44,7 +45,7 @@ class RedisEventStore:
     ``wait_replicas`` replicas confirmed them (``store/cluster_append.py``).
 
     A store built by :meth:`from_url` for a plain ``redis://`` or ``unix://`` URL sends its
-    appends on a dedicated lean connection (``store/append_connection.py``); every other
+    appends on a dedicated lean connection (``store/lean_connection.py``); every other
     command, and every append of a store given a client, goes through the client.
     """
 
@@ -62,7 +63,7 @@ class RedisEventStore:
         self._owns_client = owns_client
         self._scripts = Scripts.register(client)
         self.cluster: ClusterScriptRunner | None = None
-        self.append_connection: AppendConnection | None = None
+        self.append_connection: LeanConnection | None = None
         if isinstance(client, RedisCluster):
             self.cluster = ClusterScriptRunner(client, wait_replicas=wait_replicas, wait_ms=wait_ms)
 
@@ -80,9 +81,11 @@ class RedisEventStore:
                 wait_ms=parsed.wait_ms,
             )
         store = cls(make_store_client(url, **client_options), prefix=prefix, owns_client=True)
-        address = AppendAddress.from_url(url)
+        address = LeanAddress.from_url(url)
         if address is not None:
-            store.append_connection = AppendConnection(address)
+            store.append_connection = LeanConnection(
+                address, reply_timeout=APPEND_REPLY_TIMEOUT, client_name=f"hulldown-append-{os.getpid()}"
+            )
         return store
 
     @property
@@ -161,7 +164,7 @@ class RedisEventStore:
 
     async def _lean_result(
         self,
-        lean: AppendConnection,
+        lean: LeanConnection,
         sent: asyncio.Future[object],
         keys: list[str],
         args: list[bytes | str | int],

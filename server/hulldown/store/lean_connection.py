@@ -1,24 +1,24 @@
-"""The lean append path: one dedicated Redis connection per store for the append script.
+"""Lean Redis connections for the two commands of every action: the append and the tail's XREAD.
 
-An action's append is the one Redis command on the mover's critical path, so it skips the
-layers a pooled redis-py call goes through (pool checkout, retry wrapper, connection health
-check, command packing in Python, a task per call): the command is packed by hiredis, written
-straight to an asyncio transport, and its reply parsed by hiredis in ``data_received``, which
-resolves the caller's future. Replies come back in the order commands were written, so calls
-from different matches pipeline on the one connection without a lock.
+The store appends on one dedicated connection (``RedisEventStore.begin_append``) and the stream
+tailer reads on another (``store/tail.py``). Both skip the layers a pooled redis-py call goes
+through (pool checkout, retry wrapper, command packing in Python, a task per call): a command is
+packed by hiredis, written straight to an asyncio transport, and its reply parsed by hiredis in
+``data_received``, which resolves the caller's future. Replies come back in the order commands
+were written, so appends from different matches pipeline on the one connection without a lock.
 
 Bounded, never wedged (docs/limits-and-outages.md):
 
-- connecting gives up after :data:`APPEND_CONNECT_TIMEOUT` seconds (the AUTH/SELECT/SETNAME
-  hand-shake after :data:`APPEND_REPLY_TIMEOUT` more); one attempt is shared by every caller
-  waiting for it;
-- each command has its own timer: no reply within :data:`APPEND_REPLY_TIMEOUT` seconds of being
-  written drops the connection - every command in flight on it fails with a redis-py
-  ``TimeoutError`` (a ``RedisError``: the act is answered ``store_unavailable``) - and the next
-  call connects afresh. A closed connection (Redis killed) fails its calls with a
+- connecting gives up after :data:`LEAN_CONNECT_TIMEOUT` seconds (the AUTH/SELECT/SETNAME
+  hand-shake after the reply timeout more); one attempt is shared by every caller waiting;
+- each command has its own timer: no reply within the connection's reply timeout of being
+  written (:data:`APPEND_REPLY_TIMEOUT` for appends; the tailer's block time plus
+  ``TAIL_REPLY_MARGIN``) drops the connection - every command in flight on it fails with a
+  redis-py ``TimeoutError`` (a ``RedisError``: an act is answered ``store_unavailable``) - and
+  the next call connects afresh. A closed connection (Redis killed) fails its calls with a
   ``ConnectionError`` the same way. There is no retry here: the caller answers at once, and a
-  client's resend with the same action id is deduplicated by the script;
-- nothing else uses this connection: health checks (``PING``), reads and snapshots go through
+  client's resend with the same action id is deduplicated by the append script;
+- nothing else uses these connections: health checks (``PING``), reads and snapshots go through
   the store's pooled client, so they never wait behind a hung append.
 
 Used for ``redis://`` and ``unix://`` URLs (the embedded Redis is a unix socket); TLS URLs and a
@@ -28,7 +28,6 @@ Redis Cluster keep the redis-py clients (``store/cluster_append.py``).
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -44,7 +43,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from .connect import command_observers
 
 # Seconds: connecting (TCP or unix socket) to Redis gives up after this long.
-APPEND_CONNECT_TIMEOUT = 2.0
+LEAN_CONNECT_TIMEOUT = 2.0
 # Seconds: a command on the append connection that has no reply this long after it was written
 # fails, and the connection is dropped (the next append reconnects). Equal to the pooled
 # clients' socket timeout (store/connect.py); there is no retry, so an act in flight during a
@@ -57,8 +56,8 @@ Command = tuple[bytes | str | int, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class AppendAddress:
-    """Where the append connection goes, from a ``redis://`` or ``unix://`` URL."""
+class LeanAddress:
+    """Where a lean connection goes, from a ``redis://`` or ``unix://`` URL."""
 
     host: str = "localhost"
     port: int = 6379
@@ -68,7 +67,7 @@ class AppendAddress:
     password: str | None = None
 
     @classmethod
-    def from_url(cls, url: str) -> AppendAddress | None:
+    def from_url(cls, url: str) -> LeanAddress | None:
         """The address of a plain ``redis://``/``unix://`` URL; None for any other URL (TLS,
         cluster), which keeps the redis-py client."""
         if urlsplit(url).scheme not in LEAN_SCHEMES:
@@ -97,7 +96,7 @@ class _Pending:
 class _RespProtocol(asyncio.Protocol):
     """One connection: writes packed commands, parses replies in order with hiredis."""
 
-    def __init__(self, owner: AppendConnection) -> None:
+    def __init__(self, owner: LeanConnection) -> None:
         self._owner = owner
         self._reader = hiredis.Reader(protocolError=InvalidResponse, replyError=ResponseError)
         self.transport: asyncio.Transport | None = None
@@ -121,10 +120,10 @@ class _RespProtocol(asyncio.Protocol):
             if not done.future.done():  # its caller may have been cancelled
                 done.future.set_result(reply)
         if reader.gets() is not False:  # a reply nobody asked for: the stream is out of step
-            self.fail(RedisConnectionError("unexpected reply on the append connection"))
+            self.fail(RedisConnectionError("unexpected reply on a lean Redis connection"))
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.fail(RedisConnectionError(f"the append connection to Redis closed ({exc or 'EOF'})"))
+        self.fail(RedisConnectionError(f"a lean Redis connection closed ({exc or 'EOF'})"))
 
     def fail(self, error: Exception) -> None:
         """Fail every command in flight and close the connection (idempotent)."""
@@ -140,21 +139,21 @@ class _RespProtocol(asyncio.Protocol):
                 done.future.set_exception(error)
 
 
-class AppendConnection:
-    """The store's dedicated append connection (see the module docstring)."""
+class LeanConnection:
+    """One dedicated connection (see the module docstring); ``reply_timeout`` in seconds."""
 
     def __init__(
         self,
-        address: AppendAddress,
+        address: LeanAddress,
         *,
-        connect_timeout: float = APPEND_CONNECT_TIMEOUT,
-        reply_timeout: float = APPEND_REPLY_TIMEOUT,
-        client_name: str | None = None,
+        reply_timeout: float,
+        client_name: str,
+        connect_timeout: float = LEAN_CONNECT_TIMEOUT,
     ) -> None:
         self.address = address
         self.connect_timeout = connect_timeout
         self.reply_timeout = reply_timeout
-        self.client_name = client_name or f"hulldown-append-{os.getpid()}"
+        self.client_name = client_name
         self._protocol: _RespProtocol | None = None
         self._connecting: asyncio.Task[_RespProtocol] | None = None
         self._closed = False
@@ -195,8 +194,8 @@ class AppendConnection:
     def _timed_out(self, protocol: _RespProtocol) -> None:
         protocol.fail(
             RedisTimeoutError(
-                f"no reply from Redis within {self.reply_timeout}s on the append connection "
-                "(dropped; the next append reconnects)"
+                f"no reply from Redis within {self.reply_timeout}s on {self.client_name} "
+                "(dropped; the next command reconnects)"
             )
         )
 
@@ -208,7 +207,7 @@ class AppendConnection:
 
     async def _connection(self) -> _RespProtocol:
         if self._closed:
-            raise RedisConnectionError("the store is closed")
+            raise RedisConnectionError(f"{self.client_name} is closed")
         task = self._connecting
         if task is None:
             task = asyncio.create_task(self._connect(), name="hulldown-append-connect")
@@ -234,7 +233,7 @@ class AppendConnection:
                 opened = loop.create_connection(lambda: protocol, address.host, address.port)
             await asyncio.wait_for(opened, self.connect_timeout)
         except (OSError, TimeoutError) as exc:
-            raise RedisConnectionError(f"cannot connect the append connection to Redis: {exc!r}") from exc
+            raise RedisConnectionError(f"cannot connect {self.client_name} to Redis: {exc!r}") from exc
         handshake: list[Command] = []
         if address.password is not None:
             if address.username is not None:
@@ -247,27 +246,29 @@ class AppendConnection:
         replies = await asyncio.gather(*(self._write(protocol, command) for command in handshake))
         for reply in replies:
             if isinstance(reply, ResponseError):
-                protocol.fail(RedisConnectionError(f"append connection hand-shake: {reply}"))
+                protocol.fail(RedisConnectionError(f"{self.client_name} hand-shake: {reply}"))
                 raise reply
         if self._closed:
-            protocol.fail(RedisConnectionError("the store is closed"))
-            raise RedisConnectionError("the store is closed")
+            protocol.fail(RedisConnectionError(f"{self.client_name} is closed"))
+            raise RedisConnectionError(f"{self.client_name} is closed")
         self._protocol = protocol
         self.connects += 1
         return protocol
 
     async def close(self) -> None:
+        """Close for good: commands in flight fail with a ``ConnectionError``."""
         self._closed = True
         task = self._connecting
         if task is not None:
             task.cancel()
         protocol, self._protocol = self._protocol, None
         if protocol is not None:
-            protocol.fail(RedisConnectionError("the store is closed"))
+            protocol.fail(RedisConnectionError(f"{self.client_name} is closed"))
 
 
 def report_command(name: str, started: float, error: BaseException | None) -> None:
-    """Tell the command observers (the server's metrics) about a command on this connection."""
+    """Tell the command observers (the server's metrics) about a command on a lean connection
+    that started at ``started`` (``time.perf_counter()``)."""
     if command_observers:
         seconds = time.perf_counter() - started
         for observer in command_observers:
