@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import re
 import time
-from json.decoder import scanstring  # type: ignore[attr-defined]
 
 import msgspec
 from redis.exceptions import RedisError
@@ -213,6 +212,22 @@ def _unreadable_act(text: str, problem: str, role: protocol.Role) -> str | None:
 
 
 _JSON_MARKS = re.compile(r'["{}\[\],]')
+# The rest of a JSON string after its opening quote: plain characters or escapes, then the
+# closing quote (RFC 8259 section 7: no raw control characters inside a string).
+_JSON_STRING_REST = re.compile(r'(?:[^"\\\x00-\x1f]|\\.)*"')
+
+
+def _read_json_string(text: str, at: int) -> tuple[str, int]:
+    """The JSON string whose opening quote ends just before ``at``, and the index after its
+    closing quote; ``ValueError`` when it is not a well-formed string."""
+    rest = _JSON_STRING_REST.match(text, at)
+    if rest is None:
+        raise ValueError("unterminated string")
+    try:
+        value = msgspec.json.decode(text[at - 1 : rest.end()], type=str)
+    except msgspec.DecodeError as error:
+        raise ValueError(str(error)) from error
+    return value, rest.end()
 
 
 def _top_level_strings(text: str) -> dict[str, str]:
@@ -224,7 +239,7 @@ def _top_level_strings(text: str) -> dict[str, str]:
         ch, at = mark.group(), mark.end()
         if ch == '"':
             try:
-                value, at = scanstring(text, at)
+                value, at = _read_json_string(text, at)
             except ValueError:
                 return found
             if depth == 1:
