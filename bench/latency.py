@@ -7,7 +7,9 @@ decoding them: "thin" spectators, like the peers harness), then the active playe
 patch, the opponent's patch, and the first and last spectator's patch. Timestamps come from
 ``time.monotonic_ns()`` (CLOCK_MONOTONIC, comparable across processes).
 
-Floors in the same run: a bare Redis XADD round trip and a bare websocket echo round trip.
+Floors in the same run: a bare Redis XADD round trip (redis-py, and the server's lean hiredis
+connection: the cheaper counts) and a bare websocket echo round trip. ``server_cpu_us_per_action``
+is the server process's CPU time (all threads, from /proc) per measured action.
 Prints one JSON object. Not a test: timings are never asserted.
 
     python bench/latency.py --spectators 100 --moves 1000
@@ -43,6 +45,7 @@ from tests.server_process import ServerProcess  # noqa: E402
 from hulldown.match.scenario import CreateMatch  # noqa: E402
 from hulldown.match.state import Options, Unit  # noqa: E402
 from hulldown.store.connect import make_client  # noqa: E402
+from hulldown.store.lean_connection import APPEND_REPLY_TIMEOUT, LeanAddress, LeanConnection  # noqa: E402
 
 SEQ_RE = re.compile(rb'"seq":(\d+)')
 
@@ -164,6 +167,26 @@ async def redis_floor(redis_url: str, n: int) -> dict[str, float]:
     return percentiles(samples)
 
 
+async def redis_lean_floor(redis_url: str, n: int) -> dict[str, float]:
+    """The same XADD on the cheapest client here: the server's own lean connection (hiredis,
+    no pool), for ``redis://`` and ``unix://`` URLs."""
+    address = LeanAddress.from_url(redis_url)
+    if address is None:
+        return {}
+    lean = LeanConnection(address, reply_timeout=APPEND_REPLY_TIMEOUT, client_name="hulldown-bench-floor")
+    key = f"hulldown-bench:{os.getpid()}:lean-floor"
+    samples = []
+    try:
+        for i in range(n):
+            t0 = time.monotonic_ns()
+            await lean.call(("XADD", key, f"0-{i + 1}", "e", b"x" * 120))
+            samples.append(time.monotonic_ns() - t0)
+        await lean.call(("DEL", key))
+    finally:
+        await lean.close()
+    return percentiles(samples)
+
+
 async def websocket_floor(n: int) -> dict[str, float]:
     async def echo(ws: Any) -> None:
         async for message in ws:
@@ -245,7 +268,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         sent: dict[int, int] = {}
         mover_of: dict[int, int] = {}
         phase_in_turn = 0
+        cpu_start = (0.0, 0.0)
+        server_pid = server.process.pid if server.process else 0
         for i in range(args.warmup + args.moves):
+            if i == args.warmup:
+                cpu_start = process_cpu_seconds(server_pid), thread_cpu_seconds(server_pid, server_pid)
             if args.think_ms:
                 await asyncio.sleep(rng.random() * args.think_ms / 1000)
             mover = 0 if active == "a" else 1
@@ -262,6 +289,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if phase_in_turn == phases:
                 phase_in_turn = 0
                 active = "b" if active == "a" else "a"
+        cpu_used = process_cpu_seconds(server_pid) - cpu_start[0]
+        loop_cpu_used = thread_cpu_seconds(server_pid, server_pid) - cpu_start[1]
         await asyncio.sleep(0.5)
         stop.set()
         spectator_first: dict[int, int] = {}
@@ -285,6 +314,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         patch_sizes = players[0].sizes
         floors = {
             "redis_xadd": await redis_floor(redis_url, 1000),
+            "redis_xadd_lean": await redis_lean_floor(redis_url, 1000),
             "websocket_echo": await websocket_floor(1000),
         }
         latency = {
@@ -293,7 +323,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "first_spectator": percentiles(first_ns),
             "last_spectator": percentiles(last_ns),
         }
-        floor_total = floors["redis_xadd"]["p50"] + floors["websocket_echo"]["p50"]
+        # The floor: the cheaper of the two Redis clients' XADD plus the websocket echo.
+        redis_p50 = min(f["p50"] for f in (floors["redis_xadd"], floors["redis_xadd_lean"]) if f)
+        floor_total = redis_p50 + floors["websocket_echo"]["p50"]
         return {
             "bench": "latency",
             "spectators": args.spectators,
@@ -301,6 +333,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "latency_ms": latency,
             "floor_ms": floors,
             "mover_p50_over_floor": round(latency["mover"]["p50"] / floor_total, 2) if floor_total else None,
+            "mover_p50_minus_floor_ms": round(latency["mover"]["p50"] - floor_total, 3),
+            # CPU time of the server process (every thread; its Redis is another process) per
+            # measured action, from /proc: the figure the goal of "under 800 us at N=0" is about.
+            "server_cpu_us_per_action": round(cpu_used * 1e6 / args.moves, 1) if args.moves else None,
+            # ... of which the event loop's thread (the rest: the rules pool's threads).
+            "server_loop_cpu_us_per_action": round(loop_cpu_used * 1e6 / args.moves, 1)
+            if args.moves
+            else None,
             "patch_bytes": {
                 "median": statistics.median(patch_sizes) if patch_sizes else None,
                 "full_view": full_view_bytes,
@@ -313,6 +353,24 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         }
     finally:
         server.stop()
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far, all its threads (Linux /proc)."""
+    return _stat_cpu_seconds(Path(f"/proc/{pid}/stat"))
+
+
+def thread_cpu_seconds(pid: int, tid: int) -> float:
+    """User + system CPU seconds of thread ``tid`` of process ``pid`` (the main thread: ``pid``)."""
+    return _stat_cpu_seconds(Path(f"/proc/{pid}/task/{tid}/stat"))
+
+
+def _stat_cpu_seconds(stat: Path) -> float:
+    try:
+        fields = stat.read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def army_units(per_side: int) -> list[Unit]:

@@ -7,10 +7,11 @@ import time
 
 from msgspec.structs import replace
 
+from hulldown.live.deciding import Decided
 from hulldown.live.runtime import _same_event
 from hulldown.live.service import CreatedMatch, LiveService
 from hulldown.match.actions import EndPhase
-from hulldown.match.events import Event
+from hulldown.match.events import Event, encode_event
 from hulldown.store.redis_store import RedisEventStore
 from tests.scenarios import duel
 
@@ -26,7 +27,7 @@ async def test_a_read_back_own_event_commits_the_state_folded_before_the_append(
     base = runtime.state
     event = Event(seq=base.seq + 1, at=time.time(), by="a", action_id="own-1", body=EndPhase())
     folded, _ = await runtime._fold(base, event)
-    runtime._inflight = (event, folded)
+    runtime._inflight = Decided(event, folded, payload=b"", fold_seconds=0.0)
     assert await runtime.advance(event)
     assert runtime.state is folded  # committed as folded, not folded a second time
     assert runtime.state.phase == "shooting"
@@ -39,3 +40,42 @@ def test_only_the_same_appended_event_matches() -> None:
     assert not _same_event(event, replace(event, by="b"))
     assert not _same_event(event, replace(event, seq=6))
     assert not _same_event(event, replace(event, state_hash="h2"))
+
+
+async def test_the_tailer_delivering_our_append_in_flight_commits_it_without_decoding(
+    store: RedisEventStore, redis_url: str, key_prefix: str
+) -> None:
+    """The bytes read back are compared with the bytes sent: equal, the event is not decoded
+    (these bytes would not even decode) nor folded again."""
+    live = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
+    created = await live.create(duel())
+    assert isinstance(created, CreatedMatch)
+    runtime = await live.get(created.match_id)
+    assert runtime is not None
+    base = runtime.state
+    event = Event(seq=base.seq + 1, at=time.time(), by="a", action_id="own-2", body=EndPhase())
+    folded, _ = await runtime._fold(base, event)
+    sent = b"\x00 bytes that are no event"
+    runtime._inflight = Decided(event, folded, payload=sent, fold_seconds=0.0)
+    await runtime.advance_payloads([(event.seq, sent)])
+    assert runtime.state is folded
+    assert runtime.recent[-1][0] == event.seq  # its patch went out
+
+
+async def test_another_processs_event_at_the_seq_we_append_is_decoded_and_folded(
+    store: RedisEventStore, redis_url: str, key_prefix: str
+) -> None:
+    """Same seq, other bytes (another process won the race): folded from what the stream holds."""
+    live = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
+    created = await live.create(duel())
+    assert isinstance(created, CreatedMatch)
+    runtime = await live.get(created.match_id)
+    assert runtime is not None
+    base = runtime.state
+    ours = Event(seq=base.seq + 1, at=time.time(), by="a", action_id="ours", body=EndPhase())
+    folded, _ = await runtime._fold(base, ours)
+    runtime._inflight = Decided(ours, folded, payload=encode_event(ours), fold_seconds=0.0)
+    theirs = replace(ours, action_id="theirs", at=ours.at + 1.0)
+    await runtime.advance_payloads([(theirs.seq, encode_event(theirs))])
+    assert runtime.state is not folded
+    assert runtime.state.seq == theirs.seq and runtime.state.phase == "shooting"

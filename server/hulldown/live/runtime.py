@@ -22,21 +22,22 @@ from collections import deque
 from collections.abc import Callable, Iterator
 
 import msgspec
-from msgspec.structs import replace
 from redis.exceptions import RedisError
 
 from ..match import doc_refs
 from ..match.actions import Action, TakebackRequest
-from ..match.events import Event, EventBody, SeedRevealed, decode_event, encode_event
-from ..match.reducer import state_hash
+from ..match.events import Event, EventBody, SeedRevealed, decode_event
+from ..match.history import StateAt
 from ..match.rejection import Rejection, reject
 from ..match.state import MatchState, Side
 from ..match.validate import validate
 from ..match.views import view_json, view_patch
 from ..rules.dice import Dice
 from ..store.redis_store import RedisEventStore
+from ..store.snapshots import should_snapshot
 from ..wire import protocol
-from . import observe
+from . import metrics, observe
+from .deciding import Decided, decide, fold_for_append
 from .delayed import DelayedFeed
 from .hub import Hub
 from .rules_pool import run_rules_for
@@ -75,15 +76,18 @@ class MatchRuntime:
         self._fold_lock = asyncio.Lock()
         self.hub = Hub()
         self.recent: deque[tuple[int, str]] = deque(maxlen=RECENT_PATCHES)
-        self._tasks: set[asyncio.Task[None]] = set()
         self.view_text_cache: tuple[int, str] | None = None
         self.states = StateSource(store, match_id, seed)
         self.states.remember(state)
         self.delayed: DelayedFeed | None = None
         self.changed = asyncio.Event()
-        # The event this process is appending and the state it makes, while the append is in
-        # flight (the tailer may deliver it first; it need not be folded twice).
-        self._inflight: tuple[Event, MatchState] | None = None
+        # The event this process is appending, the state it makes and its bytes, while the append
+        # is in flight: the tailer may deliver it first, and it is neither decoded nor folded twice.
+        self._inflight: Decided | None = None
+        # Snapshots are saved in the background after the ack, one at a time per match; a newer
+        # one due meanwhile waits here (only the latest), older ones due meanwhile are skipped.
+        self._snapshot_task: asyncio.Task[None] | None = None
+        self._snapshot_next: MatchState | None = None
         # Connections using this runtime (live and replay sockets) and when it was last used:
         # an idle runtime with no users may be evicted from the process (LiveService.evict_idle).
         self.users = 0
@@ -99,13 +103,14 @@ class MatchRuntime:
             if event.seq != self.state.seq + 1:
                 return False
             inflight = self._inflight
-            if inflight is not None and _same_event(inflight[0], event):
+            patch = None
+            if inflight is not None and _same_event(inflight.event, event):
                 # Our own append, read back by the tailer before the append's reply came in:
                 # the state it makes was folded already.
-                after = inflight[1]
+                after, patch = inflight.after, inflight.patch
             else:
                 after, _ = await self._fold(self.state, event)
-            self._commit(event, after)
+            self._commit(event, after, patch)
             self.last_used = time.monotonic()
             return True
 
@@ -114,14 +119,14 @@ class MatchRuntime:
         with observe.folding():
             return await self.states.evolve(base, event, dice), dice
 
-    def _commit(self, event: Event, after: MatchState) -> None:
+    def _commit(self, event: Event, after: MatchState, patch: str | None = None) -> None:
         """Make ``after`` the current state: patch to every live audience, hold it for the
-        delayed one. Synchronous, so patches go out in seq order."""
+        delayed one. Synchronous, so patches go out in seq order. ``patch`` is the encoded patch
+        from the current state to ``after`` when it was prepared already."""
         before = self.state
         self.state = after
         self.states.remember(after)
-        ops = view_patch(before, after)
-        text = protocol.encode(protocol.Patch(seq=after.seq, ops=ops)).decode()
+        text = patch if patch is not None else _patch_text(before, after)
         self.recent.append((after.seq, text))
         self.hub.broadcast(text)
         if self.delayed is not None:
@@ -136,9 +141,18 @@ class MatchRuntime:
             self.on_visible(self.public_state)
 
     async def advance_payloads(self, entries: list[tuple[int, bytes]]) -> None:
-        """Fold events read from the stream (the tailer's delivery); skips ones already folded."""
+        """Fold events read from the stream (the tailer's delivery); skips ones already folded
+        (by seq, undecoded), and commits this process's own append in flight without decoding
+        or folding it again (the stored bytes are the ones it sent)."""
         for seq, payload in entries:
             if seq <= self.state.seq:
+                continue
+            inflight = self._inflight
+            if inflight is not None and seq == inflight.event.seq and payload == inflight.payload:
+                async with self._fold_lock:
+                    if seq == self.state.seq + 1:
+                        self._commit(inflight.event, inflight.after, inflight.patch)
+                        self.last_used = time.monotonic()
                 continue
             await self.advance(decode_event(payload))
 
@@ -180,8 +194,8 @@ class MatchRuntime:
                 if expect is not None and expect != self.state.seq:
                     await self.catch_up()
                 base = self.state
-                rejection = await self._check(base, side, action, expect)
-                if rejection is not None:
+                decided = await self._decide(base, side, action, action_id, expect)
+                if not isinstance(decided, Decided):
                     duplicate = await self._duplicate_of(action_id)
                     if duplicate is not None:
                         return protocol.Ack(action_id=action_id, seq=duplicate, duplicate=True)
@@ -190,9 +204,8 @@ class MatchRuntime:
                         # catch up and decide again on the latest version.
                         await self.catch_up()
                         continue
-                    return _rejected(action_id, rejection)
-                event = Event(seq=base.seq + 1, at=time.time(), by=side, action_id=action_id, body=action)
-                status, seq = await self._append(base, event, action_id)
+                    return _rejected(action_id, decided)
+                status, seq = await self._append_decided(base, decided, action_id)
                 if status == "appended":
                     await self._reveal_if_ended()
                     return protocol.Ack(action_id=action_id, seq=seq)
@@ -204,6 +217,35 @@ class MatchRuntime:
                 action_id,
                 reject("busy", doc_refs.ACTION_FLOW, "the match kept changing under this action; try again"),
             )
+
+    async def _decide(
+        self, base: MatchState, side: Side, action: Action, action_id: str, expect: int | None
+    ) -> Rejection | Decided:
+        """Validate and fold ``action`` on ``base`` in one trip to the rules pool (what it needs
+        from earlier states - a takeback's line of play, the state an undo restores - is loaded
+        first); a rejection changes nothing."""
+        stale = _stale(base, expect)
+        if stale is not None:
+            return stale
+        event = Event(seq=base.seq + 1, at=time.time(), by=side, action_id=action_id, body=action)
+        line_at: StateAt | None = None
+        if isinstance(action, TakebackRequest) and not base.ended and base.line is not None:
+            line_at = (await self._line_states(base, action.to_seq)).__getitem__
+        restore = await self.states.restorer(base, event)
+        decided = await run_rules_for(
+            self.match_id,
+            decide,
+            base,
+            side,
+            action,
+            event,
+            self.states.dice(event),
+            line_at,
+            restore if restore is not None else _missing(self.match_id),
+        )
+        if isinstance(decided, Decided):
+            metrics.FOLD_SECONDS.observe(decided.fold_seconds)
+        return decided
 
     async def check(
         self, side: Side, action: Action, action_id: str, expect: int | None = None
@@ -225,35 +267,50 @@ class MatchRuntime:
             return base, protocol.Ack(action_id=action_id, seq=base.seq + 1)
 
     async def _append(self, base: MatchState, event: Event, action_id: str | None) -> tuple[str, int]:
-        """Fold ``event`` onto ``base``, append it (with its dice and state hash) expecting
-        ``base.seq``, and commit the folded state if this process has not folded it already."""
-        after, dice = await self._fold(base, event)
-        event = replace(event, rolls=tuple(r.value for r in dice.rolls), state_hash=state_hash(after))
-        self._inflight = (event, after)
+        """Fold ``event`` onto ``base`` and append it (with its dice and state hash) expecting
+        ``base.seq`` (system events: no validation)."""
+        restore = await self.states.restorer(base, event)
+        decided = await run_rules_for(
+            self.match_id,
+            fold_for_append,
+            base,
+            event,
+            self.states.dice(event),
+            restore if restore is not None else _missing(self.match_id),
+        )
+        metrics.FOLD_SECONDS.observe(decided.fold_seconds)
+        return await self._append_decided(base, decided, action_id)
+
+    async def _append_decided(
+        self, base: MatchState, decided: Decided, action_id: str | None
+    ) -> tuple[str, int]:
+        """Append a decided event expecting ``base.seq``; once Redis confirmed it, commit the
+        state it makes (unless the tailer delivered it first) - nobody is sent anything before.
+
+        The patch is encoded while Redis runs the append script: the command is written first,
+        then the patch is prepared, then the reply awaited."""
+        self._inflight = decided
         try:
-            result = await self.store.append(
-                self.match_id, encode_event(event), expect=base.seq, action_id=action_id
+            result_of = await self.store.begin_append(
+                self.match_id, decided.payload, expect=base.seq, action_id=action_id
             )
+            decided.patch = _patch_text(base, decided.after)
+            result = await result_of()
         finally:
             self._inflight = None
         if result.status == "appended":
             async with self._fold_lock:
                 if self.state is base:
-                    self._commit(event, after)
-            self._maybe_snapshot()
+                    self._commit(decided.event, decided.after, decided.patch)
+            self._snapshot_soon()
         return result.status, result.seq
 
     async def _check(
         self, base: MatchState, side: Side, action: Action, expect: int | None
     ) -> Rejection | None:
-        if expect is not None and expect != base.seq:
-            return reject(
-                "stale",
-                doc_refs.ACTION_FLOW,
-                f"action based on seq {expect}, the match is at seq {base.seq}",
-                expect=expect,
-                current=base.seq,
-            )
+        stale = _stale(base, expect)
+        if stale is not None:
+            return stale
         if isinstance(action, TakebackRequest) and not base.ended and base.line is not None:
             line = await self._line_states(base, action.to_seq)
             return await run_rules_for(self.match_id, validate, base, side, action, state_at=line.__getitem__)
@@ -311,13 +368,31 @@ class MatchRuntime:
 
     # ---- snapshots and views -------------------------------------------------------------
 
-    def _maybe_snapshot(self) -> None:
-        seq = self.state.seq
-        if self.snapshot_every > 0 and seq % self.snapshot_every == 0:
-            payload = state_encoder.encode(self.state)
-            task = asyncio.ensure_future(self.store.save_snapshot(self.match_id, seq, payload))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+    def _snapshot_soon(self) -> None:
+        """Save a snapshot of the current state if one is due, off the action path: the state is
+        encoded and written by a background task, which first runs after this action's patches
+        and ack went out. One save at a time per match; a newer due state waits for it."""
+        state = self.state
+        if not should_snapshot(state.seq, self.snapshot_every):
+            return
+        if self._snapshot_task is not None:
+            self._snapshot_next = state
+            return
+        self._snapshot_task = asyncio.create_task(
+            self._save_snapshots(state), name=f"hulldown-snapshot-{self.match_id}"
+        )
+
+    async def _save_snapshots(self, state: MatchState) -> None:
+        try:
+            current: MatchState | None = state
+            while current is not None:
+                try:
+                    await self.store.save_snapshot(self.match_id, current.seq, state_encoder.encode(current))
+                except (RedisError, OSError) as exc:  # not fatal: a later snapshot, or a longer fold
+                    log.warning("match %s: snapshot at seq %d not saved: %r", self.match_id, current.seq, exc)
+                current, self._snapshot_next = self._snapshot_next, None
+        finally:
+            self._snapshot_task = None
 
     def view_text(self) -> tuple[int, str]:
         """The full current view as JSON text (cached per seq)."""
@@ -390,6 +465,33 @@ class MatchRuntime:
     def close(self) -> None:
         if self.delayed is not None:
             self.delayed.close()
+
+
+def _patch_text(before: MatchState, after: MatchState) -> str:
+    """The encoded patch message from the view of ``before`` to the view of ``after``."""
+    return protocol.encode(protocol.Patch(seq=after.seq, ops=view_patch(before, after))).decode()
+
+
+def _stale(base: MatchState, expect: int | None) -> Rejection | None:
+    if expect is not None and expect != base.seq:
+        return reject(
+            "stale",
+            doc_refs.ACTION_FLOW,
+            f"action based on seq {expect}, the match is at seq {base.seq}",
+            expect=expect,
+            current=base.seq,
+        )
+    return None
+
+
+class _missing:
+    """The ``state_at`` of an undo or takeback whose state could not be loaded: folding it fails."""
+
+    def __init__(self, match_id: str) -> None:
+        self.match_id = match_id
+
+    def __call__(self, seq: int) -> MatchState:
+        raise LookupError(f"match {self.match_id}: no state at seq {seq} to restore")
 
 
 def _same_event(a: Event, b: Event) -> bool:

@@ -18,7 +18,7 @@ import msgspec
 
 from ..match.dice_binding import event_dice
 from ..match.events import Event, decode_event
-from ..match.history import evolve_with_history, needed_seq
+from ..match.history import StateAt, evolve_with_history, needed_seq
 from ..match.state import MatchState
 from ..rules.dice import Dice
 from ..store.redis_store import RedisEventStore
@@ -90,15 +90,19 @@ class StateSource:
 
     async def evolve(self, state: MatchState, event: Event, dice: Dice) -> MatchState:
         """One history-aware step, loading the state an undo or takeback restores first."""
+        restore = await self.restorer(state, event)
+        if restore is None:
+            raise LookupError(f"match {self.match_id}: no state at seq {needed_seq(state, event)} to restore")
+        return await run_rules_for(self.match_id, evolve_with_history, state, event, dice, restore)
+
+    async def restorer(self, state: MatchState, event: Event) -> StateAt | None:
+        """The ``state_at`` folding ``event`` onto ``state`` needs: the one earlier state an undo
+        or takeback restores, loaded now; None when that state cannot be found."""
         need = needed_seq(state, event)
         if need is None:
-            return await run_rules_for(self.match_id, evolve_with_history, state, event, dice, _nothing)
+            return _nothing
         target = await self.get(need)
-        if target is None:
-            raise LookupError(f"match {self.match_id}: no state at seq {need} to restore")
-        return await run_rules_for(
-            self.match_id, evolve_with_history, state, event, dice, _only(need, target)
-        )
+        return None if target is None else _only(need, target)
 
 
 def _nothing(seq: int) -> MatchState:

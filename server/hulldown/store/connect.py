@@ -2,7 +2,7 @@
 
 redis-py's defaults are easy to trip on: no socket timeout at all on the asyncio client,
 a non-blocking pool that raises "Too many connections" when exhausted. Here every client gets
-an explicit socket timeout, a health check, a *blocking* pool (callers wait for a free
+an explicit socket timeout, a *blocking* pool (callers wait for a free
 connection instead of failing) and retries with jittered exponential backoff on connection
 errors and timeouts.
 
@@ -43,7 +43,11 @@ DEFAULT_WAIT_MS = 500
 # the backoff, ~4 s; waiting for a pooled connection gives up after the pool timeout.
 DEFAULT_SOCKET_TIMEOUT = 2.0
 DEFAULT_CONNECT_TIMEOUT = 2.0
-DEFAULT_HEALTH_CHECK_INTERVAL = 30
+# No PING-before-command health check: redis-py checks the health of a fresh connection while
+# connecting it (HELLO), and under a hanging Redis each failed PING reconnects, which checks
+# health again - a request on a new pooled connection then never fails. A dead idle connection is
+# caught by the retry on ConnectionError instead (docs/limits-and-outages.md).
+DEFAULT_HEALTH_CHECK_INTERVAL = 0
 DEFAULT_MAX_CONNECTIONS = 64
 DEFAULT_POOL_TIMEOUT = 2.0
 DEFAULT_RETRIES = 1

@@ -25,10 +25,14 @@ The prefix defaults to ``hulldown``; tests use a unique prefix per test to isola
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 DEFAULT_PREFIX = "hulldown"
 
 _FORBIDDEN = frozenset("{}")
+# Match keys built recently, remembered: every action builds a few and checking the id each time
+# is a measurable part of the action's CPU (bench/latency.py).
+MATCH_KEYS_CACHED = 16_384
 
 
 def validate_match_id(match_id: str) -> str:
@@ -56,7 +60,7 @@ class Keys:
             raise ValueError(f"invalid key prefix {self.prefix!r}")
 
     def _match(self, match_id: str, kind: str) -> str:
-        return f"{self.prefix}:{{{validate_match_id(match_id)}}}:{kind}"
+        return _match_key(self.prefix, match_id, kind)
 
     def events(self, match_id: str) -> str:
         return self._match(match_id, "events")
@@ -97,3 +101,9 @@ class Keys:
 
     def tail_wake(self, token: str) -> str:
         return f"{self.prefix}:tail-wake:{token}"
+
+
+@lru_cache(maxsize=MATCH_KEYS_CACHED)
+def _match_key(prefix: str, match_id: str, kind: str) -> str:
+    """``<prefix>:{<match id>}:<kind>``; a bad match id raises (and is not remembered)."""
+    return f"{prefix}:{{{validate_match_id(match_id)}}}:{kind}"

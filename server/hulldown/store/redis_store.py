@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from types import TracebackType
 from typing import Any, Self
 
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 from redis.typing import EncodableT, FieldT
 
 from .cluster_append import ClusterScriptRunner
 from .connect import is_cluster_url, make_store_client, parse_cluster_url
 from .decode import as_bytes, as_int, as_str, stream_entries
 from .keys import DEFAULT_PREFIX, Keys
+from .lean_connection import APPEND_REPLY_TIMEOUT, LeanAddress, LeanConnection, report_command
 from .results import AppendResult, AppendStatus
 from .scripts import Scripts, script_source
 
@@ -41,6 +43,10 @@ class RedisEventStore:
     read on its own. Appends also publish the new seq on the match's shard channel (the
     cluster tailer's wake-up, ``store/cluster_tail.py``) and are acknowledged only once
     ``wait_replicas`` replicas confirmed them (``store/cluster_append.py``).
+
+    A store built by :meth:`from_url` for a plain ``redis://`` or ``unix://`` URL sends its
+    appends on a dedicated lean connection (``store/lean_connection.py``); every other
+    command, and every append of a store given a client, goes through the client.
     """
 
     def __init__(
@@ -57,6 +63,7 @@ class RedisEventStore:
         self._owns_client = owns_client
         self._scripts = Scripts.register(client)
         self.cluster: ClusterScriptRunner | None = None
+        self.append_connection: LeanConnection | None = None
         if isinstance(client, RedisCluster):
             self.cluster = ClusterScriptRunner(client, wait_replicas=wait_replicas, wait_ms=wait_ms)
 
@@ -73,13 +80,21 @@ class RedisEventStore:
                 wait_replicas=parsed.wait_replicas,
                 wait_ms=parsed.wait_ms,
             )
-        return cls(make_store_client(url, **client_options), prefix=prefix, owns_client=True)
+        store = cls(make_store_client(url, **client_options), prefix=prefix, owns_client=True)
+        address = LeanAddress.from_url(url)
+        if address is not None:
+            store.append_connection = LeanConnection(
+                address, reply_timeout=APPEND_REPLY_TIMEOUT, client_name=f"hulldown-append-{os.getpid()}"
+            )
+        return store
 
     @property
     def is_cluster(self) -> bool:
         return self.cluster is not None
 
     async def aclose(self) -> None:
+        if self.append_connection is not None:
+            await self.append_connection.close()
         if self._owns_client:
             await self.client.aclose()
 
@@ -114,6 +129,18 @@ class RedisEventStore:
         ``duplicate``, whatever ``expect`` says), then version check (``conflict`` with the
         current version), then XADD ``0-<expect+1>``. Nothing is written unless appended.
         """
+        return await (await self.begin_append(match_id, payload, expect, action_id))()
+
+    async def begin_append(
+        self, match_id: str, payload: bytes, expect: int, action_id: str | None = None
+    ) -> Callable[[], Awaitable[AppendResult]]:
+        """Start :meth:`append` and return what awaits its result.
+
+        On the lean connection the command is written before this returns, so the caller can
+        work while Redis does (the live runtime prepares the patch meanwhile); elsewhere the
+        whole call happens when the result is awaited. Either way nothing is known to be
+        appended until the result says so.
+        """
         if expect < 0:
             raise ValueError("expect must be >= 0")
         keys = [self.keys.events(match_id), self.keys.dedupe(match_id)]
@@ -123,14 +150,51 @@ class RedisEventStore:
             "0" if action_id is None else "1",
             "" if action_id is None else action_id,
         ]
+        lean = self.append_connection
+        if lean is not None:
+            sha = self._scripts.append.sha
+            started = time.perf_counter()
+            try:
+                reply = await lean.send(("EVALSHA", sha, 2, *keys, *args))
+            except RedisError as exc:
+                report_command("EVALSHA", started, exc)
+                raise
+            return lambda: self._lean_result(lean, reply, keys, args, started)
+        return lambda: self._client_append(match_id, keys, args)
+
+    async def _lean_result(
+        self,
+        lean: LeanConnection,
+        sent: asyncio.Future[object],
+        keys: list[str],
+        args: list[bytes | str | int],
+        started: float,
+    ) -> AppendResult:
+        try:
+            reply = await sent
+            if isinstance(reply, ResponseError) and str(reply).startswith("NOSCRIPT"):
+                # Redis restarted (or its script cache was flushed): EVAL loads the script again.
+                reply = await lean.call(("EVAL", script_source("append.lua"), 2, *keys, *args))
+            if isinstance(reply, ResponseError):
+                raise reply
+        except RedisError as exc:
+            report_command("EVALSHA", started, exc)
+            raise
+        report_command("EVALSHA", started, None)
+        return _append_result(reply)
+
+    async def _client_append(
+        self, match_id: str, keys: list[str], args: list[bytes | str | int]
+    ) -> AppendResult:
         if self.cluster is not None:
-            args.append(self.keys.tail_channel(match_id))
-            acked = await self.cluster.run(self._scripts.append.sha, script_source("append.lua"), keys, args)
-            reply = acked.reply
-        else:
-            reply = await self._scripts.append(keys=keys, args=args)
-        status = _STATUSES[as_str(reply[0])]
-        return AppendResult(status=status, seq=as_int(reply[1]))
+            acked = await self.cluster.run(
+                self._scripts.append.sha,
+                script_source("append.lua"),
+                keys,
+                [*args, self.keys.tail_channel(match_id)],
+            )
+            return _append_result(acked.reply)
+        return _append_result(await self._scripts.append(keys=keys, args=args))
 
     async def version(self, match_id: str) -> int:
         """The seq of the last event appended (0 for an empty or unknown match)."""
@@ -226,3 +290,7 @@ class RedisEventStore:
         if payload is None:
             return None
         return seq, as_bytes(payload)
+
+
+def _append_result(reply: Any) -> AppendResult:
+    return AppendResult(status=_STATUSES[as_str(reply[0])], seq=as_int(reply[1]))

@@ -1,8 +1,11 @@
 """Tailing match streams: one XREAD BLOCK loop per process over every followed match.
 
-- The loop runs on a DEDICATED client (one connection, its own socket timeout longer than
-  the block time, no redis-py retries): a blocked XREAD never holds a pooled connection that
-  other commands need, and the loop handles reconnects itself.
+- The loop runs on a DEDICATED connection (a lean one, ``store/lean_connection.py``, for
+  ``redis://`` and ``unix://`` URLs - every action wakes the loop once, so its XREAD is packed
+  and parsed by hiredis without redis-py's layers - else a one-connection redis-py client; its
+  reply timeout is the block time plus :data:`TAIL_REPLY_MARGIN`, no retries): a blocked XREAD
+  never holds a pooled connection that other commands need, and the loop handles reconnects
+  itself.
 - Every XREAD names explicit last ids (``0-<seq>``), never ``$``: after a reconnect the loop
   resumes from the last seq it delivered, so nothing is skipped or delivered twice.
 - Prompt pickup of newly followed matches: the loop also reads a private wake-up stream
@@ -25,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 
@@ -35,6 +39,7 @@ from redis.typing import KeyT, StreamIdT
 from .connect import make_client
 from .decode import as_str, stream_entries, xread_streams
 from .keys import DEFAULT_PREFIX, Keys
+from .lean_connection import LeanAddress, LeanConnection, report_command
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +47,9 @@ EventsCallback = Callable[[str, list[tuple[int, bytes]]], Awaitable[None]]
 
 WAKE_MAXLEN = 16
 WAKE_TTL_MS = 3_600_000
+# Seconds beyond the block time an XREAD may take before its connection counts as hung (dropped,
+# reconnected with backoff).
+TAIL_REPLY_MARGIN = 5.0
 
 
 class StreamTailer:
@@ -74,9 +82,11 @@ class StreamTailer:
         self._wake_pending = False
         self._positions: dict[str, int] = {}
         self._match_of_key: dict[str, str] = {}
+        self._key_of_match: dict[str, str] = {}
         self._control = control
         self._owns_control = control is None
         self._reader: Redis | None = None
+        self._lean: LeanConnection | None = None
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
 
@@ -108,14 +118,22 @@ class StreamTailer:
             return
         self._stopping = False
         self._wake_last = "0-0"
-        self._reader = make_client(
-            self._url,
-            max_connections=1,
-            socket_timeout=self._block_ms / 1000.0 + 5.0,
-            health_check_interval=0,
-            retries=0,
-            client_name=self.client_name,
-        )
+        address = LeanAddress.from_url(self._url)
+        if address is not None:
+            self._lean = LeanConnection(
+                address,
+                reply_timeout=self._block_ms / 1000.0 + TAIL_REPLY_MARGIN,
+                client_name=self.client_name,
+            )
+        else:
+            self._reader = make_client(
+                self._url,
+                max_connections=1,
+                socket_timeout=self._block_ms / 1000.0 + TAIL_REPLY_MARGIN,
+                health_check_interval=0,
+                retries=0,
+                client_name=self.client_name,
+            )
         if self._control is None:
             self._control = make_client(self._url, max_connections=2)
         self._task = asyncio.create_task(self._run(), name=f"hulldown-tail-{self._token[:8]}")
@@ -134,6 +152,9 @@ class StreamTailer:
         if self._reader is not None:
             await self._reader.aclose()
             self._reader = None
+        if self._lean is not None:
+            await self._lean.close()
+            self._lean = None
         if self._control is not None:
             with contextlib.suppress(RedisError, OSError):
                 await self._control.delete(self._wake_key)
@@ -151,6 +172,7 @@ class StreamTailer:
         key = self._keys.events(match_id)
         self._positions[match_id] = after_seq
         self._match_of_key[key] = match_id
+        self._key_of_match[match_id] = key
         await self._wake()
         return True
 
@@ -158,7 +180,9 @@ class StreamTailer:
         """Stop delivering events of ``match_id``; False if it was not followed."""
         if self._positions.pop(match_id, None) is None:
             return False
-        self._match_of_key.pop(self._keys.events(match_id), None)
+        key = self._key_of_match.pop(match_id, None)
+        if key is not None:
+            self._match_of_key.pop(key, None)
         return True
 
     # -- internals ------------------------------------------------------------------------
@@ -182,21 +206,50 @@ class StreamTailer:
             self._wake_pending = False
             log.debug("tailer wake-up failed: %r", exc)
 
-    def _streams(self) -> dict[KeyT, StreamIdT]:
-        streams: dict[KeyT, StreamIdT] = {self._wake_key: self._wake_last}
+    def _streams(self) -> dict[str, str]:
+        streams: dict[str, str] = {self._wake_key: self._wake_last}
+        keys = self._key_of_match
         for match_id, seq in self._positions.items():
-            streams[self._keys.events(match_id)] = f"0-{seq}"
+            streams[keys[match_id]] = f"0-{seq}"
         return streams
+
+    async def _read(self) -> object:
+        """One blocking XREAD over the wake-up stream and every followed match."""
+        streams = self._streams()
+        lean = self._lean
+        if lean is not None:
+            started = time.perf_counter()
+            command: tuple[bytes | str | int, ...] = (
+                "XREAD",
+                "COUNT",
+                self._count,
+                "BLOCK",
+                self._block_ms,
+                "STREAMS",
+                *streams,
+                *streams.values(),
+            )
+            try:
+                reply = await lean.call(command)
+            except RedisError as exc:
+                report_command("XREAD", started, exc)
+                raise
+            report_command("XREAD", started, None)
+            return reply
+        reader = self._reader
+        if reader is None:
+            raise RuntimeError("the tailer is stopped")
+        last_ids: dict[KeyT, StreamIdT] = {key: last for key, last in streams.items()}
+        return await reader.xread(last_ids, count=self._count, block=self._block_ms)
 
     async def _run(self) -> None:
         delay = self._backoff_initial
         while not self._stopping:
-            reader = self._reader
-            if reader is None:
+            if self._reader is None and self._lean is None:
                 return
             self._wake_pending = False
             try:
-                reply = await reader.xread(self._streams(), count=self._count, block=self._block_ms)
+                reply = await self._read()
             except (RedisError, OSError) as exc:
                 if self._stopping:
                     return

@@ -1,0 +1,275 @@
+"""Lean Redis connections for the two commands of every action: the append and the tail's XREAD.
+
+The store appends on one dedicated connection (``RedisEventStore.begin_append``) and the stream
+tailer reads on another (``store/tail.py``). Both skip the layers a pooled redis-py call goes
+through (pool checkout, retry wrapper, command packing in Python, a task per call): a command is
+packed by hiredis, written straight to an asyncio transport, and its reply parsed by hiredis in
+``data_received``, which resolves the caller's future. Replies come back in the order commands
+were written, so appends from different matches pipeline on the one connection without a lock.
+
+Bounded, never wedged (docs/limits-and-outages.md):
+
+- connecting gives up after :data:`LEAN_CONNECT_TIMEOUT` seconds (the AUTH/SELECT/SETNAME
+  hand-shake after the reply timeout more); one attempt is shared by every caller waiting;
+- each command has its own timer: no reply within the connection's reply timeout of being
+  written (:data:`APPEND_REPLY_TIMEOUT` for appends; the tailer's block time plus
+  ``TAIL_REPLY_MARGIN``) drops the connection - every command in flight on it fails with a
+  redis-py ``TimeoutError`` (a ``RedisError``: an act is answered ``store_unavailable``) - and
+  the next call connects afresh. A closed connection (Redis killed) fails its calls with a
+  ``ConnectionError`` the same way. There is no retry here: the caller answers at once, and a
+  client's resend with the same action id is deduplicated by the append script;
+- nothing else uses these connections: health checks (``PING``), reads and snapshots go through
+  the store's pooled client, so they never wait behind a hung append.
+
+Used for ``redis://`` and ``unix://`` URLs (the embedded Redis is a unix socket); TLS URLs and a
+Redis Cluster keep the redis-py clients (``store/cluster_append.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+import hiredis
+from redis.connection import parse_url
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import InvalidResponse, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from .connect import command_observers
+
+# Seconds: connecting (TCP or unix socket) to Redis gives up after this long.
+LEAN_CONNECT_TIMEOUT = 2.0
+# Seconds: a command on the append connection that has no reply this long after it was written
+# fails, and the connection is dropped (the next append reconnects). Equal to the pooled
+# clients' socket timeout (store/connect.py); there is no retry, so an act in flight during a
+# Redis hang is answered within about this long.
+APPEND_REPLY_TIMEOUT = 2.0
+
+LEAN_SCHEMES = ("redis", "unix")
+
+Command = tuple[bytes | str | int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LeanAddress:
+    """Where a lean connection goes, from a ``redis://`` or ``unix://`` URL."""
+
+    host: str = "localhost"
+    port: int = 6379
+    path: str | None = None  # a unix socket
+    db: int = 0
+    username: str | None = None
+    password: str | None = None
+
+    @classmethod
+    def from_url(cls, url: str) -> LeanAddress | None:
+        """The address of a plain ``redis://``/``unix://`` URL; None for any other URL (TLS,
+        cluster), which keeps the redis-py client."""
+        if urlsplit(url).scheme not in LEAN_SCHEMES:
+            return None
+        parsed: dict[str, Any] = parse_url(url)  # type: ignore[no-untyped-call]
+        return cls(
+            host=str(parsed.get("host", "localhost")),
+            port=int(parsed.get("port", 6379)),
+            path=parsed.get("path"),
+            db=int(parsed.get("db", 0) or 0),
+            username=parsed.get("username"),
+            password=parsed.get("password"),
+        )
+
+
+class _Pending:
+    """A command written and waiting for its reply."""
+
+    __slots__ = ("future", "timer")
+
+    def __init__(self, future: asyncio.Future[Any], timer: asyncio.TimerHandle) -> None:
+        self.future = future
+        self.timer = timer
+
+
+class _RespProtocol(asyncio.Protocol):
+    """One connection: writes packed commands, parses replies in order with hiredis."""
+
+    def __init__(self, owner: LeanConnection) -> None:
+        self._owner = owner
+        self._reader = hiredis.Reader(protocolError=InvalidResponse, replyError=ResponseError)
+        self.transport: asyncio.Transport | None = None
+        self.pending: deque[_Pending] = deque()
+        self.closed = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        reader = self._reader
+        reader.feed(data)
+        pending = self.pending
+        while pending:
+            reply = reader.gets()
+            if reply is False:
+                return
+            done = pending.popleft()
+            done.timer.cancel()
+            if not done.future.done():  # its caller may have been cancelled
+                done.future.set_result(reply)
+        if reader.gets() is not False:  # a reply nobody asked for: the stream is out of step
+            self.fail(RedisConnectionError("unexpected reply on a lean Redis connection"))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.fail(RedisConnectionError(f"a lean Redis connection closed ({exc or 'EOF'})"))
+
+    def fail(self, error: Exception) -> None:
+        """Fail every command in flight and close the connection (idempotent)."""
+        if not self.closed:
+            self.closed = True
+            if self.transport is not None:
+                self.transport.abort()
+            self._owner._lost(self)
+        while self.pending:
+            done = self.pending.popleft()
+            done.timer.cancel()
+            if not done.future.done():
+                done.future.set_exception(error)
+
+
+class LeanConnection:
+    """One dedicated connection (see the module docstring); ``reply_timeout`` in seconds."""
+
+    def __init__(
+        self,
+        address: LeanAddress,
+        *,
+        reply_timeout: float,
+        client_name: str,
+        connect_timeout: float = LEAN_CONNECT_TIMEOUT,
+    ) -> None:
+        self.address = address
+        self.connect_timeout = connect_timeout
+        self.reply_timeout = reply_timeout
+        self.client_name = client_name
+        self._protocol: _RespProtocol | None = None
+        self._connecting: asyncio.Task[_RespProtocol] | None = None
+        self._closed = False
+        self.connects = 0  # connections made so far (a reconnect after a drop adds one)
+
+    @property
+    def connected(self) -> bool:
+        return self._protocol is not None and not self._protocol.closed
+
+    # -- calls ----------------------------------------------------------------------------
+
+    async def send(self, command: Command) -> asyncio.Future[Any]:
+        """Write ``command`` now (connecting first if need be) and return the future of its
+        reply, which fails on a timeout or a lost connection. Await the future to get it; an
+        error reply is returned as a ``ResponseError`` instance, not raised."""
+        protocol = self._protocol
+        if protocol is None or protocol.closed:
+            protocol = await self._connection()
+        return self._write(protocol, command)
+
+    async def call(self, command: Command) -> Any:
+        """Send ``command`` and wait for its reply; an error reply raises ``ResponseError``."""
+        reply = await (await self.send(command))
+        if isinstance(reply, ResponseError):
+            raise reply
+        return reply
+
+    def _write(self, protocol: _RespProtocol, command: Command) -> asyncio.Future[Any]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        timer = loop.call_later(self.reply_timeout, self._timed_out, protocol)
+        protocol.pending.append(_Pending(future, timer))
+        assert protocol.transport is not None
+        # hiredis' stub types the argument as a 1-tuple; it takes any number of arguments.
+        protocol.transport.write(hiredis.pack_command(command))  # type: ignore[arg-type]
+        return future
+
+    def _timed_out(self, protocol: _RespProtocol) -> None:
+        protocol.fail(
+            RedisTimeoutError(
+                f"no reply from Redis within {self.reply_timeout}s on {self.client_name} "
+                "(dropped; the next command reconnects)"
+            )
+        )
+
+    def _lost(self, protocol: _RespProtocol) -> None:
+        if self._protocol is protocol:
+            self._protocol = None
+
+    # -- connecting -----------------------------------------------------------------------
+
+    async def _connection(self) -> _RespProtocol:
+        if self._closed:
+            raise RedisConnectionError(f"{self.client_name} is closed")
+        task = self._connecting
+        if task is None:
+            task = asyncio.create_task(self._connect(), name="hulldown-append-connect")
+            self._connecting = task
+            task.add_done_callback(self._connected)
+        # Shielded: a caller that gives up does not cancel the attempt the others wait for.
+        return await asyncio.shield(task)
+
+    def _connected(self, task: asyncio.Task[_RespProtocol]) -> None:
+        if self._connecting is task:
+            self._connecting = None
+        if not task.cancelled():
+            task.exception()  # retrieved here: a failed attempt is reported to its waiters
+
+    async def _connect(self) -> _RespProtocol:
+        loop = asyncio.get_running_loop()
+        address = self.address
+        protocol = _RespProtocol(self)
+        try:
+            if address.path is not None:
+                opened = loop.create_unix_connection(lambda: protocol, address.path)
+            else:
+                opened = loop.create_connection(lambda: protocol, address.host, address.port)
+            await asyncio.wait_for(opened, self.connect_timeout)
+        except (OSError, TimeoutError) as exc:
+            raise RedisConnectionError(f"cannot connect {self.client_name} to Redis: {exc!r}") from exc
+        handshake: list[Command] = []
+        if address.password is not None:
+            if address.username is not None:
+                handshake.append(("AUTH", address.username, address.password))
+            else:
+                handshake.append(("AUTH", address.password))
+        if address.db:
+            handshake.append(("SELECT", address.db))
+        handshake.append(("CLIENT", "SETNAME", self.client_name))
+        replies = await asyncio.gather(*(self._write(protocol, command) for command in handshake))
+        for reply in replies:
+            if isinstance(reply, ResponseError):
+                protocol.fail(RedisConnectionError(f"{self.client_name} hand-shake: {reply}"))
+                raise reply
+        if self._closed:
+            protocol.fail(RedisConnectionError(f"{self.client_name} is closed"))
+            raise RedisConnectionError(f"{self.client_name} is closed")
+        self._protocol = protocol
+        self.connects += 1
+        return protocol
+
+    async def close(self) -> None:
+        """Close for good: commands in flight fail with a ``ConnectionError``."""
+        self._closed = True
+        task = self._connecting
+        if task is not None:
+            task.cancel()
+        protocol, self._protocol = self._protocol, None
+        if protocol is not None:
+            protocol.fail(RedisConnectionError(f"{self.client_name} is closed"))
+
+
+def report_command(name: str, started: float, error: BaseException | None) -> None:
+    """Tell the command observers (the server's metrics) about a command on a lean connection
+    that started at ``started`` (``time.perf_counter()``)."""
+    if command_observers:
+        seconds = time.perf_counter() - started
+        for observer in command_observers:
+            observer(name, seconds, error)
