@@ -21,6 +21,7 @@ from .events import Event, MatchCreated, MatchEnded, SeedRevealed
 from .mission_flow import after_action
 from .setup import SETUP_PHASE, initial_mission
 from .state import LOG_WINDOW, LogEntry, MatchState, Side, other_side
+from .suspend import apply_play
 from .victory import CONCESSION
 
 _hash_encoder = msgspec.json.Encoder(order="sorted")
@@ -66,21 +67,31 @@ def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchSta
             new = replace(state, seed=body.seed)
         case MatchEnded():
             ctx.log(f"Match over: {body.reason}.", "")
-            new = replace(state, ended=True, winner=body.winner, end_reason=body.reason, pending=None)
+            new = replace(
+                state, ended=True, winner=body.winner, end_reason=body.reason, pending=None, suspended=None
+            )
         case Concede():
             side: Side = "a" if event.by == "a" else "b"
             ctx.log(f"Side {side} concedes.", "")
-            new = replace(state, ended=True, winner=other_side(side), end_reason=CONCESSION, pending=None)
+            new = replace(
+                state,
+                ended=True,
+                winner=other_side(side),
+                end_reason=CONCESSION,
+                pending=None,
+                suspended=None,
+            )
         case Undo() | TakebackRequest() | TakebackAnswer():
             # Undo and takebacks need the earlier state; the history-aware fold handles them
             # (match/history.py). Here they only record themselves.
             ctx.log(f"{type(body).__name__} by side {event.by}.", doc_refs.UNDO)
             new = state
         case _:
-            # Every other event is a play action: the edition's dispatch table applies it.
+            # Every other event is a play action: the edition's dispatch table applies it,
+            # pausing on a decision taken in its middle (match/suspend.py).
             actor: Side = "a" if event.by == "a" else "b"
-            new = rules_for(state.edition).apply(state, actor, body, ctx)
-            if state.mission is not None:
+            new = apply_play(state, actor, body, ctx)
+            if state.mission is not None and new.suspended is None:
                 new = after_action(state, new, ctx)
     ctx.flush()
     return _finish(new, event.seq, ctx.entries), ctx.entries
