@@ -5,6 +5,7 @@ checked with the numbers; the paused action resumes with the same dice, in the s
 
 from __future__ import annotations
 
+from msgspec.structs import replace
 from shapely import Point as ShapelyPoint
 from shapely import Polygon
 
@@ -159,3 +160,17 @@ def test_each_proposed_centre_lies_in_its_legal_area() -> None:
     ]
     assert not any(poly.contains(ShapelyPoint(43.14, 24.0)) for poly in front)
     assert any(poly.distance(ShapelyPoint(TOP["s-1"].x, TOP["s-1"].y)) < 0.01 for poly in front)
+
+
+def test_positions_are_refused_for_a_decision_that_places_nothing() -> None:
+    """Only a placement decision takes ``place`` (docs/decisions.md)."""
+    from hulldown.match.state import Decision
+
+    state = replace(
+        _match(),
+        pending=Decision(
+            id="facing-9", side="b", kind="facing", options=("front", "left"), prompt="p", rule="r"
+        ),
+    )
+    why = rejection(state, "b", Decide("facing-9", "front", place={"s-1": Point(1.0, 1.0)}))
+    assert why is not None and why.code == "place_not_asked"

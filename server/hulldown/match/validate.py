@@ -74,6 +74,13 @@ def validate(
                 f"{action.choice!r} is not one of {', '.join(pending.options)}",
                 choice=action.choice,
             )
+        if action.place and pending.placement is None:
+            return reject(
+                "place_not_asked",
+                pending.rule,
+                f"decision {pending.id} places no models: answer it with a choice only",
+                decision=pending.id,
+            )
         if state.suspended is not None:
             # A decision in the middle of an action: its rules check the answer (match/suspend.py).
             return check_answer(state, action)
