@@ -174,3 +174,13 @@ def test_positions_are_refused_for_a_decision_that_places_nothing() -> None:
     )
     why = rejection(state, "b", Decide("facing-9", "front", place={"s-1": Point(1.0, 1.0)}))
     assert why is not None and why.code == "place_not_asked"
+
+
+def test_hulldown_replay_names_the_placed_models() -> None:
+    """``hulldown replay`` shows a placement answer with the positions it gave."""
+    from hulldown.cli.replay import describe
+    from hulldown.match.events import Event
+
+    answer = Decide("emergency-3-s", "place", place={"s-2": Point(39.5, 26.14), "s-1": Point(38.0, 26.14)})
+    line = describe(Event(seq=4, at=0.0, by="b", action_id="x", body=answer))
+    assert line == "side b: decides emergency-3-s -> place, s-1 at (38, 26.14), s-2 at (39.5, 26.14)"
