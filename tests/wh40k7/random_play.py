@@ -27,8 +27,8 @@ from hulldown.match.validate import validate
 from hulldown.rules.wh40k7.geo import alive, footprint, on_table, unit_distance
 from hulldown.rules.wh40k7.placement import place_models
 from hulldown.rules.wh40k7.types import is_flyer, is_tank, is_vehicle, is_walker
+from tests.decision_answers import random_answer
 
-from ..decision_answers import random_answer
 from .builders import dreadnought, flyer, infantry, krak, lascannon, rhino, ruin, speeder, vehicle, weapon
 
 MAX_ACTIONS_PER_PHASE = 10
