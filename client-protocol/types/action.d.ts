@@ -174,13 +174,17 @@ export interface EndPhase {
   nonce?: string;
 }
 /**
- * Answer the pending decision ``decision`` with one of its options.
+ * Answer the pending decision ``decision`` with one of its options. ``place``: for a
+ * placement decision answered ``place``, the centre of each model placed (docs/decisions.md).
  */
 export interface Decide {
   type: "decide";
   decision: string;
   choice: string;
   nonce?: string;
+  place?: {
+    [k: string]: Point;
+  };
 }
 /**
  * Take back your own last action (free only while it revealed no dice and the opponent has

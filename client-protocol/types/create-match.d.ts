@@ -163,6 +163,7 @@ export interface Options {
   spectator_delay_events?: number;
   spectator_delay_seconds?: number;
   private_spectators?: boolean;
+  auto_decide?: boolean;
 }
 /**
  * One mission: deployment map, markers, first turn, game length and scoring.

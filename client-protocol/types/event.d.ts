@@ -186,13 +186,17 @@ export interface EndPhase {
   nonce?: string;
 }
 /**
- * Answer the pending decision ``decision`` with one of its options.
+ * Answer the pending decision ``decision`` with one of its options. ``place``: for a
+ * placement decision answered ``place``, the centre of each model placed (docs/decisions.md).
  */
 export interface Decide {
   type: "decide";
   decision: string;
   choice: string;
   nonce?: string;
+  place?: {
+    [k: string]: Point;
+  };
 }
 /**
  * Take back your own last action (free only while it revealed no dice and the opponent has
@@ -369,6 +373,7 @@ export interface Options {
   spectator_delay_events: number;
   spectator_delay_seconds: number;
   private_spectators: boolean;
+  auto_decide: boolean;
 }
 /**
  * One mission: deployment map, markers, first turn, game length and scoring.

@@ -209,6 +209,7 @@ export interface Options {
   spectator_delay_events?: number;
   spectator_delay_seconds?: number;
   private_spectators?: boolean;
+  auto_decide?: boolean;
 }
 /**
  * The match definition's ``mission``: a standard mission by ``id`` (with the ``deployment``

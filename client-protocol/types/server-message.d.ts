@@ -42,6 +42,7 @@ export interface MatchState {
     [k: string]: Unit;
   };
   pending: Decision | null;
+  suspended: Suspended | null;
   log: LogEntry[];
   log_count: number;
   options: Options;
@@ -195,6 +196,10 @@ export interface Mount {
 }
 /**
  * A pending choice only one player may answer (RULES.md section 0).
+ *
+ * ``proposal``: the option the server proposes (a decision taken in the middle of an action,
+ * docs/decisions.md; ``auto_decide`` answers with it). ``placement``: what a placement
+ * decision asks (its options are ``proposal`` and ``place``).
  */
 export interface Decision {
   id: string;
@@ -205,6 +210,55 @@ export interface Decision {
   rule: string;
   context: {
     [k: string]: string;
+  };
+  proposal: string;
+  placement: Placement | null;
+}
+/**
+ * What a placement decision asks (docs/decisions.md): the models of ``unit`` to place, for
+ * each model the legal area of its base's centre (polygons, each its exterior ring then its
+ * holes, to be filled even-odd; the base must also not overlap
+ * another model, which the area cannot show), and the server's proposal: a centre for each model
+ * it could place (a model the proposal leaves out is a casualty in it). ``limits`` holds the
+ * distances the rule sets (e.g. ``contact``, ``enemy_gap``), in inches.
+ */
+export interface Placement {
+  unit: string;
+  models: string[];
+  area: {
+    [k: string]: Point[][][];
+  };
+  proposal: {
+    [k: string]: Point;
+  };
+  limits: {
+    [k: string]: number;
+  };
+}
+/**
+ * An action paused on a decision in its middle (docs/decisions.md, match/suspend.py).
+ *
+ * The state holding it is the state *before* the action, plus the pending decision: ``action``
+ * (the action's JSON) by side ``by`` is folded again from it once the decision is answered,
+ * with ``faces`` (every die it drew so far, in order: the same dice again) and ``answers``
+ * (the answers given so far, in order). ``before`` is the decision the action answered, if
+ * it was itself an answer (e.g. a Jink answer whose shooting then destroys a transport).
+ */
+export interface Suspended {
+  action: string;
+  by: "a" | "b";
+  faces: number[];
+  answers: Answer[];
+  before: Decision | null;
+}
+/**
+ * A player's answer to a decision taken in the middle of an action: the option chosen and,
+ * for a placement, the centre of each model placed (docs/decisions.md).
+ */
+export interface Answer {
+  choice: string;
+  place?: {
+    [k: string]: Point;
   };
 }
 /**
@@ -241,6 +295,7 @@ export interface Options {
   spectator_delay_events: number;
   spectator_delay_seconds: number;
   private_spectators: boolean;
+  auto_decide: boolean;
 }
 /**
  * The latest game action on the line of play: what an undo takes back (DESIGN.md 5).
@@ -445,6 +500,7 @@ export interface MatchState1 {
     [k: string]: Unit;
   };
   pending: Decision | null;
+  suspended: Suspended | null;
   log: LogEntry[];
   log_count: number;
   options: Options;

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 from msgspec.structs import replace
 
-from hulldown.match.actions import Action
+from hulldown.match.actions import Action, Decide
 from hulldown.match.events import MatchCreated
 from hulldown.match.reducer import initial_state
 from hulldown.match.rejection import Rejection
@@ -223,6 +223,15 @@ def rejection(state: MatchState, side: Side, action: Action) -> Rejection | None
 def act(state: MatchState, side: Side, action: Action, dice: Sequence[int] = ()) -> MatchState:
     """Validate (it must pass), then apply with exactly these dice (all must be used)."""
     return validated_step(state, side, action, dice)[0]
+
+
+def take_proposal(state: MatchState, kind: str, dice: Sequence[int] = ()) -> MatchState:
+    """Answer the decision the state is paused on (docs/decisions.md) with the server's
+    proposal, by the side it belongs to, with exactly these dice for the rest of the action."""
+    pending = state.pending
+    assert pending is not None and pending.kind == kind, f"expected a {kind} decision, got {pending}"
+    assert state.suspended is not None
+    return act(state, pending.side, Decide(pending.id, pending.proposal), dice)
 
 
 def log_text(state: MatchState) -> str:

@@ -10,8 +10,9 @@ from hulldown.match.state import MatchState, Point, Unit, UnitKind
 from hulldown.rules import geometry as g
 from hulldown.rules.hh3 import geom
 from hulldown.rules.hh3.core import CONTACT
+from hulldown.rules.hh3.emergency import DECISION_EMERGENCY
 
-from .builders import act, log_text, make, rejection, squad, tank, transport, wall, weapon
+from .builders import act, log_text, make, rejection, squad, take_proposal, tank, transport, wall, weapon
 
 # The transport at (30, 24) facing +x, 5 x 3: left side y = 25.5, right side y = 22.5,
 # rear x = 27.5, front x = 32.5. Access points left, right and rear.
@@ -181,8 +182,9 @@ def test_emergency_disembarkation_with_unplaceable_models() -> None:
     ]
     shooter = tank("v", "a", 10, 30, 270, weapons=[weapon("las", strength=9, damage=1)])
     state = make([shooter, rhino, troops], terrain=walls, phase="shooting")
-    # hit 6; penetration 6 (15 > side 11); Cool 3 + 4 = 7
-    state = act(state, "a", Shoot("v", (Fire("las", "rhino"),)), [6, 6, 3, 4])
+    # hit 6; penetration 6 (15 > side 11); the owner places (the proposal); Cool 3 + 4 = 7
+    state = act(state, "a", Shoot("v", (Fire("las", "rhino"),)), [6, 6])
+    state = take_proposal(state, DECISION_EMERGENCY, [3, 4])
     unit = state.units["s"]
     placed = [m for m in unit.models.values() if m.alive]
     assert 0 < len(placed) < 10
@@ -208,4 +210,7 @@ def test_emergency_disembarkation_none_placeable_destroys_the_unit() -> None:
     shooter = tank("v", "a", 10, 30, 270, weapons=[weapon("las", strength=9, rules=("barrage",))])
     state = make([shooter, rhino, troops], terrain=box, phase="shooting")
     state = act(state, "a", Shoot("v", (Fire("las", "rhino"),)), [6, 6])
+    assert state.pending is not None and state.pending.placement is not None
+    assert state.pending.placement.proposal == {} and state.pending.placement.area["s-1"] == ()
+    state = take_proposal(state, DECISION_EMERGENCY)
     assert state.units["s"].destroyed and state.units["rhino"].destroyed

@@ -9,8 +9,9 @@ from hulldown.match.state import MatchState, Point
 from hulldown.rules import geometry as g
 from hulldown.rules.hh3 import geom
 from hulldown.rules.hh3.core import CONTACT
+from hulldown.rules.hh3.emergency import DECISION_EMERGENCY
 
-from .builders import act, make, rejection, rolls, squad, tank, transport, weapon
+from .builders import act, make, rejection, rolls, squad, take_proposal, tank, transport, weapon
 
 
 def _glance_setup() -> MatchState:
@@ -104,8 +105,10 @@ def test_example8_destroyed_transport_ten_passengers_emergency_disembark_cool_9_
     gun = weapon("lascannon", strength=9, ap=2, damage=1)
     shooter = tank("shooter", "a", 10, 24, 0, weapons=[gun])
     state = make([shooter, rhino, troops], phase="shooting")
-    # hit 5, penetration 3 (12 > AV11: penetrating), Cool check 4 + 5 = 9
-    state = act(state, "a", Shoot("shooter", (Fire("lascannon", "rhino"),)), [5, 3, 4, 5])
+    # hit 5, penetration 3 (12 > AV11: penetrating); the owner takes the proposed placement;
+    # Cool check 4 + 5 = 9
+    state = act(state, "a", Shoot("shooter", (Fire("lascannon", "rhino"),)), [5, 3])
+    state = take_proposal(state, DECISION_EMERGENCY, [4, 5])
     assert state.units["rhino"].destroyed
     unit = state.units["squad"]
     assert unit.embarked_in is None and not unit.destroyed

@@ -8,7 +8,7 @@ from typing import Protocol
 
 from msgspec.structs import replace
 
-from hulldown.match.actions import Action, EndPhase
+from hulldown.match.actions import Action, Decide, EndPhase
 from hulldown.match.reducer import initial_state
 from hulldown.match.rejection import Rejection
 from hulldown.match.scenario import Scenario, match_created
@@ -260,6 +260,15 @@ def act(
     """Validate then apply one action with fixed dice; with ``exact`` every die must be used."""
     new, fixed = validated_step(state, side, action, dice, exact=exact)
     return Result(new, fixed)
+
+
+def take_proposal(state: MatchState, kind: str, dice: Sequence[int] = ()) -> Result:
+    """Answer the decision the state is paused on (docs/decisions.md) with the server's
+    proposal, by the side it belongs to, with exactly these dice for the rest of the action."""
+    pending = state.pending
+    assert pending is not None and pending.kind == kind, f"expected a {kind} decision, got {pending}"
+    assert state.suspended is not None
+    return act(state, pending.side, Decide(pending.id, pending.proposal), dice)
 
 
 def end_phases(state: MatchState, n: int) -> MatchState:

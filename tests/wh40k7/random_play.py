@@ -27,6 +27,7 @@ from hulldown.match.validate import validate
 from hulldown.rules.wh40k7.geo import alive, footprint, on_table, unit_distance
 from hulldown.rules.wh40k7.placement import place_models
 from hulldown.rules.wh40k7.types import is_flyer, is_tank, is_vehicle, is_walker
+from tests.decision_answers import random_answer
 
 from .builders import dreadnought, flyer, infantry, krak, lascannon, rhino, ruin, speeder, vehicle, weapon
 
@@ -303,6 +304,9 @@ def legal_actions(state: MatchState, rng: random.Random) -> tuple[Side, list[Act
     """The side to act and a sample of its legal actions (EndPhase first when legal)."""
     if state.pending is not None:
         d = state.pending
+        if d.placement is not None:
+            # docs/decisions.md: the proposal or a random legal placement
+            return d.side, [random_answer(state, rng)]
         return d.side, [Decide(d.id, opt) for opt in d.options]
     side = state.active
     cands: list[Action] = [EndPhase()]

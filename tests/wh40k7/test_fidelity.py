@@ -10,6 +10,7 @@ from hulldown.match.state import Mount, Point
 from hulldown.match.validate import validate
 from hulldown.rules import geometry as g
 from hulldown.rules.wh40k7.geo import CONTACT_EPS, footprint, model_distance
+from hulldown.rules.wh40k7.survivors import DECISION_SURVIVORS
 
 from .builders import (
     act,
@@ -23,6 +24,7 @@ from .builders import (
     rhino,
     ruin,
     speeder,
+    take_proposal,
     vehicle,
     weapon,
 )
@@ -176,7 +178,8 @@ def _wreck_transport_in_enemy_turn(keywords: tuple[str, ...]):  # type: ignore[n
     marines = replace(marines, embarked_in="r")
     gun = vehicle("g", "a", 20, 24, weapons=(krak(),))
     state = make_state(gun, transport, marines, phase="shooting")
-    state = act(state, "a", Shoot("g", (Fire("krak", "r"),)), [6, 2, 3, 3]).state
+    state = act(state, "a", Shoot("g", (Fire("krak", "r"),)), [6, 2]).state
+    state = take_proposal(state, DECISION_SURVIVORS, [3, 3]).state  # their owner places them
     assert state.units["r"].wreck and state.units["m"].embarked_in is None
     while not (state.active == "b" and state.phase == "assault"):
         state = end_phases(state, 1)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from hulldown.match.actions import Decide, EndPhase, Fire, Move, Shoot
 from hulldown.match.state import Point
+from hulldown.rules.wh40k7.aside import DECISION_ASIDE
 from hulldown.rules.wh40k7.geo import footprint, unit_distance
 from hulldown.rules.wh40k7.ram import ram_strength
 
-from .builders import act, flyer, infantry, krak, make_state, rejected, rhino, vehicle, weapon
+from .builders import act, flyer, infantry, krak, make_state, rejected, rhino, take_proposal, vehicle, weapon
 
 R = 25.0 / 25.4 / 2
 
@@ -22,8 +23,8 @@ def test_tank_shock_morale_passed_death_or_glory_declined_models_move_aside() ->
     d = pending.pending
     assert d is not None and d.side == "b" and d.kind == "death_or_glory"
     assert "e-0/close_combat" in d.options and "none" in d.options
-    res = act(pending, "b", Decide(d.id, "none"))
-    s = res.state
+    aside = act(pending, "b", Decide(d.id, "none")).state
+    s = take_proposal(aside, DECISION_ASIDE).state  # their owner moves them aside
     assert s.units["t"].models["t-m"].pos == Point(18, 24) and s.units["t"].flag("tank_shock")
     hull = footprint(s.units["t"].models["t-m"])
     for m in s.units["e"].models.values():
@@ -37,7 +38,9 @@ def test_tank_shock_morale_failed_unit_falls_back() -> None:
     tank = rhino("t", "a", 10, 24)
     squad = infantry("e", "b", [(18, 24)], ld=7)
     state = make_state(tank, squad)
-    res = act(state, "a", Move("t", (Point(22, 24),), kind="tank_shock"), [5, 5, 2, 2])
+    # Morale 5 + 5 fails; Falls Back 2 + 2; the model is then moved aside by its owner
+    paused = act(state, "a", Move("t", (Point(22, 24),), kind="tank_shock"), [5, 5, 2, 2]).state
+    res = take_proposal(paused, DECISION_ASIDE)
     assert "falling_back" in res.state.units["e"].statuses
     assert res.state.units["t"].models["t-m"].pos == Point(22, 24)
 

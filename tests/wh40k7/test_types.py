@@ -9,6 +9,7 @@ from hulldown.match.context import ApplyContext
 from hulldown.match.state import Point
 from hulldown.rules.dice import FixedDice
 from hulldown.rules.wh40k7.damage import roll_damage
+from hulldown.rules.wh40k7.survivors import DECISION_SURVIVORS
 
 from .builders import (
     act,
@@ -20,6 +21,7 @@ from .builders import (
     rejected,
     rhino,
     ruin,
+    take_proposal,
     vehicle,
     weapon,
 )
@@ -174,8 +176,9 @@ def test_wrecked_transport_passengers_disembark_within_3_and_test_pinning() -> N
     gun = vehicle("g", "a", 10, 24, weapons=(krak(),))
     state = make_state(gun, t, m, phase="shooting")
     # hit 6; rear armour AV10: 8 + 3 = 11 penetrating -> 0 HP; damage 3 (Shaken); Wrecked;
-    # passengers placed within 3"; Pinning test 3 + 3 passes
-    res = act(state, "a", Shoot("g", (Fire("krak", "r"),)), [6, 3, 3, 3, 3])
+    # passengers placed within 3" by their owner (the proposal); Pinning test 3 + 3 passes
+    paused = act(state, "a", Shoot("g", (Fire("krak", "r"),)), [6, 3, 3]).state
+    res = take_proposal(paused, DECISION_SURVIVORS, [3, 3])
     s = res.state
     assert s.units["r"].wreck and s.units["m"].embarked_in is None
     from hulldown.rules import geometry as g
@@ -194,8 +197,10 @@ def test_passengers_of_a_transport_shaken_then_wrecked_still_take_the_leadership
     t, m = _embarked()
     gun = vehicle("g", "a", 10, 24, weapons=(krak(),))
     state = make_state(gun, replace(t, side="b", hp=1), replace(m, side="b"), phase="shooting")
-    # hit 6; rear AV10: 8 + 3 = 11 penetrating -> 0 HP; damage 3 (Shaken); Wrecked; Pinning 3 + 3
-    state = act(state, "a", Shoot("g", (Fire("krak", "r"),)), [6, 3, 3, 3, 3]).state
+    # hit 6; rear AV10: 8 + 3 = 11 penetrating -> 0 HP; damage 3 (Shaken); Wrecked; placed by
+    # their owner (the proposal); Pinning 3 + 3
+    state = act(state, "a", Shoot("g", (Fire("krak", "r"),)), [6, 3, 3]).state
+    state = take_proposal(state, DECISION_SURVIVORS, [3, 3]).state
     assert state.units["r"].wreck and state.units["m"].embarked_in is None
     res = act(state, "a", EndPhase(), [6, 5])
     assert res.state.units["m"].statuses["snap_only"] == 2
@@ -209,8 +214,10 @@ def test_exploding_transport_hits_each_passenger() -> None:
     m = replace(replace(m, side="b"), models={k: v for k, v in list(m.models.items())[:2]})
     gun = vehicle("g", "a", 10, 24, weapons=(weapon("las", "AP1 gun", 48, 9, 1),))
     state = make_state(gun, t, m, phase="shooting")
-    # hit 6, pen 6, damage 5 + 2 = 7 Explodes!; radius 1; 2 hits: wound 4, 4; saves 1, 6; pinning 1 1
-    res = act(state, "a", Shoot("g", (Fire("las", "r"),)), [6, 6, 5, 1, 4, 4, 1, 6, 1, 1])
+    # hit 6, pen 6, damage 5 + 2 = 7 Explodes!; radius 1; placed by their owner (the proposal);
+    # 2 hits: wound 4, 4; saves 1, 6; pinning 1 1
+    paused = act(state, "a", Shoot("g", (Fire("las", "r"),)), [6, 6, 5, 1]).state
+    res = take_proposal(paused, DECISION_SURVIVORS, [4, 4, 1, 6, 1, 1])
     s = res.state
     assert s.units["r"].destroyed and not s.units["r"].wreck
     alive = [mm for mm in s.units["m"].models.values() if mm.alive]

@@ -36,7 +36,8 @@ def describe(event: Event) -> str:
         case Shoot():
             return f"{who}: {body.unit} shoots " + ", ".join(_fire(f) for f in body.fire)
         case Decide():
-            return f"{who}: decides {body.decision} -> {body.choice}"
+            placed = "".join(f", {mid} at ({p.x:g}, {p.y:g})" for mid, p in sorted(body.place.items()))
+            return f"{who}: decides {body.decision} -> {body.choice}{placed}"
         case TakebackRequest():
             return f"{who}: asks to take back to seq {body.to_seq}"
         case TakebackAnswer():

@@ -186,11 +186,13 @@ class Decide(
     forbid_unknown_fields=True,
     omit_defaults=True,
 ):
-    """Answer the pending decision ``decision`` with one of its options."""
+    """Answer the pending decision ``decision`` with one of its options. ``place``: for a
+    placement decision answered ``place``, the centre of each model placed (docs/decisions.md)."""
 
     decision: str
     choice: str
     nonce: str = ""
+    place: dict[str, Point] = {}
 
 
 class Undo(msgspec.Struct, gc=False, frozen=True, tag="undo", tag_field="type", forbid_unknown_fields=True):

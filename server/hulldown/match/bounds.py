@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import msgspec
 
-from .actions import Action, Disembark, Move, Shoot
+from .actions import Action, Decide, Disembark, Move, Shoot
 from .rejection import Rejection, reject
 
 LIMITS_RULE = "docs/limits-and-outages.md"
@@ -62,6 +62,14 @@ def _counts(action: Action) -> Rejection | None:
             LIMITS_RULE,
             f"at most {MAX_POSITIONS} model positions per action, this one has {len(action.positions)}",
             positions=len(action.positions),
+            max=MAX_POSITIONS,
+        )
+    if isinstance(action, Decide) and len(action.place) > MAX_POSITIONS:
+        return reject(
+            "too_many_positions",
+            LIMITS_RULE,
+            f"at most {MAX_POSITIONS} model positions per action, this one has {len(action.place)}",
+            positions=len(action.place),
             max=MAX_POSITIONS,
         )
     if isinstance(action, Shoot) and len(action.fire) > MAX_FIRE_ORDERS:

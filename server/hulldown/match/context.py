@@ -9,18 +9,42 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..rules.dice import Dice
-from .state import LogEntry, LogRoll, LogValue
+from .decisions import Answerer, Check, Proposer
+from .state import Answer, Decision, LogEntry, LogRoll, LogValue
 
 
 class ApplyContext:
     """Dice and log for one event being applied. Pure: it only records."""
 
-    def __init__(self, seq: int, dice: Dice, first_log_n: int) -> None:
+    def __init__(self, seq: int, dice: Dice, first_log_n: int, answerer: Answerer | None = None) -> None:
         self.seq = seq
         self._dice = dice
+        self._first_n = first_log_n
         self._next_n = first_log_n
         self._pending_rolls: list[LogRoll] = []
         self.entries: list[LogEntry] = []
+        self.answerer: Answerer = answerer if answerer is not None else Proposer()
+
+    @property
+    def dice(self) -> Dice:
+        return self._dice
+
+    def use_dice(self, dice: Dice) -> None:
+        """Roll from ``dice`` from now on (match/suspend.py: the faces already drawn, then the
+        event's own dice)."""
+        self._dice = dice
+
+    def decide(self, decision: Decision, check: Check) -> Answer:
+        """The answer to a decision taken here, in the middle of the action (docs/decisions.md).
+        ``check`` says whether an answer is legal (a rejection with the numbers, or None)."""
+        return self.answerer.answer(decision, check)
+
+    def discard_replayed(self) -> None:
+        """Forget the lines and rolls written so far: they replay what an earlier event of
+        this action already wrote (match/suspend.py)."""
+        self.entries = []
+        self._pending_rolls = []
+        self._next_n = self._first_n
 
     def roll(self, purpose: str, target: str = "", judge: Callable[[int], str] | None = None) -> int:
         """Roll one D6 for ``purpose`` (e.g. "armour penetration"), record it and return it.

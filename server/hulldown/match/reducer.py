@@ -21,6 +21,7 @@ from .hashing import state_hash as _h2_state_hash
 from .mission_flow import after_action
 from .setup import SETUP_PHASE, initial_mission
 from .state import LOG_WINDOW, LogEntry, MatchState, Side, other_side
+from .suspend import apply_play
 from .victory import CONCESSION
 
 
@@ -57,10 +58,11 @@ def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchSta
     body = event.body
     ctx = ApplyContext(event.seq, dice, state.log_count)
     if type(body) not in _STREAM_KINDS:
-        # Every other event is a play action: the edition's dispatch table applies it.
+        # Every other event is a play action: the edition's dispatch table applies it, pausing
+        # on a decision taken in its middle (match/suspend.py).
         actor: Side = "a" if event.by == "a" else "b"
-        new = rules_for(state.edition).apply(state, actor, cast(PlayAction, body), ctx)
-        if state.mission is not None:
+        new = apply_play(state, actor, cast(PlayAction, body), ctx)
+        if state.mission is not None and new.suspended is None:
             new = after_action(state, new, ctx)
     else:
         match body:
@@ -71,11 +73,20 @@ def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchSta
                 new = replace(state, seed=body.seed)
             case MatchEnded():
                 ctx.log(f"Match over: {body.reason}.", "")
-                new = replace(state, ended=True, winner=body.winner, end_reason=body.reason, pending=None)
+                new = replace(
+                    state, ended=True, winner=body.winner, end_reason=body.reason, pending=None, suspended=None
+                )
             case Concede():
                 side: Side = "a" if event.by == "a" else "b"
                 ctx.log(f"Side {side} concedes.", "")
-                new = replace(state, ended=True, winner=other_side(side), end_reason=CONCESSION, pending=None)
+                new = replace(
+                    state,
+                    ended=True,
+                    winner=other_side(side),
+                    end_reason=CONCESSION,
+                    pending=None,
+                    suspended=None,
+                )
             case _:
                 # Undo and takebacks need the earlier state; the history-aware fold handles them
                 # (match/history.py). Here they only record themselves.

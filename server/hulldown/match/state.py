@@ -177,8 +177,33 @@ class Battlefield(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=T
     height: float = 48.0
 
 
+# A ring of points on the battlefield, in inches (not closed: the last point joins the first),
+# and a polygon: its exterior ring, then its holes.
+Ring: TypeAlias = tuple[Point, ...]
+Shape: TypeAlias = tuple[Ring, ...]
+
+
+class Placement(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
+    """What a placement decision asks (docs/decisions.md): the models of ``unit`` to place, for
+    each model the legal area of its base's centre (polygons, each its exterior ring then its
+    holes, to be filled even-odd; the base must also not overlap
+    another model, which the area cannot show), and the server's proposal: a centre for each model
+    it could place (a model the proposal leaves out is a casualty in it). ``limits`` holds the
+    distances the rule sets (e.g. ``contact``, ``enemy_gap``), in inches."""
+
+    unit: str
+    models: tuple[str, ...]
+    area: dict[str, tuple[Shape, ...]] = {}
+    proposal: dict[str, Point] = {}
+    limits: dict[str, float] = {}
+
+
 class Decision(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
-    """A pending choice only one player may answer (RULES.md section 0)."""
+    """A pending choice only one player may answer (docs/decisions.md).
+
+    ``proposal``: the option the server proposes (a decision taken in the middle of an action,
+    docs/decisions.md; ``auto_decide`` answers with it). ``placement``: what a placement
+    decision asks (its options are ``proposal`` and ``place``)."""
 
     id: str
     side: Side
@@ -187,6 +212,32 @@ class Decision(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True
     prompt: str
     rule: str
     context: dict[str, str] = {}
+    proposal: str = ""
+    placement: Placement | None = None
+
+
+class Answer(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """A player's answer to a decision taken in the middle of an action: the option chosen and,
+    for a placement, the centre of each model placed (docs/decisions.md)."""
+
+    choice: str
+    place: dict[str, Point] = {}
+
+
+class Suspended(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
+    """An action paused on a decision in its middle (docs/decisions.md, match/suspend.py).
+
+    The state holding it is the state *before* the action, plus the pending decision: ``action``
+    (the action's JSON) by side ``by`` is folded again from it once the decision is answered,
+    with ``faces`` (every die it drew so far, in order: the same dice again) and ``answers``
+    (the answers given so far, in order). ``before`` is the decision the action answered, if
+    it was itself an answer (e.g. a Jink answer whose shooting then destroys a transport)."""
+
+    action: str
+    by: Side
+    faces: tuple[int, ...] = ()
+    answers: tuple[Answer, ...] = ()
+    before: Decision | None = None
 
 
 class LogRoll(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
@@ -225,6 +276,9 @@ class Options(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True)
     spectator_delay_events: int = 0
     spectator_delay_seconds: float = 0.0
     private_spectators: bool = False
+    # docs/decisions.md: every decision taken in the middle of an action (placing models,
+    # ...) is answered at once with the server's proposal instead of waiting for its player.
+    auto_decide: bool = False
 
 
 LOG_WINDOW = 50
@@ -268,6 +322,8 @@ class MatchState(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=Tr
     terrain: dict[str, Terrain] = {}
     units: dict[str, Unit] = {}
     pending: Decision | None = None
+    # The action paused on ``pending`` when it is a decision taken in its middle (match/suspend.py).
+    suspended: Suspended | None = None
     log: tuple[LogEntry, ...] = ()
     log_count: int = 0
     options: Options = Options()

@@ -26,6 +26,7 @@ from .history import StateAt, check_history_action, check_pending_takeback
 from .rejection import Rejection, reject
 from .setup import check_setup
 from .state import MatchState, Side
+from .suspend import check_answer
 
 
 def validate(
@@ -73,6 +74,16 @@ def validate(
                 f"{action.choice!r} is not one of {', '.join(pending.options)}",
                 choice=action.choice,
             )
+        if action.place and pending.placement is None:
+            return reject(
+                "place_not_asked",
+                pending.rule,
+                f"decision {pending.id} places no models: answer it with a choice only",
+                decision=pending.id,
+            )
+        if state.suspended is not None:
+            # A decision in the middle of an action: its rules check the answer (match/suspend.py).
+            return check_answer(state, action)
         return rules_for(state.edition).validate(state, side, action)
     if isinstance(action, Decide):
         return reject("no_decision_pending", doc_refs.DECISIONS, "there is no pending decision to answer")

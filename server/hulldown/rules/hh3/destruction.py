@@ -28,8 +28,8 @@ from .core import (
     rule_value,
     vehicle_model,
 )
+from .emergency import emergency_disembark
 from .hits import Hit
-from .transports import emergency_disembark
 
 # Resolves hits on one unit in order (``damage.resolve_hits``): state, unit id, hits, ctx. Passed
 # in by the caller, since resolving a hit is what destroys a vehicle in the first place.

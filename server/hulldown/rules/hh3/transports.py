@@ -33,7 +33,6 @@ from .core import (
     LIGHT_TRANSPORT_KEYWORD,
     R_CORE_MOVE,
     R_EMBARK,
-    R_EMERGENCY,
     R_LIGHT_TRANSPORT,
     R_RAPID,
     R_TRANSPORT,
@@ -169,7 +168,7 @@ def apply_embark(state: MatchState, unit: Unit, action: Embark, ctx: ApplyContex
     return replace_unit(state, replace(transport, passengers=(unit.id,)))
 
 
-def _blocked(
+def blocked(
     state: MatchState, fp: g.Footprint, side: str, others: list[g.Footprint], ignore: set[str]
 ) -> str | None:
     """Why a base cannot stand here (None when it can): enemy within 1", a model under it, or
@@ -228,7 +227,7 @@ def validate_disembark(state: MatchState, unit: Unit, action: Disembark) -> Reje
                 model=mid,
                 distance=d,
             )
-        why = _blocked(state, fp, unit.side, placed, {unit.id})
+        why = blocked(state, fp, unit.side, placed, {unit.id})
         if why is not None:
             return reject(
                 why, R_EMBARK, f"{mid} cannot be placed at ({pos.x:g}, {pos.y:g}): {why}", model=mid
@@ -268,58 +267,9 @@ def apply_disembark(state: MatchState, unit: Unit, action: Disembark, ctx: Apply
     return replace_unit(state, add_flag(replace(transport, passengers=()), F_UNLOADED))
 
 
-def _candidates(transport: Unit, model: Model) -> list[Point]:
+def candidates(transport: Unit, model: Model) -> list[Point]:
     """Positions around the hull where a base touches it, every PLACE_STEP inches."""
     ring = geom.hull(vehicle_model(transport)).polygon().buffer(geom.radius(model) + PLACE_GAP).exterior
     steps = max(1, int(ring.length / PLACE_STEP))
     points = (ring.interpolate(i * ring.length / steps) for i in range(steps))
     return [Point(float(p.x), float(p.y)) for p in points]
-
-
-def emergency_disembark(state: MatchState, tid: str, ctx: ApplyContext) -> MatchState:
-    """RULES 2.22: each model is placed in contact with the hull, not within 1" of an enemy or in
-    impassable terrain, coherency not needed; unplaceable models are casualties; nothing of the
-    destroying attack carries over; then a Cool check, Pinned on a failure.
-
-    [decided] The server places the models (the owner cannot be asked mid-attack): in model id
-    order, each at the first free position going round the hull from the shapely ring start.
-    """
-    transport = state.units[tid]
-    for pid in transport.passengers:
-        unit = state.units[pid]
-        models = dict(unit.models)
-        placed: list[g.Footprint] = []
-        lost: list[str] = []
-        for mid in sorted(m.id for m in alive_models(unit)):
-            model = unit.models[mid]
-            spot = next(
-                (
-                    p
-                    for p in _candidates(transport, model)
-                    if _blocked(state, geom.at(model, p), unit.side, placed, {unit.id, tid}) is None
-                ),
-                None,
-            )
-            if spot is None:
-                models[mid] = replace(model, alive=False)
-                lost.append(mid)
-            else:
-                models[mid] = replace(model, pos=spot)
-                placed.append(geom.at(model, spot))
-        unit = add_flag(replace(unit, models=models, embarked_in=None), F_DISEMBARKED)
-        ctx.log(
-            f"{unit.name} makes an Emergency Disembarkation from {transport.name}: "
-            f"{len(placed)} placed, {len(lost)} lost{' (' + ', '.join(lost) + ')' if lost else ''}.",
-            R_EMERGENCY,
-        )
-        if not placed:
-            state = replace_unit(state, replace(unit, destroyed=True))
-            ctx.log(f"{unit.name} is destroyed: no model could be placed.", R_EMERGENCY)
-            continue
-        if not statuses.cool_check(unit, ctx, "Emergency Disembarkation"):
-            unit = statuses.gain(unit, statuses.PINNED)
-            ctx.log(f"{unit.name} fails its Cool check and is Pinned.", R_EMERGENCY)
-        else:
-            ctx.log(f"{unit.name} passes its Cool check.", R_EMERGENCY)
-        state = replace_unit(state, unit)
-    return replace_unit(state, replace(state.units[tid], passengers=()))

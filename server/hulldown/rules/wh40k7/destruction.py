@@ -29,9 +29,9 @@ from .damage import Fate
 from .geo import alive, footprint, lead_model, on_table
 from .morale import note_strength, pinning_test
 from .penetration import PenProfile
-from .placement import place_models
 from .rolls import scatter
 from .status import FORCED_OUT_STATUS
+from .survivors import place_survivors
 from .types import is_assault_vehicle, is_super_heavy, is_zooming
 from .wording import plural
 
@@ -260,14 +260,15 @@ def _disembark_survivors(
         passenger = state.units[pid]
         models = alive(passenger)
         n_embarked = len(models)
-        spots = place_models(
+        # The owner places them (docs/decisions.md); the proposal is the automatic placement.
+        spots = place_survivors(
             state,
-            passenger.side,
-            models,
+            ctx,
+            transport,
+            passenger,
             hull,
             max_gap if max_gap else PLACE_AROUND_WRECKAGE,
             inside_first,
-            {uid, pid},
         )
         new_models = dict(passenger.models)
         lost = 0

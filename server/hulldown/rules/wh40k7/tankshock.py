@@ -26,11 +26,12 @@ from shapely.geometry.base import BaseGeometry
 from ...match.actions import Move
 from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
-from ...match.state import Decision, MatchState, Model, Point
+from ...match.state import Decision, MatchState, Point
 from ...match.turns import replace_unit
 from .. import geometry as g
 from ..memo import geometry_memo
 from . import refs
+from .aside import PUSH_CLEARANCE, place_aside
 from .attacks import Hit
 from .dangerous import dangerous_for_vehicle, dangerous_test
 from .geo import alive, footprint, on_table
@@ -38,7 +39,6 @@ from .morale import morale_check, note_strength
 from .movement import common_checks, move_limit
 from .moves import ModelMove
 from .penetration import PenProfile
-from .placement import Placer, base_radius
 from .ram import ram
 from .resolve import resolve_hits
 from .rolls import dice
@@ -47,7 +47,6 @@ from .types import is_super_heavy, is_tank, is_vehicle, is_zooming
 from .wording import plural
 
 STOP_SHORT = 1.0
-PUSH_CLEARANCE = 1.0
 SEARCH_STEPS = 40
 HEADING_TOLERANCE_DEG = 1.0
 MAX_DOG_OPTIONS = 30
@@ -419,20 +418,18 @@ def _push_aside(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
         if not movers:
             continue
         state = note_strength(state, other.id)
-        placer = Placer(state, other.side, {other.id})
-        placer.placed.append(hull)
+        other = state.units[other.id]
+        # Their owner moves them aside (docs/decisions.md); the proposal is the automatic search.
+        spots = place_aside(state, ctx, tank, hull, other, movers)
         models = dict(other.models)
-        for m in alive(other):
-            if m not in movers:
-                placer.placed.append(footprint(m))
         crushed = 0
         for m in movers:
-            spot = _aside_spot(hull, m, placer)
+            spot = spots[m.id]
             if spot is None:
                 models[m.id] = replace(m, alive=False, wounds=0)
                 crushed += 1
             else:
-                models[m.id] = replace(m, pos=Point(spot[0], spot[1]))
+                models[m.id] = replace(m, pos=spot)
         still = any(mm.alive for mm in models.values())
         state = replace_unit(state, replace(other, models=models, destroyed=not still))
         ctx.log(
@@ -442,19 +439,6 @@ def _push_aside(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
             refs.TANK_SHOCK,
         )
     return state
-
-
-def _aside_spot(hull: g.Hull, m: Model, placer: Placer) -> g.Point | None:
-    u, v = hull.to_local((m.pos.x, m.pos.y))
-    r = base_radius(m)
-    sides = (1.0, -1.0) if v >= 0 else (-1.0, 1.0)
-    for sign in sides:
-        for extra in (0.0, 0.5, 1.0, 1.5, 2.0):
-            lateral = sign * (hull.width / 2 + r + PUSH_CLEARANCE + 0.01 + extra)
-            spot = hull.to_world((u, lateral))
-            if placer.take([spot], m.base_mm or 25.0):
-                return spot
-    return None
 
 
 def is_tank_shock(action: Move) -> bool:

@@ -1058,14 +1058,21 @@ function renderDecision() {
   }
   if (dialog.open && dialog.dataset.decision === pending.id) return;
   dialog.dataset.decision = pending.id;
+  // A placement decision (docs/decisions.md) is answered here with the server's proposal; placing
+  // the models by hand needs their positions (decide {choice: "place", place}), not drawn yet.
+  const options = pending.placement ? pending.options.filter((option) => option !== "place") : pending.options;
+  const placing = pending.placement
+    ? [h("p", { class: "placement" }, `Proposal: ${Object.keys(pending.placement.proposal).length} of ${pending.placement.models.length} models placed.`)]
+    : [];
   dialog.replaceChildren(
     h("h3", {}, "Your decision"),
     h("p", { class: "prompt" }, pending.prompt),
     h("p", { class: "rule" }, pending.rule),
+    ...placing,
     h(
       "div",
       { class: "options" },
-      ...pending.options.map((option) =>
+      ...options.map((option) =>
         h("button", { type: "button", class: "option", "data-choice": option, onclick: () => act("decision", { type: "decide", decision: pending.id, choice: option }) }, option),
       ),
     ),
