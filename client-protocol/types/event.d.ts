@@ -360,7 +360,8 @@ export interface Options {
  * (hh3 Deployment: 2"); ``marker_clearance``: a model may not be deployed within this many
  * inches of a marker's centre (hh3: never on an Objective, a 32 mm marker); ``seize``: the side
  * going second may try to Seize the Initiative (a 6); ``reserves``: units may be declared in
- * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve.
+ * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve;
+ * ``warlords``: side -> the id of its Warlord, a unit or one model of a unit (Slay the Warlord).
  */
 export interface Mission {
   id: string;
@@ -380,6 +381,9 @@ export interface Mission {
   scoring?: Scoring;
   rule?: string;
   custom?: boolean;
+  warlords?: {
+    [k: string]: string;
+  };
 }
 /**
  * Two deployment zones, ``A`` (taken by the side that deploys first) and ``B``.

@@ -209,11 +209,15 @@ export interface Options {
 /**
  * The match definition's ``mission``: a standard mission by ``id`` (with the ``deployment``
  * map to use, default the mission's own), or a ``custom`` mission written out in full.
+ * ``warlords``: side -> its Warlord (a unit id, or a model id), for either kind of mission.
  */
 export interface MissionChoice {
   id?: string;
   deployment?: string;
   custom?: Mission | null;
+  warlords?: {
+    [k: string]: string;
+  };
 }
 /**
  * One mission: deployment map, markers, first turn, game length and scoring.
@@ -222,7 +226,8 @@ export interface MissionChoice {
  * (hh3 Deployment: 2"); ``marker_clearance``: a model may not be deployed within this many
  * inches of a marker's centre (hh3: never on an Objective, a 32 mm marker); ``seize``: the side
  * going second may try to Seize the Initiative (a 6); ``reserves``: units may be declared in
- * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve.
+ * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve;
+ * ``warlords``: side -> the id of its Warlord, a unit or one model of a unit (Slay the Warlord).
  */
 export interface Mission {
   id: string;
@@ -242,6 +247,9 @@ export interface Mission {
   scoring?: Scoring;
   rule?: string;
   custom?: boolean;
+  warlords?: {
+    [k: string]: string;
+  };
 }
 /**
  * Two deployment zones, ``A`` (taken by the side that deploys first) and ``B``.

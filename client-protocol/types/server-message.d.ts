@@ -269,7 +269,8 @@ export interface UndoMark {
  * ``off_table``: unit id -> ``undeployed`` or ``reserve``; ``vp``: side -> victory points;
  * ``control``: marker id -> who holds it; ``values``: marker id -> its current value (hh3
  * Window of Opportunity lowers it); ``destroyed_by``: side -> enemy units it destroyed;
- * ``first_blood``: the side(s) that scored First Blood; ``last_turn``: the last battle turn
+ * ``first_blood``: the side(s) that scored First Blood; ``slew_warlord``: the side(s) that
+ * scored Slay the Warlord; ``last_turn``: the last battle turn
  * (the 40k7 random game length extends it); ``over``: the game length has run out.
  */
 export interface MissionState {
@@ -297,6 +298,7 @@ export interface MissionState {
   };
   first_blood: string[];
   first_strike: string[];
+  slew_warlord: string[];
   last_turn: number;
   over: boolean;
 }
@@ -307,7 +309,8 @@ export interface MissionState {
  * (hh3 Deployment: 2"); ``marker_clearance``: a model may not be deployed within this many
  * inches of a marker's centre (hh3: never on an Objective, a 32 mm marker); ``seize``: the side
  * going second may try to Seize the Initiative (a 6); ``reserves``: units may be declared in
- * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve.
+ * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve;
+ * ``warlords``: side -> the id of its Warlord, a unit or one model of a unit (Slay the Warlord).
  */
 export interface Mission {
   id: string;
@@ -327,6 +330,9 @@ export interface Mission {
   scoring?: Scoring;
   rule?: string;
   custom?: boolean;
+  warlords?: {
+    [k: string]: string;
+  };
 }
 /**
  * Two deployment zones, ``A`` (taken by the side that deploys first) and ``B``.

@@ -27,7 +27,8 @@ class MissionState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ``off_table``: unit id -> ``undeployed`` or ``reserve``; ``vp``: side -> victory points;
     ``control``: marker id -> who holds it; ``values``: marker id -> its current value (hh3
     Window of Opportunity lowers it); ``destroyed_by``: side -> enemy units it destroyed;
-    ``first_blood``: the side(s) that scored First Blood; ``last_turn``: the last battle turn
+    ``first_blood``: the side(s) that scored First Blood; ``slew_warlord``: the side(s) that
+    scored Slay the Warlord; ``last_turn``: the last battle turn
     (the 40k7 random game length extends it); ``over``: the game length has run out."""
 
     mission: Mission
@@ -42,5 +43,6 @@ class MissionState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     destroyed_by: dict[str, int] = msgspec.field(default_factory=lambda: {"a": 0, "b": 0})
     first_blood: tuple[str, ...] = ()
     first_strike: tuple[str, ...] = ()
+    slew_warlord: tuple[str, ...] = ()
     last_turn: int = 0
     over: bool = False

@@ -37,7 +37,8 @@ CRUSADE_MARKERS = 4
 CRUSADE_VALUE = 3  # 40k7 Crusade: 3 VP per objective controlled at the end of the game
 EMPERORS_WILL_VALUE = 3  # 40k7 The Emperor's Will: 3 VP for each of the two objectives
 PURGE_KILL_POINTS = 1  # 40k7 Purge the Alien: 1 VP per enemy unit destroyed
-SECONDARY_40K7 = {"first_blood": 1, "linebreaker": 1}  # 40k7 Eternal War secondary objectives
+# 40k7 Eternal War secondary objectives: First Blood, Linebreaker, Slay the Warlord (1 VP each)
+SECONDARY_40K7 = {"first_blood": 1, "linebreaker": 1, "slay_the_warlord": 1}
 TURNS_40K7 = 5  # the random game length starts checking at the end of turn 5
 TURNS_HH3 = 4  # hh3 Core Mission step 8: four Battle Turns
 HH3_MARKER_CLEARANCE = 16.0 / 25.4  # hh3: never deployed on an Objective (a 32 mm marker)
@@ -96,7 +97,7 @@ def _hh3(mission_id: str, name: str, dmap: DeploymentMap, w: float, h: float) ->
             ObjectiveMarker("o2", (cx - 12, cy - 6), 1),
             ObjectiveMarker("o3", (cx + 12, cy + 6), 1),
         )
-        secondaries = {"last_man_standing": 3, "first_strike": 3}
+        secondaries = {"last_man_standing": 3, "first_strike": 3, "slay_the_warlord": 3}
     elif mission_id == "the_crucible_of_war":
         markers = tuple(
             ObjectiveMarker(f"o{i + 1}", p, 2)
@@ -104,10 +105,10 @@ def _hh3(mission_id: str, name: str, dmap: DeploymentMap, w: float, h: float) ->
                 ((cx - 12, cy - 8), (cx + 12, cy - 8), (cx - 12, cy + 8), (cx + 12, cy + 8))
             )
         )
-        secondaries = {"last_man_standing": 2, "first_strike": 4}
+        secondaries = {"last_man_standing": 2, "first_strike": 4, "slay_the_warlord": 2}
     else:
         markers = (ObjectiveMarker("o1", (cx - 12, cy), 3), ObjectiveMarker("o2", (cx + 12, cy), 3))
-        secondaries = {"last_man_standing": 4, "first_strike": 2}
+        secondaries = {"last_man_standing": 4, "first_strike": 2, "slay_the_warlord": 2}
         window = True
     return Mission(
         id=mission_id,
@@ -183,9 +184,14 @@ def mission(edition: str, mission_id: str, deployment: str, width: float, height
 
 def resolve(choice: MissionChoice, edition: str, width: float, height: float) -> Mission | str:
     """The mission a match definition names: a custom one as written, else a standard one."""
-    if choice.custom is not None:
-        return choice.custom
-    return mission(edition, choice.id, choice.deployment, width, height)
+    found = (
+        choice.custom
+        if choice.custom is not None
+        else mission(edition, choice.id, choice.deployment, width, height)
+    )
+    if isinstance(found, str) or not choice.warlords:
+        return found
+    return replace(found, warlords={**found.warlords, **choice.warlords})
 
 
 def catalogue(edition: str, width: float, height: float) -> list[Mission]:

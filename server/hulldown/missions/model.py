@@ -29,7 +29,14 @@ ObjectiveTiming = Literal["end_of_game", "end_of_own_turn", "never"]
 """When markers score: once at the end of the game for their holder, or at the end of each
 player turn for the active player's markers (hh3 Victory sub-phase; 40k11 from ``from_turn``)."""
 
-Secondary = Literal["first_blood", "linebreaker", "last_man_standing", "first_strike"]
+Secondary = Literal["first_blood", "linebreaker", "last_man_standing", "first_strike", "slay_the_warlord"]
+SECONDARIES: tuple[str, ...] = (
+    "first_blood",
+    "linebreaker",
+    "last_man_standing",
+    "first_strike",
+    "slay_the_warlord",
+)
 
 
 class Zone(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -81,7 +88,8 @@ class Mission(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     (hh3 Deployment: 2"); ``marker_clearance``: a model may not be deployed within this many
     inches of a marker's centre (hh3: never on an Objective, a 32 mm marker); ``seize``: the side
     going second may try to Seize the Initiative (a 6); ``reserves``: units may be declared in
-    reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve.
+    reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve;
+    ``warlords``: side -> the id of its Warlord, a unit or one model of a unit (Slay the Warlord).
     """
 
     id: str
@@ -101,12 +109,15 @@ class Mission(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     scoring: Scoring = Scoring()
     rule: str = ""
     custom: bool = False
+    warlords: dict[str, str] = {}
 
 
 class MissionChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """The match definition's ``mission``: a standard mission by ``id`` (with the ``deployment``
-    map to use, default the mission's own), or a ``custom`` mission written out in full."""
+    map to use, default the mission's own), or a ``custom`` mission written out in full.
+    ``warlords``: side -> its Warlord (a unit id, or a model id), for either kind of mission."""
 
     id: str = ""
     deployment: str = ""
     custom: Mission | None = None
+    warlords: dict[str, str] = {}
