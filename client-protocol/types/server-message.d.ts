@@ -272,10 +272,24 @@ export interface UndoMark {
  * ``first_blood``: the side(s) that scored First Blood; ``slew_warlord``: the side(s) that
  * scored Slay the Warlord; ``last_turn``: the last battle turn
  * (the 40k7 random game length extends it); ``over``: the game length has run out.
+ * Infiltrate, Scout and Outflank (match/setup_special.py): ``scouts_left``: Scout units still to
+ * redeploy or stay; ``scouting``: the Scout unit redeploying now; ``outflanking``: 40k7 units in
+ * reserve declared outflanking; ``arrival_edges``: unit -> the table edges it arrives from
+ * (``south``, ``north``, ``west``, ``east``); ``no_charge``: unit -> the last player turn in
+ * which it may not charge.
  */
 export interface MissionState {
   mission: Mission;
-  step: "battle" | "deploy" | "deploy_order" | "roll_off" | "seize";
+  step:
+    | "battle"
+    | "deploy"
+    | "deploy_order"
+    | "infiltrate"
+    | "infiltrate_order"
+    | "roll_off"
+    | "scout"
+    | "scout_order"
+    | "seize";
   zones: {
     [k: string]: string;
   };
@@ -299,6 +313,15 @@ export interface MissionState {
   first_blood: string[];
   first_strike: string[];
   slew_warlord: string[];
+  scouts_left: string[];
+  scouting: string | null;
+  outflanking: string[];
+  arrival_edges: {
+    [k: string]: string[];
+  };
+  no_charge: {
+    [k: string]: number;
+  };
   last_turn: number;
   over: boolean;
 }

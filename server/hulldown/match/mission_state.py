@@ -9,7 +9,17 @@ import msgspec
 
 from ..missions.model import Mission
 
-SetupStep = Literal["roll_off", "deploy_order", "deploy", "seize", "battle"]
+SetupStep = Literal[
+    "roll_off",
+    "deploy_order",
+    "deploy",
+    "infiltrate_order",
+    "infiltrate",
+    "scout_order",
+    "scout",
+    "seize",
+    "battle",
+]
 OffTable = Literal["undeployed", "reserve", "arriving"]
 
 
@@ -29,7 +39,12 @@ class MissionState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     Window of Opportunity lowers it); ``destroyed_by``: side -> enemy units it destroyed;
     ``first_blood``: the side(s) that scored First Blood; ``slew_warlord``: the side(s) that
     scored Slay the Warlord; ``last_turn``: the last battle turn
-    (the 40k7 random game length extends it); ``over``: the game length has run out."""
+    (the 40k7 random game length extends it); ``over``: the game length has run out.
+    Infiltrate, Scout and Outflank (match/setup_special.py): ``scouts_left``: Scout units still to
+    redeploy or stay; ``scouting``: the Scout unit redeploying now; ``outflanking``: 40k7 units in
+    reserve declared outflanking; ``arrival_edges``: unit -> the table edges it arrives from
+    (``south``, ``north``, ``west``, ``east``); ``no_charge``: unit -> the last player turn in
+    which it may not charge."""
 
     mission: Mission
     step: SetupStep = "roll_off"
@@ -44,5 +59,10 @@ class MissionState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     first_blood: tuple[str, ...] = ()
     first_strike: tuple[str, ...] = ()
     slew_warlord: tuple[str, ...] = ()
+    scouts_left: tuple[str, ...] = ()
+    scouting: str | None = None
+    outflanking: tuple[str, ...] = ()
+    arrival_edges: dict[str, tuple[str, ...]] = {}
+    no_charge: dict[str, int] = {}
     last_turn: int = 0
     over: bool = False

@@ -1082,12 +1082,15 @@ const setupStep = () => (table.view && table.view.mission ? table.view.mission.s
 const inSetup = () => setupStep() !== "battle";
 const whereIs = (unitId) => (table.view.mission && table.view.mission.off_table ? table.view.mission.off_table[unitId] : undefined);
 const offTableModel = (m) => m.pos[0] < OFF_TABLE_BELOW || m.pos[1] < OFF_TABLE_BELOW;
-const deployingNow = () => setupStep() === "deploy" && table.view.mission.deploying === table.side && !table.view.ended;
+const deployingNow = () => ["deploy", "infiltrate"].includes(setupStep()) && table.view.mission.deploying === table.side && !table.view.ended;
+// 40k7 Scout: the unit whose redeployment the set-up waits for (its owner said "redeploy").
+const scoutingNow = (unit) => setupStep() === "scout" && table.view.mission.scouting === unit.id && !table.view.pending && unit.side === table.side;
 
 // A unit this side may place now: still to deploy while it deploys, or arriving from reserve.
 function toPlace(unit) {
   const where = whereIs(unit.id);
   if (unit.side !== table.side || unit.embarked_in) return false;
+  if (scoutingNow(unit)) return true;
   return (where === "undeployed" && deployingNow()) || (where === "arriving" && myTurn() && !inSetup());
 }
 
@@ -1201,9 +1204,10 @@ function setupControls() {
   if (step === "roll_off") {
     parts.push(h("h2", {}, "Set-up: the roll-off for deployment"));
     parts.push(h("div", { class: "buttons" }, h("button", { type: "button", id: "roll-off", onclick: () => act("setup", { type: "roll_off" }) }, "Roll off")));
-  } else if (step === "deploy") {
+  } else if (step === "deploy" || step === "infiltrate") {
     const mine = deployingNow();
-    parts.push(h("h2", { id: "deploying", "data-side": mission.deploying }, mine ? `Set-up: you deploy (zone ${zone})` : `Set-up: side ${SIDE[mission.deploying]} deploys`));
+    const what = step === "infiltrate" ? "set up an Infiltrator (anywhere far enough from the enemy)" : "deploy";
+    parts.push(h("h2", { id: "deploying", "data-side": mission.deploying }, mine ? `Set-up: you ${what}${step === "deploy" ? ` (zone ${zone})` : ""}` : `Set-up: side ${SIDE[mission.deploying]} ${step === "infiltrate" ? "sets up an Infiltrator" : "deploys"}`));
     if (mine) parts.push(h("p", { class: "note" }, "Drag each unit into your zone (the wheel turns a vehicle), or press Place and click where it goes; or hold it in reserve."));
   } else {
     parts.push(h("h2", {}, `Set-up: ${step.replace("_", " ")}`));
@@ -1236,8 +1240,16 @@ function setupSection(unit) {
   return h(
     "section",
     { class: "action", "data-action": "setup", "data-where": where || "deployed" },
-    h("h4", {}, where === "arriving" ? "Arrive from reserve" : "Deploy"),
-    h("div", {}, where ? `${unit.name} is ${where === "undeployed" ? "still to deploy" : where === "reserve" ? "in reserve" : "arriving: place it from your table edge"}.` : `${unit.name} is deployed (undo to place it again).`),
+    h("h4", {}, where === "arriving" ? "Arrive from reserve" : scoutingNow(unit) ? "Scout redeploy" : "Deploy"),
+    h(
+      "div",
+      {},
+      scoutingNow(unit)
+        ? `${unit.name} redeploys (Scout): drag it.`
+        : where
+          ? `${unit.name} is ${where === "undeployed" ? "still to deploy" : where === "reserve" ? "in reserve" : "arriving: place it from your table edge"}.`
+          : `${unit.name} is deployed (undo to place it again).`,
+    ),
     placeable ? h("button", { type: "button", id: "place", onclick: () => startPlace(unit) }, "Place") : null,
     placeable && where === "undeployed" && table.view.mission.mission.reserves !== false
       ? h("button", { type: "button", id: "reserve", onclick: () => act("setup", { type: "reserve", unit: unit.id }) }, "Hold in reserve")
