@@ -276,7 +276,8 @@ export interface UndoMark {
  * redeploy or stay; ``scouting``: the Scout unit redeploying now; ``outflanking``: 40k7 units in
  * reserve declared outflanking; ``arrival_edges``: unit -> the table edges it arrives from
  * (``south``, ``north``, ``west``, ``east``); ``no_charge``: unit -> the last player turn in
- * which it may not charge.
+ * which it may not charge; ``markers_left``: objective markers still to be placed (the side
+ * ``deploying`` places the next).
  */
 export interface MissionState {
   mission: Mission;
@@ -286,10 +287,12 @@ export interface MissionState {
     | "deploy_order"
     | "infiltrate"
     | "infiltrate_order"
+    | "markers"
     | "roll_off"
     | "scout"
     | "scout_order"
-    | "seize";
+    | "seize"
+    | "zone_choice";
   zones: {
     [k: string]: string;
   };
@@ -322,6 +325,7 @@ export interface MissionState {
   no_charge: {
     [k: string]: number;
   };
+  markers_left: number;
   last_turn: number;
   over: boolean;
 }
@@ -333,7 +337,10 @@ export interface MissionState {
  * inches of a marker's centre (hh3: never on an Objective, a 32 mm marker); ``seize``: the side
  * going second may try to Seize the Initiative (a 6); ``reserves``: units may be declared in
  * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve;
- * ``warlords``: side -> the id of its Warlord, a unit or one model of a unit (Slay the Warlord).
+ * ``warlords``: side -> the id of its Warlord, a unit or one model of a unit (Slay the Warlord);
+ * ``placement``: markers the players place before deployment; ``zone_choice``: a roll-off
+ * before deployment whose winner chooses the deployment zone (else the side deploying first
+ * takes zone A).
  */
 export interface Mission {
   id: string;
@@ -356,6 +363,8 @@ export interface Mission {
   warlords?: {
     [k: string]: string;
   };
+  placement?: MarkerPlacement | null;
+  zone_choice?: boolean;
 }
 /**
  * Two deployment zones, ``A`` (taken by the side that deploys first) and ``B``.
@@ -403,6 +412,20 @@ export interface Scoring {
   secondaries?: {
     [k: string]: number;
   };
+}
+/**
+ * Objective markers the players place in turn before deployment (the winner of a roll-off
+ * first): ``count`` of them (plus a D3 when ``extra_d3``: 40k7 Crusade's D3+2), each worth
+ * ``value``, at least ``edge_gap`` from every battlefield edge, ``spacing`` from every other
+ * marker and ``fixed_gap`` from the mission's own markers; never on impassable terrain.
+ */
+export interface MarkerPlacement {
+  count: number;
+  value?: number;
+  edge_gap?: number;
+  spacing?: number;
+  fixed_gap?: number;
+  extra_d3?: boolean;
 }
 /**
  * Who holds a marker now (``None``: nobody) and why, in words; ``value``: what it scores.

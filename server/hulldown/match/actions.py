@@ -173,6 +173,14 @@ class RollOff(msgspec.Struct, frozen=True, tag="roll_off", tag_field="type", for
     """Set-up (docs/missions.md): roll off for deployment; the server rolls both dice."""
 
 
+class PlaceMarker(
+    msgspec.Struct, frozen=True, tag="place_marker", tag_field="type", forbid_unknown_fields=True
+):
+    """Set-up (docs/missions.md): the side placing objective markers puts one at ``at``."""
+
+    at: Point
+
+
 class Deploy(
     msgspec.Struct,
     frozen=True,
@@ -207,6 +215,7 @@ class DeepStrike(
 
 PlayAction = (
     RollOff
+    | PlaceMarker
     | Deploy
     | Reserve
     | DeepStrike
@@ -230,6 +239,7 @@ Action = PlayAction | SharedAction
 
 PLAY_ACTION_KINDS: tuple[type[PlayAction], ...] = (
     RollOff,
+    PlaceMarker,
     Deploy,
     Reserve,
     DeepStrike,

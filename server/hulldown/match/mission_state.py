@@ -11,6 +11,8 @@ from ..missions.model import Mission
 
 SetupStep = Literal[
     "roll_off",
+    "markers",
+    "zone_choice",
     "deploy_order",
     "deploy",
     "infiltrate_order",
@@ -44,7 +46,8 @@ class MissionState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     redeploy or stay; ``scouting``: the Scout unit redeploying now; ``outflanking``: 40k7 units in
     reserve declared outflanking; ``arrival_edges``: unit -> the table edges it arrives from
     (``south``, ``north``, ``west``, ``east``); ``no_charge``: unit -> the last player turn in
-    which it may not charge."""
+    which it may not charge; ``markers_left``: objective markers still to be placed (the side
+    ``deploying`` places the next)."""
 
     mission: Mission
     step: SetupStep = "roll_off"
@@ -64,5 +67,6 @@ class MissionState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     outflanking: tuple[str, ...] = ()
     arrival_edges: dict[str, tuple[str, ...]] = {}
     no_charge: dict[str, int] = {}
+    markers_left: int = 0
     last_turn: int = 0
     over: bool = False

@@ -25,7 +25,7 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .actions import DeepStrike, Deploy, Reserve, RollOff
+from .actions import DeepStrike, Deploy, PlaceMarker, Reserve, RollOff
 from .arrivals import (
     RESERVE_RULE,
     apply_deep_strike,
@@ -39,6 +39,15 @@ from .context import ApplyContext
 from .mission_state import MissionState
 from .placing import OFF_TABLE, footprint_of, placed_footprints, zone_polygon
 from .rejection import Rejection, reject
+from .setup_markers import (
+    DECISION_ORDER,
+    DECISION_ZONE,
+    apply_place_marker,
+    resume_zone,
+    roll_off,
+    start,
+    validate_place_marker,
+)
 from .setup_special import (
     FIRST_GAME_TURN_LAST_PLAYER_TURN,
     INFILTRATE_RULE,
@@ -68,7 +77,6 @@ SEIZE_RULE = {
     "40k7": "40k7 rulebook, Seize the Initiative",
     "hh3": "hh3 Mission Special Rules, Seize The Initiative",
 }
-DECISION_ORDER = "deploy_order"
 DECISION_SEIZE = "seize_initiative"
 DECISION_INFILTRATE_ORDER = "infiltrate_order"
 DECISION_SCOUT_ORDER = "scout_order"
@@ -76,7 +84,6 @@ DECISION_SCOUT = "scout_redeploy"
 DECISION_OUTFLANK = "outflank"
 DEPLOYING_STEPS = ("deploy", "infiltrate")
 SEIZE_ON = 6  # 40k7 and hh3: Seize the Initiative succeeds on a 6
-ROLL_OFF_MAX = 20  # a roll-off re-rolls ties at most this often; then side a wins [decided]
 # A unit off the table (in reserve) has its models here, far from every rule's reach [decided].
 ZONE_TOLERANCE = 1e-6
 SETUP_PHASE = "setup"
@@ -104,16 +111,6 @@ def in_setup(state: MatchState) -> bool:
 # ---- the roll-off and the order of deployment -------------------------------------------------
 
 
-def roll_off(ctx: ApplyContext, purpose: str) -> Side:
-    """Both sides roll a D6, ties re-rolled; the winner."""
-    for _ in range(ROLL_OFF_MAX):
-        a = ctx.roll(f"{purpose}: side a")
-        b = ctx.roll(f"{purpose}: side b")
-        if a != b:
-            return "a" if a > b else "b"
-    return "a"
-
-
 def validate_roll_off(state: MatchState, side: Side, action: RollOff) -> Rejection | None:
     if state.mission is None or state.mission.step != "roll_off":
         return reject(
@@ -123,28 +120,23 @@ def validate_roll_off(state: MatchState, side: Side, action: RollOff) -> Rejecti
 
 
 def apply_roll_off(state: MatchState, side: Side, action: RollOff, ctx: ApplyContext) -> MatchState:
-    assert state.mission is not None
-    winner = roll_off(ctx, "roll-off for deployment")
-    ctx.log(f"Side {winner} wins the roll-off and chooses to deploy first or second.", rule(state))
-    decision = Decision(
-        id=f"deploy-order-{ctx.seq}",
-        side=winner,
-        kind=DECISION_ORDER,
-        options=("first", "second"),
-        prompt="You won the roll-off: deploy first (zone A) or second (zone B)?",
-        rule=rule(state),
-    )
-    return replace(state, pending=decision, mission=replace(state.mission, step="deploy_order"))
+    """The first roll-off: for the objective markers, the zone or the deployment (match/setup_markers.py)."""
+    return start(state, ctx)
 
 
 def resume_order(state: MatchState, decision: Decision, choice: str, ctx: ApplyContext) -> MatchState:
     assert state.mission is not None
     first: Side = decision.side if choice == "first" else other_side(decision.side)
-    ctx.log(f"Side {first} deploys first, in zone A; side {other_side(first)} in zone B.", rule(state))
+    zones = state.mission.zones or {first: "A", other_side(first): "B"}
+    ctx.log(
+        f"Side {first} deploys first, in zone {zones[first]}; side {other_side(first)} in zone "
+        f"{zones[other_side(first)]}.",
+        rule(state),
+    )
     mission = replace(
         state.mission,
         step="deploy",
-        zones={first: "A", other_side(first): "B"},
+        zones=zones,
         deploying=first,
         deployed_first=first,
     )
@@ -686,6 +678,7 @@ def start_battle(state: MatchState, first: Side, ctx: ApplyContext) -> MatchStat
 def declare(table: DispatchTable) -> None:
     """Every edition's set-up: the same actions and decisions, read per edition and mission."""
     table.on(RollOff, validate_roll_off, apply_roll_off)
+    table.on(PlaceMarker, validate_place_marker, apply_place_marker)
     table.on(Deploy, validate_deploy, apply_deploy)
     table.on(Reserve, validate_reserve, apply_reserve)
     if table.edition == "40k7":
@@ -697,6 +690,7 @@ def declare(table: DispatchTable) -> None:
             f"{table.edition}: Deep Strike is not modelled; units arrive from reserve with deploy",
         )
     table.decision(DECISION_ORDER, resume_order)
+    table.decision(DECISION_ZONE, resume_zone)
     table.decision(DECISION_SEIZE, resume_seize)
     table.decision(DECISION_INFILTRATE_ORDER, resume_infiltrate_order)
     table.decision(DECISION_SCOUT_ORDER, resume_scout_order)
@@ -704,7 +698,7 @@ def declare(table: DispatchTable) -> None:
     table.decision(DECISION_OUTFLANK, resume_outflank)
 
 
-SETUP_ACTIONS = (RollOff, Deploy, Reserve)
+SETUP_ACTIONS = (RollOff, PlaceMarker, Deploy, Reserve)
 
 
 def _named_units(action: object) -> list[str]:

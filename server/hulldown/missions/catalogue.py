@@ -9,7 +9,7 @@ from collections.abc import Callable
 from msgspec.structs import replace
 
 from .maps import dawn_of_war, hammer_and_anvil, search_and_destroy, vanguard_strike, zone_centre
-from .model import DeploymentMap, Mission, MissionChoice, ObjectiveMarker, Scoring
+from .model import DeploymentMap, MarkerPlacement, Mission, MissionChoice, ObjectiveMarker, Scoring
 
 MapBuilder = Callable[[float, float, str], DeploymentMap]
 
@@ -189,9 +189,46 @@ def resolve(choice: MissionChoice, edition: str, width: float, height: float) ->
         if choice.custom is not None
         else mission(edition, choice.id, choice.deployment, width, height)
     )
-    if isinstance(found, str) or not choice.warlords:
+    if isinstance(found, str):
+        return found
+    if choice.place_markers and choice.custom is None:
+        found = published_placement(found)
+    if not choice.warlords:
         return found
     return replace(found, warlords={**found.warlords, **choice.warlords})
+
+
+# The markers and zones of a standard mission as its published rules place them (the catalogue's
+# fixed points are the default: docs/missions.md).
+# 40k7 rulebook, Preparing for Battle, Placing Objective Markers: in turn after a roll-off, not
+# within 6" of an edge or 12" of another marker; Crusade places D3+2 of them. Eternal War,
+# The Battlefield: a roll-off whose winner chooses the table half.
+PLACEMENT_40K7_EDGE = 6.0
+PLACEMENT_40K7_SPACING = 12.0
+CRUSADE_PLACED = MarkerPlacement(
+    count=2, value=3, edge_gap=PLACEMENT_40K7_EDGE, spacing=PLACEMENT_40K7_SPACING, extra_d3=True
+)
+# hh3 Core Missions: The Heart of Battle, two 1 VP markers 6" from the edges and each other and
+# 12" from the centre one; The Crucible of War, four 2 VP 12" from the edges and each other;
+# Take and Hold, two 3 VP 12" from the edges and 18" apart.
+HH3_PLACED = {
+    "the_heart_of_battle": MarkerPlacement(count=2, value=1, edge_gap=6.0, spacing=6.0, fixed_gap=12.0),
+    "the_crucible_of_war": MarkerPlacement(count=4, value=2, edge_gap=12.0, spacing=12.0),
+    "take_and_hold": MarkerPlacement(count=2, value=3, edge_gap=12.0, spacing=18.0),
+}
+
+
+def published_placement(found: Mission) -> Mission:
+    """``found`` with its markers placed by the players and its zone chosen where the edition's
+    published mission says so (40k7 Eternal War; hh3 Core Missions); 40k11 unchanged."""
+    if found.edition == "40k7":
+        if found.id == "crusade":
+            return replace(found, objectives=(), placement=CRUSADE_PLACED, zone_choice=True)
+        return replace(found, zone_choice=True)
+    if found.edition == "hh3" and found.id in HH3_PLACED:
+        centre = tuple(m for m in found.objectives if found.id == "the_heart_of_battle" and m.value == 3)
+        return replace(found, objectives=centre, placement=HH3_PLACED[found.id])
+    return found
 
 
 def catalogue(edition: str, width: float, height: float) -> list[Mission]:

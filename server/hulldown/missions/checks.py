@@ -83,6 +83,12 @@ def _custom(m: Mission, edition: str, width: float, height: float) -> list[tuple
         out.append((f"{base}.turns", f"1 to {MAX_TURNS} battle turns", ()))
     if m.enemy_gap < 0 or m.marker_clearance < 0:
         out.append((base, "enemy_gap and marker_clearance are 0 or more", ()))
+    if m.placement is not None:
+        p = m.placement
+        if not 1 <= p.count + len(m.objectives) <= MAX_MARKERS - (3 if p.extra_d3 else 0):
+            out.append((f"{base}.placement.count", f"1 to {MAX_MARKERS} markers in all, D3 included", ()))
+        if min(p.edge_gap, p.spacing, p.fixed_gap) < 0 or p.value < 0:
+            out.append((f"{base}.placement", "distances and the value are 0 or more", ()))
     for name, value in m.scoring.secondaries.items():
         if name not in SECONDARIES:
             out.append(

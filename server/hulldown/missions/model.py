@@ -81,6 +81,20 @@ class Scoring(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     secondaries: dict[str, int] = {}
 
 
+class MarkerPlacement(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Objective markers the players place in turn before deployment (the winner of a roll-off
+    first): ``count`` of them (plus a D3 when ``extra_d3``: 40k7 Crusade's D3+2), each worth
+    ``value``, at least ``edge_gap`` from every battlefield edge, ``spacing`` from every other
+    marker and ``fixed_gap`` from the mission's own markers; never on impassable terrain."""
+
+    count: int
+    value: int = 1
+    edge_gap: float = 6.0
+    spacing: float = 12.0
+    fixed_gap: float = 0.0
+    extra_d3: bool = False
+
+
 class Mission(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One mission: deployment map, markers, first turn, game length and scoring.
 
@@ -89,7 +103,10 @@ class Mission(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     inches of a marker's centre (hh3: never on an Objective, a 32 mm marker); ``seize``: the side
     going second may try to Seize the Initiative (a 6); ``reserves``: units may be declared in
     reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve;
-    ``warlords``: side -> the id of its Warlord, a unit or one model of a unit (Slay the Warlord).
+    ``warlords``: side -> the id of its Warlord, a unit or one model of a unit (Slay the Warlord);
+    ``placement``: markers the players place before deployment; ``zone_choice``: a roll-off
+    before deployment whose winner chooses the deployment zone (else the side deploying first
+    takes zone A).
     """
 
     id: str
@@ -110,14 +127,19 @@ class Mission(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defa
     rule: str = ""
     custom: bool = False
     warlords: dict[str, str] = {}
+    placement: MarkerPlacement | None = None
+    zone_choice: bool = False
 
 
 class MissionChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """The match definition's ``mission``: a standard mission by ``id`` (with the ``deployment``
     map to use, default the mission's own), or a ``custom`` mission written out in full.
-    ``warlords``: side -> its Warlord (a unit id, or a model id), for either kind of mission."""
+    ``warlords``: side -> its Warlord (a unit id, or a model id), for either kind of mission;
+    ``place_markers``: a standard mission's markers are placed by the players as its published
+    rules say, and the zone chosen by a roll-off where they say so (docs/missions.md)."""
 
     id: str = ""
     deployment: str = ""
     custom: Mission | None = None
     warlords: dict[str, str] = {}
+    place_markers: bool = False

@@ -628,6 +628,10 @@ function snapInto(point, rings) {
 }
 
 function tableClick(point) {
+  if (placingMarkerNow()) {
+    act("setup", { type: "place_marker", at: point });
+    return;
+  }
   const placing = table.placing;
   if (!placing) return;
   const unit = table.view.units[placing.unit];
@@ -1082,6 +1086,8 @@ const setupStep = () => (table.view && table.view.mission ? table.view.mission.s
 const inSetup = () => setupStep() !== "battle";
 const whereIs = (unitId) => (table.view.mission && table.view.mission.off_table ? table.view.mission.off_table[unitId] : undefined);
 const offTableModel = (m) => m.pos[0] < OFF_TABLE_BELOW || m.pos[1] < OFF_TABLE_BELOW;
+// Objective markers the players place in turn before deployment: a click on the table places one.
+const placingMarkerNow = () => setupStep() === "markers" && table.view.mission.deploying === table.side && !table.view.ended;
 const deployingNow = () => ["deploy", "infiltrate"].includes(setupStep()) && table.view.mission.deploying === table.side && !table.view.ended;
 // 40k7 Scout: the unit whose redeployment the set-up waits for (its owner said "redeploy").
 const scoutingNow = (unit) => setupStep() === "scout" && table.view.mission.scouting === unit.id && !table.view.pending && unit.side === table.side;
@@ -1201,7 +1207,18 @@ function setupControls() {
   const step = mission.step;
   const parts = [];
   const zone = (mission.zones || {})[table.side];
-  if (step === "roll_off") {
+  if (step === "markers") {
+    const left = mission.markers_left;
+    const p = mission.mission.placement || {};
+    parts.push(
+      h(
+        "h2",
+        { id: "placing-markers", "data-side": mission.deploying, "data-left": left },
+        placingMarkerNow() ? `Set-up: place an objective marker (${left} left)` : `Set-up: side ${SIDE[mission.deploying]} places an objective marker (${left} left)`,
+      ),
+    );
+    if (placingMarkerNow()) parts.push(h("p", { class: "note" }, `Click the table: at least ${p.edge_gap ?? 6}" from every edge and ${p.spacing ?? 12}" from every other marker.`));
+  } else if (step === "roll_off") {
     parts.push(h("h2", {}, "Set-up: the roll-off for deployment"));
     parts.push(h("div", { class: "buttons" }, h("button", { type: "button", id: "roll-off", onclick: () => act("setup", { type: "roll_off" }) }, "Roll off")));
   } else if (step === "deploy" || step === "infiltrate") {

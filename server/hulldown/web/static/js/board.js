@@ -148,7 +148,7 @@ function drawMission(view, world, labels, height, mine) {
   }
   world.append(zones);
   const markers = el("g", { id: "board-markers" });
-  for (const marker of mission.mission.objectives) {
+  for (const marker of mission.mission.objectives || []) {
     const control = (mission.control || {})[marker.id];
     const holder = control && control.holder ? control.holder : "";
     const value = control ? control.value : marker.value;
