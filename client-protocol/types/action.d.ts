@@ -5,6 +5,7 @@
  */
 export type Action =
   | RollOff
+  | PlaceMarker
   | Deploy
   | Reserve
   | DeepStrike
@@ -36,6 +37,13 @@ export type Point = [number, number];
  */
 export interface RollOff {
   type: "roll_off";
+}
+/**
+ * Set-up (docs/missions.md): the side placing objective markers puts one at ``at``.
+ */
+export interface PlaceMarker {
+  type: "place_marker";
+  at: Point;
 }
 /**
  * Set-up: place every model of ``unit`` (model id -> position) in the deploying side's zone;

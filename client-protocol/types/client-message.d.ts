@@ -35,6 +35,7 @@ export interface Act {
   action_id: string;
   action:
     | RollOff
+    | PlaceMarker
     | Deploy
     | Reserve
     | DeepStrike
@@ -60,6 +61,13 @@ export interface Act {
  */
 export interface RollOff {
   type: "roll_off";
+}
+/**
+ * Set-up (docs/missions.md): the side placing objective markers puts one at ``at``.
+ */
+export interface PlaceMarker {
+  type: "place_marker";
+  at: Point;
 }
 /**
  * Set-up: place every model of ``unit`` (model id -> position) in the deploying side's zone;

@@ -18,6 +18,7 @@ export interface Event {
   action_id: string;
   body:
     | RollOff
+    | PlaceMarker
     | Deploy
     | Reserve
     | DeepStrike
@@ -48,6 +49,13 @@ export interface Event {
  */
 export interface RollOff {
   type: "roll_off";
+}
+/**
+ * Set-up (docs/missions.md): the side placing objective markers puts one at ``at``.
+ */
+export interface PlaceMarker {
+  type: "place_marker";
+  at: Point;
 }
 /**
  * Set-up: place every model of ``unit`` (model id -> position) in the deploying side's zone;
@@ -382,7 +390,11 @@ export interface Options {
  * (hh3 Deployment: 2"); ``marker_clearance``: a model may not be deployed within this many
  * inches of a marker's centre (hh3: never on an Objective, a 32 mm marker); ``seize``: the side
  * going second may try to Seize the Initiative (a 6); ``reserves``: units may be declared in
- * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve.
+ * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve;
+ * ``warlords``: side -> the id of its Warlord, a unit or one model of a unit (Slay the Warlord);
+ * ``placement``: markers the players place before deployment; ``zone_choice``: a roll-off
+ * before deployment whose winner chooses the deployment zone (else the side deploying first
+ * takes zone A).
  */
 export interface Mission {
   id: string;
@@ -402,6 +414,11 @@ export interface Mission {
   scoring?: Scoring;
   rule?: string;
   custom?: boolean;
+  warlords?: {
+    [k: string]: string;
+  };
+  placement?: MarkerPlacement | null;
+  zone_choice?: boolean;
 }
 /**
  * Two deployment zones, ``A`` (taken by the side that deploys first) and ``B``.
@@ -449,6 +466,20 @@ export interface Scoring {
   secondaries?: {
     [k: string]: number;
   };
+}
+/**
+ * Objective markers the players place in turn before deployment (the winner of a roll-off
+ * first): ``count`` of them (plus a D3 when ``extra_d3``: 40k7 Crusade's D3+2), each worth
+ * ``value``, at least ``edge_gap`` from every battlefield edge, ``spacing`` from every other
+ * marker and ``fixed_gap`` from the mission's own markers; never on impassable terrain.
+ */
+export interface MarkerPlacement {
+  count: number;
+  value?: number;
+  edge_gap?: number;
+  spacing?: number;
+  fixed_gap?: number;
+  extra_d3?: boolean;
 }
 /**
  * The match seed, revealed when the match ends so anyone can verify every roll.

@@ -214,11 +214,18 @@ export interface Options {
 /**
  * The match definition's ``mission``: a standard mission by ``id`` (with the ``deployment``
  * map to use, default the mission's own), or a ``custom`` mission written out in full.
+ * ``warlords``: side -> its Warlord (a unit id, or a model id), for either kind of mission;
+ * ``place_markers``: a standard mission's markers are placed by the players as its published
+ * rules say, and the zone chosen by a roll-off where they say so (docs/missions.md).
  */
 export interface MissionChoice {
   id?: string;
   deployment?: string;
   custom?: Mission | null;
+  warlords?: {
+    [k: string]: string;
+  };
+  place_markers?: boolean;
 }
 /**
  * One mission: deployment map, markers, first turn, game length and scoring.
@@ -227,7 +234,11 @@ export interface MissionChoice {
  * (hh3 Deployment: 2"); ``marker_clearance``: a model may not be deployed within this many
  * inches of a marker's centre (hh3: never on an Objective, a 32 mm marker); ``seize``: the side
  * going second may try to Seize the Initiative (a 6); ``reserves``: units may be declared in
- * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve.
+ * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve;
+ * ``warlords``: side -> the id of its Warlord, a unit or one model of a unit (Slay the Warlord);
+ * ``placement``: markers the players place before deployment; ``zone_choice``: a roll-off
+ * before deployment whose winner chooses the deployment zone (else the side deploying first
+ * takes zone A).
  */
 export interface Mission {
   id: string;
@@ -247,6 +258,11 @@ export interface Mission {
   scoring?: Scoring;
   rule?: string;
   custom?: boolean;
+  warlords?: {
+    [k: string]: string;
+  };
+  placement?: MarkerPlacement | null;
+  zone_choice?: boolean;
 }
 /**
  * Two deployment zones, ``A`` (taken by the side that deploys first) and ``B``.
@@ -294,4 +310,18 @@ export interface Scoring {
   secondaries?: {
     [k: string]: number;
   };
+}
+/**
+ * Objective markers the players place in turn before deployment (the winner of a roll-off
+ * first): ``count`` of them (plus a D3 when ``extra_d3``: 40k7 Crusade's D3+2), each worth
+ * ``value``, at least ``edge_gap`` from every battlefield edge, ``spacing`` from every other
+ * marker and ``fixed_gap`` from the mission's own markers; never on impassable terrain.
+ */
+export interface MarkerPlacement {
+  count: number;
+  value?: number;
+  edge_gap?: number;
+  spacing?: number;
+  fixed_gap?: number;
+  extra_d3?: boolean;
 }

@@ -326,12 +326,30 @@ export interface UndoMark {
  * ``off_table``: unit id -> ``undeployed`` or ``reserve``; ``vp``: side -> victory points;
  * ``control``: marker id -> who holds it; ``values``: marker id -> its current value (hh3
  * Window of Opportunity lowers it); ``destroyed_by``: side -> enemy units it destroyed;
- * ``first_blood``: the side(s) that scored First Blood; ``last_turn``: the last battle turn
+ * ``first_blood``: the side(s) that scored First Blood; ``slew_warlord``: the side(s) that
+ * scored Slay the Warlord; ``last_turn``: the last battle turn
  * (the 40k7 random game length extends it); ``over``: the game length has run out.
+ * Infiltrate, Scout and Outflank (match/setup_special.py): ``scouts_left``: Scout units still to
+ * redeploy or stay; ``scouting``: the Scout unit redeploying now; ``outflanking``: 40k7 units in
+ * reserve declared outflanking; ``arrival_edges``: unit -> the table edges it arrives from
+ * (``south``, ``north``, ``west``, ``east``); ``no_charge``: unit -> the last player turn in
+ * which it may not charge; ``markers_left``: objective markers still to be placed (the side
+ * ``deploying`` places the next).
  */
 export interface MissionState {
   mission: Mission;
-  step: "battle" | "deploy" | "deploy_order" | "roll_off" | "seize";
+  step:
+    | "battle"
+    | "deploy"
+    | "deploy_order"
+    | "infiltrate"
+    | "infiltrate_order"
+    | "markers"
+    | "roll_off"
+    | "scout"
+    | "scout_order"
+    | "seize"
+    | "zone_choice";
   zones: {
     [k: string]: string;
   };
@@ -354,6 +372,17 @@ export interface MissionState {
   };
   first_blood: string[];
   first_strike: string[];
+  slew_warlord: string[];
+  scouts_left: string[];
+  scouting: string | null;
+  outflanking: string[];
+  arrival_edges: {
+    [k: string]: string[];
+  };
+  no_charge: {
+    [k: string]: number;
+  };
+  markers_left: number;
   last_turn: number;
   over: boolean;
 }
@@ -364,7 +393,11 @@ export interface MissionState {
  * (hh3 Deployment: 2"); ``marker_clearance``: a model may not be deployed within this many
  * inches of a marker's centre (hh3: never on an Objective, a 32 mm marker); ``seize``: the side
  * going second may try to Seize the Initiative (a 6); ``reserves``: units may be declared in
- * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve.
+ * reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve;
+ * ``warlords``: side -> the id of its Warlord, a unit or one model of a unit (Slay the Warlord);
+ * ``placement``: markers the players place before deployment; ``zone_choice``: a roll-off
+ * before deployment whose winner chooses the deployment zone (else the side deploying first
+ * takes zone A).
  */
 export interface Mission {
   id: string;
@@ -384,6 +417,11 @@ export interface Mission {
   scoring?: Scoring;
   rule?: string;
   custom?: boolean;
+  warlords?: {
+    [k: string]: string;
+  };
+  placement?: MarkerPlacement | null;
+  zone_choice?: boolean;
 }
 /**
  * Two deployment zones, ``A`` (taken by the side that deploys first) and ``B``.
@@ -431,6 +469,20 @@ export interface Scoring {
   secondaries?: {
     [k: string]: number;
   };
+}
+/**
+ * Objective markers the players place in turn before deployment (the winner of a roll-off
+ * first): ``count`` of them (plus a D3 when ``extra_d3``: 40k7 Crusade's D3+2), each worth
+ * ``value``, at least ``edge_gap`` from every battlefield edge, ``spacing`` from every other
+ * marker and ``fixed_gap`` from the mission's own markers; never on impassable terrain.
+ */
+export interface MarkerPlacement {
+  count: number;
+  value?: number;
+  edge_gap?: number;
+  spacing?: number;
+  fixed_gap?: number;
+  extra_d3?: boolean;
 }
 /**
  * Who holds a marker now (``None``: nobody) and why, in words; ``value``: what it scores.

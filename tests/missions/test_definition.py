@@ -59,14 +59,14 @@ def test_a_custom_mission_is_checked() -> None:
     bad["edition"] = "40k7"
     bad["deployment"]["zones"][0]["points"] = [[0, 0], [80, 0], [80, 12]]
     bad["objectives"][1]["pos"] = [36, 60]
-    bad["scoring"]["secondaries"] = {"slay_the_warlord": 3}
+    bad["scoring"]["secondaries"] = {"giant_killer": 3}
     found = problems(_doc({"custom": bad}))
     paths = [p for p, _ in found]
     assert paths == [
         "mission.custom.edition",
         "mission.custom.deployment.zones[0].points",
         "mission.custom.objectives[1].pos",
-        "mission.custom.scoring.secondaries.slay_the_warlord",
+        "mission.custom.scoring.secondaries.giant_killer",
     ]
     both = problems(_doc({"id": "take_and_hold", "custom": good}))
     assert both[0][0] == "mission"

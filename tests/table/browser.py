@@ -39,7 +39,8 @@ async def wait_seq(page: Page, seq: int) -> None:
 
 async def board_matches_state(page: Page, http: str, match_id: str, token: str) -> dict[str, Any]:
     """The page is at the server's seq and draws every model where the state has it, with the
-    state's Hull Points; units removed as casualties are not drawn. Returns the state."""
+    state's Hull Points; units removed as casualties or waiting in reserve are not drawn. Returns
+    the state."""
     for _ in range(100):
         state = await state_of(http, match_id, token)
         shown = await page.get_attribute("body", "data-seq")
@@ -60,8 +61,10 @@ async def board_matches_state(page: Page, http: str, match_id: str, token: str) 
             return out;
         }"""
     )
+    off_table = (state.get("mission") or {}).get("off_table", {})
     for unit in state["units"].values():
-        if unit["embarked_in"] or (unit["destroyed"] and not unit["wreck"]):
+        in_reserve = off_table.get(unit["id"]) in ("reserve", "arriving")
+        if unit["embarked_in"] or in_reserve or (unit["destroyed"] and not unit["wreck"]):
             assert unit["id"] not in drawn, f"{unit['id']} should not be drawn"
             continue
         assert drawn[unit["id"]]["hp"] == unit["hp"], unit["id"]

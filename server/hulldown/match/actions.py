@@ -231,6 +231,14 @@ class RollOff(
     """Set-up (docs/missions.md): roll off for deployment; the server rolls both dice."""
 
 
+class PlaceMarker(
+    msgspec.Struct, frozen=True, tag="place_marker", tag_field="type", forbid_unknown_fields=True
+):
+    """Set-up (docs/missions.md): the side placing objective markers puts one at ``at``."""
+
+    at: Point
+
+
 class Deploy(
     msgspec.Struct,
     gc=False,
@@ -268,6 +276,7 @@ class DeepStrike(
 
 PlayAction = (
     RollOff
+    | PlaceMarker
     | Deploy
     | Reserve
     | DeepStrike
@@ -292,6 +301,7 @@ Action = PlayAction | SharedAction
 
 PLAY_ACTION_KINDS: tuple[type[PlayAction], ...] = (
     RollOff,
+    PlaceMarker,
     Deploy,
     Reserve,
     DeepStrike,

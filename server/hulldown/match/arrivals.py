@@ -4,7 +4,8 @@ that left the table coming back from Ongoing Reserves. Pure.
 
 - 40k7 rulebook, Reserves: from turn 2, at the start of its owner's turn each unit in reserve
   arrives on a D6 of 3+; from turn 4 it arrives automatically. It moves on from its own table
-  edge: every model is placed within ``ARRIVAL_DEPTH`` of an edge its deployment zone touches.
+  edge (Player's Table Edge: the edge the zone runs along): every model is placed within
+  ``ARRIVAL_DEPTH`` of it.
 - 40k7 Deep Strike: the first model is aimed at a point and scatters 2D6" unless the scatter
   die shows a hit; the others are placed beside it; a model off the table, in impassable terrain
   or within 1" of an enemy is a Mishap (D6: 1-2 destroyed, 3-6 back to Ongoing Reserves).
@@ -26,7 +27,15 @@ from .actions import DeepStrike
 from .context import ApplyContext
 from .placing import OFF_TABLE, footprint_of, placed_footprints, zone_polygon
 from .rejection import Rejection, reject
-from .state import MatchState, Point, Side, Unit
+from .setup_special import (
+    OUTFLANK_ENEMY_GAP_HH3,
+    OUTFLANK_RULE,
+    edge_line,
+    may_outflank,
+    outflank_edges,
+    own_table_edge,
+)
+from .state import MatchState, Point, Side, Unit, other_side
 
 RESERVES = "reserves"
 RESERVE_RULE = {
@@ -47,8 +56,17 @@ DEEP_STRIKE_ENEMY_GAP = 1.0
 SCATTER_DIRECTIONS = 36  # two D6 pick one of 36 directions, 10 degrees apart [decided]
 
 
+# Editions whose reserves move on from the player's one table edge (40k7 rulebook, Preparing
+# for Battle, Player's Table Edge: the edge the deployment map gives, e.g. Dawn of War's long edge
+# touching the zone; hh3 decided the same); 40k11 arrives along any edge its zone touches.
+ONE_TABLE_EDGE = frozenset({"40k7", "hh3"})
+
+
 def own_edges(state: MatchState, side: Side) -> list[LineString]:
-    """The battlefield edges the side's deployment zone touches."""
+    """The battlefield edge(s) the side's reserves arrive from: its table edge (40k7, hh3), or
+    every edge its deployment zone touches (40k11)."""
+    if state.edition in ONE_TABLE_EDGE:
+        return [edge_line(state, own_table_edge(state, side))]
     w, h = state.battlefield.width, state.battlefield.height
     edges = [
         LineString([(0, 0), (w, 0)]),
@@ -60,12 +78,68 @@ def own_edges(state: MatchState, side: Side) -> list[LineString]:
     return [e for e in edges if zone.buffer(1e-6).intersection(e).length > 1e-6]
 
 
+def _near(shapes: list[BaseGeometry], edges: list[LineString]) -> bool:
+    return all(any(s.distance(e) <= ARRIVAL_DEPTH + 1e-9 for e in edges) for s in shapes)
+
+
+def _check_outflank_hh3(
+    state: MatchState, side: Side, unit: Unit, shapes: list[BaseGeometry]
+) -> Rejection | None:
+    """hh3 Outflank: from any battlefield edge, not in the opposing zone, not within 7" of an enemy."""
+    r = OUTFLANK_RULE["hh3"]
+    every = [edge_line(state, n) for n in ("south", "north", "west", "east")]
+    if not _near(shapes, every):
+        return reject(
+            "not_from_an_edge",
+            r,
+            f'{unit.name} outflanks: every model within {ARRIVAL_DEPTH:g}" of a battlefield edge',
+        )
+    theirs = zone_polygon(state, other_side(side))
+    if any(s.intersection(theirs).area > 1e-9 for s in shapes):
+        return reject(
+            "outflank_in_enemy_zone", r, f"{unit.name} may not outflank into the opposing deployment zone"
+        )
+    enemies = [f for u, f in placed_footprints(state) if u.side != side]
+    nearest = min((s.distance(e) for s in shapes for e in enemies), default=float("inf"))
+    if nearest < OUTFLANK_ENEMY_GAP_HH3:
+        return reject(
+            "too_close_to_enemy",
+            r,
+            f'{unit.name} would be {nearest:.1f}" from an enemy model: an outflanking unit stays {OUTFLANK_ENEMY_GAP_HH3:g}" away',
+            gap=OUTFLANK_ENEMY_GAP_HH3,
+        )
+    return None
+
+
+def outflanked(state: MatchState, unit_id: str) -> bool:
+    """hh3: the unit came on by Outflank, away from its own edge (it may not charge this turn)."""
+    unit = state.units[unit_id]
+    if state.edition != "hh3" or not may_outflank(state, unit):
+        return False
+    shapes = [footprint_of(m, m.pos, None) for m in unit.models.values() if m.alive]
+    return not _near(shapes, own_edges(state, unit.side))
+
+
 def check_arrival(state: MatchState, side: Side, unit: Unit, shapes: list[BaseGeometry]) -> Rejection | None:
-    """An arriving unit: in the Movement phase, every model within reach of its own edge."""
+    """An arriving unit: in the Movement phase, every model within reach of its own edge (40k7
+    Outflank: of the side edge the D6 gave; hh3 Outflank: of any edge, away from the enemy)."""
     r = RESERVE_RULE.get(state.edition, "reserves")
     if state.phase != "movement":
         return reject("not_movement_phase", r, "units arrive from reserve in the Movement phase")
+    assert state.mission is not None
+    flank = state.mission.arrival_edges.get(unit.id)
+    if flank is not None:
+        if not _near(shapes, [edge_line(state, n) for n in flank]):
+            return reject(
+                "not_from_flank_edge",
+                OUTFLANK_RULE["40k7"],
+                f'{unit.name} outflanks: every model within {ARRIVAL_DEPTH:g}" of the {" or ".join(flank)} edge',
+                edges=" or ".join(flank),
+            )
+        return None
     edges = own_edges(state, side)
+    if state.edition == "hh3" and may_outflank(state, unit) and not _near(shapes, edges):
+        return _check_outflank_hh3(state, side, unit, shapes)
     for shape in shapes:
         if not any(shape.distance(e) <= ARRIVAL_DEPTH + 1e-9 for e in edges):
             return reject(
@@ -110,7 +184,24 @@ def start_of_player_turn(state: MatchState, side: Side, ctx: ApplyContext) -> Ma
             ctx.log(f"{name} passes its reserve roll: it arrives this turn.", r)
         else:
             ctx.log(f"{name} stays in reserve.", r)
-    return replace(state, mission=replace(ms, off_table=off))
+    edges = dict(ms.arrival_edges)
+    for uid in waiting:
+        if off[uid] == "arriving" and uid in ms.outflanking:
+            edges[uid] = _roll_flank(state, side, state.units[uid].name, ctx)
+    return replace(state, mission=replace(ms, off_table=off, arrival_edges=edges))
+
+
+def _roll_flank(state: MatchState, side: Side, name: str, ctx: ApplyContext) -> tuple[str, ...]:
+    """40k7 Outflank: 1-2 the left side edge, 3-4 the right, 5-6 the owner's choice."""
+    value = ctx.roll(
+        f"Outflank: {name}",
+        "1-2 left, 3-4 right, 5-6 choice",
+        lambda v: " or ".join(outflank_edges(state, side, v)),
+    )
+    edges = outflank_edges(state, side, value)
+    which = " or ".join(edges)
+    ctx.log(f"{name} outflanks: it comes on from the {which} edge.", OUTFLANK_RULE["40k7"])
+    return edges
 
 
 def left_the_table(before: MatchState, after: MatchState) -> MatchState:
@@ -143,7 +234,11 @@ def arrived(state: MatchState, unit_id: str) -> MatchState:
     statuses = {k: v for k, v in unit.statuses.items() if k != RESERVES}
     units = {**state.units, unit_id: replace(unit, statuses=statuses)}
     off = {k: v for k, v in ms.off_table.items() if k not in (unit_id, *unit.passengers)}
-    return replace(state, units=units, mission=replace(ms, off_table=off))
+    edges = {k: v for k, v in ms.arrival_edges.items() if k != unit_id}
+    flanking = tuple(u for u in ms.outflanking if u != unit_id)
+    return replace(
+        state, units=units, mission=replace(ms, off_table=off, arrival_edges=edges, outflanking=flanking)
+    )
 
 
 # ---- 40k7 Deep Strike ---------------------------------------------------------------------------

@@ -56,10 +56,15 @@ def _mission(d: MatchDefinition) -> Iterator[Problem]:
     """docs/missions.md: a standard mission of the edition, or a custom one that fits."""
     if d.mission is None:
         return
-    from ..missions.checks import mission_problems
+    from ..missions.checks import mission_problems, warlord_problems
 
     bf = d.scenario.battlefield
-    for path, message, allowed in mission_problems(d.mission, d.edition, bf.width, bf.height):
+    side_of: dict[str, str] = {}
+    for unit in d.scenario.units:
+        side_of[unit.id] = unit.side
+        side_of.update({m.id: unit.side for m in unit.models if m.id})
+    found = mission_problems(d.mission, d.edition, bf.width, bf.height)
+    for path, message, allowed in found or warlord_problems(d.mission, side_of):
         yield Problem(path, message, allowed=allowed) if allowed else Problem(path, message)
 
 

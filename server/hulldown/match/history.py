@@ -48,6 +48,7 @@ from .actions import (
     Manifest,
     Move,
     Pivot,
+    PlaceMarker,
     Reserve,
     RollOff,
     Shoot,
@@ -71,6 +72,7 @@ StateAt = Callable[[int], MatchState]
 # Concede and system events end or annotate the match.
 GAME_ACTIONS = (
     RollOff,
+    PlaceMarker,
     Deploy,
     Reserve,
     DeepStrike,

@@ -10,7 +10,9 @@ Called by the reducer after an edition applied an action; pure.
   both sides when simultaneous), Linebreaker (40k7: at the end of the game a scoring or denial
   unit with a model in the enemy deployment zone), First Strike (hh3: an enemy unit destroyed in
   one's first player turn), Last Man Standing (hh3: at the end, more units on the battlefield
-  without a Routed model than the enemy).
+  without a Routed model than the enemy), Slay the Warlord (the enemy Warlord, a unit or a model
+  the match definition names, removed as a casualty: 40k7 scored at the end of the game, hh3 when
+  it falls; once).
 """
 
 from __future__ import annotations
@@ -33,7 +35,15 @@ SECONDARY_RULE = {
     "linebreaker": "40k7 Eternal War, Linebreaker",
     "first_strike": "hh3 Core Mission Secondary Objectives, First Strike",
     "last_man_standing": "hh3 Core Mission Secondary Objectives, Last Man Standing",
+    "slay_the_warlord": "docs/missions.md, Slay the Warlord",
 }
+SLAY_THE_WARLORD_RULE = {
+    "40k7": "40k7 rulebook, Secondary Objectives, Slay the Warlord",
+    "hh3": "hh3 Core Mission Secondary Objectives, Slay the Warlord",
+}
+# When Slay the Warlord scores: 40k7 "at the end of the game"; hh3 when the enemy High Command
+# choice is removed as a casualty; another edition's custom mission: at the end [decided].
+SLAY_THE_WARLORD_WHEN_SLAIN = frozenset({"hh3"})
 
 
 def live_markers(ms: MissionState) -> tuple[ObjectiveMarker, ...]:
@@ -63,7 +73,7 @@ def after_action(before: MatchState, after: MatchState, ctx: ApplyContext) -> Ma
     ms = after.mission
     if ms is None or ms.step != "battle" or before.mission is None or before.mission.step != "battle":
         return after
-    state = refresh_control(left_the_table(before, _casualties(before, after, ctx)))
+    state = refresh_control(left_the_table(before, _warlords(before, _casualties(before, after, ctx), ctx)))
     if state.player_turn != before.player_turn:
         state = refresh_control(_end_of_player_turn(state, before.active, before.turn, ctx))
     if state.turn != before.turn:
@@ -107,6 +117,48 @@ def _casualties(before: MatchState, after: MatchState, ctx: ApplyContext) -> Mat
                 f"First Strike: side {side} scores {secondaries['first_strike']} VP.",
                 SECONDARY_RULE["first_strike"],
             )
+    return replace(after, mission=ms)
+
+
+def warlord_slain(state: MatchState, side: Side) -> bool:
+    """The Warlord of ``side`` (a unit, or one model of a unit) has been removed as a casualty."""
+    ms = state.mission
+    named = ms.mission.warlords.get(side) if ms is not None else None
+    if named is None:
+        return False
+    unit = state.units.get(named)
+    if unit is not None:
+        return unit.destroyed
+    for unit in state.units.values():
+        if named in unit.models:
+            return unit.destroyed or not unit.models[named].alive
+    return False
+
+
+def _slay_the_warlord(state: MatchState, ms: MissionState, scorer: Side, ctx: ApplyContext) -> MissionState:
+    vp = ms.mission.scoring.secondaries["slay_the_warlord"]
+    ctx.log(
+        f"Slay the Warlord: side {other_side(scorer)}'s Warlord has fallen; side {scorer} scores {vp} VP.",
+        SLAY_THE_WARLORD_RULE.get(state.edition, SECONDARY_RULE["slay_the_warlord"]),
+    )
+    return replace(_add_vp(ms, scorer, vp), slew_warlord=(*ms.slew_warlord, scorer))
+
+
+def _warlords(before: MatchState, after: MatchState, ctx: ApplyContext) -> MatchState:
+    """hh3: Slay the Warlord scores as the enemy Warlord is removed as a casualty."""
+    ms = after.mission
+    if ms is None or "slay_the_warlord" not in ms.mission.scoring.secondaries:
+        return after
+    if after.edition not in SLAY_THE_WARLORD_WHEN_SLAIN:
+        return after
+    for scorer in SIDES:
+        victim = other_side(scorer)
+        if (
+            scorer not in ms.slew_warlord
+            and warlord_slain(after, victim)
+            and not warlord_slain(before, victim)
+        ):
+            ms = _slay_the_warlord(after, ms, scorer, ctx)
     return replace(after, mission=ms)
 
 
@@ -193,6 +245,10 @@ def end_of_game(state: MatchState, ctx: ApplyContext) -> MatchState:
                     f"Linebreaker: side {side} scores {secondaries['linebreaker']} VP.",
                     SECONDARY_RULE["linebreaker"],
                 )
+    if "slay_the_warlord" in secondaries and state.edition not in SLAY_THE_WARLORD_WHEN_SLAIN:
+        for side in SIDES:
+            if side not in ms.slew_warlord and warlord_slain(state, other_side(side)):
+                ms = _slay_the_warlord(state, ms, side, ctx)
     if "last_man_standing" in secondaries:
         count = {
             s: sum(

@@ -10,6 +10,10 @@ army one after the other, never in Impassable Terrain, on an Objective or within
 enemy model; the side that deployed first takes the first turn; Seize the Initiative on a 6.
 40k11 core rules, "Deploy Armies": the sides alternate placing one unit at a time; the first
 turn goes to the winner of a roll-off.
+Infiltrate, Scout and Outflank (match/setup_special.py): 40k7 Infiltrators deploy in a step of
+their own once every other unit is down, then Scouts may redeploy; hh3 Infiltrate (X) units
+deploy with the others, outside their zone if they keep X" away; a unit that may Outflank and
+goes into 40k7 Reserve is asked whether it outflanks.
 """
 
 from __future__ import annotations
@@ -21,20 +25,44 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .actions import DeepStrike, Deploy, Reserve, RollOff
+from .actions import DeepStrike, Deploy, PlaceMarker, Reserve, RollOff
 from .arrivals import (
     RESERVE_RULE,
     apply_deep_strike,
     arrival_gap,
     arrived,
     check_arrival,
+    outflanked,
     validate_deep_strike,
 )
 from .context import ApplyContext
 from .mission_state import MissionState
 from .placing import OFF_TABLE, footprint_of, placed_footprints, zone_polygon
 from .rejection import Rejection, reject
-from .state import Decision, MatchState, Side, Unit, other_side
+from .setup_markers import (
+    DECISION_ORDER,
+    DECISION_ZONE,
+    apply_place_marker,
+    resume_zone,
+    roll_off,
+    start,
+    validate_place_marker,
+)
+from .setup_special import (
+    FIRST_GAME_TURN_LAST_PLAYER_TURN,
+    INFILTRATE_RULE,
+    OUTFLANK_RULE,
+    SCOUT_RULE,
+    check_infiltrate_40k7,
+    check_infiltrate_hh3,
+    check_scout,
+    infiltrate_x,
+    infiltrates_last,
+    is_scout,
+    may_outflank,
+    scout_reach,
+)
+from .state import SIDES, Decision, MatchState, Side, Unit, other_side
 
 if TYPE_CHECKING:
     from ..missions.model import Mission
@@ -49,10 +77,13 @@ SEIZE_RULE = {
     "40k7": "40k7 rulebook, Seize the Initiative",
     "hh3": "hh3 Mission Special Rules, Seize The Initiative",
 }
-DECISION_ORDER = "deploy_order"
 DECISION_SEIZE = "seize_initiative"
+DECISION_INFILTRATE_ORDER = "infiltrate_order"
+DECISION_SCOUT_ORDER = "scout_order"
+DECISION_SCOUT = "scout_redeploy"
+DECISION_OUTFLANK = "outflank"
+DEPLOYING_STEPS = ("deploy", "infiltrate")
 SEIZE_ON = 6  # 40k7 and hh3: Seize the Initiative succeeds on a 6
-ROLL_OFF_MAX = 20  # a roll-off re-rolls ties at most this often; then side a wins [decided]
 # A unit off the table (in reserve) has its models here, far from every rule's reach [decided].
 ZONE_TOLERANCE = 1e-6
 SETUP_PHASE = "setup"
@@ -80,16 +111,6 @@ def in_setup(state: MatchState) -> bool:
 # ---- the roll-off and the order of deployment -------------------------------------------------
 
 
-def roll_off(ctx: ApplyContext, purpose: str) -> Side:
-    """Both sides roll a D6, ties re-rolled; the winner."""
-    for _ in range(ROLL_OFF_MAX):
-        a = ctx.roll(f"{purpose}: side a")
-        b = ctx.roll(f"{purpose}: side b")
-        if a != b:
-            return "a" if a > b else "b"
-    return "a"
-
-
 def validate_roll_off(state: MatchState, side: Side, action: RollOff) -> Rejection | None:
     if state.mission is None or state.mission.step != "roll_off":
         return reject(
@@ -99,28 +120,23 @@ def validate_roll_off(state: MatchState, side: Side, action: RollOff) -> Rejecti
 
 
 def apply_roll_off(state: MatchState, side: Side, action: RollOff, ctx: ApplyContext) -> MatchState:
-    assert state.mission is not None
-    winner = roll_off(ctx, "roll-off for deployment")
-    ctx.log(f"Side {winner} wins the roll-off and chooses to deploy first or second.", rule(state))
-    decision = Decision(
-        id=f"deploy-order-{ctx.seq}",
-        side=winner,
-        kind=DECISION_ORDER,
-        options=("first", "second"),
-        prompt="You won the roll-off: deploy first (zone A) or second (zone B)?",
-        rule=rule(state),
-    )
-    return replace(state, pending=decision, mission=replace(state.mission, step="deploy_order"))
+    """The first roll-off: for the objective markers, the zone or the deployment (match/setup_markers.py)."""
+    return start(state, ctx)
 
 
 def resume_order(state: MatchState, decision: Decision, choice: str, ctx: ApplyContext) -> MatchState:
     assert state.mission is not None
     first: Side = decision.side if choice == "first" else other_side(decision.side)
-    ctx.log(f"Side {first} deploys first, in zone A; side {other_side(first)} in zone B.", rule(state))
+    zones = state.mission.zones or {first: "A", other_side(first): "B"}
+    ctx.log(
+        f"Side {first} deploys first, in zone {zones[first]}; side {other_side(first)} in zone "
+        f"{zones[other_side(first)]}.",
+        rule(state),
+    )
     mission = replace(
         state.mission,
         step="deploy",
-        zones={first: "A", other_side(first): "B"},
+        zones=zones,
         deploying=first,
         deployed_first=first,
     )
@@ -143,11 +159,23 @@ def _is_vehicle(unit: Unit) -> bool:
 
 def _check_turn(state: MatchState, side: Side, unit_id: str) -> Rejection | None:
     mission = state.mission
-    if mission is None or mission.step != "deploy":
-        return reject("not_in_setup", rule(state), "units are deployed only during set-up, before turn 1")
+    if mission is None or mission.step not in DEPLOYING_STEPS:
+        step = mission.step.replace("_", " ") if mission is not None else "none"
+        return reject(
+            "not_in_setup",
+            rule(state),
+            f"units are deployed only while the sides deploy, before turn 1 (now: {step})",
+            step=step,
+        )
     if side != mission.deploying:
         return reject("not_your_deployment", rule(state), f"side {mission.deploying} is deploying now")
     unit = state.units[unit_id]
+    if mission.step == "infiltrate" and not infiltrates_last(state, unit):
+        return reject(
+            "not_an_infiltrator",
+            INFILTRATE_RULE["40k7"],
+            f"every other unit is deployed: only Infiltrators are set up now, and {unit.name} is not one",
+        )
     if mission.off_table.get(unit_id) != "undeployed":
         return reject(
             "already_deployed", rule(state), f"{unit.name} has already been deployed or put in reserve"
@@ -173,13 +201,20 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
     or a vehicle above level 0. A unit arriving from reserve is placed the same way, but from its
     own table edge instead of in its zone (match/arrivals.py)."""
     coming = arriving(state, action.unit)
-    refused = None if coming else _check_turn(state, side, action.unit)
+    scouting = redeploying(state, action.unit)
+    if scouting and side != state.units[action.unit].side:
+        return reject("not_your_deployment", SCOUT_RULE, f"{action.unit} is not your unit")
+    refused = None if coming or scouting else _check_turn(state, side, action.unit)
     if refused is not None:
         return refused
     assert state.mission is not None
     mission = state.mission.mission
     unit = state.units[action.unit]
     r = rule(state)
+    step = state.mission.step
+    anywhere = coming or scouting or step == "infiltrate"
+    hh3_x = infiltrate_x(unit) if state.edition == "hh3" and not coming else None
+    outside = False
     if not coming and mission.flyers_in_reserve and _is_flyer(unit):
         return reject(
             "flyer_in_reserve", "40k7 rulebook, Flyers", f"{unit.name} is a Flyer: it starts in reserve"
@@ -196,7 +231,7 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
     zone = zone_polygon(state, side).buffer(ZONE_TOLERANCE)
     bf = state.battlefield
     table = Polygon(((0, 0), (bf.width, 0), (bf.width, bf.height), (0, bf.height))).buffer(ZONE_TOLERANCE)
-    placed = placed_footprints(state)
+    placed = [(u, s) for u, s in placed_footprints(state) if u.id != unit.id]
     gap = arrival_gap(state) if coming else mission.enemy_gap
     new: list[BaseGeometry] = []
     for mid in sorted(action.positions):
@@ -204,10 +239,12 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
         shape = footprint_of(unit.models[mid], at, action.heading)
         if not table.covers(shape):
             return reject("outside_zone", r, f"model {mid} would be off the battlefield", model=mid)
-        if not coming and not zone.covers(shape):
-            return reject(
-                "outside_zone", r, f"model {mid} is not wholly within the deployment zone", model=mid
-            )
+        if not anywhere and not zone.covers(shape):
+            if hh3_x is None:
+                return reject(
+                    "outside_zone", r, f"model {mid} is not wholly within the deployment zone", model=mid
+                )
+            outside = True
         for piece in state.terrain.values():
             poly = Polygon([(p.x, p.y) for p in piece.points])
             if (
@@ -257,7 +294,30 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
         new.append(shape)
     if coming:
         return check_arrival(state, side, unit, new)
+    if scouting:
+        return check_scout(state, side, unit, action.positions, new)
+    if step == "infiltrate":
+        return check_infiltrate_40k7(state, side, unit, new)
+    if outside:
+        return check_infiltrate_hh3(state, side, unit, new)
     return None
+
+
+def redeploying(state: MatchState, unit_id: str) -> bool:
+    """The Scout unit whose redeployment the set-up waits for (40k7 Scout)."""
+    ms = state.mission
+    return ms is not None and ms.step == "scout" and ms.scouting == unit_id and state.pending is None
+
+
+def _outside_own_zone(state: MatchState, side: Side, unit: Unit) -> bool:
+    zone = zone_polygon(state, side).buffer(ZONE_TOLERANCE)
+    return any(not zone.covers(footprint_of(m, m.pos, None)) for m in unit.models.values() if m.alive)
+
+
+def _ban_charge(state: MatchState, unit_id: str, last_player_turn: int) -> MatchState:
+    assert state.mission is not None
+    bans = {**state.mission.no_charge, unit_id: last_player_turn}
+    return replace(state, mission=replace(state.mission, no_charge=bans))
 
 
 def _with_passengers(state: MatchState, unit: Unit) -> list[str]:
@@ -279,14 +339,42 @@ def apply_deploy(state: MatchState, side: Side, action: Deploy, ctx: ApplyContex
     units[unit.id] = replace(unit, models=models)
     if arriving(state, unit.id):
         ctx.log(f"{unit.name} arrives from reserve.", RESERVE_RULE.get(state.edition, rule(state)))
-        return arrived(replace(state, units=units), unit.id)
+        placed = arrived(replace(state, units=units), unit.id)
+        if outflanked(placed, unit.id):
+            placed = _ban_charge(placed, unit.id, state.player_turn)
+        return placed
+    if redeploying(state, unit.id):
+        ctx.log(f"{unit.name} redeploys (Scout); it cannot charge in the first game turn.", SCOUT_RULE)
+        new = _ban_charge(replace(state, units=units), unit.id, FIRST_GAME_TURN_LAST_PLAYER_TURN)
+        assert new.mission is not None
+        left = tuple(u for u in new.mission.scouts_left if u != unit.id)
+        new = replace(new, mission=replace(new.mission, scouts_left=left, scouting=None))
+        return _next_scout(new, ctx, other_side(side))
     off = {k: v for k, v in state.mission.off_table.items() if k not in _with_passengers(state, unit)}
     carried = (
         f" with {', '.join(state.units[p].name for p in unit.passengers)} embarked" if unit.passengers else ""
     )
     zone = state.mission.zones.get(side, "")
-    ctx.log(f"Side {side} deploys {unit.name}{carried} in zone {zone}.", rule(state))
     new = replace(state, units=units, mission=replace(state.mission, off_table=off))
+    if state.mission.step == "infiltrate":
+        ctx.log(
+            f"Side {side} infiltrates {unit.name}{carried}; it cannot charge in the first game turn.",
+            INFILTRATE_RULE["40k7"],
+        )
+        new = _ban_charge(new, unit.id, FIRST_GAME_TURN_LAST_PLAYER_TURN)
+    elif (
+        infiltrate_x(unit) is not None
+        and state.edition == "hh3"
+        and _outside_own_zone(new, side, new.units[unit.id])
+    ):
+        ctx.log(
+            f"Side {side} deploys {unit.name}{carried} outside its zone by Infiltrate; "
+            "it cannot charge in the first battle turn.",
+            INFILTRATE_RULE["hh3"],
+        )
+        new = _ban_charge(new, unit.id, FIRST_GAME_TURN_LAST_PLAYER_TURN)
+    else:
+        ctx.log(f"Side {side} deploys {unit.name}{carried} in zone {zone}.", rule(state))
     return advance(new, ctx, side)
 
 
@@ -337,13 +425,49 @@ def apply_reserve(state: MatchState, side: Side, action: Reserve, ctx: ApplyCont
         )
     ctx.log(f"Side {side} declares {unit.name} in reserve.", rule(state))
     new = replace(state, units=units, mission=replace(state.mission, off_table=off))
+    if state.edition == "40k7" and may_outflank(state, unit):
+        decision = Decision(
+            id=f"outflank-{ctx.seq}",
+            side=side,
+            kind=DECISION_OUTFLANK,
+            options=("outflank", "own_edge"),
+            prompt=f"{unit.name} may Outflank: arrive from a side edge (a D6 picks left or right) or from your own edge?",
+            rule=OUTFLANK_RULE["40k7"],
+            context={"unit": unit.id},
+        )
+        return replace(new, pending=decision)
     return advance(new, ctx, side)
 
 
+def resume_outflank(state: MatchState, decision: Decision, choice: str, ctx: ApplyContext) -> MatchState:
+    assert state.mission is not None
+    uid = decision.context["unit"]
+    ms = state.mission
+    if choice == "outflank":
+        ctx.log(f"{state.units[uid].name} will Outflank.", OUTFLANK_RULE["40k7"])
+        ms = replace(ms, outflanking=(*ms.outflanking, uid))
+    return advance(replace(state, pending=None, mission=ms), ctx, decision.side)
+
+
 def _remaining(state: MatchState, side: Side) -> bool:
+    """Units of ``side`` still to deploy in the deployment step (40k7 Infiltrators wait)."""
     assert state.mission is not None
     return any(
-        where == "undeployed" and state.units[uid].side == side and state.units[uid].embarked_in is None
+        where == "undeployed"
+        and state.units[uid].side == side
+        and state.units[uid].embarked_in is None
+        and not infiltrates_last(state, state.units[uid])
+        for uid, where in state.mission.off_table.items()
+    )
+
+
+def _infiltrators_left(state: MatchState, side: Side) -> bool:
+    assert state.mission is not None
+    return any(
+        where == "undeployed"
+        and state.units[uid].side == side
+        and state.units[uid].embarked_in is None
+        and infiltrates_last(state, state.units[uid])
         for uid, where in state.mission.off_table.items()
     )
 
@@ -352,13 +476,134 @@ def advance(state: MatchState, ctx: ApplyContext, current: Side) -> MatchState:
     """Who deploys next; when nobody has a unit left to place, the first turn is decided."""
     assert state.mission is not None
     other = other_side(current)
+    if state.mission.step == "infiltrate":
+        nxt = (
+            other
+            if _infiltrators_left(state, other)
+            else current
+            if _infiltrators_left(state, current)
+            else None
+        )
+        if nxt is not None:
+            return replace(state, active=nxt, mission=replace(state.mission, deploying=nxt))
+        return _start_scouts(state, ctx)
     if state.mission.mission.deploy_order == "whole_army":
         nxt = current if _remaining(state, current) else other if _remaining(state, other) else None
     else:
         nxt = other if _remaining(state, other) else current if _remaining(state, current) else None
     if nxt is not None:
         return replace(state, active=nxt, mission=replace(state.mission, deploying=nxt))
-    return _finish_deployment(state, ctx)
+    return _start_infiltrate(state, ctx)
+
+
+# ---- 40k7 Infiltrate and Scout: after every other unit is deployed (match/setup_special.py) ------
+
+
+def _order_decision(state: MatchState, ctx: ApplyContext, kind: str, what: str, r: str) -> Decision:
+    winner = roll_off(ctx, f"roll-off for {what}")
+    ctx.log(f"Both sides have {what} units: side {winner} wins the roll-off and chooses who goes first.", r)
+    return Decision(
+        id=f"{kind}-{ctx.seq}",
+        side=winner,
+        kind=kind,
+        options=("first", "second"),
+        prompt=f"You won the roll-off for {what}: go first or second?",
+        rule=r,
+    )
+
+
+def _start_infiltrate(state: MatchState, ctx: ApplyContext) -> MatchState:
+    assert state.mission is not None
+    sides = [s for s in SIDES if _infiltrators_left(state, s)]
+    r = INFILTRATE_RULE["40k7"]
+    if len(sides) == 2:
+        decision = _order_decision(state, ctx, DECISION_INFILTRATE_ORDER, "Infiltrate", r)
+        return replace(
+            state, pending=decision, mission=replace(state.mission, step="infiltrate_order", deploying=None)
+        )
+    if sides:
+        ctx.log(f"Every other unit is deployed: side {sides[0]} sets up its Infiltrators.", r)
+        return replace(
+            state, active=sides[0], mission=replace(state.mission, step="infiltrate", deploying=sides[0])
+        )
+    return _start_scouts(state, ctx)
+
+
+def resume_infiltrate_order(
+    state: MatchState, decision: Decision, choice: str, ctx: ApplyContext
+) -> MatchState:
+    assert state.mission is not None
+    first: Side = decision.side if choice == "first" else other_side(decision.side)
+    ctx.log(f"Side {first} sets up an Infiltrator first; the sides alternate.", INFILTRATE_RULE["40k7"])
+    mission = replace(state.mission, step="infiltrate", deploying=first)
+    return replace(state, pending=None, active=first, mission=mission)
+
+
+def _start_scouts(state: MatchState, ctx: ApplyContext) -> MatchState:
+    assert state.mission is not None
+    ms = state.mission
+    scouts = tuple(
+        sorted(
+            u.id
+            for u in state.units.values()
+            if not u.destroyed and u.embarked_in is None and u.id not in ms.off_table and is_scout(state, u)
+        )
+    )
+    if not scouts:
+        return _finish_deployment(state, ctx)
+    ms = replace(ms, scouts_left=scouts, deploying=None)
+    sides = sorted({state.units[u].side for u in scouts})
+    if len(sides) == 2:
+        decision = _order_decision(state, ctx, DECISION_SCOUT_ORDER, "Scout", SCOUT_RULE)
+        return replace(state, pending=decision, mission=replace(ms, step="scout_order"))
+    only: Side = "a" if sides[0] == "a" else "b"
+    return _next_scout(replace(state, mission=replace(ms, step="scout")), ctx, only)
+
+
+def resume_scout_order(state: MatchState, decision: Decision, choice: str, ctx: ApplyContext) -> MatchState:
+    assert state.mission is not None
+    first: Side = decision.side if choice == "first" else other_side(decision.side)
+    ctx.log(f"Side {first} redeploys a Scout first; the sides alternate.", SCOUT_RULE)
+    return _next_scout(replace(state, pending=None, mission=replace(state.mission, step="scout")), ctx, first)
+
+
+def _next_scout(state: MatchState, ctx: ApplyContext, prefer: Side) -> MatchState:
+    """The next Scout unit (of ``prefer`` if it has one left, else of the other side) is asked
+    whether it redeploys; none left: the first turn is decided."""
+    assert state.mission is not None
+    ms = state.mission
+    left = [u for u in ms.scouts_left if not state.units[u].destroyed]
+    pick = next((u for u in left if state.units[u].side == prefer), None) or next(iter(left), None)
+    if pick is None:
+        done = replace(state, mission=replace(ms, scouts_left=(), scouting=None, deploying=None))
+        return _finish_deployment(done, ctx)
+    unit = state.units[pick]
+    decision = Decision(
+        id=f"scout-{ctx.seq}",
+        side=unit.side,
+        kind=DECISION_SCOUT,
+        options=("redeploy", "stay"),
+        prompt=(
+            f'{unit.name} has Scout: redeploy it (each model within {scout_reach(unit):g}" of where it '
+            'stands, more than 12" from every enemy unit) or stay?'
+        ),
+        rule=SCOUT_RULE,
+        context={"unit": pick},
+    )
+    mission = replace(ms, step="scout", scouting=pick, deploying=unit.side)
+    return replace(state, pending=decision, active=unit.side, mission=mission)
+
+
+def resume_scout(state: MatchState, decision: Decision, choice: str, ctx: ApplyContext) -> MatchState:
+    assert state.mission is not None
+    uid = decision.context["unit"]
+    if choice == "redeploy":
+        ctx.log(f"{state.units[uid].name} will redeploy (Scout).", SCOUT_RULE)
+        return replace(state, pending=None)
+    ctx.log(f"{state.units[uid].name} stays where it was deployed.", SCOUT_RULE)
+    left = tuple(u for u in state.mission.scouts_left if u != uid)
+    new = replace(state, pending=None, mission=replace(state.mission, scouts_left=left, scouting=None))
+    return _next_scout(new, ctx, other_side(decision.side))
 
 
 def _finish_deployment(state: MatchState, ctx: ApplyContext) -> MatchState:
@@ -433,6 +678,7 @@ def start_battle(state: MatchState, first: Side, ctx: ApplyContext) -> MatchStat
 def declare(table: DispatchTable) -> None:
     """Every edition's set-up: the same actions and decisions, read per edition and mission."""
     table.on(RollOff, validate_roll_off, apply_roll_off)
+    table.on(PlaceMarker, validate_place_marker, apply_place_marker)
     table.on(Deploy, validate_deploy, apply_deploy)
     table.on(Reserve, validate_reserve, apply_reserve)
     if table.edition == "40k7":
@@ -444,10 +690,15 @@ def declare(table: DispatchTable) -> None:
             f"{table.edition}: Deep Strike is not modelled; units arrive from reserve with deploy",
         )
     table.decision(DECISION_ORDER, resume_order)
+    table.decision(DECISION_ZONE, resume_zone)
     table.decision(DECISION_SEIZE, resume_seize)
+    table.decision(DECISION_INFILTRATE_ORDER, resume_infiltrate_order)
+    table.decision(DECISION_SCOUT_ORDER, resume_scout_order)
+    table.decision(DECISION_SCOUT, resume_scout)
+    table.decision(DECISION_OUTFLANK, resume_outflank)
 
 
-SETUP_ACTIONS = (RollOff, Deploy, Reserve)
+SETUP_ACTIONS = (RollOff, PlaceMarker, Deploy, Reserve)
 
 
 def _named_units(action: object) -> list[str]:
@@ -487,6 +738,9 @@ def check_setup(state: MatchState, action: object) -> Rejection | None:
             )
         return None
     coming = isinstance(action, Deploy | DeepStrike) and arriving(state, action.unit)
+    banned = _charge_banned(state, action)
+    if banned is not None:
+        return banned
     if isinstance(action, SETUP_ACTIONS) and not coming:
         return reject("not_in_setup", rule(state), "set-up is over: the battle has begun")
     if isinstance(action, DeepStrike) and not coming:
@@ -496,3 +750,28 @@ def check_setup(state: MatchState, action: object) -> Rejection | None:
         if where is not None:
             return reject("not_on_table", rule(state), f"unit {uid} is not on the table ({where})", unit=uid)
     return None
+
+
+NO_CHARGE_RULE = {
+    "40k7": "40k7 rulebook, Special Rules, Infiltrate and Scout",
+    "hh3": "hh3 Special Rules, Infiltrate (X) and Outflank",
+}
+
+
+def _charge_banned(state: MatchState, action: object) -> Rejection | None:
+    """A unit that infiltrated or redeployed (Scout) may not charge in the first game turn; an
+    hh3 unit that outflanked, in the player turn it arrived (match/setup_special.py)."""
+    from .actions import Charge
+
+    if not isinstance(action, Charge) or state.mission is None:
+        return None
+    until = state.mission.no_charge.get(action.unit, 0)
+    if state.player_turn > until:
+        return None
+    name = state.units[action.unit].name if action.unit in state.units else action.unit
+    return reject(
+        "no_charge_this_turn",
+        NO_CHARGE_RULE.get(state.edition, rule(state)),
+        f"{name} was set up by Infiltrate, Scout or Outflank: it may not charge until player turn {until + 1}",
+        until=until,
+    )

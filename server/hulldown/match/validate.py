@@ -14,6 +14,7 @@ from .actions import (
     EndPhase,
     Fight,
     Move,
+    PlaceMarker,
     RollOff,
     Shoot,
     TakebackAnswer,
@@ -91,7 +92,7 @@ def validate(
         return reject(
             "not_your_turn", doc_refs.TURNS, f"it is side {state.active}'s turn", active=state.active
         )
-    if not isinstance(action, EndPhase | Decide | RollOff):
+    if not isinstance(action, EndPhase | Decide | RollOff | PlaceMarker):
         unit = state.units.get(action.unit)
         if unit is None:
             return reject("unknown_unit", doc_refs.ACTING, f"no unit {action.unit!r}", unit=action.unit)

@@ -94,6 +94,21 @@ WH40K7 = Vocabulary(
             "Deep Strike: may arrive from reserve by Deep Strike (docs/missions.md)",
             "40k7 rulebook, Deep Strike",
         ),
+        Term(
+            "infiltrate",
+            "Infiltrate: deploys after every other unit, far from or hidden from the enemy (docs/missions.md)",
+            "40k7 rulebook, Special Rules, Infiltrate",
+        ),
+        Term(
+            "scout",
+            "Scout: may redeploy before the first turn (docs/missions.md)",
+            "40k7 rulebook, Special Rules, Scout",
+        ),
+        Term(
+            "outflank",
+            "Outflank: from Reserve, arrives from a side edge a D6 picks (docs/missions.md)",
+            "40k7 rulebook, Special Rules, Outflank",
+        ),
         Term("heavy", "Heavy: always counts as Stationary when it shoots, no Jink", "40k7 Vehicles, Heavy"),
         Term("chariot", "Chariot: a rider on a vehicle, Chariot charges", "40k7 Vehicles, Chariots"),
         Term("flyer", "Flyer: Zooms, Jinks, needs Skyfire to be hit normally", "40k7 Vehicles, Flyers"),
@@ -196,6 +211,17 @@ HH3 = Vocabulary(
             "Line (X): adds X per model to Tactical Strength at an objective (docs/missions.md)",
             "hh3 Core Mission Primary Objectives",
             variable=True,
+        ),
+        Term(
+            "infiltrate",
+            'Infiltrate (X): may deploy outside its zone, X" from every enemy model (docs/missions.md)',
+            "hh3 Special Rules, Infiltrate (X)",
+            variable=True,
+        ),
+        Term(
+            "outflank",
+            "Outflank: from Reserves, may enter from any battlefield edge (docs/missions.md)",
+            "hh3 Special Rules, Outflank",
         ),
         Term("transport", "Transport sub-type: carries embarked units", "hh3 Transport sub-type"),
         Term(

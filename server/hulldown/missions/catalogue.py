@@ -9,7 +9,7 @@ from collections.abc import Callable
 from msgspec.structs import replace
 
 from .maps import dawn_of_war, hammer_and_anvil, search_and_destroy, vanguard_strike, zone_centre
-from .model import DeploymentMap, Mission, MissionChoice, ObjectiveMarker, Scoring
+from .model import DeploymentMap, MarkerPlacement, Mission, MissionChoice, ObjectiveMarker, Scoring
 
 MapBuilder = Callable[[float, float, str], DeploymentMap]
 
@@ -37,7 +37,8 @@ CRUSADE_MARKERS = 4
 CRUSADE_VALUE = 3  # 40k7 Crusade: 3 VP per objective controlled at the end of the game
 EMPERORS_WILL_VALUE = 3  # 40k7 The Emperor's Will: 3 VP for each of the two objectives
 PURGE_KILL_POINTS = 1  # 40k7 Purge the Alien: 1 VP per enemy unit destroyed
-SECONDARY_40K7 = {"first_blood": 1, "linebreaker": 1}  # 40k7 Eternal War secondary objectives
+# 40k7 Eternal War secondary objectives: First Blood, Linebreaker, Slay the Warlord (1 VP each)
+SECONDARY_40K7 = {"first_blood": 1, "linebreaker": 1, "slay_the_warlord": 1}
 TURNS_40K7 = 5  # the random game length starts checking at the end of turn 5
 TURNS_HH3 = 4  # hh3 Core Mission step 8: four Battle Turns
 HH3_MARKER_CLEARANCE = 16.0 / 25.4  # hh3: never deployed on an Objective (a 32 mm marker)
@@ -96,7 +97,7 @@ def _hh3(mission_id: str, name: str, dmap: DeploymentMap, w: float, h: float) ->
             ObjectiveMarker("o2", (cx - 12, cy - 6), 1),
             ObjectiveMarker("o3", (cx + 12, cy + 6), 1),
         )
-        secondaries = {"last_man_standing": 3, "first_strike": 3}
+        secondaries = {"last_man_standing": 3, "first_strike": 3, "slay_the_warlord": 3}
     elif mission_id == "the_crucible_of_war":
         markers = tuple(
             ObjectiveMarker(f"o{i + 1}", p, 2)
@@ -104,10 +105,10 @@ def _hh3(mission_id: str, name: str, dmap: DeploymentMap, w: float, h: float) ->
                 ((cx - 12, cy - 8), (cx + 12, cy - 8), (cx - 12, cy + 8), (cx + 12, cy + 8))
             )
         )
-        secondaries = {"last_man_standing": 2, "first_strike": 4}
+        secondaries = {"last_man_standing": 2, "first_strike": 4, "slay_the_warlord": 2}
     else:
         markers = (ObjectiveMarker("o1", (cx - 12, cy), 3), ObjectiveMarker("o2", (cx + 12, cy), 3))
-        secondaries = {"last_man_standing": 4, "first_strike": 2}
+        secondaries = {"last_man_standing": 4, "first_strike": 2, "slay_the_warlord": 2}
         window = True
     return Mission(
         id=mission_id,
@@ -183,9 +184,51 @@ def mission(edition: str, mission_id: str, deployment: str, width: float, height
 
 def resolve(choice: MissionChoice, edition: str, width: float, height: float) -> Mission | str:
     """The mission a match definition names: a custom one as written, else a standard one."""
-    if choice.custom is not None:
-        return choice.custom
-    return mission(edition, choice.id, choice.deployment, width, height)
+    found = (
+        choice.custom
+        if choice.custom is not None
+        else mission(edition, choice.id, choice.deployment, width, height)
+    )
+    if isinstance(found, str):
+        return found
+    if choice.place_markers and choice.custom is None:
+        found = published_placement(found)
+    if not choice.warlords:
+        return found
+    return replace(found, warlords={**found.warlords, **choice.warlords})
+
+
+# The markers and zones of a standard mission as its published rules place them (the catalogue's
+# fixed points are the default: docs/missions.md).
+# 40k7 rulebook, Preparing for Battle, Placing Objective Markers: in turn after a roll-off, not
+# within 6" of an edge or 12" of another marker; Crusade places D3+2 of them. Eternal War,
+# The Battlefield: a roll-off whose winner chooses the table half.
+PLACEMENT_40K7_EDGE = 6.0
+PLACEMENT_40K7_SPACING = 12.0
+CRUSADE_PLACED = MarkerPlacement(
+    count=2, value=3, edge_gap=PLACEMENT_40K7_EDGE, spacing=PLACEMENT_40K7_SPACING, extra_d3=True
+)
+# hh3 Core Missions: The Heart of Battle, two 1 VP markers 6" from the edges and each other and
+# 12" from the centre one; The Crucible of War, four 2 VP 12" from the edges and each other;
+# Take and Hold, two 3 VP 12" from the edges and 18" apart.
+HH3_PLACED = {
+    "the_heart_of_battle": MarkerPlacement(count=2, value=1, edge_gap=6.0, spacing=6.0, fixed_gap=12.0),
+    "the_crucible_of_war": MarkerPlacement(count=4, value=2, edge_gap=12.0, spacing=12.0),
+    "take_and_hold": MarkerPlacement(count=2, value=3, edge_gap=12.0, spacing=18.0),
+}
+
+
+def published_placement(found: Mission) -> Mission:
+    """``found`` with its markers placed by the players and its zone chosen where the edition's
+    published mission says so (40k7 Eternal War; hh3 Core Missions); 40k11 unchanged."""
+    if found.edition == "40k7":
+        if found.id == "crusade":
+            return replace(found, objectives=(), placement=CRUSADE_PLACED, zone_choice=True)
+        return replace(found, zone_choice=True)
+    if found.edition == "hh3" and found.id in HH3_PLACED:
+        centre = tuple(m for m in found.objectives if found.id == "the_heart_of_battle" and m.value == 3)
+        return replace(found, objectives=centre, placement=HH3_PLACED[found.id])
+    return found
 
 
 def catalogue(edition: str, width: float, height: float) -> list[Mission]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from shapely.geometry import Polygon
 
 from .catalogue import MAPS, MISSIONS, resolve
-from .model import Mission, MissionChoice
+from .model import SECONDARIES, Mission, MissionChoice
 
 MAX_MARKERS = 20
 MAX_ZONE_POINTS = 200
@@ -83,15 +83,37 @@ def _custom(m: Mission, edition: str, width: float, height: float) -> list[tuple
         out.append((f"{base}.turns", f"1 to {MAX_TURNS} battle turns", ()))
     if m.enemy_gap < 0 or m.marker_clearance < 0:
         out.append((base, "enemy_gap and marker_clearance are 0 or more", ()))
+    if m.placement is not None:
+        p = m.placement
+        if not 1 <= p.count + len(m.objectives) <= MAX_MARKERS - (3 if p.extra_d3 else 0):
+            out.append((f"{base}.placement.count", f"1 to {MAX_MARKERS} markers in all, D3 included", ()))
+        if min(p.edge_gap, p.spacing, p.fixed_gap) < 0 or p.value < 0:
+            out.append((f"{base}.placement", "distances and the value are 0 or more", ()))
     for name, value in m.scoring.secondaries.items():
-        if name not in ("first_blood", "linebreaker", "last_man_standing", "first_strike"):
+        if name not in SECONDARIES:
             out.append(
-                (
-                    f"{base}.scoring.secondaries.{name}",
-                    f"unknown secondary objective {name!r}",
-                    ("first_blood", "linebreaker", "last_man_standing", "first_strike"),
-                )
+                (f"{base}.scoring.secondaries.{name}", f"unknown secondary objective {name!r}", SECONDARIES)
             )
         elif value < 0:
             out.append((f"{base}.scoring.secondaries.{name}", "a secondary's value is 0 or more", ()))
+    return out
+
+
+def warlord_problems(
+    choice: MissionChoice, side_of: dict[str, str]
+) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Each side names at most one Warlord: a unit or a model of its own army (``side_of``: unit
+    and model id -> side). Slay the Warlord reads it (docs/missions.md)."""
+    out: list[tuple[str, str, tuple[str, ...]]] = []
+    named = dict(choice.custom.warlords) if choice.custom is not None else {}
+    named.update(choice.warlords)
+    for side, piece in sorted(named.items()):
+        path = f"mission.warlords.{side}"
+        if side not in ("a", "b"):
+            out.append((path, f"no side {side!r}", ("a", "b")))
+        elif piece not in side_of:
+            out.append((path, f"no unit or model {piece!r} in the match", ()))
+        elif side_of[piece] != side:
+            own = tuple(sorted(k for k, s in side_of.items() if s == side))
+            out.append((path, f"{piece!r} belongs to side {side_of[piece]}, not side {side}", own))
     return out

@@ -29,7 +29,14 @@ ObjectiveTiming = Literal["end_of_game", "end_of_own_turn", "never"]
 """When markers score: once at the end of the game for their holder, or at the end of each
 player turn for the active player's markers (hh3 Victory sub-phase; 40k11 from ``from_turn``)."""
 
-Secondary = Literal["first_blood", "linebreaker", "last_man_standing", "first_strike"]
+Secondary = Literal["first_blood", "linebreaker", "last_man_standing", "first_strike", "slay_the_warlord"]
+SECONDARIES: tuple[str, ...] = (
+    "first_blood",
+    "linebreaker",
+    "last_man_standing",
+    "first_strike",
+    "slay_the_warlord",
+)
 
 
 class Zone(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
@@ -74,6 +81,20 @@ class Scoring(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True,
     secondaries: dict[str, int] = {}
 
 
+class MarkerPlacement(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+    """Objective markers the players place in turn before deployment (the winner of a roll-off
+    first): ``count`` of them (plus a D3 when ``extra_d3``: 40k7 Crusade's D3+2), each worth
+    ``value``, at least ``edge_gap`` from every battlefield edge, ``spacing`` from every other
+    marker and ``fixed_gap`` from the mission's own markers; never on impassable terrain."""
+
+    count: int
+    value: int = 1
+    edge_gap: float = 6.0
+    spacing: float = 12.0
+    fixed_gap: float = 0.0
+    extra_d3: bool = False
+
+
 class Mission(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """One mission: deployment map, markers, first turn, game length and scoring.
 
@@ -81,7 +102,11 @@ class Mission(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True,
     (hh3 Deployment: 2"); ``marker_clearance``: a model may not be deployed within this many
     inches of a marker's centre (hh3: never on an Objective, a 32 mm marker); ``seize``: the side
     going second may try to Seize the Initiative (a 6); ``reserves``: units may be declared in
-    reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve.
+    reserve; ``flyers_in_reserve``: a Flyer may not be deployed, it starts in reserve;
+    ``warlords``: side -> the id of its Warlord, a unit or one model of a unit (Slay the Warlord);
+    ``placement``: markers the players place before deployment; ``zone_choice``: a roll-off
+    before deployment whose winner chooses the deployment zone (else the side deploying first
+    takes zone A).
     """
 
     id: str
@@ -101,12 +126,20 @@ class Mission(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True,
     scoring: Scoring = Scoring()
     rule: str = ""
     custom: bool = False
+    warlords: dict[str, str] = {}
+    placement: MarkerPlacement | None = None
+    zone_choice: bool = False
 
 
 class MissionChoice(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """The match definition's ``mission``: a standard mission by ``id`` (with the ``deployment``
-    map to use, default the mission's own), or a ``custom`` mission written out in full."""
+    map to use, default the mission's own), or a ``custom`` mission written out in full.
+    ``warlords``: side -> its Warlord (a unit id, or a model id), for either kind of mission;
+    ``place_markers``: a standard mission's markers are placed by the players as its published
+    rules say, and the zone chosen by a roll-off where they say so (docs/missions.md)."""
 
     id: str = ""
     deployment: str = ""
     custom: Mission | None = None
+    warlords: dict[str, str] = {}
+    place_markers: bool = False

@@ -36,6 +36,8 @@ def end_current_phase(state: MatchState, ctx: ApplyContext) -> MatchState:
         unit = state.units[uid]
         if unit.side != state.active or unit.destroyed or not unit.statuses:
             continue
+        if "reserves" in unit.statuses:  # off the table (docs/missions.md): no status to recover
+            continue
         if is_vehicle(unit):
             target = statuses.repair_target(unit)
             dice = [

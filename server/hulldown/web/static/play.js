@@ -155,6 +155,7 @@ function render() {
   $("side-badge").className = `side-badge side-${table.side}`;
   renderHeader($("info"), view, { kind: table.client.status === "live" ? "live" : "offline", text: table.client.status, side: table.side });
   board.selected = table.selected;
+  board.side = table.side;
   board.marks = table.selectedWeapon() ? markClasses() : {};
   board.render(view);
   drawHandle();
@@ -197,10 +198,10 @@ function renderBanner() {
 
 function renderControls() {
   const view = table.view;
-  const mine = myTurn();
+  const mine = myTurn() && !inSetup();
   const takebackInput = h("input", { id: "takeback-seq", type: "number", min: 1, max: view.seq, value: Math.max(1, view.seq - 1), size: 5 });
   $("controls").replaceChildren(
-    h("h2", {}, mine ? `Your ${view.phase} phase` : view.ended ? "The match is over" : `Side ${SIDE[view.active]}'s turn`),
+    inSetup() ? setupControls() : h("h2", {}, mine ? `Your ${view.phase} phase` : view.ended ? "The match is over" : `Side ${SIDE[view.active]}'s turn`),
     h(
       "div",
       { class: "buttons" },
@@ -289,7 +290,9 @@ function renderUnitPanel() {
     return;
   }
   const parts = [unitCard(unit)];
-  if (unit.side === table.side && !unit.destroyed) {
+  if (unit.side === table.side && !unit.destroyed && (inSetup() || whereIs(unit.id))) {
+    parts.push(setupSection(unit));
+  } else if (unit.side === table.side && !unit.destroyed) {
     parts.push(phaseActions(unit));
     parts.push(...actionSections(unit));
   }
@@ -625,6 +628,10 @@ function snapInto(point, rings) {
 }
 
 function tableClick(point) {
+  if (placingMarkerNow()) {
+    act("setup", { type: "place_marker", at: point });
+    return;
+  }
   const placing = table.placing;
   if (!placing) return;
   const unit = table.view.units[placing.unit];
@@ -643,11 +650,16 @@ function modelDown(unitId, modelId, point, event) {
   if (table.adjust) return; // adjusting a placed unit: its ghosts are dragged, not its models
   const unit = table.view && table.view.units[unitId];
   if (!unit || unit.side !== table.side || !myTurn() || table.drag) return;
+  if (inSetup() && !toPlace(unit)) return; // set-up: only a unit still to deploy is dragged
   if (table.selected !== unitId) {
     table.selected = unitId;
     render();
   }
   event.preventDefault();
+  if (toPlace(unit)) {
+    startDeployDrag(unit, modelId, point, event);
+    return;
+  }
   const lead = leadModel(unit);
   // Every model moves by the displacement of the one dragged; the path is the lead model's.
   // Ctrl (or Cmd) + drag moves only the pressed model (the others stay: `positions`).
@@ -682,6 +694,7 @@ function draggedModel(unit) {
 function dragAction() {
   const d = table.drag;
   const unit = table.view.units[d.unit];
+  if (d.deploy) return deployAction(d, unit);
   if (isVehicle(unit) && !d.single && !d.waypoints.length && d.turned && stayed(d, unit)) {
     // Turned without moving: the same gesture is a pivot (drag the handle, or the wheel).
     return { type: "pivot", unit: d.unit, heading: Number((((d.heading % 360) + 360) % 360).toFixed(1)) };
@@ -726,6 +739,10 @@ function drawDrag(state, text) {
   const heading = action.heading ?? lead.heading;
   if (table.adjust && table.adjust.unit === d.unit) {
     drawAdjust(state, text, action.positions);
+    return;
+  }
+  if (d.deploy) {
+    drawDeploy(d, unit, action, state, text);
     return;
   }
   board.overlay = board.overlay.filter((o) => o.kind !== "path" && o.kind !== "handle" && !(o.kind === "ghost" && o.drag));
@@ -802,6 +819,11 @@ async function finishDrag(point, addWaypoint, addAdjust = false) {
   const d = table.drag;
   if (d.rotating) d.heading = headingTowards(draggedModel(table.view.units[d.unit]).pos, point);
   else d.current = leadPoint(point);
+  if (d.deploy) {
+    clearTimeout(d.checkTimer);
+    finishDeploy(d);
+    return;
+  }
   if (addWaypoint && !d.single) {
     d.waypoints.push(d.current);
     d.released = true; // keep following the pointer; the next click ends the move
@@ -975,7 +997,8 @@ function handleItem(unit, pos, heading) {
 function drawHandle() {
   board.overlay = board.overlay.filter((o) => o.kind !== "handle");
   const unit = table.view && table.selected ? table.view.units[table.selected] : null;
-  if (unit && unit.side === table.side && myTurn() && isVehicle(unit) && onTable(unit) && !table.drag && !table.adjust) {
+  const movable = inSetup() ? unit && toPlace(unit) && !offTableModel(leadModel(unit)) : unit && onTable(unit) && !whereIs(unit.id);
+  if (unit && movable && unit.side === table.side && myTurn() && isVehicle(unit) && !table.drag && !table.adjust) {
     const m = leadModel(unit);
     board.overlay.push(handleItem(unit, m.pos, m.heading));
   }
@@ -989,6 +1012,10 @@ board.svg.addEventListener("pointerdown", (event) => {
   if (!unit) return;
   event.preventDefault();
   event.stopPropagation();
+  if (toPlace(unit)) {
+    startDeployDrag(unit, leadModel(unit).id, board.toTable(event.clientX, event.clientY), event, { rotating: true });
+    return;
+  }
   const lead = leadModel(unit);
   table.drag = { unit: unit.id, single: null, rotating: true, offset: [0, 0], waypoints: [], current: [lead.pos[0], lead.pos[1]], heading: lead.heading, turned: true, pointer: event.pointerId, checkedKey: null, inflight: false };
   board.svg.setPointerCapture && board.svg.setPointerCapture(event.pointerId);
@@ -1044,6 +1071,209 @@ window.addEventListener("keydown", (event) => {
     updateDrag([d.current[0] - d.offset[0], d.current[1] - d.offset[1]]);
   }
 });
+
+// ---- set-up: the roll-off, deploying by drag, reserves (docs/missions.md) -------------------------
+// During set-up the deploying side drags each of its units into its zone (or presses "Place" and
+// clicks where it goes): every model moves with the one held, the wheel (or the rotate handle)
+// turns a vehicle, each step is checked live (POST /check answers exactly what the deploy would)
+// and the release sends it. A unit arriving from reserve in the battle is placed the same way.
+// Roll-offs and Seize the Initiative are decisions (the dialog below).
+
+const OFF_TABLE_BELOW = -100; // a model at the server's off-table point (match/placing.py) waits off the table
+const FORMATION_GAP_IN = 0.25; // a unit placed from off the table starts in a row, this far apart
+
+const setupStep = () => (table.view && table.view.mission ? table.view.mission.step : "battle");
+const inSetup = () => setupStep() !== "battle";
+const whereIs = (unitId) => (table.view.mission && table.view.mission.off_table ? table.view.mission.off_table[unitId] : undefined);
+const offTableModel = (m) => m.pos[0] < OFF_TABLE_BELOW || m.pos[1] < OFF_TABLE_BELOW;
+// Objective markers the players place in turn before deployment: a click on the table places one.
+const placingMarkerNow = () => setupStep() === "markers" && table.view.mission.deploying === table.side && !table.view.ended;
+const deployingNow = () => ["deploy", "infiltrate"].includes(setupStep()) && table.view.mission.deploying === table.side && !table.view.ended;
+// 40k7 Scout: the unit whose redeployment the set-up waits for (its owner said "redeploy").
+const scoutingNow = (unit) => setupStep() === "scout" && table.view.mission.scouting === unit.id && !table.view.pending && unit.side === table.side;
+
+// A unit this side may place now: still to deploy while it deploys, or arriving from reserve.
+function toPlace(unit) {
+  const where = whereIs(unit.id);
+  if (unit.side !== table.side || unit.embarked_in) return false;
+  if (scoutingNow(unit)) return true;
+  return (where === "undeployed" && deployingNow()) || (where === "arriving" && myTurn() && !inSetup());
+}
+
+// Each model's offset from the held one: as they stand, or a row when they wait off the table.
+function formation(unit, heldId) {
+  const models = unitModels(unit.id);
+  const held = unit.models[heldId];
+  const offsets = {};
+  if (!models.some(offTableModel)) {
+    for (const m of models) offsets[m.id] = [m.pos[0] - held.pos[0], m.pos[1] - held.pos[1]];
+    return offsets;
+  }
+  let x = 0;
+  models.forEach((m, i) => {
+    const size = m.hull ? m.hull.width : (m.base_mm || 25) / 25.4;
+    if (i > 0) x += size + FORMATION_GAP_IN;
+    offsets[m.id] = [x, 0];
+  });
+  const shift = offsets[heldId][0];
+  for (const id of Object.keys(offsets)) offsets[id] = [offsets[id][0] - shift, 0];
+  return offsets;
+}
+
+function zoneCentre() {
+  const mission = table.view.mission;
+  const id = (mission.zones || {})[table.side] || (table.side === "a" ? "A" : "B");
+  const zone = mission.mission.deployment.zones.find((z) => z.id === id);
+  if (!zone) return [table.view.battlefield.width / 2, table.view.battlefield.height / 2];
+  const n = zone.points.length;
+  return [zone.points.reduce((s, p) => s + p[0], 0) / n, zone.points.reduce((s, p) => s + p[1], 0) / n];
+}
+
+function startDeployDrag(unit, modelId, point, event, { rotating = false, released = false } = {}) {
+  const held = unit.models[modelId];
+  const start = offTableModel(held) ? point : held.pos;
+  table.drag = {
+    unit: unit.id,
+    deploy: true,
+    held: modelId,
+    offsets: formation(unit, modelId),
+    single: null,
+    rotating,
+    released, // "Place": the models follow the pointer; the next click drops them
+    offset: released || offTableModel(held) ? [0, 0] : [held.pos[0] - point[0], held.pos[1] - point[1]],
+    waypoints: [],
+    current: [start[0], start[1]],
+    heading: held.heading,
+    turned: rotating,
+    pointer: event ? event.pointerId : null,
+    checkedKey: null,
+    inflight: false,
+  };
+  if (event && board.svg.setPointerCapture && event.pointerId !== undefined) board.svg.setPointerCapture(event.pointerId);
+  updateDrag(rotating ? point : [start[0] - table.drag.offset[0], start[1] - table.drag.offset[1]]);
+}
+
+function startPlace(unit) {
+  select(unit.id);
+  const lead = leadModel(unit);
+  startDeployDrag(unit, lead.id, zoneCentre(), null, { released: true });
+}
+
+function deployAction(d, unit) {
+  const positions = {};
+  for (const [id, [dx, dy]] of Object.entries(d.offsets)) positions[id] = [Number((d.current[0] + dx).toFixed(2)), Number((d.current[1] + dy).toFixed(2))];
+  const action = { type: "deploy", unit: unit.id, positions };
+  if (isVehicle(unit)) action.heading = Number((((d.heading % 360) + 360) % 360).toFixed(1));
+  return action;
+}
+
+function drawDeploy(d, unit, action, state, text) {
+  board.overlay = board.overlay.filter((o) => o.kind !== "path" && o.kind !== "handle" && !(o.kind === "ghost" && o.drag));
+  const held = unit.models[d.held];
+  const from = offTableModel(held) ? d.current : held.pos;
+  board.overlay.push({ kind: "path", points: [from, d.current], state, text });
+  if (d.rotating) board.overlay.push(handleItem(unit, d.current, action.heading ?? held.heading));
+  for (const m of unitModels(unit.id)) {
+    board.overlay.push({ kind: "ghost", drag: true, model: m, pos: action.positions[m.id], heading: m.hull && action.heading !== undefined ? action.heading : m.heading, state });
+  }
+  board.renderOverlay();
+}
+
+async function finishDeploy(d) {
+  const unit = table.view.units[d.unit];
+  const held = unit.models[d.held];
+  if (!d.rotating && !d.released && !offTableModel(held) && Math.hypot(d.current[0] - held.pos[0], d.current[1] - held.pos[1]) < 0.1 && !d.turned) {
+    cancelDrag(); // a click on the unit selects it
+    return;
+  }
+  const action = dragAction();
+  const key = JSON.stringify(action);
+  const answer = await act("setup", action);
+  if (answer && answer.type === "ack") {
+    cancelDrag();
+    return;
+  }
+  // Refused: the ghosts stay, red, with the server's reason where the player let go.
+  const reason = answer ? describeAnswer(answer).text : "not sent";
+  drawDrag("rejected", reason);
+  const result = table.lastCheck && table.lastCheck.key === key ? table.lastCheck.result : null;
+  setMoveStatus(result || { ok: false, rejected: { code: answer ? answer.code : "error", message: reason, rule: answer ? answer.rule : "" }, facts: {} });
+  table.drag = null;
+}
+
+function setupControls() {
+  const view = table.view;
+  const mission = view.mission;
+  const step = mission.step;
+  const parts = [];
+  const zone = (mission.zones || {})[table.side];
+  if (step === "markers") {
+    const left = mission.markers_left;
+    const p = mission.mission.placement || {};
+    parts.push(
+      h(
+        "h2",
+        { id: "placing-markers", "data-side": mission.deploying, "data-left": left },
+        placingMarkerNow() ? `Set-up: place an objective marker (${left} left)` : `Set-up: side ${SIDE[mission.deploying]} places an objective marker (${left} left)`,
+      ),
+    );
+    if (placingMarkerNow()) parts.push(h("p", { class: "note" }, `Click the table: at least ${p.edge_gap ?? 6}" from every edge and ${p.spacing ?? 12}" from every other marker.`));
+  } else if (step === "roll_off") {
+    parts.push(h("h2", {}, "Set-up: the roll-off for deployment"));
+    parts.push(h("div", { class: "buttons" }, h("button", { type: "button", id: "roll-off", onclick: () => act("setup", { type: "roll_off" }) }, "Roll off")));
+  } else if (step === "deploy" || step === "infiltrate") {
+    const mine = deployingNow();
+    const what = step === "infiltrate" ? "set up an Infiltrator (anywhere far enough from the enemy)" : "deploy";
+    parts.push(h("h2", { id: "deploying", "data-side": mission.deploying }, mine ? `Set-up: you ${what}${step === "deploy" ? ` (zone ${zone})` : ""}` : `Set-up: side ${SIDE[mission.deploying]} ${step === "infiltrate" ? "sets up an Infiltrator" : "deploys"}`));
+    if (mine) parts.push(h("p", { class: "note" }, "Drag each unit into your zone (the wheel turns a vehicle), or press Place and click where it goes; or hold it in reserve."));
+  } else {
+    parts.push(h("h2", {}, `Set-up: ${step.replace("_", " ")}`));
+  }
+  const mineLeft = unitsOf(view, (u) => u.side === table.side && whereIs(u.id) && !u.embarked_in);
+  if (mineLeft.length) {
+    parts.push(
+      h(
+        "ul",
+        { id: "to-deploy", class: "setup-list" },
+        ...mineLeft.map((u) =>
+          h(
+            "li",
+            { "data-unit": u.id, "data-where": whereIs(u.id) },
+            h("a", { href: "#", onclick: (e) => (e.preventDefault(), select(u.id)) }, `${u.name} (${u.id})`),
+            `: ${whereIs(u.id)}`,
+            u.passengers && u.passengers.length ? ` with ${u.passengers.join(", ")}` : "",
+          ),
+        ),
+      ),
+    );
+  }
+  parts.push(message("setup"));
+  return h("div", { id: "setup", "data-step": step }, ...parts);
+}
+
+function setupSection(unit) {
+  const where = whereIs(unit.id);
+  const placeable = toPlace(unit);
+  return h(
+    "section",
+    { class: "action", "data-action": "setup", "data-where": where || "deployed" },
+    h("h4", {}, where === "arriving" ? "Arrive from reserve" : scoutingNow(unit) ? "Scout redeploy" : "Deploy"),
+    h(
+      "div",
+      {},
+      scoutingNow(unit)
+        ? `${unit.name} redeploys (Scout): drag it.`
+        : where
+          ? `${unit.name} is ${where === "undeployed" ? "still to deploy" : where === "reserve" ? "in reserve" : "arriving: place it from your table edge"}.`
+          : `${unit.name} is deployed (undo to place it again).`,
+    ),
+    placeable ? h("button", { type: "button", id: "place", onclick: () => startPlace(unit) }, "Place") : null,
+    placeable && where === "undeployed" && table.view.mission.mission.reserves !== false
+      ? h("button", { type: "button", id: "reserve", onclick: () => act("setup", { type: "reserve", unit: unit.id }) }, "Hold in reserve")
+      : null,
+    message("setup"),
+  );
+}
 
 // ---- decisions -----------------------------------------------------------------------------------
 

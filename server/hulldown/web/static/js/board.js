@@ -127,7 +127,8 @@ function unitClass(unit, selected) {
 
 // docs/missions.md: deployment zones (which side holds each) and objective markers, labelled
 // with who controls them.
-function drawMission(view, world, labels, height) {
+// ``mine``: the side at this table (its zone is marked ``mine`` and labelled "your zone").
+function drawMission(view, world, labels, height, mine) {
   const mission = view.mission;
   const sideOf = {};
   for (const [side, zone] of Object.entries(mission.zones || {})) sideOf[zone] = side;
@@ -135,13 +136,19 @@ function drawMission(view, world, labels, height) {
   for (const zone of mission.mission.deployment.zones) {
     const side = sideOf[zone.id];
     const points = zone.points.map(([x, y]) => `${fmt(x)},${fmt(y)}`).join(" ");
+    const own = mine && side === mine;
     zones.append(
-      el("polygon", { class: `zone${side ? ` side-${side}` : ""}`, "data-zone": zone.id, "data-side": side || "", points }),
+      el("polygon", { class: `zone${side ? ` side-${side}` : ""}${own ? " mine" : ""}`, "data-zone": zone.id, "data-side": side || "", points }),
     );
+    if (own) {
+      const cx = zone.points.reduce((s, p) => s + p[0], 0) / zone.points.length;
+      const cy = zone.points.reduce((s, p) => s + p[1], 0) / zone.points.length;
+      labels.append(el("text", { class: "zone-label", "data-zone": zone.id, x: fmt(cx), y: fmt(height - cy) }, [document.createTextNode(`your zone (${zone.id})`)]));
+    }
   }
   world.append(zones);
   const markers = el("g", { id: "board-markers" });
-  for (const marker of mission.mission.objectives) {
+  for (const marker of mission.mission.objectives || []) {
     const control = (mission.control || {})[marker.id];
     const holder = control && control.holder ? control.holder : "";
     const value = control ? control.value : marker.value;
@@ -174,6 +181,7 @@ export class Board {
     this.onModelDown = onModelDown; // (unitId, modelId, [x, y], event) on pointerdown on a model
     this.onTableClick = onTableClick; // ([x, y], event) on a click on the table
     this.selected = null;
+    this.side = null; // the side at this table: its deployment zone is marked (docs/missions.md)
     this.arc = null; // {unit, weapon, polygons}
     this.marks = {}; // unit id -> a mark class (in-range, out-of-range, out-of-arc, no-los...)
     this.overlay = []; // drawings over the board: paths, rulers, ghost models (renderOverlay)
@@ -319,7 +327,7 @@ export class Board {
       );
     }
     world.append(terrain);
-    if (view.mission) drawMission(view, world, labels, height);
+    if (view.mission) drawMission(view, world, labels, height, this.side);
 
     const arcs = el("g", { id: "board-arcs", "clip-path": "url(#table-clip)" });
     if (this.arc && this.arc.seq === view.seq) {
@@ -342,7 +350,7 @@ export class Board {
       const group = el(
         "g",
         {
-          class: unitClass(unit, this.selected) + (this.marks[unit.id] ? ` mark ${this.marks[unit.id]}` : ""),
+          class: unitClass(unit, this.selected) + (this.marks[unit.id] ? ` mark ${this.marks[unit.id]}` : "") + (offTable[unit.id] === "undeployed" ? " undeployed" : ""),
           "data-unit": unit.id,
           "data-side": unit.side,
           "data-hp": unit.hp,
