@@ -180,7 +180,7 @@ export interface Mount {
   barrel: number;
 }
 /**
- * A pending choice only one player may answer (RULES.md section 0).
+ * A pending choice only one player may answer (docs/decisions.md).
  *
  * ``proposal``: the option the server proposes (a decision taken in the middle of an action,
  * docs/decisions.md; ``auto_decide`` answers with it). ``placement``: what a placement

@@ -74,7 +74,12 @@ def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchSta
             case MatchEnded():
                 ctx.log(f"Match over: {body.reason}.", "")
                 new = replace(
-                    state, ended=True, winner=body.winner, end_reason=body.reason, pending=None, suspended=None
+                    state,
+                    ended=True,
+                    winner=body.winner,
+                    end_reason=body.reason,
+                    pending=None,
+                    suspended=None,
                 )
             case Concede():
                 side: Side = "a" if event.by == "a" else "b"
