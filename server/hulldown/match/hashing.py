@@ -41,12 +41,15 @@ from .mission_state import MissionState
 from .state import LogEntry, MatchState, Terrain, Unit
 
 H2_PREFIX = "h2:"
-# Entries per generation of each identity cache (match/identity_cache.py). A live match needs
-# about its unit count plus the log window; the sizes leave room for many matches per process.
-UNIT_CACHE_SIZE = 4096
-LINE_CACHE_SIZE = 8192
-MAP_CACHE_SIZE = 2048
-STATE_CACHE_SIZE = 512
+# Entries per generation of each identity cache (match/identity_cache.py). Each entry keeps its
+# object alive, so the sizes bound memory as well as misses: the hash reuses what the state just
+# before it had (its units, its log window's lines), so a live match needs about its unit count
+# plus one log window. A miss only costs the digest of that sub-tree again. States are kept few:
+# a state holds its whole log window, and only a state hashed twice in a row hits.
+UNIT_CACHE_SIZE = 1024
+LINE_CACHE_SIZE = 256
+MAP_CACHE_SIZE = 64
+STATE_CACHE_SIZE = 8
 # A log window is continued from the window hashed before it when that one ended with one of
 # its last WINDOW_LOOKBACK lines (an event writes a few lines).
 WINDOW_LOOKBACK = 16
