@@ -12,7 +12,15 @@ from hulldown.match.actions import Fire, Shoot
 from hulldown.match.rejection import Rejection
 from hulldown.match.state import MatchState
 from hulldown.odds import OddsOptions, compute_odds
-from hulldown.odds.method import EXACT_BUDGET_S, PROBE_MARGIN, PlayTimer, ProbeEstimate, walk_exactly
+from hulldown.odds.method import (
+    EXACT_BUDGET_S,
+    PROBE_MARGIN,
+    WALK_SLACK,
+    PlayTimer,
+    ProbeEstimate,
+    walk_exactly,
+    walk_limit,
+)
 from tests.wh40k7.builders import lascannon, make_state, predator, rhino, weapon
 
 MAX_PLAYS = 3000
@@ -90,3 +98,15 @@ def test_the_engine_follows_the_estimate() -> None:
     assert walked.method == "exact" and walked.samples == 0
     assert sampled.method == "sampled" and sampled.samples >= 500
     assert forced.method == "exact" and forced.plays == walked.plays
+
+
+def test_an_auto_walk_is_cut_at_twice_the_plays_its_budget_buys() -> None:
+    """An estimate too low (Knuth's estimate from few plays is skewed low) costs at most
+    WALK_SLACK budgets of plays before the answer is sampled."""
+    estimate = ProbeEstimate(400, 100, 0.0004)  # 0.2 s buys 500 plays
+    assert walk_limit("auto", estimate, MAX_PLAYS, EXACT_BUDGET_S) == 100 + int(WALK_SLACK * 500)
+    assert walk_limit("auto", estimate, 300, EXACT_BUDGET_S) == 300
+    assert walk_limit("exact", estimate, MAX_PLAYS, EXACT_BUDGET_S) == MAX_PLAYS
+    # A single play costing more than the budget still leaves the known leaves and one more.
+    assert walk_limit("auto", ProbeEstimate(1, 1, 0.5), MAX_PLAYS, EXACT_BUDGET_S) == 2
+    assert walk_limit("auto", ProbeEstimate(1, 1, 0.0), MAX_PLAYS, EXACT_BUDGET_S) == MAX_PLAYS

@@ -28,7 +28,7 @@ from ..rules.memo import memo_scope
 from .aggregate import aggregate
 from .answer import BEST_ANSWER, MethodChoice, OddsAnswer
 from .dice_sources import FaceStream
-from .method import EXACT_BUDGET_S, PlayTimer, ProbeEstimate, walk_exactly
+from .method import AUTO_PROBE_PLAYS, EXACT_BUDGET_S, PlayTimer, ProbeEstimate, walk_exactly, walk_limit
 from .observe import amount, measure_of
 from .plays import Answer, Play, play, tokenised
 from .stopping import Event, events_of, largest_se
@@ -117,12 +117,16 @@ class _Engine:
             timer.timed(lambda script: play(state, side, action, script, self.choose)),
             equal_faces=self.options.equal_faces,
         )
-        probe = [tree.sample(stream) for _ in range(min(PROBE_PLAYS, samples))]
+        probe = [
+            tree.sample(stream)
+            for _ in range(min(AUTO_PROBE_PLAYS if method == "auto" else PROBE_PLAYS, samples))
+        ]
         # Knuth's estimate of the number of leaves: the mean of 1 / P(path) over random plays.
         leaves = sum(1.0 / leaf.weight for leaf in probe) / len(probe)
         estimate = ProbeEstimate(leaves, tree.leaves, timer.per_play())
-        if walk_exactly(method, estimate, max_plays, self.options.exact_budget_s):
-            walked = tree.walk(max_plays)
+        budget = self.options.exact_budget_s
+        if walk_exactly(method, estimate, max_plays, budget):
+            walked = tree.walk(walk_limit(method, estimate, max_plays, budget))
             if walked is not None:
                 plays = [(leaf.weight * w, p) for leaf in walked for w, p in leaf.play.continued()]
                 return Distribution(True, plays)
