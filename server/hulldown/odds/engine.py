@@ -5,9 +5,10 @@ sequence of dice the action can consume is walked by re-running the rules with a
 prefix and noting how many dice each play read (a play that read k dice has probability 6^-k).
 Decisions the action raises are answered by the policy; the best answer to a decision is worked
 out once per distinct decision state (equal states have equal futures: the rules never read the
-log, so states are compared without it). When the tree has more than ``max_plays`` leaves the
-answer is estimated from independent samples instead (``method: "sampled"``), each probability
-with its standard error. No die of the match is ever used.
+log, so states are compared without it). When the tree has more than ``max_plays`` leaves - or,
+for ``method: "auto"``, when walking it is estimated to cost more than ``EXACT_BUDGET_S``
+(module ``method``) - the answer is estimated from independent samples instead (``method:
+"sampled"``), each probability with its standard error. No die of the match is ever used.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ..rules.memo import memo_scope
 from .aggregate import aggregate
 from .answer import BEST_ANSWER, MethodChoice, OddsAnswer
 from .dice_sources import FaceStream
+from .method import AUTO_PROBE_PLAYS, EXACT_BUDGET_S, PlayTimer, ProbeEstimate, walk_exactly, walk_limit
 from .observe import amount, measure_of
 from .plays import Answer, Play, play, tokenised
 from .stopping import Event, events_of, largest_se
@@ -34,6 +36,7 @@ from .tree import Leaf, Tree
 
 # Leaves walked before the exact answer gives way to the sampled one (a sampled answer plays the
 # rules at most DEFAULT_SAMPLES times, usually far fewer: its samples share plays, module ``tree``).
+# ``auto`` also samples a smaller tree whose walk would cost more than EXACT_BUDGET_S (``method``).
 MAX_EXACT_PLAYS = 3000
 # The most samples of a sampled answer: the standard error of any probability is then at most
 # sqrt(0.25 / 2500) = 1%.
@@ -52,10 +55,10 @@ DECISION_BUDGET_SHARE = 4
 # Decisions nested deeper than this (a decision raised while weighing another) take their first
 # option.
 MAX_DECISION_DEPTH = 3
-# Random plays made first to estimate the size of the dice tree; a tree estimated above
-# PROBE_MARGIN times ``max_plays`` leaves is sampled without trying to walk it.
+# Random plays made first to estimate the size of the dice tree and the cost of a play
+# (module ``method``: a tree estimated above PROBE_MARGIN times ``max_plays`` leaves is sampled
+# without trying to walk it).
 PROBE_PLAYS = 32
-PROBE_MARGIN = 1.0
 # The seed of the sampled stream: a constant of this module, never the match's seed.
 SAMPLE_SEED = 0x6F646473  # "odds"
 # Decision states are compared by this encoding: maps in key order, so two equal states whose
@@ -74,6 +77,8 @@ class OddsOptions:
     target_se: float = TARGET_SE
     # False: walk the six faces of every roll (the merged walk's reference, tests/odds).
     equal_faces: bool = True
+    # CPU seconds an ``auto`` answer's estimated exact walk may cost (module ``method``).
+    exact_budget_s: float = EXACT_BUDGET_S
 
 
 @dataclass(frozen=True)
@@ -102,23 +107,29 @@ class _Engine:
         *,
         samples: int,
         max_plays: int,
-        allow_exact: bool = True,
+        method: MethodChoice = "exact",
     ) -> Distribution:
+        """The distribution of the play; ``method`` as the answer's (``exact``: walk any tree
+        of at most ``max_plays`` leaves, ``auto``: only one whose walk fits the budget)."""
         stream = FaceStream(self.options.sample_seed)
+        timer = PlayTimer()
         tree = Tree(
-            lambda script: play(state, side, action, script, self.choose),
+            timer.timed(lambda script: play(state, side, action, script, self.choose)),
             equal_faces=self.options.equal_faces,
         )
-        probe = [tree.sample(stream) for _ in range(min(PROBE_PLAYS, samples))]
-        if allow_exact:
-            # Knuth's estimate of the number of leaves: the mean of 1 / P(path) over random
-            # plays. A tree far too large is not walked at all.
-            estimate = sum(1.0 / leaf.weight for leaf in probe) / len(probe)
-            if estimate <= max_plays * PROBE_MARGIN:
-                walked = tree.walk(max_plays)
-                if walked is not None:
-                    plays = [(leaf.weight * w, p) for leaf in walked for w, p in leaf.play.continued()]
-                    return Distribution(True, plays)
+        probe = [
+            tree.sample(stream)
+            for _ in range(min(AUTO_PROBE_PLAYS if method == "auto" else PROBE_PLAYS, samples))
+        ]
+        # Knuth's estimate of the number of leaves: the mean of 1 / P(path) over random plays.
+        leaves = sum(1.0 / leaf.weight for leaf in probe) / len(probe)
+        estimate = ProbeEstimate(leaves, tree.leaves, timer.per_play())
+        budget = self.options.exact_budget_s
+        if walk_exactly(method, estimate, max_plays, budget):
+            walked = tree.walk(walk_limit(method, estimate, max_plays, budget))
+            if walked is not None:
+                plays = [(leaf.weight * w, p) for leaf in walked for w, p in leaf.play.continued()]
+                return Distribution(True, plays)
         return Distribution(False, *self._sampled(tree, stream, action, probe, samples))
 
     def _sampled(
@@ -248,7 +259,7 @@ def compute_odds(
             action,
             samples=samples,
             max_plays=options.max_plays,
-            allow_exact=options.method != "sampled",
+            method=options.method,
         )
     return aggregate(
         state,
