@@ -43,10 +43,8 @@ def choose_model(unit: Unit, damage: int, ctx: ApplyContext) -> Model | None:
     if proposal is None or len(legal) == 1:
         return proposal
     options = tuple(m.id for m in legal)
-    remaining = sum(m.wounds for m in legal)
     decision = Decision(
-        # The unit's remaining wounds fall after every allocation: the id is unique in the action.
-        id=f"allocate-{ctx.seq}-{unit.id}-{remaining}",
+        id=f"allocate-{ctx.seq}-{unit.id}-{ctx.asked + 1}",
         side=unit.side,
         kind=DECISION_ALLOCATE,
         options=options,
