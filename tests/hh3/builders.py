@@ -238,6 +238,11 @@ def log_text(state: MatchState) -> str:
     return "\n".join(e.text for e in state.log)
 
 
+def rolls_since(state: MatchState, seq: int) -> list[tuple[str, int]]:
+    """The rolls of every event from ``seq`` on: an action paused on a decision and its answers."""
+    return [(r.purpose, r.value) for e in state.log if e.seq >= seq for r in e.rolls]
+
+
 def rolls(state: MatchState, seq: int | None = None) -> list[tuple[str, int]]:
     at = state.seq if seq is None else seq
     return [(r.purpose, r.value) for e in state.log if e.seq == at for r in e.rolls]

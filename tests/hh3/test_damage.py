@@ -8,6 +8,7 @@ from msgspec.structs import replace
 from hulldown.match.actions import Fire, Move, Shoot
 from hulldown.match.state import MatchState, Options, Point, Unit
 from hulldown.rules.hh3 import tables
+from hulldown.rules.hh3.allocation import DECISION_ALLOCATE
 from hulldown.rules.hh3.emergency import DECISION_EMERGENCY
 
 from .builders import act, log_text, make, rolls, squad, take_proposal, tank, transport, wall, weapon
@@ -137,7 +138,8 @@ def test_explodes_after_emergency_disembarkation_hits_the_unit_that_got_out() ->
     troops = squad("s", "b", [(40, 24)] * 2, embarked_in="rhino", cool=8)
     state, shoot = _shoot_at(rhino, extra=(troops,))
     state = act(state, "a", shoot, [6, 6])
-    state = take_proposal(state, DECISION_EMERGENCY, [2, 2, 1, 6, 1, 6, 1])
+    state = take_proposal(state, DECISION_EMERGENCY, [2, 2, 1, 6])
+    state = take_proposal(state, DECISION_ALLOCATE, [1, 6, 1])  # hh3 core, Wound Allocation
     text = log_text(state)
     assert text.index("Emergency Disembarkation") < text.index("explodes: 3 S8 AP- hits")
     assert state.units["s"].destroyed

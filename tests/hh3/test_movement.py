@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from hulldown.match.actions import Move, Pivot
 from hulldown.match.state import MatchState, Point, Unit
+from hulldown.rules.hh3.allocation import DECISION_ALLOCATE
 
-from .builders import act, log_text, make, rejection, rolls, squad, tank, wall
+from .builders import act, log_text, make, rejection, rolls, rolls_since, squad, take_proposal, tank, wall
 
 
 def _state(*extra: Unit, terrain: tuple[object, ...] = ()) -> MatchState:
@@ -119,8 +120,10 @@ def test_driving_through_enemy_infantry_d6_s6_hits() -> None:
     enemy = squad("e", "b", [(25, 24), (25, 25.5)], sv=3)
     friend = squad("f", "a", [(26, 22.5)])
     # D6 = 2 hits; hit 1: wound 6 (2+), save 1 (3+) fails -> casualty; hit 2: wound 1 fails.
-    state = act(_state(enemy, friend), "a", Move("v", (Point(30, 24),), heading=0), [2, 6, 1, 1])
-    assert rolls(state)[0] == ("hits from being driven through", 2)
+    state = act(_state(enemy, friend), "a", Move("v", (Point(30, 24),), heading=0), [2, 6])
+    moved = state.seq
+    state = take_proposal(state, DECISION_ALLOCATE, [1, 1])  # hh3 core, Wound Allocation
+    assert rolls_since(state, moved)[0] == ("hits from being driven through", 2)
     alive = [m.id for m in state.units["e"].models.values() if m.alive]
     assert len(alive) == 1
     assert "drives through e" in log_text(state) and "drives through f" not in log_text(state)

@@ -10,9 +10,10 @@ from msgspec.structs import replace
 from hulldown.match.actions import EndPhase, Fight, Fire, Shoot
 from hulldown.match.definition import DefinitionError, parse_definition
 from hulldown.match.state import MatchState, Profile, Unit
+from hulldown.rules.hh3.allocation import DECISION_ALLOCATE
 from hulldown.rules.hh3.core import lent_characteristic, majority_toughness
 
-from .builders import act, log_text, make, rolls, squad, tank, weapon
+from .builders import act, log_text, make, rolls_since, squad, take_proposal, tank, weapon
 
 # A tank at (36, 24) facing -x: bases at x = 32.86 touch its front, at 31.59 they touch those.
 TOUCH = 32.86
@@ -41,7 +42,8 @@ def test_a_paragon_lends_its_leadership_to_its_units_panic_check() -> None:
     """hh3 core, Resolution Sub-Phase with the Paragon clause: s kills t's front model; side b
     loses by 2. The Paragon (Ld 10) behind lends its Leadership: 10 - 2 = 8, so 3 + 3 passes (on
     the unit's own Leadership 7, 7 - 2 = 5, the same dice fail: the test beside it)."""
-    state = act(_melee(_defenders("t-2")), "a", Fight("s", "t"), [6, 6, 1, 1])
+    state = act(_melee(_defenders("t-2")), "a", Fight("s", "t"), [6, 6])
+    state = take_proposal(state, DECISION_ALLOCATE, [1, 1])  # hh3 core, Wound Allocation
     state = act(state, "a", EndPhase(), [3, 3])
     assert "side a 2 points, side b 0 points" in log_text(state)
     assert "passes the Panic Check (Leadership 10 - 2)" in log_text(state)
@@ -50,7 +52,8 @@ def test_a_paragon_lends_its_leadership_to_its_units_panic_check() -> None:
 
 def test_without_a_paragon_the_same_dice_fail_the_panic_check() -> None:
     """The same combat with no Paragon: Leadership 7 - 2 = 5, 3 + 3 fails: t gains Routed."""
-    state = act(_melee(_defenders(None)), "a", Fight("s", "t"), [6, 6, 1, 1])
+    state = act(_melee(_defenders(None)), "a", Fight("s", "t"), [6, 6])
+    state = take_proposal(state, DECISION_ALLOCATE, [1, 1])  # hh3 core, Wound Allocation
     state = act(state, "a", EndPhase(), [3, 3])
     assert state.units["t"].statuses == {"routed": 0}
 
@@ -61,7 +64,8 @@ def test_a_joined_paragon_slain_counts_its_base_wounds() -> None:
     third attack misses): side
     a 2 (its base Wounds) + 1 (3 models against 2) = 3 points. Without its Leadership the unit
     tests on 7 - 3 = 4: 3 + 3 fails."""
-    state = act(_melee(_defenders("t-1", replace(CENTURION, sv=None))), "a", Fight("s", "t"), [6, 6, 6, 6, 1])
+    state = act(_melee(_defenders("t-1", replace(CENTURION, sv=None))), "a", Fight("s", "t"), [6, 6])
+    state = take_proposal(state, DECISION_ALLOCATE, [6, 6, 1])  # hh3 core, Wound Allocation
     assert not state.units["t"].models["t-1"].alive and state.units["t"].models["t-2"].alive
     state = act(state, "a", EndPhase(), [3, 3])
     assert "side a 3 points, side b 0 points (models 3 against 2)" in log_text(state)
@@ -76,9 +80,15 @@ def test_a_paragon_model_shoots_with_its_own_bs_and_saves_with_its_own_armour() 
     shooters = _with_paragon(squad("p", "a", [(10, 24)], gun=gun), "p-1")
     targets = _with_paragon(squad("t", "b", [(20, 24), (21.5, 24)]), "t-1")
     state = make([shooters, targets], phase="shooting")
-    state = act(state, "a", Shoot("p", (Fire("p-1-gun", "t"),)), [2, 6, 2])
-    assert [(p, v) for p, v in rolls(state)] == [("hit test", 2), ("wound test", 6), ("saving throw", 2)]
-    targets_of = [r.target for e in state.log if e.seq == state.seq for r in e.rolls]
+    state = act(state, "a", Shoot("p", (Fire("p-1-gun", "t"),)), [2, 6])
+    shot = state.seq
+    state = take_proposal(state, DECISION_ALLOCATE, [2])  # hh3 core, Wound Allocation
+    assert [(p, v) for p, v in rolls_since(state, shot)] == [
+        ("hit test", 2),
+        ("wound test", 6),
+        ("saving throw", 2),
+    ]
+    targets_of = [r.target for e in state.log if e.seq >= shot for r in e.rolls]
     assert targets_of == ["2+", "4+", "2+"]
     assert all(m.alive for m in state.units["t"].models.values())
 

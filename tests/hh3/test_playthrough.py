@@ -13,6 +13,7 @@ import pytest
 from hulldown.match.actions import (
     Action,
     Charge,
+    Decide,
     Disembark,
     Embark,
     Fight,
@@ -25,6 +26,7 @@ from hulldown.match.events import Event
 from hulldown.match.state import MatchState, Mount, Options, Point, Side, Unit
 from hulldown.rules import geometry as g
 from hulldown.rules.hh3 import geom
+from hulldown.rules.hh3.allocation import DECISION_ALLOCATE
 
 from ..playthrough import (
     assert_fold_equals_live,
@@ -121,6 +123,9 @@ def _disembark_spots(s: MatchState, unit: Unit, rng: random.Random) -> dict[str,
 def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
     answers = decisions(s)
     if answers is not None:
+        if s.pending is not None and s.pending.kind == DECISION_ALLOCATE:
+            # hh3 core, Wound Allocation: the owner gives the wound to any legal model, at random.
+            rng.shuffle(answers)
         return answers
     side = s.active
     mine = [u for u in s.units.values() if u.side == side and not u.destroyed]
@@ -191,3 +196,5 @@ def test_random_playthrough_fold_equals_live_state(seed: int) -> None:
     assert applied["EndPhase"] > 10 and applied["Shoot"] > 3 and applied["Move:normal"] > 3
     assert applied["Disembark"] >= 1
     assert run.live.log_count > 100
+    # hh3 core, Wound Allocation: the owner was asked, and answered at random, at least once.
+    assert [e for e in run.log if isinstance(e.body, Decide) and e.body.decision.startswith("allocate-")]

@@ -10,8 +10,21 @@ from msgspec.structs import replace
 
 from hulldown.match.actions import Charge, Decide, Disembark, Embark, EndPhase, Fight, Fire, Move, Shoot
 from hulldown.match.state import MatchState, Mount, Point, Unit, UnitKind
+from hulldown.rules.hh3.allocation import DECISION_ALLOCATE
 
-from .builders import act, log_text, make, rejection, rolls, squad, tank, transport, wall, weapon
+from .builders import (
+    act,
+    log_text,
+    make,
+    rejection,
+    rolls,
+    squad,
+    take_proposal,
+    tank,
+    transport,
+    wall,
+    weapon,
+)
 
 # --- Vehicles block line of sight (hh3 core, Line of Sight) ---------------------------------------
 # Shooter at (20, 24), target hull at (40, 24); a 5 x 3 hull turned across the line at (30, 24)
@@ -514,7 +527,8 @@ def test_the_losing_side_panics_and_its_infantry_is_routed_while_its_vehicle_hol
     """hh3 core, Resolution Sub-Phase: s kills one of t's two models: side a 1 + 1 (3 models
     against 2) = 2, side b 0. One Panic Check for the losers at Leadership 7 - 2 = 5: 3 + 3 fails,
     t gains Routed; the tank in the same combat cannot be Routed and can only Hold."""
-    state = act(_mixed_loser(), "a", Fight("s", "t"), [6, 6, 1, 1])
+    state = act(_mixed_loser(), "a", Fight("s", "t"), [6, 6])
+    state = take_proposal(state, DECISION_ALLOCATE, [1, 1])  # hh3 core, Wound Allocation
     state = act(state, "a", EndPhase(), [3, 3])
     text = log_text(state)
     assert "side a 2 points, side b 0 points (models 3 against 2)" in text
@@ -526,7 +540,8 @@ def test_the_losing_side_panics_and_its_infantry_is_routed_while_its_vehicle_hol
 
 def test_a_passed_panic_check_changes_nothing() -> None:
     """hh3 core, Resolution Sub-Phase: the same combat, Panic Check 2 + 3 = 5 passes."""
-    state = act(_mixed_loser(), "a", Fight("s", "t"), [6, 6, 1, 1])
+    state = act(_mixed_loser(), "a", Fight("s", "t"), [6, 6])
+    state = take_proposal(state, DECISION_ALLOCATE, [1, 1])  # hh3 core, Wound Allocation
     state = act(state, "a", EndPhase(), [2, 3])
     assert state.units["t"].statuses == {}
 
@@ -631,14 +646,17 @@ def test_a_paragon_names_the_model_its_shooting_hits_go_to() -> None:
     next hit is allocated as usual, to the closest model t-1."""
     state = _paragon_duel()
     shoot = Shoot("p", (Fire("p-1-gun", "t", target_model="t-3"),))
-    state = act(state, "a", shoot, [6, 6, 6, 1, 6, 1])
+    state = act(state, "a", shoot, [6, 6, 6, 1, 6])
+    state = take_proposal(state, DECISION_ALLOCATE, [1])  # hh3 core, Wound Allocation
     alive = {mid: m.alive for mid, m in state.units["t"].models.items()}
     assert alive == {"t-1": False, "t-2": True, "t-3": False}
 
 
 def test_without_naming_a_model_the_closest_takes_the_hits() -> None:
     """The usual allocation [decided]: the closest models first (t-1, then t-2)."""
-    state = act(_paragon_duel(), "a", Shoot("p", (Fire("p-1-gun", "t"),)), [6, 6, 6, 1, 6, 1])
+    state = act(_paragon_duel(), "a", Shoot("p", (Fire("p-1-gun", "t"),)), [6, 6, 6])
+    state = take_proposal(state, DECISION_ALLOCATE, [1, 6])  # hh3 core, Wound Allocation
+    state = take_proposal(state, DECISION_ALLOCATE, [1])
     alive = {mid: m.alive for mid, m in state.units["t"].models.items()}
     assert alive == {"t-1": False, "t-2": False, "t-3": True}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from hulldown.match.actions import Action
+from hulldown.match.actions import Action, Decide
 from hulldown.match.rejection import Rejection
 from hulldown.match.state import (
     MatchState,
@@ -136,6 +136,15 @@ def check(s: MatchState, action: Action, side: Side | None = None) -> Rejection 
 def step(s: MatchState, action: Action, dice: Iterable[int] = (), side: Side | None = None) -> MatchState:
     """Validate (must pass), then evolve with fixed dice, which must all be used."""
     return validated_step(s, side or s.active, action, dice)[0]
+
+
+def take_proposal(s: MatchState, kind: str, dice: Iterable[int] = ()) -> MatchState:
+    """Answer the decision the state is paused on (docs/decisions.md) with the server's
+    proposal, by the side it belongs to, with exactly these dice for the rest of the action."""
+    pending = s.pending
+    assert pending is not None and pending.kind == kind, f"expected a {kind} decision, got {pending}"
+    assert s.suspended is not None
+    return step(s, Decide(pending.id, pending.proposal), dice, side=pending.side)
 
 
 def rolls(s: MatchState) -> list[tuple[str, int, str]]:

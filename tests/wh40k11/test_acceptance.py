@@ -9,10 +9,11 @@ from __future__ import annotations
 from hulldown.match.actions import Fire, Shoot
 from hulldown.match.rejection import Rejection
 from hulldown.match.state import MatchState
+from hulldown.rules.wh40k11.allocation import DECISION_ALLOCATE
 from hulldown.rules.wh40k11.shooting import FirePlan, plan_shoot
 from hulldown.rules.wh40k11.space import engaged_with
 
-from .builders import check, infantry, rolls, state, step, vehicle, weapon
+from .builders import check, infantry, rolls, state, step, take_proposal, vehicle, weapon
 
 
 def scene(active: str) -> MatchState:
@@ -86,6 +87,8 @@ def test_case1_vehicle_shoots_unengaged_a_close_quarters() -> None:
         Shoot(unit="vehicle", fire=(Fire(weapon="cannon", target="A"), Fire(weapon="flamer", target="A"))),
         [3, 3, 3, 1],
     )
+    # 40k11 core, Allocate attack: A's owner chooses the model; the proposal is A-1.
+    after = take_proposal(after, DECISION_ALLOCATE)
     assert rolls(after) == [
         ("hit", 3, "miss"),
         ("hit", 3, "hit"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hulldown.match.actions import Fire, Shoot
+from hulldown.rules.wh40k11.allocation import DECISION_ALLOCATE
 from hulldown.rules.wh40k11.attacks import (
     capped,
     hit_succeeds,
@@ -15,7 +16,7 @@ from hulldown.rules.wh40k11.attacks import (
     wound_target,
 )
 
-from .builders import infantry, rolls, state, step, vehicle, weapon
+from .builders import infantry, rolls, state, step, take_proposal, vehicle, weapon
 
 
 def test_17_03_minus_one_makes_a_3_miss_at_3_plus() -> None:
@@ -81,7 +82,10 @@ def test_damage_and_allocation_through_a_full_attack() -> None:
     target = infantry("brutes", "b", [(30, 10), (30, 12)], w=4, t=5, sv=3, inv=5)
     s = state(shooter, target, phase="shooting")
     # hits 4, 4; wounds 2, 2 (S12 vs T5 -> 2+); saves: 6+ from armour (3+3), 5+ invulnerable -> 4, 3 fail.
-    after = step(s, Shoot(unit="gun", fire=(Fire(weapon="lascannon", target="brutes"),)), [4, 4, 2, 2, 4, 3])
+    after = step(s, Shoot(unit="gun", fire=(Fire(weapon="lascannon", target="brutes"),)), [4, 4, 2, 2, 4])
+    # 40k11 core, Allocate attack: the first failed save has two legal models; take the proposal
+    # (brutes-1); the second (3) must go to the wounded brutes-1, so nothing more is asked.
+    after = take_proposal(after, DECISION_ALLOCATE, [3])
     assert rolls(after)[-2:] == [("save", 4, "failed"), ("save", 3, "failed")]
     models = after.units["brutes"].models
     assert (models["brutes-1"].wounds, models["brutes-1"].alive) == (0, False)

@@ -8,8 +8,9 @@ from msgspec.structs import replace
 
 from hulldown.match.actions import Charge, Decide, EndPhase, Fight, Move
 from hulldown.match.state import MatchState, Point
+from hulldown.rules.wh40k11.allocation import DECISION_ALLOCATE
 
-from .builders import check, infantry, rolls, state, step, vehicle, weapon
+from .builders import check, infantry, rolls, state, step, take_proposal, vehicle, weapon
 
 
 def charge_scene(*extra: object) -> MatchState:
@@ -135,6 +136,8 @@ def test_other_side_fights_back_through_a_decision() -> None:
     assert blocked is not None and blocked.code == "decision_pending"
     # foe (WS3, A1, S4 vs T4): hit 4, wound 5, save 1 -> squad-1 dies.
     s = step(s, Decide(decision=s.pending.id, choice="squad"), [4, 5, 1], side="b")
+    # 40k11 core, Allocate attack: side a chooses which squad model takes it (proposal squad-1).
+    s = take_proposal(s, DECISION_ALLOCATE)
     assert s.pending is None
     assert not s.units["squad"].models["squad-1"].alive
     assert (s.active, s.phase) == ("b", "command")

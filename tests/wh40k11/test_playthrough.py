@@ -1,6 +1,6 @@
 """40k11 random playthrough (DESIGN.md 10.8, machinery in tests/playthrough.py): FRAME vehicles,
 a MONSTER and infantry move, Advance, Fall Back, shoot (close-quarters too), charge and fight;
-folding the log gives the live state."""
+the defender allocates wounds at random; folding the log gives the live state."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from hulldown.match.actions import Action, Charge, Fight, Fire, Move, Pivot, Shoot
+from hulldown.match.actions import Action, Charge, Decide, Fight, Fire, Move, Pivot, Shoot
 from hulldown.match.events import Event
 from hulldown.match.state import MatchState, Side, Unit
 from hulldown.rules.wh40k11.units import flag_int, flag_value
@@ -90,6 +90,8 @@ def created() -> Event:
 def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
     answers = decisions(s)
     if answers is not None:
+        # Answer at random (docs/decisions.md): e.g. any legal model for a wound's allocation.
+        rng.shuffle(answers)
         return answers
     side = s.active
     mine = [u for u in s.units.values() if u.side == side and not u.destroyed]
@@ -145,3 +147,8 @@ def test_random_playthrough_fold_equals_live_state(seed: int) -> None:
     assert sum(run.refused.values()) > 0
     assert applied["EndPhase"] > 10 and applied["Shoot"] > 3 and applied["Move:normal"] > 3
     assert run.live.log_count > 100
+    # 40k11 core, Allocate attack: the defender was asked, and answered, at least once.
+    allocations = [
+        e for e in run.log if isinstance(e.body, Decide) and e.body.decision.startswith("allocate-")
+    ]
+    assert allocations

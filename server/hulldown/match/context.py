@@ -24,6 +24,8 @@ class ApplyContext:
         self._pending_rolls: list[LogRoll] = []
         self.entries: list[LogEntry] = []
         self.answerer: Answerer = answerer if answerer is not None else Proposer()
+        # How many decisions this fold of the event has asked so far (unique decision ids).
+        self.asked = 0
 
     @property
     def dice(self) -> Dice:
@@ -37,6 +39,7 @@ class ApplyContext:
     def decide(self, decision: Decision, check: Check) -> Answer:
         """The answer to a decision taken here, in the middle of the action (docs/decisions.md).
         ``check`` says whether an answer is legal (a rejection with the numbers, or None)."""
+        self.asked += 1
         return self.answerer.answer(decision, check)
 
     def discard_replayed(self) -> None:

@@ -9,7 +9,6 @@ Throw"); it is not a save, so vehicles keep it (RULES 2.2).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from msgspec.structs import replace
@@ -20,6 +19,7 @@ from ...match.turns import replace_unit
 from .. import geometry as g
 from ..memo import geometry_memo
 from . import geom, statuses
+from .allocation import allocate
 from .core import (
     R_CORE_SAVE,
     R_CORE_WOUND,
@@ -157,23 +157,8 @@ def glancing(state: MatchState, uid: str, ctx: ApplyContext) -> MatchState:
     return replace_unit(state, statuses.gain(unit, status))
 
 
-def allocate(unit: Unit, source: g.Point, aim: str | None = None) -> Model | None:
-    """[decided] A wound goes to a model that is already wounded, else to the alive model closest
-    to where the hit came from (ties: model id). A Paragon allocates the hits it inflicts itself
-    (seed glossary, Paragon): ``aim`` names the model, while it is alive [decided: then as usual]."""
-    alive = alive_models(unit)
-    if not alive:
-        return None
-    chosen = unit.models.get(aim or "")
-    if chosen is not None and chosen.alive:
-        return chosen
-    wounded = [m for m in alive if m.wounds < model_profile(unit, m).w]
-    pool = wounded or alive
-    return min(pool, key=lambda m: (math.hypot(m.pos.x - source[0], m.pos.y - source[1]), m.id))
-
-
 def hit_model_unit(state: MatchState, uid: str, hit: Hit, ctx: ApplyContext) -> MatchState:
-    """hh3 core: wound test, allocation, saving throw, Damage Mitigation, lost wounds."""
+    """hh3 core: wound test, allocation (the owner's choice), saving throw, Damage Mitigation, lost wounds."""
     unit = state.units[uid]
     if unit.destroyed:
         return state
@@ -187,7 +172,7 @@ def hit_model_unit(state: MatchState, uid: str, hit: Hit, ctx: ApplyContext) -> 
         if die < need:
             ctx.log(f"{hit.label}: fails to wound {unit.name}.", R_CORE_WOUND)
             return state
-    model = allocate(unit, hit.source, hit.aim)
+    model = allocate(unit, hit, ctx)  # hh3 core, Wound Allocation (rules/hh3/allocation.py)
     if model is None:
         return state
     own = model_profile(unit, model)  # the model's own save (a Paragon in the unit it joined)

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from msgspec.structs import replace
 
 from ...match.context import ApplyContext
-from ...match.state import MatchState, Model, Unit
+from ...match.state import MatchState, Unit
 from ...match.turns import replace_unit
+from .allocation import choose_model
 from .constants import AUTO_FAIL, AUTO_SUCCESS, HIT_MODIFIER_CAP, R_DAMAGE, R_HIT, R_SAVE, R_WOUND
-from .units import live_models
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,21 +90,11 @@ def _judge(ok: Callable[[int], bool], yes: str, no: str) -> Callable[[int], str]
     return lambda v: yes if ok(v) else no
 
 
-def allocation_order(unit: Unit) -> Model | None:
-    """Which model takes the next failed save [decided, simplified]: a model that has already lost
-    wounds, else the first live model (no defender decision is asked)."""
-    full = unit.profile.w
-    models = list(live_models(unit))
-    for m in models:
-        if m.wounds < full:
-            return m
-    return models[0] if models else None
-
-
-def inflict(unit: Unit, damage: int) -> tuple[Unit, str]:
-    """40k11 core, Inflict damage: the allocated model loses wounds; excess damage is lost; at 0
-    wounds it is destroyed, and a unit with no models left is destroyed."""
-    model = allocation_order(unit)
+def inflict(unit: Unit, damage: int, ctx: ApplyContext) -> tuple[Unit, str]:
+    """40k11 core, Inflict damage: the allocated model (40k11 core, Allocate attack: the owner's
+    choice, rules/wh40k11/allocation.py) loses wounds; excess damage is lost; at 0 wounds it is
+    destroyed, and a unit with no models left is destroyed."""
+    model = choose_model(unit, damage, ctx)
     if model is None:
         return unit, "no model left"
     wounds = max(0, model.wounds - damage)
@@ -164,6 +154,6 @@ def resolve(
         if saved:
             ctx.log(f"{target.name} saves on {save_text}.", R_SAVE)
             continue
-        target, what = inflict(target, p.damage)
+        target, what = inflict(target, p.damage, ctx)
         ctx.log(f"{target.name} takes {p.damage} damage: {what}.", R_DAMAGE)
     return replace_unit(state, target)
