@@ -1,8 +1,8 @@
 """A decision in the middle of an action in the player's table (docs/decisions.md), in Chromium:
 side a's shot (through the Python client) destroys a transport; side b's table opens the
-decision dialog with the server's proposal, offers to take it (placing by hand is not drawn yet,
-so no `place` button), and the click answers it. hh3 Transport sub-type, Emergency
-Disembarkation."""
+decision dialog with the server's proposal, offers to take it or to place the models by hand
+(test_placement_drag.py drags them), and the one click takes the proposal. hh3 Transport
+sub-type, Emergency Disembarkation."""
 
 from __future__ import annotations
 
@@ -35,7 +35,8 @@ async def test_the_owner_takes_the_proposal_in_the_dialog(server: ServerProcess,
     await b.wait_for_selector("dialog#decision[open]")
     text = await b.text_content("dialog#decision p.placement")
     assert text == "Proposal: 3 of 3 models placed."
-    assert await b.locator("dialog#decision button.option[data-choice='place']").count() == 0
+    assert await b.text_content("dialog#decision button.option[data-choice='place']") == "Place"
+    assert await b.text_content("dialog#decision button.option[data-choice='proposal']") == "Take the proposal"
     await b.click("dialog#decision button.option[data-choice='proposal']")
     await wait_seq(b, shot.seq + 1)
     state = await board_matches_state(b, server.http, match_id, token)
