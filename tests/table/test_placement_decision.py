@@ -36,7 +36,9 @@ async def test_the_owner_takes_the_proposal_in_the_dialog(server: ServerProcess,
     text = await b.text_content("dialog#decision p.placement")
     assert text == "Proposal: 3 of 3 models placed."
     assert await b.text_content("dialog#decision button.option[data-choice='place']") == "Place"
-    assert await b.text_content("dialog#decision button.option[data-choice='proposal']") == "Take the proposal"
+    assert (
+        await b.text_content("dialog#decision button.option[data-choice='proposal']") == "Take the proposal"
+    )
     await b.click("dialog#decision button.option[data-choice='proposal']")
     await wait_seq(b, shot.seq + 1)
     state = await board_matches_state(b, server.http, match_id, token)

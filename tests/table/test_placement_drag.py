@@ -22,7 +22,8 @@ from hulldown.wire.protocol import Ack
 from tests.wh40k7.builders import infantry, rhino, vehicle, weapon
 
 from ..server_process import ServerProcess
-from .browser import board_matches_state, open_table, screen_point, shot, state_of, wait_seq
+from .browser import board_matches_state, open_table, screen_point, state_of, wait_seq
+from .browser import shot as screenshot
 
 # Releasing with the mouse lands within a screen pixel or so of the spot aimed at (~0.07 in).
 POSITION_TOLERANCE_IN = 0.15
@@ -146,12 +147,15 @@ async def test_the_owner_drags_a_model_within_its_area_and_places(
     await _drag_model(b, start, TOO_FAR)
     ghost = await _ghost(b, model)
     assert "rejected" in ghost["cls"].split(), ghost
-    assert abs(ghost["x"] - TOO_FAR[0]) < POSITION_TOLERANCE_IN and abs(ghost["y"] - TOO_FAR[1]) < POSITION_TOLERANCE_IN
+    assert (
+        abs(ghost["x"] - TOO_FAR[0]) < POSITION_TOLERANCE_IN
+        and abs(ghost["y"] - TOO_FAR[1]) < POSITION_TOLERANCE_IN
+    )
     assert model in (await b.get_attribute("dialog#decision p.placement-hint", "data-outside") or "").split()
     await b.click("dialog#decision button.option[data-choice='place']")
     refusal = b.locator("dialog#decision div.message.rejected[data-section='decision']")
     await refusal.wait_for()
-    await shot(b, "placement-refused")
+    await screenshot(b, "placement-refused")
     assert await refusal.get_attribute("data-code") == "too_far_from_hull"
     text = await refusal.text_content() or ""
     assert f"model {model}" in text and "limit 3" in text, text
@@ -164,14 +168,18 @@ async def test_the_owner_drags_a_model_within_its_area_and_places(
     await _drag_model(b, (ghost["x"], ghost["y"]), target)
     ghost = await _ghost(b, model)
     assert "ok" in ghost["cls"].split(), ghost
-    await shot(b, "placement-drag")
+    await screenshot(b, "placement-drag")
     await b.click("dialog#decision button.option[data-choice='place']")
     await wait_seq(b, shot.seq + 1)
     done = await board_matches_state(b, server.http, match_id, token)
     assert done["pending"] is None and done["units"]["r"]["wreck"]
     placed = done["units"]["m"]["models"]
     x, y = placed[model]["pos"]
-    assert abs(x - target[0]) < POSITION_TOLERANCE_IN and abs(y - target[1]) < POSITION_TOLERANCE_IN, (x, y, target)
+    assert abs(x - target[0]) < POSITION_TOLERANCE_IN and abs(y - target[1]) < POSITION_TOLERANCE_IN, (
+        x,
+        y,
+        target,
+    )
     assert (x, y) == (ghost["x"], ghost["y"])  # exactly where the table showed it
     for mid, pos in placement["proposal"].items():
         if mid != model:
