@@ -275,7 +275,7 @@ function select(id) {
     table.fight = { target: "", weapon: "" };
     table.placing = null;
     if (table.adjust) endAdjust();
-    table.messages = { controls: table.messages.controls, banner: table.messages.banner };
+    table.messages = { controls: table.messages.controls, banner: table.messages.banner, decision: table.messages.decision };
   }
   table.selected = id;
   render();
@@ -1333,6 +1333,9 @@ function renderDecision() {
     ),
     message("decision"),
   );
+  const modal = pending.placement ? "no" : "yes";
+  if (dialog.open && dialog.dataset.modal !== modal) dialog.close(); // reopened the other way
+  dialog.dataset.modal = modal;
   if (!dialog.open) {
     if (pending.placement) dialog.show();
     else dialog.showModal();
