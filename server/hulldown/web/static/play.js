@@ -275,7 +275,7 @@ function select(id) {
     table.fight = { target: "", weapon: "" };
     table.placing = null;
     if (table.adjust) endAdjust();
-    table.messages = { controls: table.messages.controls, banner: table.messages.banner };
+    table.messages = { controls: table.messages.controls, banner: table.messages.banner, decision: table.messages.decision };
   }
   table.selected = id;
   render();
@@ -606,8 +606,8 @@ function insidePolygon([x, y], ring) {
 const SNAP_INSIDE = 0.02;
 const SNAP_REACH = 1.0;
 
-function snapInto(point, rings) {
-  if (!rings || !rings.length || rings.some((r) => insidePolygon(point, r))) return point;
+function snapInto(point, rings, { inside = (q) => rings.some((r) => insidePolygon(q, r)), reach = SNAP_REACH } = {}) {
+  if (!rings || !rings.length || inside(point)) return point;
   let best = null;
   for (const ring of rings) {
     for (let i = 0; i < ring.length; i += 1) {
@@ -621,7 +621,7 @@ function snapInto(point, rings) {
       if (!best || d < best.d) best = { q, d };
     }
   }
-  if (!best || best.d > SNAP_REACH) return point;
+  if (!best || best.d > reach) return point;
   const ux = (best.q[0] - point[0]) / (best.d || 1);
   const uy = (best.q[1] - point[1]) / (best.d || 1);
   return [Number((best.q[0] + ux * SNAP_INSIDE).toFixed(3)), Number((best.q[1] + uy * SNAP_INSIDE).toFixed(3))];
@@ -800,6 +800,10 @@ async function liveCheck() {
 
 function updateDrag(point) {
   const d = table.drag;
+  if (d.place) {
+    updatePlaceDrag(point);
+    return;
+  }
   if (d.rotating) d.heading = headingTowards(draggedModel(table.view.units[d.unit]).pos, point);
   else d.current = leadPoint(point);
   const key = JSON.stringify(dragAction());
@@ -817,6 +821,10 @@ function updateDrag(point) {
 
 async function finishDrag(point, addWaypoint, addAdjust = false) {
   const d = table.drag;
+  if (d.place) {
+    finishPlaceDrag(point);
+    return;
+  }
   if (d.rotating) d.heading = headingTowards(draggedModel(table.view.units[d.unit]).pos, point);
   else d.current = leadPoint(point);
   if (d.deploy) {
@@ -862,6 +870,12 @@ async function finishDrag(point, addWaypoint, addAdjust = false) {
 }
 
 function cancelDrag() {
+  if (table.drag && table.drag.place && table.placement) {
+    table.placement.positions[table.drag.placeModel] = table.drag.from; // Esc: back where it was
+    table.drag = null;
+    drawPlacement();
+    return;
+  }
   if (table.drag) clearTimeout(table.drag.checkTimer);
   table.drag = null;
   board.overlay = board.overlay.filter((o) => o.kind !== "path" && !(o.kind === "ghost" && o.drag));
@@ -955,6 +969,16 @@ function adjustSection() {
   );
 }
 
+board.svg.addEventListener(
+  "pointerdown",
+  (event) => {
+    if (!grabPlaced(event)) return;
+    event.preventDefault();
+    event.stopPropagation();
+  },
+  { capture: true },
+);
+
 // A press on a ghost while adjusting grabs that model (the ghosts take no pointer events: the
 // nearest ghost within its base or hull is found here, before the board's own handlers).
 board.svg.addEventListener(
@@ -1038,7 +1062,7 @@ board.svg.addEventListener("pointerdown", (event) => {
 board.svg.addEventListener(
   "wheel",
   (event) => {
-    if (!table.drag) return;
+    if (!table.drag || table.drag.place) return;
     event.preventDefault();
     const d = table.drag;
     if (!d.turned) d.heading = dragAction().heading ?? d.heading;
@@ -1062,6 +1086,7 @@ window.addEventListener("keydown", (event) => {
     cancelDrag();
     return;
   }
+  if (table.drag.place) return;
   const kind = KIND_KEYS[event.key.toLowerCase()];
   if (kind && (MOVE_KINDS[table.view.edition] || []).includes(kind)) {
     table.moveKind = kind;
@@ -1277,38 +1302,162 @@ function setupSection(unit) {
 
 // ---- decisions -----------------------------------------------------------------------------------
 
+const OPTION_LABELS = { proposal: "Take the proposal", place: "Place" };
+
 function renderDecision() {
   const dialog = $("decision");
   const pending = table.view.pending;
   const mine = pending && pending.side === table.side && !table.view.ended;
+  syncPlacement(mine ? pending : null);
   if (!mine) {
     if (dialog.open) dialog.close();
     dialog.dataset.decision = "";
     return;
   }
-  if (dialog.open && dialog.dataset.decision === pending.id) return;
+  if (dialog.dataset.decision !== pending.id) delete table.messages.decision;
   dialog.dataset.decision = pending.id;
-  // A placement decision (docs/decisions.md) is answered here with the server's proposal; placing
-  // the models by hand needs their positions (decide {choice: "place", place}), not drawn yet.
-  const options = pending.placement ? pending.options.filter((option) => option !== "place") : pending.options;
-  const placing = pending.placement
-    ? [h("p", { class: "placement" }, `Proposal: ${Object.keys(pending.placement.proposal).length} of ${pending.placement.models.length} models placed.`)]
-    : [];
+  // A placement decision (docs/decisions.md): the models are dragged on the board, so the dialog
+  // is not modal; "Place" sends where they stand, "Take the proposal" the server's placement.
+  dialog.classList.toggle("placing", !!pending.placement);
+  const send = (option) =>
+    act("decision", option === "place" ? { type: "decide", decision: pending.id, choice: "place", place: placedPositions() } : { type: "decide", decision: pending.id, choice: option });
   dialog.replaceChildren(
     h("h3", {}, "Your decision"),
     h("p", { class: "prompt" }, pending.prompt),
     h("p", { class: "rule" }, pending.rule),
-    ...placing,
+    ...(pending.placement ? placementLines(pending.placement) : []),
     h(
       "div",
       { class: "options" },
-      ...options.map((option) =>
-        h("button", { type: "button", class: "option", "data-choice": option, onclick: () => act("decision", { type: "decide", decision: pending.id, choice: option }) }, option),
-      ),
+      ...pending.options.map((option) => h("button", { type: "button", class: "option", "data-choice": option, onclick: () => send(option) }, pending.placement ? OPTION_LABELS[option] || option : option)),
     ),
     message("decision"),
   );
-  if (!dialog.open) dialog.showModal();
+  const modal = pending.placement ? "no" : "yes";
+  if (dialog.open && dialog.dataset.modal !== modal) dialog.close(); // reopened the other way
+  dialog.dataset.modal = modal;
+  if (!dialog.open) {
+    if (pending.placement) dialog.show();
+    else dialog.showModal();
+  }
+}
+
+// ---- placing models for a decision: drag each within its legal area (docs/decisions.md) -----------
+// The area of each model (polygons, each its exterior ring then its holes) is drawn even-odd; the
+// models start at the server's proposal and are dragged one at a time (green inside the model's
+// area, red outside); the server judges the answer, and a refusal is shown in the dialog.
+
+const PLACE_SNAP_REACH = 0.3; // a release this close outside a thin area lands just inside it
+
+const areaRings = (shapes) => (shapes || []).flat();
+// Even-odd: inside when an odd number of rings (exterior rings and holes) hold the point.
+const insideArea = (point, shapes) => areaRings(shapes).filter((ring) => insidePolygon(point, ring)).length % 2 === 1;
+
+function syncPlacement(pending) {
+  const placement = pending && pending.placement;
+  if (!placement) {
+    if (table.placement) {
+      table.placement = null;
+      drawPlacement();
+    }
+    return;
+  }
+  if (!table.placement || table.placement.decision !== pending.id) {
+    const positions = {};
+    for (const [id, pos] of Object.entries(placement.proposal)) positions[id] = [pos[0], pos[1]];
+    table.placement = { decision: pending.id, unit: placement.unit, models: placement.models, area: placement.area, positions, active: null };
+  }
+  drawPlacement();
+}
+
+// What "Place" sends: every model with a position (one the proposal left out stays out until dragged).
+const placedPositions = () => ({ ...table.placement.positions });
+
+function placementLines(placement) {
+  const p = table.placement;
+  const left = placement.models.filter((id) => !p.positions[id]);
+  const outside = placement.models.filter((id) => p.positions[id] && !insideArea(p.positions[id], p.area[id]));
+  return [
+    h("p", { class: "placement" }, `Proposal: ${Object.keys(placement.proposal).length} of ${placement.models.length} models placed.`),
+    h(
+      "p",
+      { class: "placement-hint", "data-outside": outside.join(" ") },
+      "Drag the models within their areas on the board, then Place.",
+      outside.length ? ` Outside its area: ${outside.join(", ")}.` : "",
+      left.length ? ` Not placed (a casualty): ${left.join(", ")}.` : "",
+    ),
+  ];
+}
+
+function modelOf(unitId, modelId) {
+  const unit = table.view.units[unitId];
+  return unit && unit.models[modelId];
+}
+
+function drawPlacement(held = null, text = "") {
+  board.overlay = board.overlay.filter((o) => !o.decided);
+  const p = table.placement;
+  if (p) {
+    for (const id of p.models) board.overlay.push({ kind: "area", decided: true, evenodd: true, model: id, active: id === (held || p.active), polygons: areaRings(p.area[id]) });
+    for (const [id, pos] of Object.entries(p.positions)) {
+      const model = modelOf(p.unit, id);
+      if (!model) continue;
+      const state = insideArea(pos, p.area[id]) ? "ok" : "rejected";
+      board.overlay.push({ kind: "ghost", decided: true, model, pos, heading: model.heading, state, text: id === held ? text : "" });
+    }
+  }
+  board.renderOverlay();
+}
+
+// A press on a placed model grabs it (the ghosts take no pointer events: the nearest within its
+// base is found here, before the board's own handlers); the drag itself is the table's drag.
+function grabPlaced(event) {
+  const p = table.placement;
+  if (!p || table.drag || event.button !== 0) return false;
+  const point = board.toTable(event.clientX, event.clientY);
+  let best = null;
+  for (const [id, pos] of Object.entries(p.positions)) {
+    const m = modelOf(p.unit, id);
+    const reach = m && m.hull ? Math.max(m.hull.length, m.hull.width) / 2 : ((m && m.base_mm) || 32) / 25.4 / 2 + 0.1;
+    const d = Math.hypot(pos[0] - point[0], pos[1] - point[1]);
+    if (d <= reach && (!best || d < best.d)) best = { id, d, pos };
+  }
+  if (!best) return false;
+  p.active = best.id;
+  table.drag = { place: true, unit: p.unit, placeModel: best.id, from: [...best.pos], offset: [best.pos[0] - point[0], best.pos[1] - point[1]], waypoints: [], current: [...best.pos], heading: 0, turned: false, pointer: event.pointerId };
+  board.svg.setPointerCapture && board.svg.setPointerCapture(event.pointerId);
+  updatePlaceDrag(point);
+  return true;
+}
+
+function updatePlaceDrag(point) {
+  const d = table.drag;
+  d.current = leadPoint(point);
+  table.placement.positions[d.placeModel] = d.current;
+  const inside = insideArea(d.current, table.placement.area[d.placeModel]);
+  drawPlacement(d.placeModel, inside ? "inside its area" : "outside its area");
+}
+
+function finishPlaceDrag(point) {
+  const d = table.drag;
+  const p = table.placement;
+  d.current = leadPoint(point);
+  const shapes = p.area[d.placeModel];
+  const snapped = snapInto(d.current, areaRings(shapes), { inside: (q) => insideArea(q, shapes), reach: PLACE_SNAP_REACH });
+  p.positions[d.placeModel] = [Number(snapped[0].toFixed(2)), Number(snapped[1].toFixed(2))];
+  table.drag = null;
+  drawPlacement();
+  renderDecisionLines();
+}
+
+// The dialog's hint follows the drags (which models stand outside their areas).
+function renderDecisionLines() {
+  const dialog = $("decision");
+  const pending = table.view.pending;
+  const old = dialog.querySelectorAll("p.placement, p.placement-hint");
+  if (!pending || !pending.placement || !old.length) return;
+  const lines = placementLines(pending.placement);
+  old.forEach((node, i) => node.replaceWith(lines[i]));
 }
 
 // ---- the log and the wound maxima ----------------------------------------------------------------

@@ -269,6 +269,10 @@ export class Board {
         // A rotate handle (the table's): a stem from the model's centre to a knob to drag.
         layer.append(el("line", { class: "handle-stem", x1: fmt(item.from[0]), y1: fmt(item.from[1]), x2: fmt(item.pos[0]), y2: fmt(item.pos[1]) }));
         layer.append(el("circle", { class: "rotate-handle", "data-unit": item.unit, cx: fmt(item.pos[0]), cy: fmt(item.pos[1]), r: 0.6 }));
+      } else if (item.kind === "area" && item.evenodd) {
+        // One path of every ring (exterior rings and holes), filled even-odd: a placement's area.
+        const d = item.polygons.map((ring) => `M${ring.map(([x, y]) => `${x},${y}`).join("L")}Z`).join("");
+        layer.append(el("path", { class: `legal-area${item.active ? " active" : ""}`, "fill-rule": "evenodd", "data-model": item.model || "", d }));
       } else if (item.kind === "area") {
         for (const ring of item.polygons) {
           layer.append(el("path", { class: "legal-area", d: `M${ring.map(([x, y]) => `${x},${y}`).join("L")}Z` }));
