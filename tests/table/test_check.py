@@ -10,10 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
+from msgspec.structs import replace
 
 from hulldown.client import Client, create_match, get_events, get_state
 from hulldown.wire import protocol
-from tests.scenarios import duel
+from tests.scenarios import duel, rhino
 
 from ..server_process import ServerProcess
 
@@ -41,6 +42,15 @@ TABLE: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+def _duel_that_outlasts_the_shot() -> Any:
+    """The duel with a second side-B Rhino far off the Predator's line: the table's legal shot may
+    destroy rhino-1 (its dice are the match's own), and the match must not end before the last
+    rows (undo, takeback, concede) are played."""
+    match = duel()
+    spare = rhino("rhino-2", "b", 60, 44, 180)
+    return replace(match, scenario=replace(match.scenario, units=(*match.scenario.units, spare)))
+
+
 def _rejection_body(answer: protocol.Ack | protocol.Rejected) -> dict[str, Any]:
     assert isinstance(answer, protocol.Rejected)
     return {
@@ -58,7 +68,7 @@ async def _snapshot(server: ServerProcess, match_id: str) -> tuple[Any, ...]:
 
 
 async def test_check_answers_what_act_answers_and_changes_nothing(server: ServerProcess) -> None:
-    created = await create_match(server.http, duel())
+    created = await create_match(server.http, _duel_that_outlasts_the_shot())
     match_id = created["match_id"]
     tokens = created["tokens"]
     url = f"{server.http}/matches/{match_id}/check"
