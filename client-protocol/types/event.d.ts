@@ -361,7 +361,8 @@ export interface Weapon {
   defensive: boolean;
 }
 /**
- * Where a weapon sits on its model and which way it can fire (RULES.md 1.9, 2.12).
+ * Where a weapon sits on its model and which way it can fire (40k7 Vehicle Weapons and Line of
+ * Sight; hh3 Vehicles, Fire arcs and weapon mounts).
  */
 export interface Mount {
   kind: "centreline" | "coaxial" | "hull" | "none" | "pintle" | "sponson" | "turret";

@@ -1,4 +1,5 @@
-"""RULES.md section 4, the hh3 worked examples (5-8), with fixed dice."""
+"""hh3 Vehicles worked examples with fixed dice: Vehicle damage table, Repair Test, Transport
+sub-type (Who can get in, Emergency Disembarkation)."""
 
 from __future__ import annotations
 

@@ -157,8 +157,9 @@ def test_hh3_glancing_table_and_the_duplicate_status_rule() -> None:
 
 
 def _engaged_40k11(bs: int) -> MatchState:
-    """Two 40k11 VEHICLEs 1" apart (engaged): side a's shoots side b's with close-quarters
-    shooting and a weapon without [CLOSE-QUARTERS] - two -1 modifiers (17.03, RULES.md 3.6)."""
+    """Two 40k11 VEHICLEs 1" apart (engaged): side a's shoots side b's with close-quarters shooting
+    and a weapon without [CLOSE-QUARTERS] - two -1 modifiers (17.03, core Close-quarters
+    shooting)."""
     gun = b11.weapon("gun", "tank-a-m", rng=24, s=20, ap=0)
     a = b11.vehicle("tank-a", "a", 20, 24, weapons=(gun,), bs=bs)
     target = b11.vehicle("tank-b", "b", 27, 24, t=4, sv=None, w=12)

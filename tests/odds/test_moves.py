@@ -13,7 +13,7 @@ from .helpers import EPS, d6_probability, odds, unit_odds
 
 
 def test_dangerous_terrain_fails_on_a_one() -> None:
-    """40k7 Dangerous terrain (difficult terrain for vehicles, RULES.md 1.4): a 1 costs a Hull
+    """40k7 Vehicles, Dangerous Terrain (difficult terrain for vehicles): a 1 costs a Hull
     Point and immobilises."""
     state = make_state(rhino("r", "a", 10, 24), terrain=[ruin("woods", 14, 20, 16, 28, kinds=("difficult",))])
     answer = odds(state, "a", Move("r", (Point(21, 24),)))
@@ -74,7 +74,7 @@ def test_ram_can_damage_both_vehicles() -> None:
 
 def test_a_fight_against_a_vehicle() -> None:
     """40k7 Vehicles and close combat: one Power fist attack (S8 AP2) against a Rhino's rear
-    armour (AV10), hitting on 3+ (RULES.md 1.20): D6 + 8
+    armour (AV10), hitting on 3+ (40k7 Vehicles and Close Combat): D6 + 8
     is no effect on a 1, glancing on a 2, penetrating on 3+."""
     fist = weapon("fist", "Power fist", 0, 8, 2, type="melee")
     radius = 25.0 / 25.4 / 2

@@ -1,4 +1,4 @@
-"""40k11 17.03 / 17.03.01: the seed's worked example as acceptance tests (RULES.md 3.7, 4.9).
+"""40k11 17.03 / 17.03.01: the worked example (Engaged Monsters/Vehicles - Shooting) as acceptance tests.
 
 One Vehicle (side a) is engaged with Infantry unit B (side b); Infantry unit A (side b) is not
 engaged. Unit C (side a) is an unengaged bystander for the [BLAST] cases.
@@ -75,9 +75,9 @@ def test_setup_engagement() -> None:
 
 
 def test_case1_vehicle_shoots_unengaged_a_close_quarters() -> None:
-    """RULES.md 3.7 case 1 (17.03.01, 3.6): the Vehicle shoots A with close-quarters shooting:
-    -1 to hit, except its [CLOSE-QUARTERS] weapons. Fixed dice: the cannon's 3 misses (3 - 1 < 3+),
-    the flamer's 3 hits."""
+    """40k11 worked example case 1 (17.03.01, core Close-quarters shooting): the Vehicle shoots A
+    with close-quarters shooting: -1 to hit, except its [CLOSE-QUARTERS] weapons. Fixed dice: the
+    cannon's 3 misses (3 - 1 < 3+), the flamer's 3 hits."""
     s = scene("a")
     cannon, flamer, blast = plans(s, "vehicle", ("cannon", "A"), ("flamer", "A"), ("battle_cannon", "A"))
     assert (cannon.modifier, flamer.modifier, blast.modifier) == (-1, 0, -1)
@@ -100,7 +100,7 @@ def test_case1_vehicle_shoots_unengaged_a_close_quarters() -> None:
 
 
 def test_case2_a_shoots_engaged_vehicle_normal_shooting() -> None:
-    """RULES.md 3.7 case 2 (17.03): A shoots the engaged Vehicle with normal shooting at -1 (also
+    """40k11 worked example case 2 (17.03): A shoots the engaged Vehicle with normal shooting at -1 (also
     with its [CLOSE-QUARTERS] pistol: A is not engaged with the Vehicle); its [BLAST] weapon cannot
     target the engaged Vehicle but can target the unengaged unit C."""
     s = scene("b")
@@ -117,8 +117,9 @@ def test_case2_a_shoots_engaged_vehicle_normal_shooting() -> None:
 
 
 def test_case3_vehicle_shoots_engaged_b() -> None:
-    """RULES.md 3.7 case 3: the Vehicle shoots B (engaged with it) with close-quarters shooting:
-    -1 except [CLOSE-QUARTERS] weapons; [BLAST] cannot target the engaged B."""
+    """40k11 worked example case 3 (17.03.01): the Vehicle shoots B (engaged with it) with
+    close-quarters shooting: -1 except [CLOSE-QUARTERS] weapons; [BLAST] cannot target the
+    engaged B."""
     s = scene("a")
     cannon, flamer = plans(s, "vehicle", ("cannon", "B"), ("flamer", "B"))
     assert (cannon.modifier, flamer.modifier) == (-1, 0)
@@ -130,7 +131,7 @@ def test_case3_vehicle_shoots_engaged_b() -> None:
 
 
 def test_case4_b_shoots_vehicle_close_quarters_weapons_only() -> None:
-    """RULES.md 3.7 case 4 (17.03, 17.03.01): B may shoot only [CLOSE-QUARTERS] weapons, only at the
+    """40k11 worked example case 4 (17.03, 17.03.01): B may shoot only [CLOSE-QUARTERS] weapons, only at the
     Vehicle it is engaged with, and without the -1 (a [CLOSE-QUARTERS] weapon of a model in a unit
     engaged with the target)."""
     s = scene("b")

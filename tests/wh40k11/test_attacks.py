@@ -1,5 +1,6 @@
-"""40k11 core attacks (RULES.md section 3): hit rolls with the +1/-1 cap and unmodified 1s and 6s,
-wound rolls S vs T, saves with AP and invulnerable saves, Damage; 17.03's -1 and its exemption."""
+"""40k11 core attacks (hit roll, wound roll, saving throw [ext]): hit rolls with the +1/-1 cap and
+unmodified 1s and 6s, wound rolls S vs T, saves with AP and invulnerable saves, Damage; 17.03's
+-1 and its exemption."""
 
 from __future__ import annotations
 

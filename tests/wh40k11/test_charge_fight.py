@@ -1,4 +1,4 @@
-"""40k11 Charge and Fight phases (minimal core, RULES.md section 3): declaration within 12", the
+"""40k11 core, Charge and Fight phases (minimal core [ext]): declaration within 12", the
 2D6 charge roll, the charge move (no 17.01 permission), close combat with WS, and the other side's
 fights offered as pending decisions."""
 

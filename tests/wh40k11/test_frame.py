@@ -60,7 +60,7 @@ def test_17_02_engagement_measured_from_the_hull() -> None:
 
 
 def test_baseless_model_is_its_hull() -> None:
-    """RULES.md section 0 / 17.02: a baseless model is measured to its hull, turned with it: a
+    """40k11 17.02 Frame: a baseless model is measured to its hull, turned with it: a
     10" x 4" hull facing +y at (10, 24) covers x 8..12, y 19..29."""
     tank = vehicle("tank", "a", 10, 24, heading=90, length=10, width=4)
     fp = footprint(tank, tank.models["tank-m"])

@@ -1,4 +1,4 @@
-"""40k11 shooting rejections, each with its reason (17.03, 17.03.01, RULES.md 3.6 and core)."""
+"""40k11 shooting rejections, each with its reason (17.03, 17.03.01 and core)."""
 
 from __future__ import annotations
 
@@ -58,8 +58,8 @@ def test_engaged_infantry_without_close_quarters_weapons_cannot_shoot() -> None:
 
 
 def test_close_quarters_only_and_only_at_engaged_units() -> None:
-    """RULES.md 3.6: an engaged non-MONSTER/VEHICLE unit fires only [CLOSE-QUARTERS] weapons, only
-    at units it is engaged with (no -1 against infantry)."""
+    """40k11 17.03.01, core Close-quarters shooting: an engaged non-MONSTER/VEHICLE unit fires only
+    [CLOSE-QUARTERS] weapons, only at units it is engaged with (no -1 against infantry)."""
     s = melee()
     assert shot(s, "squad", ("rifle", "foe")).code == "close_quarters_only"
     problem = shot(s, "squad", ("knife_gun", "free"))
@@ -122,8 +122,8 @@ def test_line_of_sight_blocked_by_terrain() -> None:
 
 
 def test_monster_vehicle_close_quarters_cannot_target_units_engaged_with_others() -> None:
-    """RULES.md 3.6 [decided]: an engaged VEHICLE may shoot unengaged units and units it is engaged
-    with, not infantry engaged only with other units."""
+    """40k11 core, Close-quarters shooting [decided]: an engaged VEHICLE may shoot unengaged units
+    and units it is engaged with, not infantry engaged only with other units."""
     s = melee()
     s = replace(s, active="b")
     tank = s.units["tank"]

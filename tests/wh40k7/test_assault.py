@@ -1,4 +1,4 @@
-"""40k7 close combat against vehicles (RULES.md 1.18-1.20), charges and Overwatch."""
+"""40k7 close combat against vehicles (40k7 Vehicles and Close Combat), charges and Overwatch."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ def _fist_marines_on_rhino_rear(n: int = 2):  # type: ignore[no-untyped-def]
 
 
 def test_glancing_counts_1_penetrating_2_and_a_losing_vehicle_does_nothing() -> None:
-    """RULES.md 1.20: each glancing hit counts 1 wound, each penetrating hit 2; a vehicle that
-    loses does nothing (no Morale check, no sweeping)."""
+    """40k7 Vehicles and Close Combat: each glancing hit counts 1 wound, each penetrating hit 2; a
+    vehicle that loses does nothing (no Morale check, no sweeping)."""
     fist = weapon("fist", "Power fist", 0, 8, 2, type="melee")
     squad = infantry("m", "a", [(27.75 - R, 24.0), (27.75 - R, 25.1)], weapons=[(0, fist), (1, fist)], i=1)
     state = make_state(squad, rhino("r", "b", 30, 24, 0), phase="assault")
@@ -33,7 +33,7 @@ def test_glancing_counts_1_penetrating_2_and_a_losing_vehicle_does_nothing() -> 
 
 
 def test_vehicles_cannot_charge_but_walkers_can() -> None:
-    """RULES.md 1.18: vehicles cannot charge (Walkers and Chariots can)."""
+    """40k7 Vehicles and Close Combat: vehicles cannot charge (Walkers and Chariots can)."""
     tank = rhino("t", "a", 10, 24)
     walker = dreadnought("w", "a", 10, 10)
     chariot = vehicle("c", "a", 10, 40, keywords=("chariot",), ws=4, s=5, i=4, a=2)
@@ -51,7 +51,8 @@ def validate_ok(state, side, action) -> bool:  # type: ignore[no-untyped-def]
 
 
 def test_charging_a_tank_no_overwatch_then_contact() -> None:
-    """Vehicles do not fire Overwatch (RULES.md 1.18); a successful 2D6 charge ends in contact."""
+    """Vehicles do not fire Overwatch (40k7 Vehicles and Close Combat); a successful 2D6 charge ends
+    in contact."""
     squad = infantry("m", "a", [(20, 24)])
     state = make_state(squad, rhino("r", "b", 30, 24, 0), phase="assault")
     res = act(state, "a", Charge("m", "r"), [4, 4])
@@ -103,8 +104,8 @@ def test_walker_hit_on_front_armour_with_its_ws_and_fights_back() -> None:
 
 
 def test_enemy_in_contact_may_attack_vehicle_again_in_vehicle_owners_turn() -> None:
-    """RULES.md 1.20: models still in base contact may attack the vehicle again in its owner's
-    Assault phase - their owner decides."""
+    """40k7 Vehicles and Close Combat: models still in base contact may attack the vehicle again in
+    its owner's Assault phase - their owner decides."""
     state = _fist_marines_on_rhino_rear(1)
     state = replace(state, active="b")
     pending = act(state, "b", EndPhase()).state
@@ -124,7 +125,7 @@ def test_fight_needs_base_contact() -> None:
 
 
 def test_vehicle_is_never_locked_in_combat() -> None:
-    """RULES.md 1.20: vehicles are never locked in combat: the Rhino may drive away."""
+    """40k7 Vehicles and Close Combat: vehicles are never locked in combat: the Rhino may drive away."""
     from hulldown.match.actions import Move
     from hulldown.match.state import Point
 
@@ -139,8 +140,8 @@ def test_cannot_charge_zooming_flyer() -> None:
 
 
 def test_walker_wins_forces_morale_and_sweeps() -> None:
-    """A vehicle that wins forces a Morale check at -difference (RULES.md 1.20); a Walker may make
-    a Sweeping Advance (D6 + I each; the loser is destroyed if caught)."""
+    """A vehicle that wins forces a Morale check at -difference (40k7 Vehicles and Close Combat); a
+    Walker may make a Sweeping Advance (D6 + I each; the loser is destroyed if caught)."""
     walker = dreadnought("w", "b", 30, 24, 180, ws=5)
     squad = infantry("m", "a", [(31.25 + R, 24), (31.25 + R, 25.1)], i=3, ld=8)
     state = make_state(squad, walker, phase="assault")
@@ -170,7 +171,7 @@ def test_fight_only_with_a_working_close_combat_weapon_of_the_unit() -> None:
 
 
 def test_a_vehicle_does_not_start_a_fight() -> None:
-    """RULES.md 1.18-1.20: vehicles (not Walkers or Chariots) make no close combat attacks, so a
+    """40k7 Vehicles and Close Combat: vehicles (not Walkers or Chariots) make no close combat attacks, so a
     Rhino cannot start a Fight with the Infantry in contact with it: whether that Infantry
     attacks it again is its own owner's choice (the attack_vehicle decision)."""
     squad = infantry("m", "b", [(27.75 - R, 24.0)])

@@ -1,4 +1,5 @@
-"""40k7 Vehicle Damage table and its results (RULES.md 1.13-1.16), with fixed dice."""
+"""40k7 Vehicles, Glancing Hits to Wrecked Vehicles: the Vehicle Damage Table and its results, with
+fixed dice."""
 
 from __future__ import annotations
 
@@ -139,7 +140,8 @@ def test_zero_hull_points_wrecked_stays_as_terrain() -> None:
 
 
 def test_explodes_beats_wrecked_in_the_same_attack() -> None:
-    """RULES.md 1.16 [decided]: HP to 0 and an Explodes! result in one attack -> it explodes."""
+    """40k7 Vehicles, Wrecked Vehicles [decided]: HP to 0 and an Explodes! result in one attack ->
+    it explodes."""
     target = replace(rhino("r", "b", 30, 24, 180), hp=1)
     ap1 = weapon("las", "AP1 gun", 48, 9, 1)
     state, _ = _shoot(target, [6, 6, 5, 1], wpn=ap1)  # explosion radius 1: nobody near
@@ -148,7 +150,8 @@ def test_explodes_beats_wrecked_in_the_same_attack() -> None:
 
 
 def test_damage_rolled_even_at_zero_hp() -> None:
-    """RULES.md 1.13: roll on the damage table even if the vehicle lost its last Hull Point."""
+    """40k7 Vehicles, Penetrating Hits: roll on the damage table even if the vehicle lost its last
+    Hull Point."""
     target = replace(rhino("r", "b", 30, 24, 180), hp=1)
     state, _ = _shoot(target, [6, 5, 2])  # penetrating, damage 2 (Shaken), wrecked
     assert state.units["r"].wreck
@@ -159,7 +162,7 @@ def _ctx(dice: list[int]) -> ApplyContext:
 
 
 def test_named_result_without_hull_points() -> None:
-    """RULES.md 1.15: a rule that inflicts a damage result without saying glancing/penetrating
+    """40k7 Vehicles, Damage Results: a rule that inflicts a damage result without saying glancing/penetrating
     costs no Hull Point."""
     state = make_state(rhino("r", "b", 30, 24))
     state = apply_result(state, "r", "immobilised", _ctx([]), Fate())
@@ -218,7 +221,8 @@ def test_stunned_expires_at_the_end_of_the_owners_next_turn() -> None:
 
 
 def test_two_explodes_results_one_explosion() -> None:
-    """RULES.md 1.14/1.16 [decided]: the explosion happens once however many Explodes! results."""
+    """40k7 Vehicle Damage Table, Wrecked Vehicles [decided]: the explosion happens once however
+    many Explodes! results."""
     ap1 = (weapon("l1", "AP1 gun", 48, 9, 1), weapon("l2", "AP1 gun", 48, 9, 1))
     shooter = vehicle("gun", "a", 10, 24, weapons=ap1)
     state = make_state(shooter, rhino("r", "b", 30, 24, 180), phase="shooting")

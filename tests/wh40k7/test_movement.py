@@ -1,4 +1,4 @@
-"""40k7 vehicle movement (RULES.md 1.1-1.5, Skimmer, Heavy, Flyer) with real geometry."""
+"""40k7 vehicle movement (40k7 Vehicles, Movement to Flat Out; Skimmer, Heavy, Flyer) with real geometry."""
 
 from __future__ import annotations
 
@@ -72,7 +72,8 @@ def test_skimmer_flies_over_models_but_not_onto_them() -> None:
 
 
 def test_dangerous_terrain_fails_on_1_loses_hp_and_immobilised() -> None:
-    """RULES.md 1.4: difficult terrain is dangerous for vehicles; a 1 fails: -1 HP, Immobilised."""
+    """40k7 Vehicles, Dangerous Terrain: difficult terrain is dangerous for vehicles; a 1 fails: -1
+    HP, Immobilised."""
     state = make_state(rhino("r", "a", 10, 24), terrain=[ruin("woods", 14, 20, 16, 28, kinds=("difficult",))])
     res = act(state, "a", Move("r", (Point(21, 24),)), [1])
     r = res.state.units["r"]
@@ -120,7 +121,7 @@ def test_cannot_end_within_1_inch_of_enemy() -> None:
 
 
 def test_flat_out_instead_of_shooting() -> None:
-    """RULES.md 1.5: Flat Out up to 6" in the Shooting phase instead of shooting; Fast 12",
+    """40k7 Vehicles, Moving Flat Out: up to 6" in the Shooting phase instead of shooting; Fast 12",
     Fast Skimmer 18"; not Heavy."""
     gun = vehicle("g", "a", 10, 24, weapons=(krak(),))
     fast = vehicle("f", "a", 10, 10, keywords=("fast",))

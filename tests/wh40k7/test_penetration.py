@@ -1,4 +1,4 @@
-"""40k7 Vehicles, Armour Penetration Rolls (RULES.md 1.12): the roll and its variants."""
+"""40k7 Vehicles, Armour Penetration Rolls: the roll and its variants."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """40k7 shooting by speed, Ordnance, one target, per-weapon sight and cover, facing per firing
-model, Blast/Template facing, Jink and Flyers (RULES.md 1.6-1.11, 1.17)."""
+model, Blast/Template facing, Jink and Flyers (40k7 Vehicles and Shooting to Obscured Targets)."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def _fires(n_full: int, n: int = 2) -> tuple[Fire, ...]:
 
 
 def test_combat_speed_one_weapon_full_bs_others_snap() -> None:
-    """RULES.md 1.7: Combat Speed - one weapon at full BS, the others Snap Shots."""
+    """40k7 Vehicles and Shooting: Combat Speed - one weapon at full BS, the others Snap Shots."""
     state = _two_guns(5.0)
     rej = rejected(state, "a", Shoot("g", _fires(2)))
     assert rej.code == "too_many_full_bs" and rej.values["allowed"] == 1 and rej.values["full_bs"] == 2
@@ -79,7 +79,7 @@ def test_blast_weapon_cannot_snap_shoot() -> None:
 
 
 def test_ordnance_forces_the_other_weapons_to_snap() -> None:
-    """RULES.md 1.8: a vehicle firing Ordnance may only Snap Shoot its other weapons."""
+    """40k7 Vehicles and Shooting: a vehicle firing Ordnance may only Snap Shoot its other weapons."""
     cannon = weapon("bc", "Battle cannon", 72, 8, 3, type="ordnance", rules=("large_blast",))
     gun = vehicle("g", "a", 10, 24, weapons=(cannon, krak()))
     state = make_state(gun, rhino("t", "b", 40, 24, 180), phase="shooting")
@@ -97,7 +97,8 @@ def test_ordnance_forces_the_other_weapons_to_snap() -> None:
 
 
 def test_ordnance_at_cruising_snap_only_if_not_blast() -> None:
-    """RULES.md 1.8 [decided]: at Cruising Speed Ordnance may Snap Shoot unless Blast/Template."""
+    """40k7 Vehicles and Shooting [decided]: at Cruising Speed Ordnance may Snap Shoot unless
+    Blast/Template."""
     plain = weapon("rail", "Ordnance railgun", 72, 10, 1, type="ordnance")
     gun = replace(vehicle("g", "a", 10, 24, weapons=(plain,)), moved=10.0)
     state = make_state(gun, rhino("t", "b", 40, 24, 180), phase="shooting")
@@ -105,7 +106,7 @@ def test_ordnance_at_cruising_snap_only_if_not_blast() -> None:
 
 
 def test_all_weapons_at_one_target() -> None:
-    """RULES.md 1.6: all of a vehicle's weapons at a single target unit."""
+    """40k7 Vehicles and Shooting: all of a vehicle's weapons at a single target unit."""
     gun = vehicle("g", "a", 10, 24, weapons=(krak("k1"), krak("k2")))
     state = make_state(gun, rhino("t", "b", 40, 24, 180), rhino("u", "b", 40, 10, 180), phase="shooting")
     rej = rejected(state, "a", Shoot("g", (Fire("k1", "t"), Fire("k2", "u"))))
@@ -152,8 +153,9 @@ def test_line_of_sight_blocked_by_terrain() -> None:
 
 
 def test_cover_is_worked_out_per_weapon() -> None:
-    """RULES.md 1.9: cover as if each firing weapon were a separate unit: the wall obscures the
-    target's front from the right-hand mount (31% hidden) but not from the left-hand one."""
+    """40k7 Vehicle Weapons and Line of Sight: cover as if each firing weapon were a separate unit:
+    the wall obscures the target's front from the right-hand mount (31% hidden) but not from the
+    left-hand one."""
     left = replace(krak("kl"), mount=Mount(kind="hull", arc="front", offset=Point(0.0, 1.5)))
     right = replace(krak("kr"), mount=Mount(kind="hull", arc="front", offset=Point(0.0, -1.5)))
     gun = vehicle("g", "a", 10, 24, weapons=(left, right))
@@ -166,7 +168,8 @@ def test_cover_is_worked_out_per_weapon() -> None:
 
 
 def test_facing_per_firing_model() -> None:
-    """RULES.md 1.10: firers in different facings resolve separately (front AV13, side AV11)."""
+    """40k7 Vehicle Facing and Armour Values: firers in different facings resolve separately (front
+    AV13, side AV11)."""
     launcher = weapon("ml", "Missile launcher", 48, 8, 3)
     squad = infantry("devs", "a", [(20, 24), (35, 10)], weapons=[(0, launcher), (1, launcher)])
     target = predator("p", "b", 35, 24, 180, weapons=())
@@ -178,7 +181,8 @@ def test_facing_per_firing_model() -> None:
 
 
 def test_blast_uses_the_facing_toward_the_firer() -> None:
-    """RULES.md 1.11: Blast hits use the facing toward the firer wherever the marker lands."""
+    """40k7 Vehicle Facing and Armour Values: Blast hits use the facing toward the firer wherever
+    the marker lands."""
     frag = weapon("frag", "Frag blast", 48, 8, 3, rules=("blast",))
     gun = vehicle("g", "a", 10, 24, weapons=(frag,))
     state = make_state(gun, predator("p", "b", 40, 24, 180, weapons=()), phase="shooting")
@@ -259,10 +263,11 @@ def test_angled_shot_cover_is_one_better_than_the_cover_hiding_the_firers_own_fa
 
 
 def test_lance_firers_count_as_able_to_damage_av14_for_the_obscured_majority() -> None:
-    """RULES.md 1.17: obscured from the majority of the firing models able to damage the vehicle.
-    Two S7 Lance weapons can damage a Land Raider's front AV14 (it counts as 12, RULES.md 1.12):
-    the wall hides over 25% of the front from both of them, not from the lascannon, so the front
-    is obscured from 2 of 3 firers and every hit takes the 4+ cover save."""
+    """40k7 Vehicles, Obscured Targets: obscured from the majority of the firing models able to
+    damage the vehicle. Two S7 Lance weapons can damage a Land Raider's front AV14 (it counts as
+    12, Armour Penetration Rolls): the wall hides over 25% of the front from both of them, not
+    from the lascannon, so the front is obscured from 2 of 3 firers and every hit takes the 4+
+    cover save."""
     las = weapon("las", "Lascannon", 48, 9, 2)
     lance = weapon("lance", "Lance", 36, 7, 2, rules=("lance",))
     squad = infantry("s", "a", [(20, 24), (20, 30), (20, 31.1)], weapons=[(0, las), (1, lance), (2, lance)])

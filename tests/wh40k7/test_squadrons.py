@@ -1,4 +1,4 @@
-"""40k7 Vehicle Squadrons (RULES.md 1.21): 4" coherency, one target, hits one at a time to the
+"""40k7 Vehicles, Vehicle Squadrons: 4" coherency, one target, hits one at a time to the
 closest vehicle, abandoning the Immobilised."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""40k7 Tanks: Tank Shock, Death or Glory and Ram (RULES.md 1 type table: Tank)."""
+"""40k7 Vehicles, Tanks: Tank Shock, Death or Glory and Ramming."""
 
 from __future__ import annotations
 

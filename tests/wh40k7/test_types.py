@@ -1,4 +1,5 @@
-"""40k7 vehicle types and transports (RULES.md 1 type table, transport passengers)."""
+"""40k7 vehicle types and transports (40k7 Vehicles, the vehicle types; Transports: Effects of
+Damage on Passengers)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""RULES.md section 4, worked examples 1-4 (40k7), with fixed dice."""
+"""40k7 Vehicles worked examples with fixed dice: Armour Penetration Rolls, Vehicle Damage Table,
+Obscured Targets, Vehicles and Close Combat."""
 
 from __future__ import annotations
 

@@ -51,7 +51,8 @@ class Armour(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
 
 
 class Mount(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
-    """Where a weapon sits on its model and which way it can fire (RULES.md 1.9, 2.12)."""
+    """Where a weapon sits on its model and which way it can fire (40k7 Vehicle Weapons and Line of
+    Sight; hh3 Vehicles, Fire arcs and weapon mounts)."""
 
     kind: Literal["hull", "turret", "sponson", "pintle", "coaxial", "centreline", "none"] = "none"
     arc: Literal["front", "rear", "left", "right", "side"] | None = None

@@ -2,7 +2,8 @@
 
 A game turn has two player turns (side ``a`` then ``b`` unless the scenario says otherwise);
 each player turn runs through the edition's phases in order. Statuses that last "until the end
-of its next turn" store the player-turn index at whose end they expire (RULES.md 1.14, decided).
+of its next turn" store the player-turn index at whose end they expire (docs/rules-notes.md,
+All editions, Timed effects [decided]).
 """
 
 from __future__ import annotations

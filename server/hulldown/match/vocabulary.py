@@ -55,7 +55,7 @@ def _names(terms: tuple[Term, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-# Terrain kinds are shared by every edition (RULES.md 0: difficult, dangerous, impassable, blocks
+# Terrain kinds are shared by every edition (docs/rules-notes.md: difficult, dangerous, impassable, blocks
 # line of sight, gives cover).
 TERRAIN_KINDS: tuple[Term, ...] = (
     Term(

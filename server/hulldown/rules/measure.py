@@ -336,8 +336,8 @@ def _w7_linked_mount(unit: Unit, weapon: Weapon) -> g.Mount | None:
 
 
 def _measure_40k7(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -> Measured | None:
-    """40k7 Vehicles and Shooting (RULES.md 1.6-1.9): range from the muzzle (vehicles, and
-    passengers of an open-topped transport from its hull) or the base, to the closest model of
+    """40k7 Vehicles and Shooting, Vehicle Weapons and Line of Sight: range from the muzzle (vehicles,
+    and passengers of an open-topped transport from its hull) or the base, to the closest model of
     the target (or of its squadron); arc by mount; sight from the mount, the firer's and the
     target's squadrons (and the transport) not blocking."""
     model = unit.models[weapon.model]

@@ -1,7 +1,8 @@
 """Vehicle facings: the two diagonals through the hull corners make four zones.
 
 # 40k7 Vehicles, "Vehicle facing and armour values" (two imaginary lines through the corners);
-# hh3 item 12-13 (the same diagonals make front, rear, left and right); RULES.md section 0.
+# hh3 Vehicles, Fire arcs and weapon mounts / Which facing is hit (the same diagonals make front,
+# rear, left and right); docs/rules-notes.md, All editions.
 """
 
 from __future__ import annotations

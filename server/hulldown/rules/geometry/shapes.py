@@ -41,7 +41,7 @@ class Hull:
     """A vehicle without a base: an oriented rectangle.
 
     # 40k7 Vehicles, "Vehicles and measuring distances" (measure to the hull); 40k11 17 FRAME;
-    # RULES.md section 0.
+    # docs/rules-notes.md, All editions, Measuring.
     """
 
     cx: float
@@ -209,7 +209,7 @@ def distance(a: Shape, b: Shape) -> float:
     """Closest-point distance in inches; 0 when touching or overlapping.
 
     Distances to and from a vehicle are measured to its hull, bases to the edge of the base.
-    # 40k7 Vehicles, "Vehicles and measuring distances"; 40k11 17 FRAME (closest point); RULES.md 0.
+    # 40k7 Vehicles, "Vehicles and measuring distances"; 40k11 17.02 Frame (closest point).
     Bases are treated as exact circles (centre distance minus radius), not as polygons.
     """
     if isinstance(a, Base) and isinstance(b, Base):

@@ -1,7 +1,7 @@
 """Terrain pieces and the questions movement and shooting ask about them.
 
 # 40k7 item 4 (difficult terrain is dangerous for vehicles), item 17 (cover from terrain);
-# hh3 item 7-9 (levels, dangerous terrain, never through terrain); RULES.md section 0.
+# hh3 Vehicles, No climbing / Dangerous terrain / Driving through other units; docs/rules-notes.md.
 """
 
 from __future__ import annotations

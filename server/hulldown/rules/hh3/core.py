@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Model, Profile, Side, Unit, Weapon
 
-# --- Rule references (edition + section of RULES.md section 2 and the seed's headings) -------
+# --- Rule references (edition + section: hh3 Vehicles, Transport sub-type and core headings) ---
 R_VEHICLE = "hh3 Vehicles"
 R_REPAIR = "hh3 Vehicles, Repair Test"
 R_MOVE = "hh3 Vehicles, Movement"

@@ -1,7 +1,7 @@
 """Horus Heresy 3rd edition: the edition's rules object (validate + apply for every action).
 
 Phases (hh3 core, The Turn): Start, Movement, Shooting, Assault, End (whose Statuses sub-phase
-runs when the active player ends the End phase, see endphase.py). RULES.md section 2.
+runs when the active player ends the End phase, see endphase.py). hh3 Vehicles and Transport sub-type.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Adapter from match state (Models, Terrain, Mounts) to the shared geometry package.
 
-# RULES.md section 0: distances to and from a vehicle are measured to its hull, bases to the edge
-# of the base; hh3 items 12-13 (arcs and facings from the corner diagonals).
+# Measuring (docs/rules-notes.md, All editions): distances to and from a vehicle are measured to
+# its hull, bases to the edge of the base; hh3 Vehicles, Fire arcs and weapon mounts and Which
+# facing is hit (arcs and facings from the corner diagonals).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Horus Heresy 3rd edition core tables: ranged and melee hit tables, the wound table, saves and
-Cool checks (the minimal core the vehicle rules need, RULES.md section 2 [ext]).
+Cool checks (the minimal core the vehicle rules need, hh3 core [ext]; docs/rules-notes.md, hh3).
 
 Every function returns a target number (the D6 score needed), or None when the test cannot
 succeed, or 0 for an automatic success (no die rolled).

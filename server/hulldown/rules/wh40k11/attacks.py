@@ -1,4 +1,4 @@
-"""Making attacks in 40k11: hit roll, wound roll, saving throw, damage (RULES.md section 3, core).
+"""Making attacks in 40k11: hit roll, wound roll, saving throw, damage (40k11 core [ext]).
 
 Dice order [decided]: for one weapon (or one fighting model's weapon), roll every hit roll, then
 a wound roll for each hit, then one saving throw per wound, each save followed at once by its

@@ -1,4 +1,4 @@
-"""40k11 Charge phase (minimal core, RULES.md section 3): declare a charge, roll 2D6, then move.
+"""40k11 core, Charge phase (minimal core [ext]): declare a charge, roll 2D6, then move.
 
 Two steps [decided], like Advance: ``Charge(unit, target)`` is validated (eligible unit, target
 within 12") and the reducer rolls the 2D6 charge roll, recording it in the unit's turn flags

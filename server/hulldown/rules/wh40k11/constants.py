@@ -1,7 +1,7 @@
 """Named constants and rule references of the 40k11 rules core.
 
 Every decided ambiguity is a constant here so it is easy to find and change; the reasoning is in
-docs/rules-notes.md, section "40k11". RULES.md section 3 restates the rules.
+docs/rules-notes.md, section "40k11" (40k11 core [ext] and 17 Monsters and Vehicles).
 """
 
 from __future__ import annotations
@@ -39,14 +39,14 @@ R_17_02: Final = "40k11 17.02 Frame"
 R_17_03: Final = "40k11 17.03 Shooting at engaged Monsters and Vehicles"
 R_17_03_01: Final = "40k11 17.03.01 Shooting while engaged with Monsters/Vehicles"
 
-# --- Engagement Range (RULES.md section 3, core) ---------------------------------------------
+# --- Engagement Range (40k11 core, Engagement Range [ext]) -----------------------------------
 ENGAGEMENT_RANGE_HORIZONTAL: Final = 2.0
 ENGAGEMENT_RANGE_VERTICAL: Final = 5.0
 # Every model stands at ground level in this core (no model heights or terrain floors yet), so
 # the vertical separation of two models is always this value [decided].
 GROUND_LEVEL_SEPARATION: Final = 0.0
 
-# --- hit rolls (RULES.md section 3, core) ----------------------------------------------------
+# --- hit rolls (40k11 core, Hit roll [ext]) --------------------------------------------------
 # The total hit-roll modifier is capped at +1 / -1.
 HIT_MODIFIER_CAP: Final = 1
 # An unmodified 1 always fails, an unmodified 6 always succeeds (hit and wound rolls) [ext];

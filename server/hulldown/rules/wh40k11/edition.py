@@ -1,6 +1,6 @@
 """Warhammer 40,000 11th edition, Monsters and Vehicles (edition id ``40k11``), on a minimal core.
 
-RULES.md section 3; seed 000 (section 17). Phases: Command, Movement, Shooting, Charge, Fight.
+40k11 core [ext] and 17 Monsters and Vehicles. Phases: Command, Movement, Shooting, Charge, Fight.
 - Command: nothing to do yet (Command points and Battle-shock are not modelled).
 - Movement: normal moves, Advance (two steps), Fall Back, 17.01 and 17.02 (movement.py).
 - Shooting: normal and close-quarters shooting, 17.03 and 17.03.01 (shooting.py).

@@ -1,4 +1,4 @@
-"""40k11 Fight phase (minimal core, RULES.md section 3).
+"""40k11 core, Fight phase (minimal core [ext]).
 
 - ``Fight(unit, target, weapon?)``: a unit of the active side engaged with the target fights once
   per phase. Its models within Engagement Range of the target fight [decided: no pile-in, no

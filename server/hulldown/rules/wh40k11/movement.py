@@ -143,7 +143,7 @@ def validate_move(state: MatchState, action: Move) -> Rejection | None:
 
 
 def _eligibility(state: MatchState, unit: Unit, action: Move) -> Rejection | None:
-    """Phase, flags and engagement before any geometry (RULES.md section 3 core)."""
+    """Phase, flags and engagement before any geometry (40k11 core, Movement phase)."""
     kind = action.kind
     rule = _rule(kind)
     if kind == "charge":
@@ -376,7 +376,7 @@ def pivot_as_move(action: Pivot) -> Move:
 
 def charge_reaches(state: MatchState, unit: Unit, target: Unit, roll: int) -> bool:
     """Could any model end within Engagement Range of the target by moving ``roll`` inches
-    straight? (RULES.md section 3 core; a quick test for an obviously failed charge.)"""
+    straight? (40k11 core, Charge phase; a quick test for an obviously failed charge.)"""
     gaps = [
         distance(extent(unit, m), extent(target, t)) for m in live_models(unit) for t in live_models(target)
     ]

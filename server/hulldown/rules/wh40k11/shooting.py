@@ -1,8 +1,8 @@
 """40k11 Shooting phase: normal and close-quarters shooting, 17.03 and 17.03.01.
 
-Who may shoot (RULES.md section 3):
+Who may shoot (40k11 core, Shooting phase; 17.03.01):
 - normal shooting: the unit is not engaged and did not Advance (or Fall Back [ext]);
-- close-quarters shooting (RULES.md 3.6) [ext + decided]: an engaged unit that did not Advance,
+- close-quarters shooting (40k11 core [ext + decided]): an engaged unit that did not Advance,
   if it is a MONSTER/VEHICLE unit or has a [CLOSE-QUARTERS] weapon. Other units: only
   [CLOSE-QUARTERS] weapons, only at units they are engaged with. MONSTER/VEHICLE units: any
   weapon at any eligible target, -1 to hit except [CLOSE-QUARTERS] weapons.
@@ -59,7 +59,7 @@ class FirePlan:
 
 
 def shooting_mode(state: MatchState, unit: Unit) -> Mode | Rejection:
-    """Is the unit eligible to shoot, and how (RULES.md section 3 core, item 5 and 6)?"""
+    """Is the unit eligible to shoot, and how (40k11 core, Shooting phase; 17.03.01)?"""
     if state.phase != "shooting":
         return reject("wrong_phase", R_SHOOT, f"units shoot in the Shooting phase, not {state.phase}")
     if unit.flag(SHOT):
@@ -87,7 +87,7 @@ def shooting_mode(state: MatchState, unit: Unit) -> Mode | Rejection:
 
 
 def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan | Rejection:
-    """Check one weapon's target and work out its hit modifier (17.03, RULES.md 3.6)."""
+    """Check one weapon's target and work out its hit modifier (17.03, core Close-quarters shooting)."""
     weapon = unit.weapons.get(fire.weapon)
     if weapon is None or weapon.destroyed:
         return reject("unknown_weapon", R_SHOOT, f"{unit.name} has no working weapon {fire.weapon!r}")
@@ -107,7 +107,7 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
     cq = is_close_quarters(weapon)
     mv_target = is_monster_vehicle(target)
     if mode == "close_quarters" and not is_monster_vehicle(unit):
-        # RULES.md 3.6 / 17.03.01: only [CLOSE-QUARTERS] weapons, only at units engaged with.
+        # 17.03.01, core Close-quarters shooting: only [CLOSE-QUARTERS] weapons, only at units engaged with.
         if not cq:
             return reject(
                 "close_quarters_only",
@@ -164,7 +164,7 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
         modifier -= 1
         reasons.append("-1 engaged MONSTER/VEHICLE target (17.03)")
     if mode == "close_quarters" and is_monster_vehicle(unit) and not cq:
-        # RULES.md 3.6 [decided]: MONSTER/VEHICLE close-quarters shooting, -1 except [CLOSE-QUARTERS].
+        # 40k11 core, Close-quarters shooting [decided]: MONSTER/VEHICLE, -1 except [CLOSE-QUARTERS].
         modifier -= 1
         reasons.append("-1 close-quarters shooting (40k11 core, Close-quarters shooting)")
     return FirePlan(weapon=weapon, target=target, modifier=modifier, reasons=tuple(reasons))

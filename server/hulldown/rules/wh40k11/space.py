@@ -93,8 +93,8 @@ def outline_points(shape: Shape) -> list[Point]:
 def sees(state: MatchState, unit: Unit, model: Model, target: Unit) -> bool:
     """Can this model see some part of some live model of the target?
 
-    The exact test from the centre of the model to the whole of each target model first (RULES.md
-    3 [ext, simplified]: terrain marked ``blocks_los`` blocks, models never do). 17.02 FRAME: a
+    The exact test from the centre of the model to the whole of each target model first (40k11
+    core [ext, simplified]: terrain marked ``blocks_los`` blocks, models never do). 17.02 FRAME: a
     FRAME model sees from any part of itself [decided: sampled]: segments from points along its
     outline to points along the outlines of the target models, every ``FRAME_SIGHT_STEP`` inches
     (each segment tested exactly, all of them at once per origin).

@@ -1,4 +1,4 @@
-"""Close combat and assault results (RULES.md 1.19-1.20 and the minimal core [ext]).
+"""Close combat and assault results (40k7 Vehicles and Close Combat, and the minimal core [ext]).
 
 - Close combat: models in base contact, or within 2" of a friend in base contact, strike in
   Initiative order (simultaneous within a step). To hit: the WS chart; vehicles are WS1, an
@@ -8,8 +8,8 @@
 - Assault result: the loser (not a vehicle) takes a Morale check at -difference; if it fails and
   the winner can make a Sweeping Advance (not a non-Walker vehicle, not a Stunned or Immobilised
   Walker), both roll D6 + I: the loser is destroyed if the winner's total is at least its own;
-  otherwise it Falls Back. Vehicles never Pile In, Consolidate or Sweep (RULES.md 1.20); no pile-in
-  or consolidation moves are made at all [decided, simplification].
+  otherwise it Falls Back. Vehicles never Pile In, Consolidate or Sweep (40k7 Vehicles and Close
+  Combat); no pile-in or consolidation moves are made at all [decided, simplification].
 - Vehicles (not Walkers) are never locked in combat; in the vehicle owner's Assault phase the
   enemies still in base contact may attack it again: their owner decides (pending decision).
 """
@@ -87,7 +87,7 @@ def validate_fight(state: MatchState, action: Fight) -> Rejection | None:
     if not (_can_fight(unit) or _can_fight(target)):
         return reject("nobody_fights", refs.CLOSE_COMBAT, "neither unit can make close combat attacks")
     if not _can_fight(unit):
-        # RULES.md 1.20: enemies in contact with a vehicle may attack it again - their choice.
+        # 40k7 Vehicles and Close Combat: enemies in contact may attack the vehicle again - their choice.
         return reject(
             "cannot_fight",
             refs.CLOSE_COMBAT,
@@ -141,7 +141,7 @@ def _engaged(state: MatchState, unit: Unit, enemy_ids: list[str]) -> list[Model]
 
 
 def _defender_ws(unit: Unit) -> int:
-    """RULES.md 1.19: vehicles count as WS1; an Immobilised non-Walker WS0."""
+    """40k7 Vehicles and Close Combat: vehicles count as WS1; an Immobilised non-Walker WS0."""
     if not is_vehicle(unit):
         return unit.profile.ws
     if is_walker(unit) or is_chariot(unit):
@@ -150,7 +150,8 @@ def _defender_ws(unit: Unit) -> int:
 
 
 def _cc_facing(unit: Unit) -> ArmourFacing:
-    """RULES.md 1.19: rear armour; Walkers front (rear when Immobilised); Chariots front [decided]."""
+    """40k7 Vehicles and Close Combat: rear armour; Walkers front (rear when Immobilised); Chariots
+    front [decided]."""
     if is_walker(unit):
         return "rear" if "immobilised" in unit.statuses else "front"
     if is_chariot(unit):
@@ -308,7 +309,7 @@ def resolve_combat(
 def _assault_result(
     state: MatchState, ctx: ApplyContext, a_id: str, b_id: str, tallies: dict[str, Tally]
 ) -> MatchState:
-    """RULES.md 1.20: glancing = 1 wound, penetrating = 2; vehicles never test or sweep."""
+    """40k7 Vehicles and Close Combat: glancing = 1 wound, penetrating = 2; vehicles never test or sweep."""
     sa, sb = tallies[a_id].combat_wounds, tallies[b_id].combat_wounds
     a, b = state.units[a_id], state.units[b_id]
     ctx.log(f"Assault result: {a.name} {sa}, {b.name} {sb}.", refs.ASSAULT_RESULT)

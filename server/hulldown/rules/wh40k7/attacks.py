@@ -20,9 +20,10 @@ ArmourFacing = Literal["front", "side", "rear"]
 @dataclass(frozen=True)
 class Hit:
     """One hit. ``origin`` is where it comes from (the firing model, the weapon's mount, the
-    centre of an explosion): it decides the facing hit (RULES.md 1.10-1.11) and cover.
-    ``group`` identifies the firer for cover (a vehicle's weapons each form their own group,
-    RULES.md 1.9); ``facing`` forces a facing (close combat: rear; Ram; Death or Glory: front).
+    centre of an explosion): it decides the facing hit (40k7 Vehicle Facing and Armour Values)
+    and cover. ``group`` identifies the firer for cover (a vehicle's weapons each form their own
+    group, 40k7 Vehicle Weapons and Line of Sight); ``facing`` forces a facing (close combat:
+    rear; Ram; Death or Glory: front).
     """
 
     pen: PenProfile
@@ -42,7 +43,7 @@ class Hit:
 
 @dataclass
 class Tally:
-    """What an attack did: for assault results (RULES.md 1.20) and Morale checks."""
+    """What an attack did: for assault results (40k7 Vehicles and Close Combat) and Morale checks."""
 
     glancing: int = 0
     penetrating: int = 0

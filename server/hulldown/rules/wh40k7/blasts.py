@@ -1,4 +1,4 @@
-"""Blast markers and templates (RULES.md 1.11 [seed]; 40k7 Weapons [ext]).
+"""Blast markers and templates (40k7 Vehicles, Vehicle Facing and Armour Values [seed]; 40k7 Weapons [ext]).
 
 - Blast: the marker's hole is placed over the target's model nearest the firer, then scatters
   2D6" minus the firer's BS (a Hit on the scatter die: no scatter). Every unit with a model even

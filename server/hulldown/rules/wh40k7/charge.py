@@ -1,4 +1,4 @@
-"""Charges and Overwatch (RULES.md 1.18; 40k7 The Assault Phase, Charge [ext]).
+"""Charges and Overwatch (40k7 Vehicles and Close Combat; 40k7 The Assault Phase, Charge [ext]).
 
 Vehicles cannot charge (Walkers and Chariots can) and never fire Overwatch (Walkers may); Zooming
 Flyers cannot be charged. A charge is 2D6" (3D6 drop the highest through difficult terrain), at

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 # 40k7 The Shooting Phase, "Roll To Hit": the score needed is 7 - BS. BS 6+ would re-roll misses
 # (not modelled [decided]: treated as 2+).
-SNAP_SHOT_NEED = 6  # 40k7 Snap Shots: hit only on a 6 (BS1), RULES.md 1.7
+SNAP_SHOT_NEED = 6  # 40k7 The Shooting Phase, Snap Shots: hit only on a 6 (BS1)
 NO_WOUND = 7  # a wound roll that cannot succeed
 
 
 def shooting_to_hit(bs: int, snap: bool) -> int:
-    """40k7 BS to-hit table: 7 - BS, at least 2+; Snap Shots need a 6 (RULES.md 1.7)."""
+    """40k7 BS to-hit table: 7 - BS, at least 2+; Snap Shots need a 6 (The Shooting Phase, Snap Shots)."""
     if snap:
         return SNAP_SHOT_NEED
     return min(6, max(2, 7 - bs))

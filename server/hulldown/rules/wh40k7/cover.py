@@ -1,4 +1,5 @@
-"""Facing hit and cover for one target model (RULES.md 1.10, 1.17; infantry cover [ext]).
+"""Facing hit and cover for one target model (40k7 Vehicle Facing and Armour Values, Obscured
+Targets; infantry cover [ext]).
 
 - The facing hit is the zone of the hull the firer stands in (two diagonals). Exactly on a
   diagonal, the facing with the higher Armour Value is used (DIAGONAL_FAVOURS_DEFENDER
@@ -72,7 +73,7 @@ class FacingHit:
 def facing_for(
     state: MatchState, unit: Unit, model: Model, origin: g.Point, exclude: Iterable[str]
 ) -> FacingHit:
-    """The facing hit by a shot from ``origin`` at a vehicle model (RULES.md 1.10, 1.17)."""
+    """The facing hit by a shot from ``origin`` at a vehicle model (40k7 Vehicle Facing; Obscured Targets)."""
     hull = facing_hull(model)
     own = g.facings_of_point(hull, origin)
     facing = _pick(unit, own, DIAGONAL_FAVOURS_DEFENDER) if len(own) > 1 else own[0]
@@ -153,7 +154,7 @@ def vehicle_cover(
     origins: Sequence[g.Point],
     exclude: Iterable[str],
 ) -> int | None:
-    """The cover save of an obscured vehicle facing, or None (RULES.md 1.17)."""
+    """The cover save of an obscured vehicle facing, or None (40k7 Vehicles, Obscured Targets)."""
     return vehicle_cover_finding(state, unit, model, facing, origins, exclude).save
 
 

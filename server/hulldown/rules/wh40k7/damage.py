@@ -1,4 +1,4 @@
-"""Hull Points and the Vehicle Damage table (RULES.md 1.13-1.16).
+"""Hull Points and the Vehicle Damage table (40k7 Vehicles, Glancing Hits to Wrecked Vehicles).
 
 ``roll_damage`` rolls the table (D6 + AP2 +1 / AP1 +2 [seed], Open-topped +1 [ext]);
 ``apply_result`` applies one result to a vehicle, with the type exceptions (Chariot, Zooming
@@ -103,7 +103,7 @@ def _passenger_effect(state: MatchState, uid: str) -> MatchState:
 def apply_result(
     state: MatchState, uid: str, result: DamageResult, ctx: ApplyContext, fate: Fate
 ) -> MatchState:
-    """Apply one Vehicle Damage result (RULES.md 1.14) with every type exception."""
+    """Apply one Vehicle Damage result (40k7 Vehicles, Vehicle Damage Table) with every type exception."""
     unit = state.units[uid]
     name = RESULT_NAMES[result]
     if is_super_heavy(unit):

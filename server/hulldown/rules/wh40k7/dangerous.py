@@ -1,4 +1,4 @@
-"""Dangerous terrain tests (RULES.md 1.4; 40k7 Skimmers, Walkers; Terrain [ext]).
+"""Dangerous terrain tests (40k7 Vehicles, Dangerous Terrain; Skimmers, Walkers; Terrain [ext]).
 
 Vehicles treat difficult terrain (and wrecks) as dangerous: one test per move whose swept hull
 crosses it [decided: one test per move]; a 1 fails: the vehicle loses 1 Hull Point and suffers an
@@ -22,11 +22,11 @@ from .moves import ModelMove
 from .resolve import finish_vehicle
 from .types import is_chariot, is_skimmer, is_vehicle, is_walker, is_zooming
 
-DANGEROUS_FAIL_ON = 1  # RULES.md 1.4: a dangerous terrain test fails on a 1
+DANGEROUS_FAIL_ON = 1  # 40k7 Vehicles, Dangerous Terrain: a dangerous terrain test fails on a 1
 
 
 def dangerous_for_vehicle(state: MatchState, unit: Unit, mv: ModelMove) -> bool:
-    """Does this vehicle move need a dangerous terrain test (RULES.md 1.4, Skimmers)?"""
+    """Does this vehicle move need a dangerous terrain test (40k7 Vehicles, Dangerous Terrain; Skimmers)?"""
     pieces = [
         p
         for p in all_terrain(state)
@@ -44,7 +44,7 @@ def dangerous_for_vehicle(state: MatchState, unit: Unit, mv: ModelMove) -> bool:
 
 
 def dangerous_test(state: MatchState, ctx: ApplyContext, uid: str) -> MatchState:
-    """RULES.md 1.4: a failed dangerous terrain test (a 1) costs 1 HP and an Immobilised result;
+    """40k7 Vehicles, Dangerous Terrain: a failed test (a 1) costs 1 HP and an Immobilised result;
     a Walker is only Immobilised [decided]; infantry lose a Wound."""
     unit = state.units[uid]
     face = ctx.roll(

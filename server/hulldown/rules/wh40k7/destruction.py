@@ -1,5 +1,6 @@
-"""The end of a vehicle: Wrecked, Explodes!, Crash and Burn, Catastrophic Damage (RULES.md 1.14,
-1.16) and what happens to its passengers (40k7 Transports, Effects of Damage on Passengers).
+"""The end of a vehicle: Wrecked, Explodes!, Crash and Burn, Catastrophic Damage (40k7 Vehicle
+Damage Table, Wrecked Vehicles) and what happens to its passengers (40k7 Transports, Effects of
+Damage on Passengers).
 
 ``decide_vehicle_end`` runs once per vehicle at the end of an attack (a squadron member: when it
 is destroyed), so an explosion happens once however many Explodes! results were rolled, and
@@ -86,7 +87,7 @@ def _area_hits(
     exclude: set[str],
     explosion_hits: ExplosionHits,
 ) -> MatchState:
-    """Every unit with models in an area takes one hit per model (RULES.md 1.14 Explodes!,
+    """Every unit with models in an area takes one hit per model (40k7 Vehicle Damage Table, Explodes!;
     Crash and Burn). ``rings``: (radius, S, AP) innermost first; ``touch``: a model counts when
     any part of it is inside (blast markers) rather than within range (explosion)."""
     targets: list[tuple[str, list[Hit]]] = []

@@ -1,4 +1,4 @@
-"""Warhammer 40,000 7th edition: the edition's rules object (RULES.md section 1, seed 001).
+"""Warhammer 40,000 7th edition: the edition's rules object (40k7 Vehicles and the minimal core).
 
 Validation (pure, before append) and application (the reducer part, total) dispatch here to the
 modules of this package: ``movement`` / ``moves`` / ``dangerous`` (moves, pivots, Run, Flat Out,

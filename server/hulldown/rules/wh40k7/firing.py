@@ -1,7 +1,7 @@
 """Planning a shooting attack: which weapons fire, from where, how many shots, Snap Shots or not.
 
 ``plan_shooting`` is pure and shared by validation (a Rejection explains any illegal choice with
-the measured values) and by application (the plan says what to roll). RULES.md 1.6-1.9:
+the measured values) and by application (the plan says what to roll). 40k7 Vehicles and Shooting:
 one target unit (Super-heavies may split fire), per-weapon range from the muzzle (mount point),
 fire arc by mount, line of sight from the mount; full BS allowance by speed; Ordnance forces the
 other weapons to Snap Shots; Blast and Template weapons cannot Snap Shoot.
@@ -77,8 +77,9 @@ def is_template(w: Weapon) -> bool:
 
 
 def weapon_origin(state: MatchState, unit: Unit, weapon: Weapon) -> g.Point:
-    """Range and sight are measured from the weapon's mount (vehicles, RULES.md 1.9), the model's
-    base for others; passengers of an open-topped transport fire from its hull centre."""
+    """Range and sight are measured from the weapon's mount (vehicles, 40k7 Vehicle Weapons and
+    Line of Sight), the model's base for others; passengers of an open-topped transport fire from
+    its hull centre."""
     if unit.embarked_in is not None:
         transport = state.units[unit.embarked_in]
         lead = alive(transport)[0]

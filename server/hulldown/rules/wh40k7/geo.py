@@ -59,8 +59,8 @@ _unit_shapes: IdentityCache[Unit, UnitShape] = IdentityCache(UNIT_SHAPE_CACHE_SI
 
 
 def footprint(model: Model) -> g.Footprint:
-    """The model's footprint: hull rectangle, else round base (RULES.md 0). Built once per model
-    object (footprints are frozen values)."""
+    """The model's footprint: hull rectangle, else round base (docs/rules-notes.md, Measuring).
+    Built once per model object (footprints are frozen values)."""
     found = _footprints.get(model)
     if found is None:
         found = _footprints.put(model, _build_footprint(model))
@@ -222,7 +222,7 @@ def terrain_piece(t: Terrain) -> g.TerrainPiece:
 
 
 def wreck_piece(unit: Unit) -> g.TerrainPiece | None:
-    """40k7 Wrecked: the wreck stays as a piece of difficult terrain (RULES.md 1.16)."""
+    """40k7 Vehicles, Wrecked Vehicles: the wreck stays as a piece of difficult terrain."""
     if not (unit.destroyed and unit.wreck):
         return None
     model = lead_model(unit)

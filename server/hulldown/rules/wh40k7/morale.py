@@ -1,6 +1,6 @@
 """Leadership, Morale checks, Pinning tests, Fall Back and Regroup (minimal 40k7 core [ext]).
 
-Vehicles never take Morale checks or Leadership tests (RULES.md 1.20 [seed]). A Morale check is
+Vehicles never take Morale or Leadership tests (40k7 Vehicles and Close Combat [seed]). A Morale check is
 a Leadership test on 2D6 (a double 1 always passes: "Insane Heroism"); Fearless units pass
 automatically. A failed Morale check makes the unit Fall Back 2D6" straight towards its own
 table edge (HOME_EDGE [decided]: side a the left edge x = 0, side b the right edge x = width, as in

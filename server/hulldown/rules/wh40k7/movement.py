@@ -1,6 +1,6 @@
 """The Movement phase (and Run / Flat Out in the Shooting phase) for 40k7 units.
 
-RULES.md 1.1-1.5 and the type table: vehicles move up to 12" (Combat Speed up to 6", Cruising up
+40k7 Vehicles, Movement to Flat Out; types: vehicles move up to 12" (Combat Speed up to 6", Cruising up
 to 12"; Heavy never faster than Combat Speed); pivots are free and do not count as moving;
 Immobilised and Crew Stunned vehicles neither move nor pivot; vehicles never move over other
 models (Skimmers and Zooming Flyers fly over models and terrain but may not end on models);
@@ -213,7 +213,7 @@ def validate_move(state: MatchState, action: Move) -> Rejection | None:
 
 
 def _unit_checks(state: MatchState, unit: Unit, kind: str) -> Rejection | None:
-    """May this unit make a move of this kind now (RULES.md 1.1-1.5; Run; Flat Out)?"""
+    """May this unit make a move of this kind now (40k7 Vehicles, Movement; Run; Flat Out)?"""
     bad = _common_checks(state, unit, kind)
     if bad is not None:
         return bad

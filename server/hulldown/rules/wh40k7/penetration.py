@@ -1,4 +1,4 @@
-"""Armour penetration (RULES.md 1.12): D6 + Strength against the facing's Armour Value.
+"""40k7 Vehicles, Armour Penetration Rolls: D6 + Strength against the facing's Armour Value.
 
 Lower: no effect; equal: glancing; higher: penetrating. Variants [ext]:
 - Ordnance: roll 2D6 and pick the highest.

@@ -1,4 +1,4 @@
-"""Ramming (40k7 Tanks, Ramming [ext]; RULES.md 1 type table: Tank).
+"""Ramming (40k7 Vehicles, Tanks: Ramming [ext]).
 
 Each vehicle takes a hit against the facing where the other struck it (the rammer always on its
 front): Strength half the Armour Value of its own impacting facing, rounded up, +1 for a Tank,

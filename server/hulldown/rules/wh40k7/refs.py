@@ -1,27 +1,27 @@
 """Rule references cited by 40k7 rejections and log lines (edition + section).
 
 Every rejection and every log line of the 40k7 rules names the rulebook section it applies, e.g.
-``"40k7 Vehicles, Movement"``. RULES.md section 1 item numbers are given in the comments.
+``"40k7 Vehicles, Movement"``. The readings of each section are in docs/rules-notes.md, 40k7.
 """
 
 from __future__ import annotations
 
 # Seed 001 (Vehicles) and the published 7th edition sections it relies on.
-MOVEMENT = "40k7 Vehicles, Movement"  # RULES.md 1.1-1.3
-DANGEROUS = "40k7 Vehicles, Dangerous Terrain"  # 1.4
-FLAT_OUT = "40k7 Vehicles, Moving Flat Out"  # 1.5
-SHOOTING = "40k7 Vehicles, Vehicles and Shooting"  # 1.6-1.8
-WEAPON_LOS = "40k7 Vehicles, Vehicle Weapons and Line of Sight"  # 1.9
-FACING = "40k7 Vehicles, Vehicle Facing and Armour Values"  # 1.10-1.11
-PENETRATION = "40k7 Vehicles, Armour Penetration Rolls"  # 1.12
-GLANCING = "40k7 Vehicles, Glancing Hits"  # 1.13
-PENETRATING = "40k7 Vehicles, Penetrating Hits"  # 1.13
-DAMAGE_TABLE = "40k7 Vehicles, Vehicle Damage Table"  # 1.14
-DAMAGE_RESULTS = "40k7 Vehicles, Damage Results"  # 1.15
-WRECKED = "40k7 Vehicles, Wrecked Vehicles"  # 1.16
-OBSCURED = "40k7 Vehicles, Obscured Targets"  # 1.17
-CLOSE_COMBAT = "40k7 Vehicles, Vehicles and Close Combat"  # 1.18-1.20
-SQUADRONS = "40k7 Vehicles, Vehicle Squadrons"  # 1.21
+MOVEMENT = "40k7 Vehicles, Movement"
+DANGEROUS = "40k7 Vehicles, Dangerous Terrain"
+FLAT_OUT = "40k7 Vehicles, Moving Flat Out"
+SHOOTING = "40k7 Vehicles, Vehicles and Shooting"
+WEAPON_LOS = "40k7 Vehicles, Vehicle Weapons and Line of Sight"
+FACING = "40k7 Vehicles, Vehicle Facing and Armour Values"
+PENETRATION = "40k7 Vehicles, Armour Penetration Rolls"
+GLANCING = "40k7 Vehicles, Glancing Hits"
+PENETRATING = "40k7 Vehicles, Penetrating Hits"
+DAMAGE_TABLE = "40k7 Vehicles, Vehicle Damage Table"
+DAMAGE_RESULTS = "40k7 Vehicles, Damage Results"
+WRECKED = "40k7 Vehicles, Wrecked Vehicles"
+OBSCURED = "40k7 Vehicles, Obscured Targets"
+CLOSE_COMBAT = "40k7 Vehicles, Vehicles and Close Combat"
+SQUADRONS = "40k7 Vehicles, Vehicle Squadrons"
 
 # Vehicle types [ext].
 FAST = "40k7 Vehicles, Fast Vehicles"

@@ -1,13 +1,13 @@
-"""Applying hits to a target unit (RULES.md 1.10-1.17, 1.21).
+"""Applying hits to a target unit (40k7 Vehicles, Vehicle Facing to Obscured Targets; Vehicle Squadrons).
 
 - A single vehicle: the hits are grouped by the facing they strike (front, left, right, rear:
-  each firing model's own zone, RULES.md 1.10); for each facing group, every armour
+  each firing model's own zone, 40k7 Vehicle Facing and Armour Values); for each facing group, every armour
   penetration die is rolled first, then cover saves if the facing is obscured (a pass discards
   the hit), then the Hull Points of all unsaved hits are deducted, then the damage table is
   rolled once per penetrating hit - all of them, even when the vehicle is already at 0 HP
-  (RULES.md 1.13). Wrecked / Explodes! is decided once at the end of the attack.
+  (40k7 Vehicles, Penetrating Hits). Wrecked / Explodes! is decided once at the end of the attack.
 - A squadron: hits are resolved one at a time against the member closest to the attackers
-  (RULES.md 1.21); a member that is destroyed is finished at once and the next hit goes to the
+  (40k7 Vehicle Squadrons); a member that is destroyed is finished at once and the next hit goes to the
   new closest member. Death or Glory and Ram hits strike the vehicle they name.
 - Anything else: wounds (module ``wounds``).
 """
@@ -71,7 +71,7 @@ def _attacker_origins(state: MatchState, attacker: str | None, hits: list[Hit]) 
 
 def can_damage(hit: Hit, armour: int) -> bool:
     """A firing model is "able to damage" a facing when its best roll reaches the armour (after
-    Lance, RULES.md 1.12; Haywire always can)."""
+    Lance, 40k7 Armour Penetration Rolls; Haywire always can)."""
     if hit.pen.haywire:
         return True
     best = hit.strength + 6 * (1 + extra_dice(hit.pen))

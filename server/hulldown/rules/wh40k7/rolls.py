@@ -1,6 +1,6 @@
 """Dice helpers on top of ``ApplyContext.roll``: every die is recorded with purpose and target.
 
-Scatter with D6 dice only [decided, RULES.md 0: all dice are D6]: the scatter die is a D6 whose
+Scatter with D6 dice only [decided, docs/rules-notes.md, Dice: all dice are D6]: the scatter die is a D6 whose
 1-2 show "Hit" (the Hit symbol is on 2 of the 6 faces of the real scatter die); the direction is
 two more D6, ``(d1 - 1) * 60 + (d2 - 1) * 10`` degrees counter-clockwise from +x (36 directions,
 10 degrees apart).
@@ -39,7 +39,7 @@ def dice(ctx: ApplyContext, n: int, purpose: str, target: str = "") -> list[int]
 
 
 def d3(ctx: ApplyContext, purpose: str) -> int:
-    """D3 = ceil(D6 / 2) (RULES.md 0)."""
+    """D3 = ceil(D6 / 2) (docs/rules-notes.md, All editions, Dice)."""
     return (ctx.roll(purpose, "D3") + 1) // 2
 
 

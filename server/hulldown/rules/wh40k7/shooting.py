@@ -1,4 +1,4 @@
-"""The Shooting phase for 40k7 units (RULES.md 1.6-1.17 and the minimal core).
+"""The Shooting phase for 40k7 units (40k7 Vehicles and Shooting to Obscured Targets, and the minimal core).
 
 Validation: phase, the unit may shoot (not Ran, Flat Out, already shot, locked in combat),
 then the pure plan (module ``firing``). Application: if the target may Jink, the target's owner
@@ -156,7 +156,8 @@ def _pen(shot: WeaponShot) -> PenProfile:
 
 
 def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bool = False) -> MatchState:
-    """Roll to hit, place blasts and templates, resolve every hit (RULES.md 1.10-1.17)."""
+    """Roll to hit, place blasts and templates, resolve every hit (40k7 Vehicle Facing to Obscured
+    Targets)."""
     unit = state.units[plan.unit]
     bs = unit.profile.bs
     exclude = tuple(u.id for u in squadron_members(state, unit)) + (

@@ -1,5 +1,5 @@
-"""How fast a vehicle moved and how many weapons it may fire at full BS (RULES.md 1.1, 1.7-1.8 and
-the type table).
+"""How fast a vehicle moved and how many weapons it may fire at full BS (40k7 Vehicles, Movement;
+Vehicles and Shooting; the vehicle types).
 
 - Stationary: all weapons. Combat Speed (up to 6"): one weapon at full BS, the others Snap Shots.
   Cruising Speed (more than 6"): Snap Shots only.

@@ -1,4 +1,4 @@
-"""Vehicle squadrons (RULES.md 1.21): several vehicle units sharing ``Unit.squadron``.
+"""Vehicle squadrons (40k7 Vehicles, Vehicle Squadrons): several vehicle units sharing ``Unit.squadron``.
 
 The squadron is one unit for targeting (a shot at any member is a shot at the squadron; hits go to
 the closest member, module ``resolve``), for shooting (all its weapons at a single target in a

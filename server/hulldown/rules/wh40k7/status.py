@@ -3,7 +3,7 @@
 Status names used by the 40k7 rules (``Unit.statuses``: name -> player-turn index at whose end it
 expires, 0 = until removed):
 
-- ``shaken``, ``stunned``: Crew Shaken / Crew Stunned (RULES.md 1.14) until the end of the
+- ``shaken``, ``stunned``: Crew Shaken / Crew Stunned (40k7 Vehicle Damage Table) until the end of the
   owner's next turn [decided].
 - ``immobilised``: permanent.
 - ``jink``: the 4+ Jink cover save, until the start of the unit's next Movement phase;
@@ -42,7 +42,7 @@ FORCED_OUT_STATUS = "forced_out"
 
 def end_of_next_turn(state: MatchState, side: Side) -> int:
     """The player-turn index at whose end "until the end of its next turn" expires for a unit of
-    ``side`` (RULES.md 1.14 [decided]: the owning player's next player turn)."""
+    ``side`` (40k7 Vehicle Damage Table [decided]: the owning player's next player turn)."""
     return state.player_turn + (2 if state.active == side else 1)
 
 

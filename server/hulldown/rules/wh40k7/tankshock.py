@@ -1,4 +1,4 @@
-"""Tank Shock and Ram (RULES.md 1 type table: Tank; 40k7 Tanks [ext]).
+"""Tank Shock and Ram (40k7 Vehicles, Tanks: Tank Shock, Death or Glory, Ramming [ext]).
 
 The Tank turns to face its direction, declares a distance (at least some movement, up to its
 maximum speed) and moves straight ahead. It stops 1" short of friendly models, impassable

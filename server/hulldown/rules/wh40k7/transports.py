@@ -1,5 +1,5 @@
-"""Transports: embarking, disembarking and what damage does to passengers (RULES.md 1 type table,
-Transport and Open-topped; 40k7 Transports [ext]).
+"""Transports: embarking, disembarking and what damage does to passengers (40k7 Vehicles,
+Transports and Open-topped Vehicles [ext]).
 
 - One Infantry unit (any number of units for a Super-heavy), up to the Transport Capacity
   (Bulky models count more); all its models within 2" of an access point (a facing listed in the

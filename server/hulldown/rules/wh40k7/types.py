@@ -1,4 +1,4 @@
-"""40k7 unit and vehicle types (RULES.md section 1, "Vehicle types" table).
+"""40k7 unit and vehicle types (40k7 Vehicles, the vehicle types; docs/rules-notes.md, 40k7).
 
 A vehicle has the rules of every type it lists (seed 001: "types can be combined"). Types live in
 ``Unit.keywords`` in lower case: ``fast``, ``skimmer``, ``walker``, ``tank``, ``open-topped``,
