@@ -1,4 +1,4 @@
-"""hh3 combat against vehicles (RULES 2.19): no charging, attacking or locking; Volley Attacks;
+"""hh3 combat against vehicles (hh3 Vehicles, Combat): no charging, attacking or locking; Volley Attacks;
 WS1; rear armour; Hold; attacking again while still in contact."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def _armoured(**kw: object) -> Unit:
 
 
 def test_vehicles_cannot_charge_or_attack() -> None:
-    """hh3 RULES 2.19: a vehicle cannot charge and cannot attack."""
+    """hh3 Vehicles, Combat: a vehicle cannot charge and cannot attack."""
     state = make([tank("v", "a", 20, 24), squad("e", "b", [(24, 24)])], phase="assault")
     why = rejection(state, "a", Charge("v", "e"))
     assert why is not None and why.code == "vehicle_cannot_charge"
@@ -34,7 +34,7 @@ def test_vehicles_cannot_charge_or_attack() -> None:
 
 
 def test_charge_a_vehicle_volley_then_charge_roll_into_base_contact() -> None:
-    """hh3 RULES 2.19: the vehicle may make Volley Attacks (Snap Shots) with the Assault weapons
+    """hh3 Vehicles, Combat: the vehicle may make Volley Attacks (Snap Shots) with the Assault weapons
     whose arc reaches the charger (the turret is offered, the rear hull weapon is not); its owner
     answers "all"; then the charge roll (2D6, highest) of 4 beats the 2.87 in gap and the models
     end in base contact."""
@@ -75,7 +75,7 @@ def _engaged() -> MatchState:
 
 
 def test_vehicle_counts_as_ws1_and_is_hit_on_its_rear_armour() -> None:
-    """hh3 RULES 2.19: WS4 against WS1 hits on 2+; the hits (S4) go against the rear armour
+    """hh3 Vehicles, Combat: WS4 against WS1 hits on 2+; the hits (S4) go against the rear armour
     (AV10) although the attackers stand at the front (AV13): 4 + 6 = 10 glances."""
     state = _engaged()
     # two models x (1 A + 1 charge bonus): s-1 rolls 2, 1 -> one hit: penetration 6, table 4;
@@ -85,13 +85,13 @@ def test_vehicle_counts_as_ws1_and_is_hit_on_its_rear_armour() -> None:
     assert "hits on 2+" in text and "rear armour 10, glancing" in text
     assert state.units["v"].statuses == {"pinned": 0}
     assert "does not attack back" in text
-    # RULES 2.19: at the end of the combat (the Resolution sub-phase) it can only Hold.
+    # hh3 Vehicles, Combat: at the end of the combat (the Resolution sub-phase) it can only Hold.
     state = act(state, "a", EndPhase())
     assert "v is a vehicle: it can only Hold" in log_text(state)
 
 
 def test_units_still_in_contact_attack_again_next_turn_without_charging() -> None:
-    """hh3 RULES 2.19: in its next Assault phase a unit still in base contact may attack the
+    """hh3 Vehicles, Combat: in its next Assault phase a unit still in base contact may attack the
     vehicle again, without counting as charging (no bonus Attack)."""
     state = act(_engaged(), "a", Fight("s", "v"), [1, 1, 1, 1])
     why = rejection(state, "a", Fight("s", "v"))
@@ -106,7 +106,7 @@ def test_units_still_in_contact_attack_again_next_turn_without_charging() -> Non
 
 
 def test_a_unit_still_in_contact_attacks_again_but_cannot_charge_again() -> None:
-    """hh3 RULES 2.19: a unit still in base contact with the vehicle in its own Assault phase
+    """hh3 Vehicles, Combat: a unit still in base contact with the vehicle in its own Assault phase
     attacks it again without counting as having charged, so it cannot declare a new charge at
     it (which would give it the charge's bonus Attack again)."""
     state = _engaged()
@@ -127,7 +127,7 @@ def test_fight_needs_base_contact() -> None:
 
 
 def test_the_vehicle_is_never_locked_and_may_drive_away() -> None:
-    """hh3 RULES 2.19: the vehicle does not lock and is never locked: next turn it moves
+    """hh3 Vehicles, Combat: the vehicle does not lock and is never locked: next turn it moves
     normally, and the unit in contact is free to move or shoot too."""
     state = _engaged()
     state = replace(state, active="b", phase="movement")
@@ -142,8 +142,9 @@ def test_the_vehicle_is_never_locked_and_may_drive_away() -> None:
 
 
 def test_volley_coaxial_weapon_fires_only_with_its_linked_weapon() -> None:
-    """hh3 RULES 2.12 Co-axial (or not at all): the linked weapon cannot reach the charger
-    (range 2 in, the charger is 2.87 in away), so its co-axial weapon stays silent too."""
+    """hh3 Vehicles, Fire arcs and weapon mounts (Co-axial, or not at all): the linked weapon cannot
+    reach the charger (range 2 in, the charger is 2.87 in away), so its co-axial weapon stays
+    silent too."""
     main = weapon("main", strength=8, rng=2, kind="assault")
     coax = weapon("coax", strength=4, rng=24, mount=Mount(kind="coaxial", linked="main"), kind="assault")
     state = act(_state(_armoured(weapons=[main, coax])), "a", Charge("s", "v"), [6, 6])
@@ -151,7 +152,7 @@ def test_volley_coaxial_weapon_fires_only_with_its_linked_weapon() -> None:
 
 
 def test_melee_weapon_special_rules_apply_to_vehicle_hits() -> None:
-    """hh3 RULES 2.19 (hits on the rear armour with penetration rolls) with hh3 Armoury,
+    """hh3 Vehicles, Combat (hits on the rear armour with penetration rolls) with hh3 Armoury,
     Armourbane: a melee weapon's special rules travel with its hits. An Armourbane S4 hit
     rolling 6 against rear AV10 (10 = glancing) is penetrating: 1 HP, no damage table roll."""
     bane = weapon("bomb", strength=4, ap=None, kind="melee", rng=0, rules=("armourbane",))

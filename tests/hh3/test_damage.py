@@ -1,5 +1,5 @@
-"""hh3 damage (RULES 2.2, 2.14-2.18): penetration, saves, Damage Mitigation, Hull Points,
-Explodes (X) and wrecks."""
+"""hh3 damage (hh3 Vehicles, No Armour Save, Armour penetration to Wrecks; Armoury, Explodes (X)):
+penetration, saves, Damage Mitigation, Hull Points, Explodes (X) and wrecks."""
 
 from __future__ import annotations
 
@@ -31,7 +31,8 @@ def _shoot_at(
 
 
 def test_penetration_lower_equal_higher() -> None:
-    """hh3 RULES 2.14: D6 + S vs armour: lower nothing, equal glancing, higher penetrating."""
+    """hh3 Vehicles, Armour penetration: D6 + S vs armour: lower nothing, equal glancing, higher
+    penetrating."""
     target = tank("t", "b", 40, 24, 180, armour=(13, 12, 10))
     for die, verdict in ((3, "no effect"), (4, "glancing"), (5, "penetrating")):
         state, shoot = _shoot_at(target)
@@ -41,7 +42,8 @@ def test_penetration_lower_equal_higher() -> None:
 
 
 def test_penetrating_hit_loses_hp_equal_to_damage_and_no_armour_save() -> None:
-    """hh3 RULES 2.2, 2.15: no armour save; unsaved penetrating hit loses HP equal to Damage."""
+    """hh3 Vehicles, No Armour Save and Penetrating hits: no armour save; unsaved penetrating hit
+    loses HP equal to Damage."""
     state, shoot = _shoot_at(tank("t", "b", 40, 24, 180, hp=4), damage=3)
     state = act(state, "a", shoot, [6, 6])
     assert state.units["t"].hp == 1
@@ -49,7 +51,7 @@ def test_penetrating_hit_loses_hp_equal_to_damage_and_no_armour_save() -> None:
 
 
 def test_invulnerable_save_against_a_penetrating_hit() -> None:
-    """hh3 RULES 2.2, 2.15: a vehicle may take its invulnerable save."""
+    """hh3 Vehicles, No Armour Save and Penetrating hits: a vehicle may take its invulnerable save."""
     for save_die, hp in ((5, 3), (4, 1)):
         state, shoot = _shoot_at(tank("t", "b", 40, 24, 180, inv=5), damage=2)
         state = act(state, "a", shoot, [6, 6, save_die])
@@ -57,8 +59,8 @@ def test_invulnerable_save_against_a_penetrating_hit() -> None:
 
 
 def test_damage_mitigation_after_a_failed_save() -> None:
-    """hh3 RULES 2.2 [decided]: mitigation:5 is a Damage Mitigation test (5+), made after and in
-    addition to the save; it is not a save, so a vehicle keeps it."""
+    """hh3 Vehicles, No Armour Save [decided]: mitigation:5 is a Damage Mitigation test (5+), made
+    after and in addition to the save; it is not a save, so a vehicle keeps it."""
     for dice, hp in (([6, 6, 1, 5], 3), ([6, 6, 1, 4], 2)):
         state, shoot = _shoot_at(tank("t", "b", 40, 24, 180, inv=5, keywords=("mitigation:5",)))
         state = act(state, "a", shoot, dice)
@@ -67,8 +69,8 @@ def test_damage_mitigation_after_a_failed_save() -> None:
 
 
 def test_cover_save_when_the_facing_is_obscured() -> None:
-    """hh3 RULES 2.2: a vehicle may take a cover save: a low wall (4+ cover, not blocking sight)
-    hides more than 25% of the targeted front; cover die 4 saves, 3 fails."""
+    """hh3 Vehicles, No Armour Save: a vehicle may take a cover save: a low wall (4+ cover, not
+    blocking sight) hides more than 25% of the targeted front; cover die 4 saves, 3 fails."""
     low_wall = wall("low", 36, 20, 36.5, 25, "cover", cover=4)
     for cover_die, hp in ((4, 3), (3, 2)):
         state, shoot = _shoot_at(tank("t", "b", 40, 24, 180), terrain=(low_wall,))
@@ -85,7 +87,7 @@ def test_armourbane_turns_glancing_into_penetrating() -> None:
 
 
 def test_zero_hp_removed_as_casualty_without_wreck_by_default() -> None:
-    """hh3 RULES 2.3, 2.17: at 0 HP removed as a casualty; no wreck unless agreed."""
+    """hh3 Vehicles, Hull Points and Wrecks: at 0 HP removed as a casualty; no wreck unless agreed."""
     state, shoot = _shoot_at(tank("t", "b", 40, 24, 180, hp=1))
     state = act(state, "a", shoot, [6, 6])
     assert state.units["t"].destroyed and not state.units["t"].wreck
@@ -93,7 +95,7 @@ def test_zero_hp_removed_as_casualty_without_wreck_by_default() -> None:
 
 
 def test_wreck_remains_when_agreed_difficult_dangerous_6_plus_cover() -> None:
-    """hh3 RULES 2.17: with the match option, the wreck stays as difficult and dangerous terrain
+    """hh3 Vehicles, Wrecks: with the match option, the wreck stays as difficult and dangerous terrain
     with a 6+ cover save; a vehicle driving through it takes a dangerous terrain test."""
     state, shoot = _shoot_at(tank("t", "b", 30, 24, 90, hp=1), options=Options(wrecks_remain=True))
     state = act(state, "a", shoot, [6, 6])
@@ -107,8 +109,8 @@ def test_wreck_remains_when_agreed_difficult_dangerous_6_plus_cover() -> None:
 
 
 def test_explodes_hits_units_within_6in_and_leaves_no_wreck() -> None:
-    """hh3 RULES 2.18: Explodes (4): on a 4+ every unit within 6 in takes hits equal to the
-    starting HP (3), S8 AP- D1; no wreck even when wrecks were agreed (RULES 2.17)."""
+    """hh3 Armoury, Explodes (X): with X = 4, on a 4+ every unit within 6 in takes hits equal to the
+    starting HP (3), S8 AP- D1; no wreck even when wrecks were agreed (hh3 Vehicles, Wrecks)."""
     target = replace(tank("t", "b", 40, 24, 180, hp=3, keywords=("explodes:4",)), hp=1)
     near = squad("near", "b", [(40, 28)], t=4, sv=3)
     far = squad("far", "b", [(40, 33)])
@@ -121,7 +123,7 @@ def test_explodes_hits_units_within_6in_and_leaves_no_wreck() -> None:
 
 
 def test_explodes_below_x_does_nothing() -> None:
-    """hh3 RULES 2.18: below X no explosion."""
+    """hh3 Armoury, Explodes (X): below X no explosion."""
     target = tank("t", "b", 40, 24, 180, hp=1, keywords=("explodes:4",))
     state, shoot = _shoot_at(target, extra=(squad("near", "b", [(40, 28)]),))
     state = act(state, "a", shoot, [6, 6, 3])
@@ -129,10 +131,11 @@ def test_explodes_below_x_does_nothing() -> None:
 
 
 def test_explodes_after_emergency_disembarkation_hits_the_unit_that_got_out() -> None:
-    """hh3 RULES 2.22 then 2.18: the unit aboard disembarks first (Cool 2 + 2 passes), then the
-    transport explodes (X = 1) and its 3 S8 hits (its starting HP) strike every unit within 6 in,
-    the unit that just disembarked included (wound 6, save 1, twice: both models die). What does
-    not carry over is the destroying attack (the shot), not the explosion."""
+    """hh3 Transport sub-type, Emergency Disembarkation; Armoury, Explodes (X): the unit aboard
+    disembarks first (Cool 2 + 2 passes), then the transport explodes (X = 1) and its 3 S8 hits
+    (its starting HP) strike every unit within 6 in, the unit that just disembarked included
+    (wound 6, save 1, twice: both models die). What does not carry over is the destroying attack
+    (the shot), not the explosion."""
     rhino = transport("rhino", "b", 40, 24, 180, hp=1, passengers=("s",), keywords=("explodes:1",))
     rhino = replace(rhino, profile=replace(rhino.profile, hp=3))
     troops = squad("s", "b", [(40, 24)] * 2, embarked_in="rhino", cool=8)

@@ -43,8 +43,9 @@ def _paused() -> MatchState:
 
 
 def test_the_shot_pauses_on_the_owners_decision_in_the_state_before_it() -> None:
-    """hh3 RULES 2.22: the owner of the passengers places them: side b is asked, while side a's
-    shot waits; the state is the one before the shot plus the pending decision."""
+    """hh3 Transport sub-type, Emergency Disembarkation: the owner of the passengers places them:
+    side b is asked, while side a's shot waits; the state is the one before the shot plus the
+    pending decision."""
     before = _match()
     state = _paused()
     pending = state.pending

@@ -1,5 +1,5 @@
-"""hh3 movement (RULES 2.6-2.9): moves, Rush, pivots, no climbing, driving through units,
-dangerous terrain."""
+"""hh3 movement (hh3 Vehicles, Movement to Driving through other units): moves, Rush, pivots, no
+climbing, driving through units, dangerous terrain."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ def _state(*extra: Unit, terrain: tuple[object, ...] = ()) -> MatchState:
 
 
 def test_move_up_to_m_and_face_any_direction() -> None:
-    """hh3 RULES 2.6: up to M (10 in), ending facing any direction."""
+    """hh3 Vehicles, Movement: up to M (10 in), ending facing any direction."""
     state = act(_state(), "a", Move("v", (Point(30, 24),), heading=135))
     model = state.units["v"].models["v-m"]
     assert (model.pos, model.heading) == (Point(30, 24), 135)
@@ -23,7 +23,7 @@ def test_move_up_to_m_and_face_any_direction() -> None:
 
 
 def test_move_beyond_m_rejected_with_numbers() -> None:
-    """hh3 RULES 2.6: more than M is refused, naming distance and limit."""
+    """hh3 Vehicles, Movement: more than M is refused, naming distance and limit."""
     why = rejection(_state(), "a", Move("v", (Point(31, 24),)))
     assert why is not None and why.code == "too_far" and why.values == {"distance": 11.0, "limit": 10.0}
 
@@ -37,7 +37,7 @@ def test_one_move_per_phase() -> None:
 
 
 def test_no_rush_unless_fast_or_rapid() -> None:
-    """hh3 RULES 2.6: no Rush unless Fast (Rapid in the published rules: both accepted); a Rapid
+    """hh3 Vehicles, No rushing: no Rush unless Fast (Rapid in the published rules: both accepted); a Rapid
     vehicle's Rush adds 6 in to its M (hh3 Vehicle Sub-Types, Rapid): M10 Rushes up to 16 in."""
     why = rejection(_state(), "a", Move("v", (Point(25, 24),), kind="rush"))
     assert why is not None and why.code == "no_rush"
@@ -51,7 +51,7 @@ def test_no_rush_unless_fast_or_rapid() -> None:
 
 
 def test_pivot_counts_as_stationary() -> None:
-    """hh3 RULES 2.6: pivoting is not moving: the vehicle counts as Stationary."""
+    """hh3 Vehicles, Pivoting is not moving: the vehicle counts as Stationary."""
     state = act(_state(), "a", Pivot("v", 90))
     unit = state.units["v"]
     assert unit.models["v-m"].heading == 90 and unit.models["v-m"].pos == Point(20, 24)
@@ -59,7 +59,8 @@ def test_pivot_counts_as_stationary() -> None:
 
 
 def test_pivot_must_end_more_than_1in_from_enemies() -> None:
-    """hh3 RULES 2.6: the pivot must end more than 1 in from any enemy (0.07 in after turning)."""
+    """hh3 Vehicles, Pivoting is not moving: the pivot must end more than 1 in from any enemy (0.07
+    in after turning)."""
     enemy = squad("e", "b", [(20, 27.2)])
     why = rejection(_state(enemy), "a", Pivot("v", 90))
     assert why is not None and why.code == "too_close_to_enemy"
@@ -68,12 +69,13 @@ def test_pivot_must_end_more_than_1in_from_enemies() -> None:
 
 
 def test_pivot_never_turns_through_another_vehicle_or_impassable_terrain() -> None:
-    """hh3 RULES 2.6 + 2.9: the pivot turns the hull about its centre, and a vehicle never goes
-    through another vehicle or impassable terrain. A 5 x 3 in hull 0.1 in beside another one
-    cannot turn about (180 degrees: it ends where it started, but its corners sweep through the
-    neighbour), nor turn 30 degrees counter-clockwise past a rock 0.2 in off its front left corner
-    (30 degrees clockwise turns away from it); a non-vehicle model in the way is no obstacle
-    (RULES 2.9: vehicles move through non-vehicles)."""
+    """hh3 Vehicles, Pivoting is not moving and Driving through other units: the pivot turns the
+    hull about its centre, and a vehicle never goes through another vehicle or impassable terrain. A
+    5 x 3 in hull 0.1 in beside another one cannot turn about (180 degrees: it ends where it
+    started, but its corners sweep through the neighbour), nor turn 30 degrees counter-clockwise
+    past a rock 0.2 in off its front left corner (30 degrees clockwise turns away from it); a
+    non-vehicle model in the way is no obstacle (hh3 Vehicles, Driving through other units: vehicles
+    move through non-vehicles)."""
     neighbour = tank("w", "a", 20, 27.1, 0)
     for heading in (180, 179, 181):
         why = rejection(_state(neighbour), "a", Pivot("v", heading))
@@ -88,7 +90,7 @@ def test_pivot_never_turns_through_another_vehicle_or_impassable_terrain() -> No
 
 
 def test_move_may_not_end_within_1in_of_an_enemy_or_on_a_model() -> None:
-    """hh3 RULES 2.9: never end on a model or within 1 in of an enemy."""
+    """hh3 Vehicles, Driving through other units: never end on a model or within 1 in of an enemy."""
     enemy = squad("e", "b", [(29.5, 24)])
     why = rejection(_state(enemy), "a", Move("v", (Point(26, 24),)))
     assert why is not None and why.code == "too_close_to_enemy"
@@ -98,14 +100,15 @@ def test_move_may_not_end_within_1in_of_an_enemy_or_on_a_model() -> None:
 
 
 def test_no_climbing_above_level_0() -> None:
-    """hh3 RULES 2.7: a vehicle never goes up to a level above the ground."""
+    """hh3 Vehicles, No climbing: a vehicle never goes up to a level above the ground."""
     deck = wall("deck", 24, 20, 26, 28, level=1)
     why = rejection(_state(terrain=(deck,)), "a", Move("v", (Point(29, 24),)))
     assert why is not None and why.code == "no_climbing"
 
 
 def test_never_through_another_vehicle_or_impassable_terrain() -> None:
-    """hh3 RULES 2.9: never through another vehicle (friend or foe) or terrain."""
+    """hh3 Vehicles, Driving through other units: never through another vehicle (friend or foe) or
+    terrain."""
     blocker = tank("other", "a", 26, 24, 90, length=3, width=2)
     why = rejection(_state(blocker), "a", Move("v", (Point(30, 24),)))
     assert why is not None and why.code == "through_vehicle"
@@ -115,8 +118,8 @@ def test_never_through_another_vehicle_or_impassable_terrain() -> None:
 
 
 def test_driving_through_enemy_infantry_d6_s6_hits() -> None:
-    """hh3 RULES 2.9 [ext]: each enemy unit driven through takes D6 S6 AP- hits after the move;
-    friendly units driven through take none."""
+    """hh3 Vehicles, Driving through other units [ext]: each enemy unit driven through takes D6 S6
+    AP- hits after the move; friendly units driven through take none."""
     enemy = squad("e", "b", [(25, 24), (25, 25.5)], sv=3)
     friend = squad("f", "a", [(26, 22.5)])
     # D6 = 2 hits; hit 1: wound 6 (2+), save 1 (3+) fails -> casualty; hit 2: wound 1 fails.
@@ -130,8 +133,8 @@ def test_driving_through_enemy_infantry_d6_s6_hits() -> None:
 
 
 def test_dangerous_terrain_costs_1_damage_without_saves() -> None:
-    """hh3 RULES 2.8: a failed test (a 1) = 1 point of Damage, no save or mitigation (the 4+
-    invulnerable save and 5+ mitigation are not rolled); a 2 passes."""
+    """hh3 Vehicles, Dangerous terrain: a failed test (a 1) = 1 point of Damage, no save or
+    mitigation (the 4+ invulnerable save and 5+ mitigation are not rolled); a 2 passes."""
     swamp = wall("swamp", 24, 20, 26, 28, "dangerous")
     for die, hp in ((1, 2), (2, 3)):
         v = tank("v", "a", 20, 24, 0, m=10, inv=4, keywords=("mitigation:5",))
@@ -141,7 +144,7 @@ def test_dangerous_terrain_costs_1_damage_without_saves() -> None:
 
 
 def test_vehicles_are_never_locked_infantry_next_to_one_may_move() -> None:
-    """hh3 RULES 2.19: a vehicle never locks nor is locked: both may move away."""
+    """hh3 Vehicles, Combat: a vehicle never locks nor is locked: both may move away."""
     troops = squad("s", "b", [(23.13, 24)])
     state = _state(troops)
     assert rejection(state, "a", Move("v", (Point(14, 24),))) is None

@@ -80,7 +80,7 @@ def test_a_vehicle_in_the_way_blocks_the_charge_line_of_sight() -> None:
     assert why is not None and why.code == "no_line_of_sight"
 
 
-# --- One facing per attack (RULES 2.13) -----------------------------------------------------------
+# --- One facing per attack (hh3 Vehicles, Which facing is hit) --------------------------------------
 # Target at (40, 24) facing -x: front AV13, side AV12, rear AV10. Models at x = 20 stand in the
 # front zone; a model at (40, 34) stands in a side zone; (25, 33) lies on the front corner line.
 FRONT = [(20.0, 22.5), (20.0, 24.0), (20.0, 25.5)]
@@ -100,8 +100,9 @@ def _all_fire(state: MatchState) -> Shoot:
 
 
 def test_the_facing_with_most_firing_models_is_hit_by_every_hit() -> None:
-    """hh3 RULES 2.13: three firing models in the front zone, one in a side zone: the whole
-    attack hits the front, the side model's hit included (4 hits, penetration dice 1: 10 vs 13)."""
+    """hh3 Vehicles, Which facing is hit: three firing models in the front zone, one in a side
+    zone: the whole attack hits the front, the side model's hit included (4 hits, penetration dice
+    1: 10 vs 13)."""
     state = _attack_state([*FRONT, SIDE])
     state = act(state, "a", _all_fire(state), [6, 1] * 4)
     text = log_text(state)
@@ -113,8 +114,9 @@ def test_the_facing_with_most_firing_models_is_hit_by_every_hit() -> None:
 
 @pytest.mark.parametrize(("choice", "armour"), [("front", 13), ("side", 12)])
 def test_a_tie_is_the_owners_choice_for_the_whole_attack(choice: str, armour: int) -> None:
-    """hh3 RULES 2.13 ("the vehicle's owner chooses"): one model in front, one in a side zone is a
-    tie; the owner (side b) is asked before any die and both hits take the chosen facing."""
+    """hh3 Vehicles, Which facing is hit ("the vehicle's owner chooses"): one model in front, one in
+    a side zone is a tie; the owner (side b) is asked before any die and both hits take the
+    chosen facing."""
     state = _attack_state([FRONT[1], SIDE])
     state = act(state, "a", _all_fire(state))
     pending = state.pending
@@ -125,9 +127,9 @@ def test_a_tie_is_the_owners_choice_for_the_whole_attack(choice: str, armour: in
 
 
 def test_a_lone_blast_firer_on_a_corner_line_takes_the_side() -> None:
-    """hh3 RULES 2.13 / hh3 Vehicles, Template and Blast Weapons: Blast hits that could land on two
-    facings use the Side, so the owner is not asked (penetration 3: 12 vs side AV12, glancing;
-    against the front: nothing)."""
+    """hh3 Vehicles, Which facing is hit / hh3 Vehicles, Template and Blast Weapons: Blast hits that
+    could land on two facings use the Side, so the owner is not asked (penetration 3: 12 vs side
+    AV12, glancing; against the front: nothing)."""
     state = _attack_state([CORNER], rules=("blast",))
     state = act(state, "a", _all_fire(state), [6, 3, 1])
     assert state.pending is None
@@ -135,10 +137,10 @@ def test_a_lone_blast_firer_on_a_corner_line_takes_the_side() -> None:
 
 
 def test_blast_hits_take_the_side_while_the_rest_follow_the_owners_choice() -> None:
-    """hh3 RULES 2.13 / Template and Blast Weapons: a tie between a model with an ordinary gun
-    (front) and one with a Blast weapon (side zone): the owner chooses front, which the ordinary
-    hit takes; the Blast hit takes the facing its own firer sees, the Side (penetration dice 1:
-    10 vs 13, 10 vs 12)."""
+    """hh3 Vehicles, Which facing is hit / Template and Blast Weapons: a tie between a model with an
+    ordinary gun (front) and one with a Blast weapon (side zone): the owner chooses front, which
+    the ordinary hit takes; the Blast hit takes the facing its own firer sees, the Side
+    (penetration dice 1: 10 vs 13, 10 vs 12)."""
     state = _attack_state([FRONT[1], SIDE])
     troops = state.units["s"]
     blast = replace(troops.weapons["s-2-gun"], name="frag", rules=("blast",))
@@ -171,9 +173,9 @@ def test_a_blast_hit_takes_its_own_firers_facing_not_the_majority() -> None:
 
 
 def test_a_vehicle_firer_is_one_model_in_each_zone_its_weapons_stand_in() -> None:
-    """hh3 RULES 2.13 [decided]: a firing vehicle is one model: two of its weapons mounted in the
-    target's front zone and one in a side zone count 1 front, 1 side - a tie the owner decides,
-    not a front majority of weapons."""
+    """hh3 Vehicles, Which facing is hit [decided]: a firing vehicle is one model: two of its
+    weapons mounted in the target's front zone and one in a side zone count 1 front, 1 side - a
+    tie the owner decides, not a front majority of weapons."""
     guns = [
         weapon("a1", strength=9, mount=Mount(kind="turret", offset=Point(-2, 0))),
         weapon("a2", strength=9, mount=Mount(kind="turret", offset=Point(-2, 0.5))),
@@ -305,7 +307,7 @@ def test_stable_and_super_heavy_vehicles_count_as_stationary_for_heavy(keyword: 
 
 
 def test_a_status_still_takes_the_stationary_benefit_away() -> None:
-    """hh3 RULES 2.4 (any status: no Stationary benefit) [decided: Stable does not override it]."""
+    """hh3 Vehicles, Statuses (any status: no Stationary benefit) [decided: Stable does not override it]."""
     assert _heavy_shot(("stable",), {"stunned": 0}) == "S8 vs AV13"
 
 
@@ -341,7 +343,7 @@ def test_stable_gets_no_stationary_benefit_after_a_rush() -> None:
     assert targets == ["5+", "S8 vs AV13"]
 
 
-# --- Volley Attacks (hh3 core, Charge Procedure step 4; RULES 2.19) ---------------------------------
+# --- Volley Attacks (hh3 core, Charge Procedure step 4; hh3 Vehicles, Combat) -----------------------
 
 
 def _volley_state() -> MatchState:
@@ -367,7 +369,7 @@ def test_only_assault_weapons_and_pintle_mounts_may_volley() -> None:
 
 
 def test_the_owner_chooses_which_weapons_volley() -> None:
-    """RULES 2.19 / hh3 core step 4: the owner picks the heavy bolter, then stops: only its one
+    """hh3 Vehicles, Combat / hh3 core step 4: the owner picks the heavy bolter, then stops: only its one
     Snap Shot is rolled (a 1 misses), then the charge roll."""
     state = act(_volley_state(), "a", Charge("s", "v"))
     assert state.pending is not None
@@ -426,7 +428,8 @@ def test_a_light_transport_takes_models_without_bulky() -> None:
 
 
 def test_bulky_keyword_counts_x_points_of_capacity() -> None:
-    """hh3 RULES 2.20: a Bulky (3) model takes 3 points: two of them need 6 of a capacity of 5."""
+    """hh3 Transport sub-type, Who can get in: a Bulky (3) model takes 3 points: two of them need 6
+    of a capacity of 5."""
     carrier = transport("rhino", "a", 30, 24, 0, capacity=5)
     troops = squad("s", "a", [(27.6 + 1.3 * k, 26.6) for k in range(2)], keywords=("bulky:3",))
     why = rejection(make([carrier, troops]), "a", Embark("s", "rhino"))
@@ -447,7 +450,7 @@ def test_a_weapon_designated_defensive_does_not_snap_when_splitting_fire() -> No
     assert "hull-gun (Defensive, 1 shot, full BS)" in log_text(state)
 
 
-# --- Repair Tests with added dice (RULES 2.5: "some special rules add dice") ----------------------
+# --- Repair Tests with added dice (hh3 Vehicles, Repair Test: "some special rules add dice") --------
 
 
 def _repairing(*keywords: str) -> MatchState:
@@ -477,7 +480,7 @@ def test_added_dice_combine_with_a_lowered_target() -> None:
     assert state.units["v"].statuses == {}
 
 
-# --- Combat resolution with vehicles (RULES 2.19; hh3 core, Resolution Sub-Phase) ------------------
+# --- Combat resolution with vehicles (hh3 Vehicles, Combat; hh3 core, Resolution Sub-Phase) ---------
 # A tank at (36, 24) facing -x: its front edge is x = 33.5. Bases of radius 0.63 centred at
 # x = 32.86 touch it; at x = 31.59 they touch those.
 TOUCH = 32.86
@@ -489,7 +492,7 @@ def _melee(*units: Unit) -> MatchState:
 
 
 def test_a_lone_vehicle_loses_on_models_and_can_only_hold() -> None:
-    """RULES 2.19 ("a lone vehicle will normally lose the combat. It can only Hold") with the
+    """hh3 Vehicles, Combat ("a lone vehicle will normally lose the combat. It can only Hold") with the
     Resolution Sub-Phase: two attackers, no model removed: side a 1 point for the most models,
     side b 0: side a wins; the vehicle cannot be Routed (no Panic Check, no die) and Holds."""
     state = _melee(squad("s", "a", [(TOUCH, 24), (TOUCH, 25.3)]))

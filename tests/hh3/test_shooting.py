@@ -1,5 +1,6 @@
-"""hh3 shooting: fire arcs per mount (RULES 2.12), split fire and weapon classes (2.10-2.11),
-which facing is hit (2.13) including both choices of the two-facings decision."""
+"""hh3 shooting: fire arcs per mount (hh3 Vehicles, Fire arcs and weapon mounts), split fire and
+weapon classes (Shooting; Defensive and Battle weapons), which facing is hit (Which facing is hit)
+including both choices of the two-facings decision."""
 
 from __future__ import annotations
 
@@ -46,9 +47,10 @@ MOUNTS: dict[str, tuple[Mount, set[str]]] = {
 
 @pytest.mark.parametrize("name", sorted(MOUNTS))
 def test_each_mount_fires_only_into_its_arc(name: str) -> None:
-    """hh3 RULES 2.12: Hull (named arc, Side = left and right), Turret and Pintle (any arc),
-    Centreline (the strip ahead between the hull sides), Sponson (its own side's half, split
-    along the centre line; a target straddling the centre line is in both halves)."""
+    """hh3 Vehicles, Fire arcs and weapon mounts: Hull (named arc, Side = left and right), Turret
+    and Pintle (any arc), Centreline (the strip ahead between the hull sides), Sponson (its own
+    side's half, split along the centre line; a target straddling the centre line is in both
+    halves)."""
     mount, allowed = MOUNTS[name]
     state = _arc_state(weapon("gun", strength=5, mount=mount))
     for target in TARGETS:
@@ -60,7 +62,8 @@ def test_each_mount_fires_only_into_its_arc(name: str) -> None:
 
 
 def test_coaxial_uses_the_linked_weapons_arc_and_target_or_not_at_all() -> None:
-    """hh3 RULES 2.12 Co-axial: the linked weapon's arc and target, or not at all."""
+    """hh3 Vehicles, Fire arcs and weapon mounts (Co-axial): the linked weapon's arc and target,
+    or not at all."""
     main = weapon("main", strength=8, mount=Mount(kind="hull", arc="front"))
     coax = weapon("coax", strength=4, mount=Mount(kind="coaxial", linked="main"))
     state = _arc_state(main, coax)
@@ -74,7 +77,8 @@ def test_coaxial_uses_the_linked_weapons_arc_and_target_or_not_at_all() -> None:
 
 
 def test_defensive_and_battle_weapon_classes() -> None:
-    """hh3 RULES 2.11 [ext]: S6 or less, any Sponson, any Pintle -> Defensive; else Battle."""
+    """hh3 Vehicles, Defensive and Battle weapons [ext]: S6 or less, any Sponson, any Pintle ->
+    Defensive; else Battle."""
     assert is_defensive(weapon("a", strength=6))
     assert not is_defensive(weapon("b", strength=7))
     assert is_defensive(weapon("c", strength=9, mount=Mount(kind="sponson", side="left")))
@@ -92,7 +96,7 @@ def _split_state(*keywords: str) -> MatchState:
 
 
 def test_split_fire_battle_weapons_snap_defensive_weapons_do_not() -> None:
-    """hh3 RULES 2.10: splitting fire, the Battle weapon fires Snap Shots (BS4: 5+, a 4 misses),
+    """hh3 Vehicles, Shooting: splitting fire, the Battle weapon fires Snap Shots (BS4: 5+, a 4 misses),
     the Defensive weapon fires at full BS (3+, a 4 hits)."""
     state = act(_split_state(), "a", Shoot("v", (Fire("cannon", "t1"), Fire("hb", "t2"))), [4, 4, 1])
     text = log_text(state)
@@ -103,7 +107,7 @@ def test_split_fire_battle_weapons_snap_defensive_weapons_do_not() -> None:
 
 @pytest.mark.parametrize("keyword", ["stable", "super-heavy"])
 def test_split_fire_stable_and_super_heavy_are_exempt(keyword: str) -> None:
-    """hh3 RULES 2.10: Stable and Super-heavy vehicles split fire without Snap Shots."""
+    """hh3 Vehicles, Shooting: Stable and Super-heavy vehicles split fire without Snap Shots."""
     state = act(
         _split_state(keyword), "a", Shoot("v", (Fire("cannon", "t1"), Fire("hb", "t2"))), [4, 1, 4, 1]
     )
@@ -111,7 +115,7 @@ def test_split_fire_stable_and_super_heavy_are_exempt(keyword: str) -> None:
 
 
 def test_one_target_means_no_snap_shots() -> None:
-    """hh3 RULES 2.10: without splitting, Battle weapons fire at full BS."""
+    """hh3 Vehicles, Shooting: without splitting, Battle weapons fire at full BS."""
     state = act(_split_state(), "a", Shoot("v", (Fire("cannon", "t1"), Fire("hb", "t1"))), [4, 1, 4, 1])
     assert "cannon: 1 of 1 hit" in log_text(state)
 
@@ -126,13 +130,13 @@ def test_infantry_cannot_split_fire_and_fire_one_weapon_per_model() -> None:
 
 
 def test_each_weapon_fires_once() -> None:
-    """hh3 RULES 2.10 [ext]: each weapon fires once."""
+    """hh3 Vehicles, Shooting [ext]: each weapon fires once."""
     state = _split_state()
     why = rejection(state, "a", Shoot("v", (Fire("cannon", "t1"), Fire("cannon", "t2"))))
     assert why is not None and why.code == "weapon_twice"
 
 
-# --- Which facing is hit (RULES 2.13) -----------------------------------------------------------
+# --- Which facing is hit (hh3 Vehicles, Which facing is hit) ----------------------------------------
 # Target at (40, 24) facing -x: front AV13, side AV12, rear 10. Its front-left corner diagonal
 # passes through (25, 33); a base centred there lies across it and sees two facings.
 
@@ -147,15 +151,17 @@ def _facing_state(
 
 
 def test_zone_of_the_shooter_is_the_facing_hit() -> None:
-    """hh3 RULES 2.13: a shooter straight ahead hits the front (S9 + 4 = 13 vs AV13: glancing)."""
+    """hh3 Vehicles, Which facing is hit: a shooter straight ahead hits the front (S9 + 4 = 13 vs
+    AV13: glancing)."""
     state = act(_facing_state((20, 24)), "a", Shoot("s", (Fire("s-1-gun", "t"),)), [6, 4, 3])
     assert "front armour 13, glancing" in log_text(state)
 
 
 @pytest.mark.parametrize(("choice", "verdict"), [("front", "glancing"), ("side", "penetrating")])
 def test_two_facings_visible_the_owner_chooses(choice: str, verdict: str) -> None:
-    """hh3 RULES 2.13: the shooter sees two facings: the vehicle's owner (side b) chooses before
-    any die is rolled; both choices (front AV13: 13 glances; side AV12: 13 penetrates)."""
+    """hh3 Vehicles, Which facing is hit: the shooter sees two facings: the vehicle's owner (side b)
+    chooses before any die is rolled; both choices (front AV13: 13 glances; side AV12: 13
+    penetrates)."""
     state = act(_facing_state((25, 33)), "a", Shoot("s", (Fire("s-1-gun", "t"),)))
     pending = state.pending
     assert pending is not None and pending.side == "b" and pending.kind == "facing"
@@ -179,7 +185,7 @@ def test_two_facings_with_equal_armour_need_no_decision() -> None:
 
 
 def test_indirect_fire_always_hits_the_side() -> None:
-    """hh3 RULES 2.13: indirect fire (Barrage) hits the Side armour even from the front
+    """hh3 Vehicles, Which facing is hit: indirect fire (Barrage) hits the Side armour even from the front
     (S9 + 3 = 12 vs side AV12: glancing; against the front it would do nothing)."""
     state = act(
         _facing_state((20, 24), rules=("barrage",)), "a", Shoot("s", (Fire("s-1-gun", "t"),)), [6, 3, 1]
@@ -207,7 +213,8 @@ def test_out_of_range_reports_the_numbers() -> None:
 
 
 def test_no_line_of_sight_through_blocking_terrain() -> None:
-    """hh3 RULES 2.13: line of sight is traced to the hull; a wall in between blocks it."""
+    """hh3 Vehicles, Which facing is hit: line of sight is traced to the hull; a wall in between
+    blocks it."""
     from .builders import wall
 
     gun = weapon("gun", strength=9)

@@ -1,4 +1,5 @@
-"""hh3 statuses (RULES 2.4, 2.5, 2.16): every status effect and each rejection it causes."""
+"""hh3 statuses (hh3 Vehicles, Statuses, Repair Test and Vehicle damage table): every status effect
+and each rejection it causes."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def _with(unit: Unit, *names: str) -> Unit:
 
 
 def test_pinned_vehicle_rejections_name_the_rule() -> None:
-    """hh3 RULES 2.4 Pinned: no move, no Rush, no pivot (pivot replaces the move [decided])."""
+    """hh3 Vehicles, Statuses, Pinned: no move, no Rush, no pivot (pivot replaces the move [decided])."""
     v = _with(tank("v", "a", 20, 24, keywords=("fast",)), "pinned")
     state = make([v, tank("e", "b", 50, 24)])
     for action in (Move("v", (Point(25, 24),)), Move("v", (Point(25, 24),), kind="rush"), Pivot("v", 45)):
@@ -27,7 +28,7 @@ def test_pinned_vehicle_rejections_name_the_rule() -> None:
 
 
 def test_pinned_infantry_cannot_charge_move_or_embark() -> None:
-    """hh3 RULES 2.4 Pinned: no charge; no move; embarking is a move, refused too [decided]."""
+    """hh3 Vehicles, Statuses, Pinned: no charge; no move; embarking is a move, refused too [decided]."""
     troops = _with(squad("s", "a", [(20, 24), (21.5, 24)]), "pinned")
     rhino = tank("rhino", "a", 20, 28, keywords=("transport",), capacity=10, access=("left", "right"))
     enemy = tank("e", "b", 26, 24)
@@ -41,7 +42,7 @@ def test_pinned_infantry_cannot_charge_move_or_embark() -> None:
 
 
 def test_suppressed_vehicle_fires_snap_shots() -> None:
-    """hh3 RULES 2.4 Suppressed: all shooting is Snap Shots (BS4: 5+ instead of 3+)."""
+    """hh3 Vehicles, Statuses, Suppressed: all shooting is Snap Shots (BS4: 5+ instead of 3+)."""
     gun = weapon("gun", strength=9, shots=1)
     shooter = tank("v", "a", 20, 24, weapons=[gun])
     target = tank("t", "b", 40, 24, 180)
@@ -55,7 +56,7 @@ def test_suppressed_vehicle_fires_snap_shots() -> None:
 
 
 def test_suppressed_refuses_weapons_that_cannot_snap() -> None:
-    """hh3 RULES 2.4 Suppressed: a Blast weapon cannot make Snap Shots, so it cannot fire."""
+    """hh3 Vehicles, Statuses, Suppressed: a Blast weapon cannot make Snap Shots, so it cannot fire."""
     blast = weapon("blast-gun", strength=8, rules=("blast",))
     shooter = _with(tank("v", "a", 20, 24, weapons=[blast]), "suppressed")
     state = make([shooter, tank("t", "b", 40, 24, 180)], phase="shooting")
@@ -71,8 +72,8 @@ def _charge_state(target: Unit) -> MatchState:
 
 
 def test_stunned_vehicle_makes_no_volley_attacks() -> None:
-    """hh3 RULES 2.4 Stunned: no reactions, so a charged Stunned vehicle fires no Volley Attacks;
-    without the status it does (RULES 2.19)."""
+    """hh3 Vehicles, Statuses, Stunned: no reactions, so a charged Stunned vehicle fires no Volley Attacks;
+    without the status it does (hh3 Vehicles, Combat)."""
     gun = weapon("hb", strength=5, ap=4, shots=1, rng=36, kind="assault")
     target = tank("v", "b", 36, 24, 180, weapons=[gun])
     # Not stunned: the owner volleys with everything: one Snap Shot (BS4: 5+), then the charge roll.
@@ -86,7 +87,7 @@ def test_stunned_vehicle_makes_no_volley_attacks() -> None:
 
 
 def test_any_status_makes_a_charge_disordered_without_the_bonus_attack() -> None:
-    """hh3 RULES 2.4: any status -> charges are Disordered (no +1 Attack for the charge)."""
+    """hh3 Vehicles, Statuses: any status -> charges are Disordered (no +1 Attack for the charge)."""
     target = tank("v", "b", 33.5, 24, 180)
     for names, attacks in (((), 2), (("suppressed",), 1)):
         troops = _with(squad("s", "a", [(30, 24)], ws=4, a=1), *names)
@@ -98,7 +99,7 @@ def test_any_status_makes_a_charge_disordered_without_the_bonus_attack() -> None
 
 
 def test_any_status_loses_the_stationary_benefit_of_heavy_weapons() -> None:
-    """hh3 RULES 2.4: a unit with any status counts no Stationary benefit (Heavy (S) +1 S)."""
+    """hh3 Vehicles, Statuses: a unit with any status counts no Stationary benefit (Heavy (S) +1 S)."""
     gun = weapon("cannon", strength=8, rules=("heavy:s",))
     target = tank("t", "b", 40, 24, 180, armour=(10, 10, 10))
     for names, verdict in (((), "penetrating"), (("stunned",), "glancing")):
@@ -109,7 +110,7 @@ def test_any_status_loses_the_stationary_benefit_of_heavy_weapons() -> None:
 
 
 def test_vehicles_never_gain_routed_but_infantry_can() -> None:
-    """hh3 RULES 2.4: a vehicle can gain every status except Routed."""
+    """hh3 Vehicles, Statuses: a vehicle can gain every status except Routed."""
     v = tank("v", "a", 20, 24)
     assert statuses.gain(v, "routed") is v
     assert statuses.gain(v, "pinned").statuses == {"pinned": 0}
@@ -126,7 +127,8 @@ def test_statuses_are_not_timed_and_survive_the_end_of_turns() -> None:
 
 
 def test_glance_on_a_status_held_before_the_attack_costs_1hp() -> None:
-    """hh3 RULES 2.16: a status it already has costs 1 HP instead, no save (4+ inv unused)."""
+    """hh3 Vehicles, Vehicle damage table: a status it already has costs 1 HP instead, no save (4+
+    inv unused)."""
     gun = weapon("gun", strength=9)
     target = _with(tank("t", "b", 40, 24, 180, armour=(13, 12, 10), inv=4), "suppressed")
     state = make([tank("v", "a", 20, 24, weapons=[gun]), target], phase="shooting")
@@ -135,7 +137,7 @@ def test_glance_on_a_status_held_before_the_attack_costs_1hp() -> None:
 
 
 def test_damage_table_each_face() -> None:
-    """hh3 RULES 2.16 [ext]: 1-2 Stunned, 3-4 Pinned, 5-6 Suppressed."""
+    """hh3 Vehicles, Vehicle damage table [ext]: 1-2 Stunned, 3-4 Pinned, 5-6 Suppressed."""
     gun = weapon("gun", strength=9)
     for face, status in (
         (1, "stunned"),
@@ -151,7 +153,8 @@ def test_damage_table_each_face() -> None:
 
 
 def test_flyer_and_super_heavy_lose_1hp_per_glance_without_rolling() -> None:
-    """hh3 RULES 2.16: Flyer and Super-heavy vehicles do not roll: 1 HP per glancing hit."""
+    """hh3 Vehicles, Vehicle damage table: Flyer and Super-heavy vehicles do not roll: 1 HP per
+    glancing hit."""
     gun = weapon("gun", strength=9)
     for keyword in ("flyer", "super-heavy"):
         target = tank("t", "b", 40, 24, 180, keywords=(keyword,), hp=6)
@@ -161,7 +164,7 @@ def test_flyer_and_super_heavy_lose_1hp_per_glance_without_rolling() -> None:
 
 
 def test_repair_single_status_removed_without_a_decision_and_auto_repair_target() -> None:
-    """hh3 RULES 2.5: one status -> removed directly; Auto-repair (4+) passes on a 4."""
+    """hh3 Vehicles, Repair Test: one status -> removed directly; Auto-repair (4+) passes on a 4."""
     v = _with(tank("v", "a", 20, 24, keywords=("auto_repair:4",)), "stunned")
     state = act(make([v, tank("e", "b", 50, 24)], phase="end"), "a", EndPhase(), [4])
     assert state.pending is None and state.units["v"].statuses == {}
@@ -169,7 +172,7 @@ def test_repair_single_status_removed_without_a_decision_and_auto_repair_target(
 
 
 def test_repair_only_for_the_active_players_vehicles() -> None:
-    """hh3 RULES 2.5: roll for each vehicle YOU control (the enemy's statuses stay)."""
+    """hh3 Vehicles, Repair Test: roll for each vehicle YOU control (the enemy's statuses stay)."""
     mine = _with(tank("v", "a", 20, 24), "pinned")
     theirs = _with(tank("e", "b", 50, 24), "pinned")
     state = act(make([mine, theirs], phase="end"), "a", EndPhase(), [6])
@@ -177,7 +180,7 @@ def test_repair_only_for_the_active_players_vehicles() -> None:
 
 
 def test_repair_decisions_queue_for_two_vehicles_and_only_owner_decides() -> None:
-    """hh3 RULES 2.5: two vehicles with two statuses each pass: one decision each, in unit order;
+    """hh3 Vehicles, Repair Test: two vehicles with two statuses each pass: one decision each, in unit order;
     the opponent cannot answer."""
     a1 = _with(tank("a1", "a", 20, 24), "pinned", "stunned")
     a2 = _with(tank("a2", "a", 20, 34), "pinned", "suppressed")

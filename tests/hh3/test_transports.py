@@ -1,4 +1,4 @@
-"""hh3 transports (RULES 2.20-2.22): who can get in, embarking, disembarking, emergency
+"""hh3 transports (hh3 Transport sub-type): who can get in, embarking, disembarking, emergency
 disembarkation with unplaceable models."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def _embark(unit: Unit, carrier: Unit | None = None) -> MatchState:
 
 
 def test_only_infantry_or_paragon_may_embark() -> None:
-    """hh3 RULES 2.20: only Infantry or Paragon units embark."""
+    """hh3 Transport sub-type, Who can get in: only Infantry or Paragon units embark."""
     assert (
         rejection(_embark(squad("p", "a", LEFT_SPOTS[:1], kind="paragon")), "a", Embark("p", "rhino")) is None
     )
@@ -42,14 +42,14 @@ def test_only_infantry_or_paragon_may_embark() -> None:
 
 
 def test_only_the_same_faction_may_embark() -> None:
-    """hh3 RULES 2.20: only models with the transport's Faction."""
+    """hh3 Transport sub-type, Who can get in: only models with the transport's Faction."""
     why = rejection(_embark(squad("s", "a", LEFT_SPOTS[:2], faction="mechanicum")), "a", Embark("s", "rhino"))
     assert why is not None and why.code == "wrong_faction"
     assert why.values == {"unit_faction": "mechanicum", "transport_faction": "legiones-astartes"}
 
 
 def test_one_unit_at_a_time() -> None:
-    """hh3 RULES 2.20: a transport carries one unit at a time."""
+    """hh3 Transport sub-type, Who can get in: a transport carries one unit at a time."""
     aboard = squad("first", "a", [(30, 24)], embarked_in="rhino")
     state = make([_rhino(passengers=("first",)), aboard, squad("s", "a", LEFT_SPOTS[:2])])
     why = rejection(state, "a", Embark("s", "rhino"))
@@ -57,8 +57,8 @@ def test_one_unit_at_a_time() -> None:
 
 
 def test_not_a_transport_and_light_transport_refuse() -> None:
-    """hh3 RULES 2.20: only the Transport sub-type carries units; a Light Transport takes no
-    Bulky models."""
+    """hh3 Transport sub-type, Who can get in: only the Transport sub-type carries units; a Light
+    Transport takes no Bulky models."""
     plain = tank("rhino", "a", 30, 24, 0, access=("left",), capacity=10)
     why = rejection(_embark(squad("s", "a", LEFT_SPOTS[:1]), plain), "a", Embark("s", "rhino"))
     assert why is not None and why.code == "not_a_transport"
@@ -68,8 +68,9 @@ def test_not_a_transport_and_light_transport_refuse() -> None:
 
 
 def test_bulky_capacity_limits() -> None:
-    """hh3 RULES 2.20: Bulky (X) counts X: 4 x Bulky(3) = 12 fits capacity 12, 3 x Bulky(4) too,
-    4 x Bulky(4) = 16 does not; 10 ordinary models fit capacity 10, 11 do not."""
+    """hh3 Transport sub-type, Who can get in: Bulky (X) counts X: 4 x Bulky(3) = 12 fits capacity
+    12, 3 x Bulky(4) too, 4 x Bulky(4) = 16 does not; 10 ordinary models fit capacity 10, 11 do
+    not."""
     spots = LEFT_SPOTS + [(x, 21.4) for x, _ in LEFT_SPOTS] + [(26.6, 23.0), (26.6, 24.6), (26.6, 26.2)]
     cases = [(12, 4, 3, True), (12, 3, 4, True), (12, 4, 4, False), (10, 10, 1, True), (10, 11, 1, False)]
     for capacity, count, bulky, fits in cases:
@@ -81,8 +82,8 @@ def test_bulky_capacity_limits() -> None:
 
 
 def test_embark_needs_every_model_within_2in_of_an_access_facing() -> None:
-    """hh3 RULES 2.21: all models within 2 in of a facing with an access point; the front has
-    none, so standing next to it does not count."""
+    """hh3 Transport sub-type, Embarking / Disembarking: all models within 2 in of a facing with an
+    access point; the front has none, so standing next to it does not count."""
     near_front = squad("s", "a", [(35, 24)])  # 1.87 in from the front, 2.29 in from the sides
     why = rejection(_embark(near_front, _rhino(access=("left", "right"))), "a", Embark("s", "rhino"))
     assert why is not None and why.code == "too_far_from_access"
@@ -93,9 +94,9 @@ def test_embark_needs_every_model_within_2in_of_an_access_facing() -> None:
 
 
 def test_a_unit_locked_in_combat_cannot_embark() -> None:
-    """hh3 RULES 2.21 with hh3 core, Locked in Combat: embarking is the unit's move, and a unit
-    locked in combat (base contact with enemy infantry) cannot move, so it cannot climb into its
-    transport to leave the fight; once it is free it may."""
+    """hh3 Transport sub-type, Embarking / Disembarking with hh3 core, Locked in Combat: embarking
+    is the unit's move, and a unit locked in combat (base contact with enemy infantry) cannot
+    move, so it cannot climb into its transport to leave the fight; once it is free it may."""
     troops = squad("s", "a", LEFT_SPOTS[:2])
     foe = squad("foe", "b", [(27.6, 26.6 + 1.26)])  # base to base with s-1
     why = rejection(make([_rhino(), troops, foe]), "a", Embark("s", "rhino"))
@@ -110,8 +111,9 @@ def _aboard(**kw: object) -> MatchState:
 
 
 def test_disembark_in_contact_with_an_access_facing_and_lost_models() -> None:
-    """hh3 RULES 2.21: place models in contact with a facing with an access point; a model that
-    cannot be placed (not given a position) is a casualty; the unit then counts as having moved."""
+    """hh3 Transport sub-type, Embarking / Disembarking: place models in contact with a facing with
+    an access point; a model that cannot be placed (not given a position) is a casualty; the unit
+    then counts as having moved."""
     positions = {f"s-{k + 1}": Point(x, y + 0.04) for k, (x, y) in enumerate(LEFT_SPOTS[:3])}
     positions = {k: Point(v.x, 26.14) for k, v in positions.items()}
     state = act(_aboard(), "a", Disembark("s", positions))
@@ -123,8 +125,8 @@ def test_disembark_in_contact_with_an_access_facing_and_lost_models() -> None:
 
 
 def test_disembark_rejections() -> None:
-    """hh3 RULES 2.21: not in contact with an access facing; within 1 in of an enemy; not in
-    coherency."""
+    """hh3 Transport sub-type, Embarking / Disembarking: not in contact with an access facing;
+    within 1 in of an enemy; not in coherency."""
     state = _aboard()
     front = Disembark("s", {"s-1": Point(33.14, 24)})
     why = rejection(state, "a", front)
@@ -139,7 +141,8 @@ def test_disembark_rejections() -> None:
 
 
 def test_never_embark_and_disembark_in_one_movement_phase() -> None:
-    """hh3 RULES 2.21: a unit cannot embark and disembark in the same Movement phase."""
+    """hh3 Transport sub-type, Embarking / Disembarking: a unit cannot embark and disembark in the
+    same Movement phase."""
     state = act(_embark(squad("s", "a", LEFT_SPOTS[:2])), "a", Embark("s", "rhino"))
     why = rejection(state, "a", Disembark("s", {"s-1": Point(28, 26.14)}))
     assert why is not None and why.code == "embark_and_disembark"
@@ -149,7 +152,8 @@ def test_never_embark_and_disembark_in_one_movement_phase() -> None:
 
 
 def test_embarked_units_do_not_shoot_disembarked_units_do() -> None:
-    """hh3 RULES 2.20-2.21: aboard, the unit cannot shoot; after disembarking it may."""
+    """hh3 Transport sub-type, Who can get in and Embarking / Disembarking: aboard, the unit cannot
+    shoot; after disembarking it may."""
     state = replace(_aboard(), phase="shooting")
     why = rejection(state, "a", Shoot("s", (Fire("s-1-gun", "e"),)))
     assert why is not None and why.code == "embarked"
@@ -159,8 +163,8 @@ def test_embarked_units_do_not_shoot_disembarked_units_do() -> None:
 
 
 def test_charge_after_disembarking_is_disordered_unless_assault_vehicle() -> None:
-    """hh3 RULES 2.21: after disembarking the unit may charge, Disordered unless the transport
-    has the Assault Vehicle rule."""
+    """hh3 Transport sub-type, Embarking / Disembarking: after disembarking the unit may charge,
+    Disordered unless the transport has the Assault Vehicle rule."""
     for keywords, disordered in (((), True), (("assault_vehicle",), False)):
         out = act(_aboard(keywords=keywords), "a", Disembark("s", {"s-1": Point(28, 26.14)}))
         target = squad("foe", "b", [(28, 32)])
@@ -170,9 +174,9 @@ def test_charge_after_disembarking_is_disordered_unless_assault_vehicle() -> Non
 
 
 def test_emergency_disembarkation_with_unplaceable_models() -> None:
-    """hh3 RULES 2.22: impassable terrain on three sides leaves room for only a few models in
-    contact with the hull; the others are casualties; coherency is not needed; then the Cool
-    check (2D6 = 7 vs Cool 8: passed, no Pinned)."""
+    """hh3 Transport sub-type, Emergency Disembarkation: impassable terrain on three sides leaves
+    room for only a few models in contact with the hull; the others are casualties; coherency is
+    not needed; then the Cool check (2D6 = 7 vs Cool 8: passed, no Pinned)."""
     rhino = transport("rhino", "b", 10, 10, 0, hp=1, passengers=("s",))
     troops = squad("s", "b", [(10, 10)] * 10, embarked_in="rhino", cool=8)
     walls = [
@@ -198,7 +202,8 @@ def test_emergency_disembarkation_with_unplaceable_models() -> None:
 
 
 def test_emergency_disembarkation_none_placeable_destroys_the_unit() -> None:
-    """hh3 RULES 2.22: every model that cannot be placed is a casualty (no Cool check then)."""
+    """hh3 Transport sub-type, Emergency Disembarkation: every model that cannot be placed is a
+    casualty (no Cool check then)."""
     rhino = transport("rhino", "b", 10, 10, 0, hp=1, passengers=("s",))
     troops = squad("s", "b", [(10, 10)] * 5, embarked_in="rhino")
     box = [

@@ -24,7 +24,7 @@ def test_phase_order_and_turns() -> None:
 
 
 def test_repair_tests_only_when_the_end_phase_ends() -> None:
-    """hh3 RULES 2.5: Repair Tests belong to the Statuses sub-phase of the End phase: ending the
+    """hh3 Vehicles, Repair Test: Repair Tests belong to the Statuses sub-phase of the End phase: ending the
     Assault phase rolls nothing; ending the End phase rolls the test."""
     v = replace(tank("v", "a", 20, 24), statuses={"stunned": 0})
     state = make([v, tank("e", "b", 50, 24)], phase="assault")

@@ -23,9 +23,9 @@ def _glance_setup() -> MatchState:
 
 
 def test_example5_glance_pinned_then_pinned_again_costs_1hp_without_save() -> None:
-    """hh3 RULES 2.16 / section 4 example 5: S9 glancing hit on front AV13; damage die 3 ->
-    Pinned. A second glance in the same attack rolls 4 -> Pinned again -> loses 1 HP, no save
-    (the target has a 4+ invulnerable save and rolls none)."""
+    """hh3 Vehicles, Vehicle damage table / example 5: S9 glancing hit on front AV13;
+    damage die 3 -> Pinned. A second glance in the same attack rolls 4 -> Pinned again -> loses 1
+    HP, no save (the target has a 4+ invulnerable save and rolls none)."""
     state = _glance_setup()
     # hit, hit, penetration 4 (13 = glancing), table 3, penetration 4, table 4
     state = act(state, "a", Shoot("shooter", (Fire("big-gun", "target"),)), [6, 6, 4, 3, 4, 4])
@@ -38,7 +38,7 @@ def test_example5_glance_pinned_then_pinned_again_costs_1hp_without_save() -> No
 
 
 def test_example5_pinned_cannot_move_rush_or_pivot() -> None:
-    """hh3 RULES 2.4 / example 5: Pinned -> cannot move, Rush (even Fast) or pivot."""
+    """hh3 Vehicles, Statuses / example 5: Pinned -> cannot move, Rush (even Fast) or pivot."""
     state = _glance_setup()
     state = act(state, "a", Shoot("shooter", (Fire("big-gun", "target"),)), [6, 1, 4, 3])
     assert state.units["target"].statuses == {"pinned": 0}
@@ -58,7 +58,7 @@ def _statused(*names: str) -> MatchState:
 
 
 def test_example6_repair_six_removes_the_status_the_owner_chooses() -> None:
-    """hh3 RULES 2.5 / example 6: Pinned and Suppressed, Repair Test 6 -> the owner chooses which
+    """hh3 Vehicles, Repair Test / example 6: Pinned and Suppressed, Repair Test 6 -> the owner chooses which
     status goes (both choices), then the player turn ends."""
     for choice, kept in (("pinned", "suppressed"), ("suppressed", "pinned")):
         state = act(_statused("pinned", "suppressed"), "a", EndPhase(), [6])
@@ -73,7 +73,7 @@ def test_example6_repair_six_removes_the_status_the_owner_chooses() -> None:
 
 
 def test_example6_repair_five_removes_nothing() -> None:
-    """hh3 RULES 2.5 / example 6: a 5 removes nothing; the turn passes."""
+    """hh3 Vehicles, Repair Test / example 6: a 5 removes nothing; the turn passes."""
     state = act(_statused("pinned", "suppressed"), "a", EndPhase(), [5])
     assert state.pending is None
     assert state.units["v"].statuses == {"pinned": 0, "suppressed": 0}
@@ -81,8 +81,8 @@ def test_example6_repair_five_removes_nothing() -> None:
 
 
 def test_example7_capacity_12_takes_six_bulky2_and_refuses_seven() -> None:
-    """hh3 RULES 2.20 / example 7: a transport with capacity 12 takes six Bulky(2) models and
-    refuses seven."""
+    """hh3 Transport sub-type, Who can get in / example 7: a transport with capacity 12 takes six
+    Bulky(2) models and refuses seven."""
     rhino = transport("rhino", "a", 30, 24, 0, capacity=12)
     # Along both sides (access points left and right), 0.47 in from the hull.
     spots = [(x, y) for y in (26.6, 21.4) for x in (27.6, 28.9, 30.2, 31.5)]
@@ -98,9 +98,9 @@ def test_example7_capacity_12_takes_six_bulky2_and_refuses_seven() -> None:
 
 
 def test_example8_destroyed_transport_ten_passengers_emergency_disembark_cool_9_vs_8_pinned() -> None:
-    """hh3 RULES 2.22 / example 8: a destroyed transport's ten passengers emergency-disembark in
-    contact with the hull; Cool check 2D6 = 9 against Cool 8 fails -> Pinned. No damage from the
-    attack carries over."""
+    """hh3 Transport sub-type, Emergency Disembarkation / example 8: a destroyed transport's ten
+    passengers emergency-disembark in contact with the hull; Cool check 2D6 = 9 against Cool 8
+    fails -> Pinned. No damage from the attack carries over."""
     rhino = transport("rhino", "b", 40, 24, 180, hp=1, passengers=("squad",))
     troops = squad("squad", "b", [(40, 24)] * 10, cool=8, embarked_in="rhino")
     gun = weapon("lascannon", strength=9, ap=2, damage=1)

@@ -137,9 +137,9 @@ def test_damage_table_with_ap_and_open_topped(ap: int | None, open_topped: bool,
 
 
 def test_hh3_glancing_table_and_the_duplicate_status_rule() -> None:
-    """hh3 glancing hits (RULES 2.16): D6 1-2 Stunned, 3-4 Pinned, 5-6 Suppressed; a status the
-    vehicle already has costs 1 HP instead. The target is already Stunned and S7 against AV13 only
-    glances, on a 6; hh3 BS4 hits on 3+."""
+    """hh3 glancing hits (hh3 Vehicles, Vehicle damage table): D6 1-2 Stunned, 3-4 Pinned, 5-6
+    Suppressed; a status the vehicle already has costs 1 HP instead. The target is already
+    Stunned and S7 against AV13 only glances, on a 6; hh3 BS4 hits on 3+."""
     gun = hh3.weapon("gun", strength=7, ap=None)
     shooter = hh3.tank("shooter", "a", 10, 24, 0, weapons=(gun,))
     target = replace(hh3.tank("target", "b", 30, 24, 180, armour=(13, 13, 13), hp=3), statuses={"stunned": 0})

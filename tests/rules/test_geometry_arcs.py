@@ -1,4 +1,5 @@
-"""Fire arcs by mount (40k7 "Vehicle weapons and line of sight"; hh3 item 12)."""
+"""Fire arcs by mount (40k7 "Vehicle weapons and line of sight"; hh3 Vehicles, Fire arcs and weapon
+mounts)."""
 
 from __future__ import annotations
 

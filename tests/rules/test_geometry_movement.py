@@ -1,4 +1,5 @@
-"""Movement geometry, coherency and terrain (40k7 items 3-5, 21; hh3 items 6-9; 40k11 item 1)."""
+"""Movement geometry, coherency and terrain (40k7 Vehicles, Movement to Flat Out, Vehicle
+Squadrons; hh3 Vehicles, Movement to Driving through other units; 40k11 17.01)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Line of sight, visible parts and obscured vehicles (40k7 item 9-10, 17; hh3 item 13)."""
+"""Line of sight, visible parts and obscured vehicles (40k7 Vehicle Weapons and Line of Sight,
+Vehicle Facing and Armour Values, Obscured Targets; hh3 Vehicles, Which facing is hit)."""
 
 from __future__ import annotations
 

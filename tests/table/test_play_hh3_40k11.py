@@ -1,10 +1,10 @@
 """Shorter plays through the player's table (docs/table.md) in Chromium, for the other editions;
 after every step the board agrees with GET /matches/{id}/state.
 
-hh3: disembarking by placing the models in the legal area the server draws (hh3 Transports: in
-base contact with a facing that has an access point), a shot that sees two facings of a tank -
-its owner picks the facing in the dialog (hh3 item 13) - and a Repair Test passed with two
-statuses - its owner picks the status to remove in the dialog (hh3 Vehicles, Repair Test).
+hh3: disembarking by placing the models in the legal area the server draws (hh3 Transports: in base
+contact with a facing that has an access point), a shot that sees two facings of a tank - its owner
+picks the facing in the dialog (hh3 Vehicles, Which facing is hit) - and a Repair Test passed with
+two statuses - its owner picks the status to remove in the dialog (hh3 Vehicles, Repair Test).
 
 40k11: close-quarters shooting at a vehicle engaged with the shooter's own unit (40k11 Shooting:
 Big Guns Never Tire / Pistols and units engaged with a Monster or Vehicle may shoot it).

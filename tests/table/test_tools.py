@@ -4,7 +4,7 @@ The duel: a Predator (hull 4.5 x 3.5 in at (10, 24), heading 0) and a Rhino (sam
 (40, 24), heading 180, so its front faces the Predator). A wall that blocks line of sight stands
 at x 20-21 from y 24 to 30: seen from the Predator's centre, the upper half of the Rhino's front
 edge (x 37.75, y 24 to 25.75) is behind it - a hidden share of 0.5 (40k7 Vehicles, Obscured
-Targets: 25% or more is obscured; hh3 item 13 draws sight the same way).
+Targets: 25% or more is obscured; hh3 Which facing is hit draws sight the same way).
 """
 
 from __future__ import annotations
@@ -126,8 +126,9 @@ async def test_tools_refuse_bad_parameters_and_keep_private_matches_private(serv
 
 
 async def test_hh3_sight_across_a_diagonal_names_both_facings(server: ServerProcess) -> None:
-    """hh3 item 13: a shooter whose base lies across the tank's front-left diagonal sees two
-    facings and the tank's owner chooses; the tool names both and reports the better armoured."""
+    """hh3 Vehicles, Which facing is hit: a shooter whose base lies across the tank's front-left
+    diagonal sees two facings and the tank's owner chooses; the tool names both and reports the
+    better armoured."""
     from hulldown.match.scenario import CreateMatch, Scenario
     from tests.hh3.builders import squad, tank, weapon
 

@@ -7,10 +7,10 @@ with the edition's own geometry, so the table shows what the rules will see:
 - distances are closest point to closest point: hulls for vehicles and bases otherwise (40k7
   "Measuring distances", hh3 core "Measuring"), the hull of a FRAME model (40k11 17.02);
 - line of sight is drawn from the firing point (the weapon's mount on a vehicle, 40k7 Vehicles
-  "Vehicle Weapons and Line of Sight"; hh3 item 12) or the centre of the model's base, and is
-  blocked by the terrain (and, in 40k7, the vehicle hulls) the edition counts;
+  "Vehicle Weapons and Line of Sight"; hh3 Fire arcs and weapon mounts) or the centre of the
+  model's base, and is blocked by the terrain (and, in 40k7, the vehicle hulls) the edition counts;
 - the facing a shot hits is the diagonal zone of the target hull the firer stands in (40k7
-  "Vehicle Facing and Armour Values", hh3 item 13); 40k11 has no vehicle facings;
+  "Vehicle Facing and Armour Values", hh3 Which facing is hit); 40k11 has no vehicle facings;
 - the hidden share is the fraction of that facing's edge hidden from the firer (40k7 "Obscured
   Targets": obscured at 25% or more).
 """
@@ -154,7 +154,7 @@ def _armour_value(unit: Unit, facing: g.ArmourFacing) -> int | None:
 class FacingSeen:
     """``facing`` is the one reported (its armour and hidden share); ``facings`` every armour
     facing the shot may strike: two when an hh3 shooter sees two facings across a diagonal and
-    the vehicle's owner chooses (hh3 item 13)."""
+    the vehicle's owner chooses (hh3 Vehicles, Which facing is hit)."""
 
     facing: str | None
     armour: int | None
@@ -184,8 +184,8 @@ def facing_seen(
         if model.hull is None:
             return NO_FACING
         hull = hh3_geom.hull(model)
-        # hh3 item 13: a shooter whose base lies across a diagonal sees both facings (the same
-        # reach the validation uses: the firing model's base radius).
+        # hh3 Which facing is hit: a shooter whose base lies across a diagonal sees both facings
+        # (the same reach the validation uses: the firing model's base radius).
         zones = g.facings_of_point(hull, origin, hh3_geom.radius(firer_model) or g.DIAGONAL_EPS)
         blockers = hh3_geom.blockers(state)
         visible = set(g.visible_facings(hull, origin, blockers))
@@ -369,8 +369,8 @@ def _measure_40k7(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -
 
 
 def _measure_hh3(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -> Measured | None:
-    """hh3 core Shooting (range from the model to the closest target model), item 12 (arcs) and
-    item 13 (sight from the firing point, to the hull)."""
+    """hh3 core Shooting (range from the model to the closest target model), hh3 Vehicles, Fire
+    arcs and weapon mounts and Which facing is hit (sight from the firing point, to the hull)."""
     models = _alive(target)
     if not models:
         return None

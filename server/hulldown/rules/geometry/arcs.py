@@ -5,7 +5,7 @@ included). Arc regions are shapely polygons clipped to a square of half-size `ex
 around the hull centre, so that a viewer can draw them too.
 
 # 40k7 Vehicles, "Vehicle weapons and line of sight" (hull-mounted weapons swivel 45 degrees,
-# turrets 360, sponsons 180 on their side) [seed + ext]; hh3 item 12 (fire arcs and mounts).
+# turrets 360, sponsons 180 on their side) [seed + ext]; hh3 Vehicles, Fire arcs and weapon mounts.
 """
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ class Mount:
 
 
 def mount_position(hull: Hull, mount: Mount) -> Point:
-    """Battlefield position of the mount point (40k7 item 9: line of sight from the mount)."""
+    """Battlefield position of the mount point (40k7 Vehicle Weapons and Line of Sight: sight from
+    the mount)."""
     return hull.to_world(mount.offset)
 
 
@@ -101,7 +102,7 @@ def _hull_cone_40k7(hull: Hull, mount: Mount, clip: Polygon, reach: float) -> Ba
 
 
 def _zone(hull: Hull, facing: str, reach: float) -> Polygon:
-    # 40k7 "Vehicle facing and armour values"; hh3 item 12: zones between the corner diagonals.
+    # 40k7 "Vehicle facing and armour values"; hh3 Fire arcs and weapon mounts: corner diagonals.
     half = math.degrees(math.atan2(hull.width / 2.0, hull.length / 2.0))
     h = hull.heading
     spans = {
@@ -115,7 +116,8 @@ def _zone(hull: Hull, facing: str, reach: float) -> Polygon:
 
 
 def _hull_zone_hh3(hull: Hull, mount: Mount, clip: Polygon, reach: float) -> BaseGeometry:
-    # hh3 item 12: Hull (Front/Rear/Left/Right/Side) - the firer's own facing zone; Side = both.
+    # hh3 Fire arcs and weapon mounts: Hull (Front/Rear/Left/Right/Side) - the firer's own facing
+    # zone; Side = both.
     arc = mount.arc or "front"
     names = ("left", "right") if arc == "side" else (arc,)
     return unary_union([_zone(hull, n, reach) for n in names]).intersection(clip)
@@ -138,10 +140,10 @@ def arc_geometry(
     reach = 3.0 * extent
     kind = mount.kind
     if kind in ("turret", "pintle"):
-        # 40k7 "Turrets" 360 degrees [ext]; hh3 item 12 Turret and Pintle: any arc.
+        # 40k7 "Turrets" 360 degrees [ext]; hh3 Fire arcs and weapon mounts, Turret and Pintle: any arc.
         return clip
     if kind == "coaxial":
-        # hh3 item 12 Co-axial: the linked weapon's arc (and target).
+        # hh3 Fire arcs and weapon mounts, Co-axial: the linked weapon's arc (and target).
         if linked is None or linked.kind == "coaxial":
             raise ValueError("a co-axial mount needs the (non co-axial) mount it is linked to")
         return arc_geometry(hull, linked, extent)
@@ -150,16 +152,17 @@ def arc_geometry(
             return _hull_zone_hh3(hull, mount, clip, reach)
         return _hull_cone_40k7(hull, mount, clip, reach)
     if kind == "sponson":
-        # hh3 item 12 Sponson: its own side's half of the table, split along the centre line,
-        # front and rear included; 40k7 sponsons (180 degrees on their side) use the same test.
+        # hh3 Fire arcs and weapon mounts, Sponson: its own side's half of the table, split along
+        # the centre line, front and rear included; 40k7 sponsons (180 degrees on their side) use
+        # the same test.
         if _sponson_side(mount) == "left":
             half = _local_rect(hull, -reach, reach, 0.0, reach)
         else:
             half = _local_rect(hull, -reach, reach, -reach, 0.0)
         return half.intersection(clip)
     if kind == "centreline":
-        # hh3 item 12 Centreline: the strip between the lines of the hull sides, projected
-        # forward from the front of the hull.
+        # hh3 Fire arcs and weapon mounts, Centreline: the strip between the lines of the hull
+        # sides, projected forward from the front of the hull.
         strip = _local_rect(hull, hull.length / 2.0, reach, -hull.width / 2.0, hull.width / 2.0)
         return strip.intersection(clip)
     raise ValueError(f"unknown mount kind {kind!r}")
@@ -201,7 +204,7 @@ def in_arc(hull: Hull, mount: Mount, target: Shape, linked: Mount | None = None)
     """Can a weapon on this mount fire at the target? True when some part of the target (a
     footprint, point or polygon) is inside the arc, its boundary included.
 
-    # 40k7 Vehicles, "Vehicle weapons and line of sight"; hh3 item 10 and 12.
+    # 40k7 Vehicles, "Vehicle weapons and line of sight"; hh3 Vehicles, Shooting; Fire arcs.
     """
     geom = as_geometry(target)
     minx, miny, maxx, maxy = geom.bounds

@@ -45,7 +45,7 @@ def facings_of_point(hull: Hull, point: Point, eps: float = DIAGONAL_EPS) -> tup
 
     One facing normally; two when the point lies on a diagonal (within `eps` inches of it); all
     four at the centre. Result in the order front, rear, left, right.
-    # 40k7 Vehicles, "Vehicle facing and armour values"; hh3 item 13 ("the zone the shooter is in").
+    # 40k7 Vehicles, "Vehicle facing and armour values"; hh3 Vehicles, Which facing is hit.
     """
     c1, c2 = _diagonal_offsets(hull, point)
     on1, on2 = abs(c1) <= eps, abs(c2) <= eps
@@ -70,8 +70,8 @@ def facing_of_footprint(hull: Hull, footprint: Footprint, eps: float = DIAGONAL_
 
     A model on a base is located by the centre of its base; a vehicle firer by the centre of its
     hull (callers that know the firing weapon's mount should use `facings_of_point` with
-    `mount_position`, 40k7 item 9).
-    # 40k7 Vehicles, "Vehicle facing and armour values"; hh3 item 13.
+    `mount_position`, 40k7 Vehicle Weapons and Line of Sight).
+    # 40k7 Vehicles, "Vehicle facing and armour values"; hh3 Vehicles, Which facing is hit.
     """
     return facings_of_point(hull, footprint.centre, eps)
 
@@ -88,7 +88,7 @@ def visible_facings(hull: Hull, point: Point, blockers: Sequence[PolygonLike] = 
 
     An edge is seen only from the outer side of its own line (the hull hides its far sides) and
     the visible part is what `blockers` leave (exact, see `sight.hidden_length`). Used when the
-    firer can see two facings (hh3 item 13: the owner chooses) or cannot see its own facing
+    firer can see two facings (hh3 Which facing is hit: the owner chooses) or cannot see its own facing
     (40k7 Vehicles, "Obscured targets": shoot the facing it can see, cover one point better).
     """
     seen: list[Facing] = []

@@ -7,7 +7,8 @@ to face the leg either forwards or in reverse. Pivots are swept in steps of at m
 PIVOT_STEP_DEG (the convex hull of consecutive steps), straight legs exactly (the convex hull of
 the hull at both ends of the leg).
 
-# 40k7 Vehicles, "Vehicles and movement" (pivot about the centre); hh3 item 6; 40k11 17 FRAME.
+# 40k7 Vehicles, "Vehicles and movement" (pivot about the centre); hh3 Vehicles, Pivoting is not
+# moving; 40k11 17.02 Frame.
 """
 
 from __future__ import annotations
@@ -105,8 +106,8 @@ def path_collisions(swept: BaseGeometry, obstacles: Mapping[str, Shape]) -> list
     """Ids of the obstacles whose interior overlaps the swept area (touching does not count),
     in the order of `obstacles`.
 
-    # 40k7 item 3 (not over friendly models); hh3 item 9 (never through vehicles or terrain);
-    # 40k11 item 1 (not through other MONSTER/VEHICLE models).
+    # 40k7 Vehicles, Movement (not over friendly models); hh3 Vehicles, Driving through other units
+    # (never through vehicles or terrain); 40k11 17.01 (not through other MONSTER/VEHICLE models).
     """
     hits: list[str] = []
     for oid, shape in obstacles.items():
@@ -119,7 +120,7 @@ def coherent(footprints: Sequence[Footprint], max_gap: float) -> bool:
     """Unit coherency: every model within `max_gap` inches of another and the whole unit one
     connected group (closest-point distances). One model (or none) is coherent.
 
-    # 40k7 item 21 (squadrons: 4"); used with 2" for infantry units (disembarking, hh3 item 21).
+    # 40k7 Vehicle Squadrons (4"); used with 2" for infantry units (hh3 Embarking / Disembarking).
     """
     n = len(footprints)
     if n <= 1:

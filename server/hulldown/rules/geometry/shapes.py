@@ -167,7 +167,7 @@ def rotate(shape: FootprintT, degrees: float, about: Point | None = None) -> Foo
 def facing_edge(hull: Hull, facing: Facing) -> tuple[Point, Point]:
     """The hull side that carries a facing, as a segment (p, q).
 
-    # 40k7 Vehicles, "Vehicle facing and armour values"; hh3 item 12-13: the facing is the side of
+    # 40k7 Vehicles, "Vehicle facing and armour values"; hh3 Which facing is hit: the facing is the side of
     # the hull between the two diagonals.
     """
     fl, fr, rr, rl = hull.corners()

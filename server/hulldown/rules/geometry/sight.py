@@ -14,7 +14,7 @@ Two ways of computing, both from the same definition:
   segment/interior predicate. No sampling.
 
 # 40k7 Vehicles, "Vehicles and line of sight" (see the hull, ignoring barrels), "Obscured
-# targets" (25% of the facing hidden); hh3 item 13 (line of sight traced to the hull).
+# targets" (25% of the facing hidden); hh3 Vehicles, Which facing is hit (line of sight traced to the hull).
 """
 
 from __future__ import annotations
@@ -290,7 +290,7 @@ def line_of_sight(origin: Point, target: Shape, blockers: Iterable[PolygonLike])
     Exact: if the visible area is empty, every edge of the target is split where visibility can
     change and the split points and pieces are tested one by one, so a single grazing line past
     a corner still counts. A target that contains the origin is always in sight.
-    # 40k7 Vehicles, "Vehicles and line of sight"; hh3 item 13 (traced to the hull).
+    # 40k7 Vehicles, "Vehicles and line of sight"; hh3 Vehicles, Which facing is hit (to the hull).
     """
     tgt = as_geometry(target)
     prepared = _relevant(origin, tgt, prepare_blockers(origin, blockers))

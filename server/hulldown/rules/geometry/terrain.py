@@ -1,6 +1,6 @@
 """Terrain pieces and the questions movement and shooting ask about them.
 
-# 40k7 item 4 (difficult terrain is dangerous for vehicles), item 17 (cover from terrain);
+# 40k7 Vehicles, Dangerous Terrain (difficult terrain is dangerous for vehicles), Obscured Targets;
 # hh3 Vehicles, No climbing / Dangerous terrain / Driving through other units; docs/rules-notes.md.
 """
 

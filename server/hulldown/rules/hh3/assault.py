@@ -1,6 +1,6 @@
 """The Assault phase: charges, Volley Attacks and fights, with the vehicle combat rules.
 
-# RULES 2.19 [seed]: a vehicle cannot charge, attack, lock or be locked in combat. It can be
+# hh3 Vehicles, Combat [seed]: a vehicle cannot charge, attack, lock or be locked in combat. It can be
 # charged and makes its Volley Attacks at step 4 of the charge; it counts as WS1; every hit goes
 # against its rear armour with penetration rolls; it only Holds at the end of the combat; a unit
 # still in base contact in its own Assault phase may attack it again without counting as charging.
@@ -74,8 +74,9 @@ CONTACT_SLACK = 1e-6
 
 
 def disordered(unit: Unit) -> bool:
-    """RULES 2.4 / 2.21: a unit with any status, or one that disembarked this turn from a transport
-    without the Assault Vehicle rule, makes a Disordered charge."""
+    """hh3 Vehicles, Statuses; Transport sub-type, Embarking / Disembarking: a unit with any status,
+    or one that disembarked this turn from a transport without the Assault Vehicle rule, makes a
+    Disordered charge."""
     if unit.statuses:
         return True
     return unit.flag(F_DISEMBARKED) and not unit.flag(F_DISEMBARKED_ASSAULT)
@@ -101,7 +102,7 @@ def validate_charge(state: MatchState, unit: Unit, action: Charge) -> Rejection 
         return reject("unknown_target", R_CORE_CHARGE, f"no enemy unit {action.target!r} on the table")
     distance = geom.unit_distance(unit, target)
     if distance <= CONTACT:
-        # RULES 2.19: a unit still in base contact with the vehicle attacks it again without
+        # hh3 Vehicles, Combat: a unit still in base contact with the vehicle attacks it again without
         # counting as having charged; it has nothing to charge (and no second charge bonus).
         return reject(
             "already_in_contact",
@@ -165,7 +166,7 @@ def _charge_move(state: MatchState, uid: str, tid: str, ctx: ApplyContext) -> Ma
 def _ask_volley(
     state: MatchState, action: Charge, chosen: tuple[str, ...], offered: list[Weapon], ctx: ApplyContext
 ) -> MatchState:
-    """RULES 2.19 / hh3 core, Charge Procedure step 4: the charged unit's owner chooses whether and
+    """hh3 Vehicles, Combat / hh3 core, Charge Procedure step 4: the charged unit's owner chooses whether and
     with which weapons to make Volley Attacks, one weapon at a time or all at once."""
     target = state.units[action.target]
     left = [w.id for w in offered if w.id not in chosen]
@@ -228,10 +229,11 @@ def _towards(model: Model, target: Unit, reach: float) -> Point:
 
 
 def volley_options(state: MatchState, uid: str, charger: str, ctx: ApplyContext) -> list[Weapon]:
-    """The weapons the charged unit may make Volley Attacks with (RULES 2.19; hh3 core, Charge
-    Procedure step 4 [ext]): none if it is Stunned (no reactions, RULES 2.4) or already locked in
-    combat; else its working ranged weapons with the Assault trait (Pintle mounts count as having
-    it) that can make Snap Shots and whose range, arc and line of sight reach the charger."""
+    """The weapons the charged unit may make Volley Attacks with (hh3 Vehicles, Combat; hh3 core,
+    Charge Procedure step 4 [ext]): none if it is Stunned (no reactions, hh3 Vehicles, Statuses) or
+    already locked in combat; else its working ranged weapons with the Assault trait (Pintle mounts
+    count as having it) that can make Snap Shots and whose range, arc and line of sight reach the
+    charger."""
     unit = state.units[uid]
     if not statuses.can_react(unit):
         ctx.log(f"{unit.name} is Stunned: no Volley Attacks.", "hh3 Statuses, Stunned")
@@ -245,8 +247,8 @@ def volley_options(state: MatchState, uid: str, charger: str, ctx: ApplyContext)
 
 
 def volley(state: MatchState, uid: str, charger: str, weapons: list[Weapon], ctx: ApplyContext) -> MatchState:
-    """The charged unit's Volley Attacks with the chosen weapons, all Snap Shots (RULES 2.19). A
-    co-axial weapon fires only if its linked weapon does (RULES 2.12)."""
+    """The charged unit's Volley Attacks with the chosen weapons, all Snap Shots (hh3 Vehicles, Combat). A
+    co-axial weapon fires only if its linked weapon does (hh3 Vehicles, Fire arcs and weapon mounts)."""
     unit = state.units[uid]
     need = ranged_hit_target(unit.profile.bs, True)
     ids = {w.id for w in weapons}
@@ -292,7 +294,7 @@ def _volley_weapons(state: MatchState, unit: Unit, charger: Unit) -> list[Weapon
             continue
         chosen.append(weapon)
         used.add(weapon.model)
-    # RULES 2.12 Co-axial: only together with its linked weapon.
+    # hh3 Vehicles, Fire arcs and weapon mounts (Co-axial): only together with its linked weapon.
     ids = {w.id for w in chosen}
     return [w for w in chosen if w.mount.kind != "coaxial" or w.mount.linked in ids]
 
@@ -374,7 +376,7 @@ def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext)
             hits += die >= need
         ctx.log(f"{label}: {hits} hit{'' if hits == 1 else 's'}.", R_CORE_HIT)
         source = (model.pos.x, model.pos.y)
-        # RULES 2.19: every hit on a vehicle is resolved against its rear armour; the weapon's
+        # hh3 Vehicles, Combat: every hit on a vehicle is resolved against its rear armour; the weapon's
         # special rules (hh3 Armoury, e.g. Armourbane) go with its hits, as for shooting.
         facing: damage.ArmourFacing | None = "rear" if is_vehicle(target) else None
         rules = weapon.rules if weapon is not None else ()

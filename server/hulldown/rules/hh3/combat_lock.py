@@ -1,4 +1,4 @@
-"""Locked in combat (RULES 2.19): what movement, shooting, assault, transports and Battlesmith
+"""Locked in combat (hh3 Vehicles, Combat): what movement, shooting, assault, transports and Battlesmith
 all ask of a unit before it acts."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from .core import CONTACT, is_vehicle, units_on_table
 
 def locked(state: MatchState, unit: Unit) -> bool:
     """Locked in combat: in base contact with an enemy model that is not a vehicle (vehicles never
-    lock nor are locked, RULES 2.19)."""
+    lock nor are locked, hh3 Vehicles, Combat)."""
     if is_vehicle(unit):
         return False
     return any(

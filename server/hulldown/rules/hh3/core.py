@@ -54,26 +54,29 @@ R_CORE_COOL = "hh3 core, Cool Checks"
 R_TURN = "hh3 core, The Turn"
 
 # --- Distances (inches) -------------------------------------------------------------------------
-ENEMY_GAP = 1.0  # never end a move, pivot or disembark within 1" of an enemy (RULES 2.6, 2.9, 2.21)
-EMBARK_RANGE = 2.0  # embark: every model within 2" of a facing with an access point (RULES 2.21)
+# Never end a move, pivot or disembark within 1" of an enemy (hh3 Vehicles, Pivoting is not moving
+# and Driving through other units; Transport sub-type, Embarking / Disembarking).
+ENEMY_GAP = 1.0
+EMBARK_RANGE = 2.0  # embark within 2" of an access facing (hh3 Transport sub-type, Embarking / Disembarking)
 COHERENCY = 2.0  # infantry unit coherency (hh3 core, Unit Coherency)
 CHARGE_RANGE = 12.0  # hh3 core, Charge Sub-Phase: a charge may be declared up to 12" away [ext]
 # Base contact: bases touching within this tolerance count as in contact [decided: 0.05"].
 CONTACT = 0.05
 # Models engaged in a fight: in base contact, or within 2" of a friendly model in base contact [ext].
 ENGAGE_SUPPORT = 2.0
-EXPLOSION_RANGE = 6.0  # Explodes (X): every unit within 6" (RULES 2.18)
+EXPLOSION_RANGE = 6.0  # hh3 Armoury, Explodes (X): every unit within 6"
 DEFAULT_BASE_MM = 32.0  # a model on a base without a size given: 32 mm [decided]
 
 # --- Numbers ----------------------------------------------------------------------------------
-VEHICLE_WS = 1  # a vehicle counts as WS1 in combat (RULES 2.19)
-REPAIR_TARGET = 6  # Repair Test: a 6 removes one status (RULES 2.5); Auto-repair (X) lowers it
-DRIVE_THROUGH_STRENGTH = 6  # D6 S6 AP- hits to each enemy unit driven through (RULES 2.9) [ext]
-EXPLOSION_STRENGTH = 8  # Explodes (X): S8 AP- D1 hits, as many as the starting HP (RULES 2.18)
-DEFENSIVE_MAX_STRENGTH = 6  # Strength 6 or less is a Defensive weapon (RULES 2.11) [ext]
-DANGEROUS_FAILS_ON = 1  # a dangerous terrain test fails on a 1 (RULES 2.8) [ext]
+VEHICLE_WS = 1  # a vehicle counts as WS1 in combat (hh3 Vehicles, Combat)
+REPAIR_TARGET = 6  # hh3 Vehicles, Repair Test: a 6 removes one status; Auto-repair (X) lowers it
+DRIVE_THROUGH_STRENGTH = 6  # D6 S6 AP- hits per enemy unit (hh3 Vehicles, Driving through other units) [ext]
+EXPLOSION_STRENGTH = 8  # hh3 Armoury, Explodes (X): S8 AP- D1 hits, as many as the starting HP
+DEFENSIVE_MAX_STRENGTH = 6  # S6 or less: Defensive (hh3 Vehicles, Defensive and Battle weapons) [ext]
+DANGEROUS_FAILS_ON = 1  # a dangerous terrain test fails on a 1 (hh3 Vehicles, Dangerous terrain) [ext]
 
-# Sub-type keywords. The seed calls it Fast, the published rules Rapid: accept both (RULES 2.6).
+# Sub-type keywords. The seed calls it Fast, the published rules Rapid: accept both (hh3 Vehicles,
+# No rushing).
 FAST_KEYWORDS = ("fast", "rapid")
 SUPER_HEAVY_KEYWORDS = ("super-heavy", "super_heavy", "superheavy")
 STABLE_KEYWORD = "stable"
@@ -81,7 +84,7 @@ FLYER_KEYWORD = "flyer"
 TRANSPORT_KEYWORD = "transport"
 ASSAULT_VEHICLE_KEYWORD = "assault_vehicle"
 LIGHT_TRANSPORT_KEYWORD = "light_transport"
-# Unit kinds that may embark on a transport (RULES 2.20).
+# Unit kinds that may embark on a transport (hh3 Transport sub-type, Who can get in).
 EMBARK_KINDS = ("infantry", "paragon")
 
 # Turn flags (Unit.turn_flags, cleared when the owner's player turn starts).
@@ -209,7 +212,7 @@ def alive_models(unit: Unit) -> list[Model]:
 
 
 def vehicle_model(unit: Unit) -> Model:
-    """A vehicle is always a unit of a single model (RULES 2.1)."""
+    """A vehicle is always a unit of a single model (hh3 Vehicles, Always alone)."""
     return next(iter(unit.models.values()))
 
 
@@ -240,9 +243,10 @@ def is_melee(weapon: Weapon) -> bool:
 
 
 def is_defensive(weapon: Weapon) -> bool:
-    """RULES 2.11 [ext]: Strength 6 or less, any Sponson and any Pintle weapon, and any weapon
-    whose profile designates it Defensive (``Weapon.defensive``) is Defensive; everything else is
-    a Battle weapon (hh3 Vehicles, Defensive Weapons and Battle Weapons)."""
+    """hh3 Vehicles, Defensive and Battle weapons [ext]: Strength 6 or less, any Sponson and any
+    Pintle weapon, and any weapon whose profile designates it Defensive (``Weapon.defensive``) is
+    Defensive; everything else is a Battle weapon (hh3 Vehicles, Defensive Weapons and Battle
+    Weapons)."""
     if weapon.defensive:
         return True
     return weapon.strength <= DEFENSIVE_MAX_STRENGTH or weapon.mount.kind in ("sponson", "pintle")

@@ -4,7 +4,7 @@ saves, Damage Mitigation, Hull Points and wounds.
 Damage Mitigation [decided]: a unit keyword ``mitigation:X`` gives a Damage Mitigation test that
 discards an unsaved wound or unsaved penetrating hit on X+. It is rolled after (and in addition
 to) a failed save (hh3 Armoury, Feel No Pain: "may be made after and in addition to a Saving
-Throw"); it is not a save, so vehicles keep it (RULES 2.2).
+Throw"); it is not a save, so vehicles keep it (hh3 Vehicles, No Armour Save).
 """
 
 from __future__ import annotations
@@ -51,8 +51,9 @@ def armour_value(unit: Unit, facing: ArmourFacing) -> int:
 
 
 def zone_facing(unit: Unit, point: g.Point) -> ArmourFacing:
-    """RULES 2.13: the zone the point is in shows the facing hit. On a diagonal (two zones) for a
-    hit no player chooses (explosions), the better armour is taken [decided]."""
+    """hh3 Vehicles, Which facing is hit: the zone the point is in shows the facing hit. On a
+    diagonal (two zones) for a hit no player chooses (explosions), the better armour is taken
+    [decided]."""
     zones = g.facings_of_point(geom.hull(vehicle_model(unit)), point)
     facings = {g.armour_facing(z) for z in zones}
     return max(facings, key=lambda f: armour_value(unit, f))
@@ -61,8 +62,8 @@ def zone_facing(unit: Unit, point: g.Point) -> ArmourFacing:
 @geometry_memo
 def vehicle_cover(state: MatchState, unit: Unit, facing: ArmourFacing, origin: g.Point) -> int | None:
     """A vehicle's cover save against a shot from ``origin``: the targeted facing at least 25%
-    hidden by terrain that gives cover (hh3 core, Cover; RULES 2.2: vehicles may take cover
-    saves). The best cover save among the pieces that hide part of it [decided]."""
+    hidden by terrain that gives cover (hh3 core, Cover; hh3 Vehicles, No Armour Save: vehicles may
+    take cover saves). The best cover save among the pieces that hide part of it [decided]."""
     hull = geom.hull(vehicle_model(unit))
     pieces = [p for p in geom.terrain_pieces(state) if p.cover_save is not None]
     if not pieces:
@@ -95,7 +96,7 @@ def mitigation(unit: Unit, ctx: ApplyContext) -> bool:
 
 
 def lose_hp(state: MatchState, uid: str, amount: int, ctx: ApplyContext, why: str, rule: str) -> MatchState:
-    """Take Hull Points off a vehicle; at 0 it is destroyed (RULES 2.3)."""
+    """Take Hull Points off a vehicle; at 0 it is destroyed (hh3 Vehicles, Hull Points)."""
     unit = state.units[uid]
     if unit.destroyed or unit.hp <= 0 or amount <= 0:
         return state
@@ -108,7 +109,8 @@ def lose_hp(state: MatchState, uid: str, amount: int, ctx: ApplyContext, why: st
 
 
 def hit_vehicle(state: MatchState, uid: str, hit: Hit, ctx: ApplyContext) -> MatchState:
-    """Armour penetration (RULES 2.14), penetrating hits (2.15), glancing hits (2.16)."""
+    """Armour penetration, penetrating and glancing hits (hh3 Vehicles, Armour penetration to
+    Vehicle damage table)."""
     unit = state.units[uid]
     if unit.destroyed or unit.hp <= 0:
         return state
@@ -141,9 +143,9 @@ def hit_vehicle(state: MatchState, uid: str, hit: Hit, ctx: ApplyContext) -> Mat
 
 
 def glancing(state: MatchState, uid: str, ctx: ApplyContext) -> MatchState:
-    """RULES 2.16: roll on the damage table; a status it already has (including one gained
-    earlier in the same attack) costs 1 HP instead, no save or mitigation. Flyers and
-    Super-heavy vehicles lose 1 HP per glancing hit instead of rolling."""
+    """hh3 Vehicles, Vehicle damage table: roll on the damage table; a status it already has
+    (including one gained earlier in the same attack) costs 1 HP instead, no save or mitigation.
+    Flyers and Super-heavy vehicles lose 1 HP per glancing hit instead of rolling."""
     unit = state.units[uid]
     if is_flyer(unit) or is_super_heavy(unit):
         return lose_hp(state, uid, 1, ctx, "glancing hit on a Flyer or Super-heavy vehicle", R_GLANCING)

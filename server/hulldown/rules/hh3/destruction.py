@@ -1,11 +1,12 @@
 """A vehicle reduced to 0 Hull Points: emergency disembarkation, Explodes (X), removal and wrecks.
 
-Order: (1) a unit aboard makes its Emergency Disembarkation (RULES 2.22, "before the vehicle is
-removed"), Cool check included; (2) Explodes (X) is rolled (RULES 2.18, "before it is removed")
-and its hits strike every unit within 6", the unit that just disembarked included: what does not
-carry over to it is the attack that destroyed the transport, not the explosion that follows
-(hh3 Transport sub-type, Emergency Disembarkation [ext]); (3) the vehicle is removed, leaving a
-wreck only if the match agreed to wrecks and it did not explode (RULES 2.17).
+Order: (1) a unit aboard makes its Emergency Disembarkation (hh3 Transport sub-type, Emergency
+Disembarkation, "before the vehicle is removed"), Cool check included; (2) Explodes (X) is rolled
+(hh3 Armoury, Explodes (X), "before it is removed") and its hits strike every unit within 6", the
+unit that just disembarked included: what does not carry over to it is the attack that destroyed
+the transport, not the explosion that follows (hh3 Transport sub-type, Emergency Disembarkation
+[ext]); (3) the vehicle is removed, leaving a wreck only if the match agreed to wrecks and it did
+not explode (hh3 Vehicles, Wrecks).
 """
 
 from __future__ import annotations
@@ -35,14 +36,15 @@ from .hits import Hit
 # in by the caller, since resolving a hit is what destroys a vehicle in the first place.
 ResolveHits = Callable[[MatchState, str, Sequence[Hit], ApplyContext], MatchState]
 
-# RULES 2.17: a wreck is difficult and dangerous terrain granting a 6+ cover save.
+# hh3 Vehicles, Wrecks: a wreck is difficult and dangerous terrain granting a 6+ cover save.
 WRECK_KINDS = ("difficult", "dangerous", "cover")
 WRECK_COVER = 6
 
 
 def destroy_vehicle(state: MatchState, uid: str, ctx: ApplyContext, resolve_hits: ResolveHits) -> MatchState:
-    """RULES 2.3, 2.17, 2.18, 2.22: a vehicle at 0 Hull Points is destroyed, in the order of the
-    module docstring; ``resolve_hits`` resolves the hits of its explosion."""
+    """hh3 Vehicles, Hull Points and Wrecks; Armoury, Explodes (X); Transport sub-type, Emergency
+    Disembarkation: a vehicle at 0 Hull Points is destroyed, in the order of the module
+    docstring; ``resolve_hits`` resolves the hits of its explosion."""
     unit = state.units[uid]
     if unit.passengers:
         state = emergency_disembark(state, uid, ctx)
@@ -78,7 +80,7 @@ def destroy_vehicle(state: MatchState, uid: str, ctx: ApplyContext, resolve_hits
 def explodes(
     state: MatchState, uid: str, ctx: ApplyContext, resolve_hits: ResolveHits
 ) -> tuple[MatchState, bool]:
-    """RULES 2.18 [ext]: roll a D6; on X or more every unit within 6" takes hits equal to the
+    """hh3 Armoury, Explodes (X) [ext]: roll a D6; on X or more every unit within 6" takes hits equal to the
     vehicle's starting Hull Points, each S8 AP- D1."""
     unit = state.units[uid]
     x = rule_value(unit.keywords, "explodes")

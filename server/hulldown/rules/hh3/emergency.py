@@ -1,9 +1,10 @@
 """hh3 Transport sub-type, Emergency Disembarkation: the passengers' owner places them.
 
-# RULES 2.22 [seed]: when a transport is destroyed its passengers make an Emergency
-# Disembarkation: each model is placed in contact with the transport's hull, not within 1" of an
-# enemy model nor in impassable terrain (unit coherency is not needed); a model that cannot be
-# placed is removed as a casualty; then the unit takes a Cool check and is Pinned if it fails.
+# hh3 Transport sub-type, Emergency Disembarkation [seed]: when a transport is destroyed its
+# passengers make an Emergency Disembarkation: each model is placed in contact with the transport's
+# hull, not within 1" of an enemy model nor in impassable terrain (unit coherency is not needed); a
+# model that cannot be placed is removed as a casualty; then the unit takes a Cool check and is
+# Pinned if it fails.
 
 The owner places the models (docs/decisions.md): the reducer pauses the destroying attack on a
 ``place_emergency_disembark`` decision that carries each model's legal area and the server's
@@ -32,8 +33,9 @@ PLACE = "place"
 
 
 def emergency_disembark(state: MatchState, tid: str, ctx: ApplyContext) -> MatchState:
-    """RULES 2.22: every passenger unit of transport ``tid`` is placed by its owner (or lost),
-    then takes its Cool check; nothing of the destroying attack carries over to it."""
+    """hh3 Transport sub-type, Emergency Disembarkation: every passenger unit of transport ``tid``
+    is placed by its owner (or lost), then takes its Cool check; nothing of the destroying attack
+    carries over to it."""
     transport = state.units[tid]
     for pid in transport.passengers:
         state = _disembark_unit(state, transport, state.units[pid], ctx)
@@ -134,9 +136,9 @@ def _positions(decision: Decision, answer: Answer) -> dict[str, Point]:
 
 
 def check_placement(state: MatchState, transport: Unit, unit: Unit, answer: Answer) -> Rejection | None:
-    """RULES 2.22: every placed model touches the hull, is not within 1" of an enemy, not in
-    impassable terrain, not on another model, on the table; a model left out is lost only when
-    no legal position remains for it. Refusals give the numbers."""
+    """hh3 Transport sub-type, Emergency Disembarkation: every placed model touches the hull, is not
+    within 1" of an enemy, not in impassable terrain, not on another model, on the table; a model
+    left out is lost only when no legal position remains for it. Refusals give the numbers."""
     if answer.choice == PROPOSAL:
         if answer.place:
             return reject("place_with_proposal", R_EMERGENCY, "give place only with the choice place")

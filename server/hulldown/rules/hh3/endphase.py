@@ -1,7 +1,7 @@
 """The End phase's Statuses sub-phase: Repair Tests for vehicles, Cool checks for the others.
 
-# RULES 2.5 [seed + ext]: roll a D6 for each vehicle you control that has a status; on a 6 (or X
-# for Auto-repair (X)) remove one status of your choice.
+# hh3 Vehicles, Repair Test [seed + ext]: roll a D6 for each vehicle you control that has a status;
+# on a 6 (or X for Auto-repair (X)) remove one status of your choice.
 #
 # [decided] The sub-phase runs when the active player ends the End phase. Every die is rolled in
 # that event. A successful Repair Test on a vehicle with one status removes it directly; with two

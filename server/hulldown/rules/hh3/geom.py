@@ -44,8 +44,9 @@ def at(model: Model, pos: Point, heading: float | None = None) -> g.Footprint:
 
 
 def pivot_sweep(model: Model, heading: float) -> BaseGeometry:
-    """The area a hull covers pivoting about its centre to ``heading`` the shorter way round
-    (RULES 2.6: a pivot turns the vehicle; RULES 2.9: never through a vehicle or terrain).
+    """The area a hull covers pivoting about its centre to ``heading`` the shorter way round (hh3
+    Vehicles, Pivoting is not moving: a pivot turns the vehicle; hh3 Vehicles, Driving through other
+    units: never through a vehicle or terrain).
 
     ``geometry.swept_area`` takes headings 180 degrees apart as one footprint (right for a move,
     which may be driven forwards or in reverse), so a pure turn is swept as two halves of at
@@ -139,8 +140,8 @@ def firing_point(unit: Unit, weapon: Weapon) -> g.Point:
 
 
 def in_arc(unit: Unit, weapon: Weapon, target: Unit) -> bool:
-    """RULES 2.12: some part of some target model inside the weapon's fire arc. Weapons of models
-    without a hull have no arc."""
+    """hh3 Vehicles, Fire arcs and weapon mounts: some part of some target model inside the weapon's
+    fire arc. Weapons of models without a hull have no arc."""
     model = unit.models[weapon.model]
     if model.hull is None:
         return True
@@ -150,9 +151,9 @@ def in_arc(unit: Unit, weapon: Weapon, target: Unit) -> bool:
 
 
 def sees(state: MatchState, origin: g.Point, target: Unit, viewer: str = "") -> bool:
-    """Line of sight from a point to any alive model of the target (to the hull, RULES 2.13),
-    past terrain and vehicles other than the viewer's unit and the target (hh3 core, Line of
-    Sight [ext])."""
+    """Line of sight from a point to any alive model of the target (to the hull, hh3 Vehicles, Which
+    facing is hit), past terrain and vehicles other than the viewer's unit and the target (hh3 core,
+    Line of Sight [ext])."""
     blocks = blockers(state, (viewer, target.id))
     return any(g.line_of_sight(origin, fp, blocks) for fp in unit_footprints(target))
 

@@ -1,10 +1,11 @@
 """The Move sub-phase: moves, Rushes and pivots; driving through units; dangerous terrain.
 
-# RULES 2.6-2.9 [seed + ext]. A vehicle moves up to M and ends facing any direction; it may pivot
-# about its centre instead of moving (Stationary; must end more than 1" from any enemy); it Rushes
-# only with the Fast/Rapid sub-type; it never climbs (no terrain above level 0); it may move through
-# units that are not vehicles, never through vehicles or terrain that stops it, never ends on a
-# model or within 1" of an enemy; each enemy unit driven through takes D6 S6 AP- hits.
+# hh3 Vehicles, Movement to Driving through other units [seed + ext]. A vehicle moves up to M and
+# ends facing any direction; it may pivot about its centre instead of moving (Stationary; must end
+# more than 1" from any enemy); it Rushes only with the Fast/Rapid sub-type; it never climbs (no
+# terrain above level 0); it may move through units that are not vehicles, never through vehicles or
+# terrain that stops it, never ends on a model or within 1" of an enemy; each enemy unit driven
+# through takes D6 S6 AP- hits.
 """
 
 from __future__ import annotations
@@ -120,8 +121,8 @@ def sweep(unit: Unit, model: Model, action: Move) -> BaseGeometry:
 
 
 def validate_move_start(state: MatchState, unit: Unit, action: Move) -> Rejection | None:
-    """RULES 2.6 / hh3 core, Movement phase: every ``Move`` (a Battlesmith activation too) is made
-    in the Movement phase by a unit that is not embarked."""
+    """hh3 Vehicles, Movement / hh3 core, Movement phase: every ``Move`` (a Battlesmith activation
+    too) is made in the Movement phase by a unit that is not embarked."""
     rule = R_MOVE if is_vehicle(unit) else R_CORE_MOVE
     if state.phase != "movement":
         return reject("wrong_phase", rule, f"units move in the Movement phase, not {state.phase}")
@@ -131,8 +132,8 @@ def validate_move_start(state: MatchState, unit: Unit, action: Move) -> Rejectio
 
 
 def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | None:
-    """RULES 2.6-2.9 / hh3 core, Movement phase: a move or a Rush (a ``battlesmith`` Move goes to
-    battlesmith.py, chosen by the edition's dispatch table)."""
+    """hh3 Vehicles, Movement to Driving through other units / hh3 core, Movement phase: a move or a
+    Rush (a ``battlesmith`` Move goes to battlesmith.py, chosen by the edition's dispatch table)."""
     rule = R_MOVE if is_vehicle(unit) else R_CORE_MOVE
     start = validate_move_start(state, unit, action)
     if start is not None:
@@ -186,8 +187,9 @@ def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | No
 
 
 def _vehicle_sweep_clear(state: MatchState, unit: Unit, swept: BaseGeometry) -> Rejection | None:
-    """RULES 2.7, 2.9: the area a vehicle covers moving or pivoting never crosses another vehicle
-    (either side) or terrain that stops it (impassable, or above level 0)."""
+    """hh3 Vehicles, No climbing and Driving through other units: the area a vehicle covers moving
+    or pivoting never crosses another vehicle (either side) or terrain that stops it (impassable, or
+    above level 0)."""
     for other in units_on_table(state):
         if other.id == unit.id or not is_vehicle(other):
             continue
@@ -234,7 +236,8 @@ def _validate_model_paths(state: MatchState, unit: Unit, action: Move) -> Reject
 
 
 def _check_end(state: MatchState, unit: Unit, ends: dict[str, g.Footprint], rule: str) -> Rejection | None:
-    """Never end on a model or within 1" of an enemy; stay on the battlefield (RULES 2.9)."""
+    """Never end on a model or within 1" of an enemy; stay on the battlefield (hh3 Vehicles, Driving
+    through other units)."""
     for mid, fp in ends.items():
         if not geom.inside_battlefield(state, fp):
             return reject("off_table", rule, f"{mid} would end off the battlefield")
@@ -258,7 +261,8 @@ def _check_end(state: MatchState, unit: Unit, ends: dict[str, g.Footprint], rule
 
 
 def apply_move(state: MatchState, unit: Unit, action: Move, ctx: ApplyContext) -> MatchState:
-    """RULES 2.6-2.9: the unit moves (or Rushes); dangerous terrain and units driven through."""
+    """hh3 Vehicles, Movement to Driving through other units: the unit moves (or Rushes); dangerous
+    terrain and units driven through."""
     rush = action.kind == "rush"
     ends = end_positions(unit, action)
     sweeps = {m.id: sweep(unit, m, action) for m in alive_models(unit)}
@@ -287,9 +291,10 @@ def apply_move(state: MatchState, unit: Unit, action: Move, ctx: ApplyContext) -
 def dangerous_terrain(
     state: MatchState, uid: str, sweeps: dict[str, BaseGeometry], ctx: ApplyContext
 ) -> MatchState:
-    """RULES 2.8: one test (fails on a 1) per dangerous piece a model moved through or into
-    [decided: per piece]; none for a Super-heavy vehicle (hh3 Vehicle Sub-Types, Super-heavy). Vehicle: 1 point of Damage, no penetration roll, save or mitigation.
-    Other models [decided]: the model loses 1 wound, no save."""
+    """hh3 Vehicles, Dangerous terrain: one test (fails on a 1) per dangerous piece a model moved
+    through or into [decided: per piece]; none for a Super-heavy vehicle (hh3 Vehicle Sub-Types,
+    Super-heavy). Vehicle: 1 point of Damage, no penetration roll, save or mitigation. Other models
+    [decided]: the model loses 1 wound, no save."""
     if terrain_unaffected(state.units[uid]):
         return state
     for mid, swept in sweeps.items():
@@ -315,7 +320,8 @@ def dangerous_terrain(
 
 
 def drive_through(state: MatchState, uid: str, swept: BaseGeometry, ctx: ApplyContext) -> MatchState:
-    """RULES 2.9 [ext]: each enemy unit driven through takes D6 S6 AP- hits after the move."""
+    """hh3 Vehicles, Driving through other units [ext]: each enemy unit driven through takes D6 S6
+    AP- hits after the move."""
     vehicle = state.units[uid]
     if vehicle.destroyed:
         return state
@@ -354,8 +360,9 @@ def validate_pivot(state: MatchState, unit: Unit, action: Pivot) -> Rejection | 
         # [decided] the pivot replaces the vehicle's move, so Pinned forbids it too.
         return reject("pinned", "hh3 Statuses, Pinned", f"{unit.name} is Pinned: it cannot pivot")
     model = vehicle_model(unit)
-    # The turn itself may not cross a vehicle or impassable terrain (RULES 2.9); non-vehicle
-    # models are no obstacle and take no hits, since a pivot is not a move [decided].
+    # The turn itself may not cross a vehicle or impassable terrain (hh3 Vehicles, Driving through
+    # other units); non-vehicle models are no obstacle and take no hits, since a pivot is not a move
+    # [decided].
     blocked = _vehicle_sweep_clear(state, unit, geom.pivot_sweep(model, action.heading))
     if blocked is not None:
         return blocked

@@ -1,7 +1,7 @@
 """The Assault phase's Resolution sub-phase: combat resolution points, the winner, the loser's
 Panic Check and the aftermath, with the vehicle rules.
 
-# RULES 2.19 [seed]: "a lone vehicle will normally lose the combat. It can only Hold at the end
+# hh3 Vehicles, Combat [seed]: "a lone vehicle will normally lose the combat. It can only Hold at the end
 # of the combat." hh3 core, Resolution Sub-Phase [ext]: each side scores +1 per enemy model its
 # attacks removed in the Fight sub-phase and +1 if it has the most models in the combat; the higher
 # total wins; the loser makes one Leadership check (Panic Check) at minus the difference, and on a
@@ -141,7 +141,8 @@ def _resolve(state: MatchState, group: list[str], ctx: ApplyContext) -> MatchSta
 
 def _panic(state: MatchState, losers: list[Unit], difference: int, ctx: ApplyContext) -> MatchState:
     """hh3 core, Resolution Sub-Phase, Panic Checks: one Leadership check for the losing side at
-    minus the difference; failed: every losing unit gains Routed (vehicles cannot, RULES 2.4)."""
+    minus the difference; failed: every losing unit gains Routed (vehicles cannot: hh3 Vehicles,
+    Statuses)."""
     able = [u for u in losers if statuses.can_gain(u, statuses.ROUTED) and statuses.ROUTED not in u.statuses]
     if not able:
         ctx.log("The losing side cannot be Routed: no Panic Check.", R_RESOLUTION)

@@ -1,11 +1,11 @@
 """Shooting attacks: fire arcs, split fire, Snap Shots, which facing is hit, hit tests.
 
-# RULES 2.10-2.13 [seed + ext]. Each vehicle weapon is limited to its fire arc and may pick its
-# own target; when a vehicle splits its fire, Battle weapons fire Snap Shots and Defensive weapons
-# do not (Stable and Super-heavy vehicles are exempt); each weapon fires once. Infantry units fire
-# one weapon per model at one target (hh3 core, Shooting Attacks).
+# hh3 Vehicles, Shooting to Which facing is hit [seed + ext]. Each vehicle weapon is limited to its
+# fire arc and may pick its own target; when a vehicle splits its fire, Battle weapons fire Snap
+# Shots and Defensive weapons do not (Stable and Super-heavy vehicles are exempt); each weapon fires
+# once. Infantry units fire one weapon per model at one target (hh3 core, Shooting Attacks).
 #
-# Which facing is hit (RULES 2.13): one facing per attack on a vehicle. Every firing model counts
+# hh3 Vehicles, Which facing is hit: one facing per attack on a vehicle. Every firing model counts
 # in the zone(s) it stands in; the zone with the most firing models is hit; a tie between facings
 # of different armour is the target owner's choice through a pending decision asked before any
 # die is rolled. Indirect fire (``barrage`` or ``indirect`` weapon rules) or no line of sight:
@@ -65,7 +65,7 @@ DECISION_FACING = "facing"
 # line of sight to; when it could be two facings, the Side (not the owner's choice).
 AREA_RULES = ("blast", "template")
 BLAST_ON_TWO_FACINGS: ArmourFacing = "side"
-# RULES 2.13 [seed]: indirect fire or no line of sight always hits the Side armour.
+# hh3 Vehicles, Which facing is hit [seed]: indirect fire or no line of sight always hits the Side armour.
 NO_SIGHT_FACING: ArmourFacing = "side"
 
 
@@ -196,7 +196,7 @@ def _validate_fire(state: MatchState, unit: Unit, action: Shoot, fire: Fire, spl
 
 @dataclass(frozen=True, slots=True)
 class AttackFacing:
-    """RULES 2.13 [ext + decided]: the facing one Shooting Attack hits on one vehicle.
+    """hh3 Vehicles, Which facing is hit [ext + decided]: the facing one Shooting Attack hits on one vehicle.
 
     ``counts``: firing models per hull zone (a model on a corner line counts in both zones it can
     see); ``options``: the armour facing hit, or the tied facings the owner chooses between;
@@ -211,9 +211,10 @@ class AttackFacing:
 
 @geometry_memo
 def direct_zones(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -> tuple[g.Facing, ...]:
-    """RULES 2.13: the hull zone(s) a weapon's firing point stands in, as seen by that weapon;
-    () for indirect fire or no line of sight (those hits always take the Side). A base across a
-    corner line stands in both zones; the zones it cannot see any part of are dropped."""
+    """hh3 Vehicles, Which facing is hit: the hull zone(s) a weapon's firing point stands in, as
+    seen by that weapon; () for indirect fire or no line of sight (those hits always take the Side).
+    A base across a corner line stands in both zones; the zones it cannot see any part of are
+    dropped."""
     origin = geom.firing_point(unit, weapon)
     if is_indirect(weapon) or not geom.sees(state, origin, target, unit.id):
         return ()
@@ -228,11 +229,11 @@ def direct_zones(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) ->
 
 
 def attack_facing(state: MatchState, unit: Unit, fires: list[Fire], target: Unit) -> AttackFacing:
-    """RULES 2.13 [ext + decided]: one attack hits one facing. Each firing model counts once in
-    every zone it stands in (a vehicle firer: the zones of its weapons' mount points); the zone
-    with the most firing models is hit; a tie between facings of different armour values is the
-    owner's choice (a lone firer on a corner line is such a tie). No firing model tracing line of
-    sight: the Side."""
+    """hh3 Vehicles, Which facing is hit [ext + decided]: one attack hits one facing. Each firing
+    model counts once in every zone it stands in (a vehicle firer: the zones of its weapons' mount
+    points); the zone with the most firing models is hit; a tie between facings of different armour
+    values is the owner's choice (a lone firer on a corner line is such a tie). No firing model
+    tracing line of sight: the Side."""
     zones_of: dict[str, set[g.Facing]] = {}
     for fire in fires:
         weapon = unit.weapons[fire.weapon]
@@ -257,10 +258,10 @@ def attack_facing(state: MatchState, unit: Unit, fires: list[Fire], target: Unit
 def forced_facing(
     state: MatchState, unit: Unit, weapon: Weapon, target: Unit, attack: AttackFacing
 ) -> ArmourFacing | None:
-    """The facing a weapon's hits take whatever the attack's facing (None: the attack's): the
-    Side for indirect fire or no line of sight (RULES 2.13 [seed]); a Blast or Template weapon's
-    hits take the facing its own firer sees, and ``BLAST_ON_TWO_FACINGS`` when that firer sees two
-    (hh3 Vehicles, Template and Blast Weapons [ext])."""
+    """The facing a weapon's hits take whatever the attack's facing (None: the attack's): the Side
+    for indirect fire or no line of sight (hh3 Vehicles, Which facing is hit [seed]); a Blast or
+    Template weapon's hits take the facing its own firer sees, and ``BLAST_ON_TWO_FACINGS`` when
+    that firer sees two (hh3 Vehicles, Template and Blast Weapons [ext])."""
     zones = direct_zones(state, unit, weapon, target)
     if not zones:
         return NO_SIGHT_FACING
@@ -347,7 +348,7 @@ def resume_facing(state: MatchState, decision: Decision, choice: str, ctx: Apply
 
 def heavy_profile(unit: Unit, weapon: Weapon) -> tuple[int, int | None, int]:
     """hh3 Armoury, Heavy (X): +1 to X (s, ap: one step better, fp: shots) when the unit remained
-    Stationary and has no status (RULES 2.4: any status, no Stationary benefit). Stable and
+    Stationary and has no status (hh3 Vehicles, Statuses: any status, no Stationary benefit). Stable and
     Super-heavy vehicles always count as Stationary for their weapons (hh3 Vehicle Sub-Types, Stable and
     Super-heavy [ext]); a status still takes the benefit away [decided]."""
     strength, ap, shots = weapon.strength, weapon.ap, weapon.shots
@@ -374,8 +375,9 @@ def resolve_shoot(
 ) -> MatchState:
     split = split_fire(action)
     shooter = state.units[uid]
-    # Every facing is fixed before the first die (RULES 2.13): a vehicle destroyed during the
-    # attack no longer blocks, but the facings were decided when the attack was declared.
+    # Every facing is fixed before the first die (hh3 Vehicles, Which facing is hit): a vehicle
+    # destroyed during the attack no longer blocks, but the facings were decided when the attack was
+    # declared.
     facings: list[ArmourFacing | None] = []
     for fire in action.fire:
         attack = plan.get(fire.target)

@@ -1,6 +1,6 @@
 """Tactical statuses: what each forbids, gaining them, Cool checks and Repair Tests.
 
-# RULES 2.4 [seed + ext]: a vehicle can gain every status except Routed; it loses them only by a
+# hh3 Vehicles, Statuses [seed + ext]: a vehicle can gain every status except Routed; it loses them only by a
 # Repair Test (or Battlesmith, not modelled). Any status: charges are Disordered, no Stationary
 # benefit, cannot hold objectives. Pinned: no move, Rush or charge. Suppressed: all shooting is
 # Snap Shots. Stunned: no reactions.
@@ -28,12 +28,12 @@ ROUTED: Status = "routed"
 # [decided] expiry 0 = until removed (hh3 statuses are never timed).
 UNTIL_REMOVED = 0
 
-# RULES 2.16 [ext]: the vehicle damage table, one D6 per glancing hit.
+# hh3 Vehicles, Vehicle damage table [ext]: the vehicle damage table, one D6 per glancing hit.
 DAMAGE_TABLE: dict[int, Status] = {1: STUNNED, 2: STUNNED, 3: PINNED, 4: PINNED, 5: SUPPRESSED, 6: SUPPRESSED}
 
 
 def can_gain(unit: Unit, status: str) -> bool:
-    """RULES 2.4: a vehicle can gain every status except Routed (it has no Cool)."""
+    """hh3 Vehicles, Statuses: a vehicle can gain every status except Routed (it has no Cool)."""
     return not (is_vehicle(unit) and status == ROUTED)
 
 
@@ -51,33 +51,33 @@ def remove(unit: Unit, status: str) -> Unit:
 
 
 def is_pinned(unit: Unit) -> bool:
-    """Pinned: the unit cannot move, Rush or charge (RULES 2.4)."""
+    """Pinned: the unit cannot move, Rush or charge (hh3 Vehicles, Statuses)."""
     return PINNED in unit.statuses
 
 
 def must_snap(unit: Unit) -> bool:
-    """Suppressed: all of the unit's shooting is Snap Shots (RULES 2.4)."""
+    """Suppressed: all of the unit's shooting is Snap Shots (hh3 Vehicles, Statuses)."""
     return SUPPRESSED in unit.statuses
 
 
 def can_react(unit: Unit) -> bool:
     """Stunned: the unit makes no reactions; its Volley Attacks when charged are the only
-    reaction modelled here (RULES 2.4, 2.19)."""
+    reaction modelled here (hh3 Vehicles, Statuses and Combat)."""
     return STUNNED not in unit.statuses
 
 
 def stationary_benefit(unit: Unit, moved: bool) -> bool:
-    """RULES 2.4: a unit with any status gets no Stationary benefit."""
+    """hh3 Vehicles, Statuses: a unit with any status gets no Stationary benefit."""
     return not moved and not unit.statuses
 
 
 def repair_target(unit: Unit) -> int:
-    """RULES 2.5: a 6, or X for Auto-repair (X) (hh3 Armoury, Auto-repair)."""
+    """hh3 Vehicles, Repair Test: a 6, or X for Auto-repair (X) (hh3 Armoury, Auto-repair)."""
     auto = rule_value(unit.keywords, "auto_repair")
     return min(REPAIR_TARGET, auto) if auto is not None else REPAIR_TARGET
 
 
-# hh3 Repair Test (RULES 2.5: "some special rules add dice"): the unit keyword ``repair_dice:X``
+# hh3 Vehicles, Repair Test ("some special rules add dice"): the unit keyword ``repair_dice:X``
 # stands for any such rule and adds X dice to the test [decided: the keyword's name]; the test is
 # passed when any die scores the target, and a passed test still removes one status, however many
 # dice succeed (the seed: "on a 6, remove one status") [decided].
@@ -85,7 +85,7 @@ REPAIR_DICE_KEYWORD = "repair_dice"
 
 
 def repair_dice(unit: Unit) -> int:
-    """RULES 2.5: one die, plus the dice that special rules add (``repair_dice:X``)."""
+    """hh3 Vehicles, Repair Test: one die, plus the dice that special rules add (``repair_dice:X``)."""
     return 1 + (rule_value(unit.keywords, REPAIR_DICE_KEYWORD) or 0)
 
 

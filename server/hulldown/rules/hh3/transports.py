@@ -1,6 +1,6 @@
 """Transports: who can get in, embarking, disembarking and emergency disembarkation.
 
-# RULES 2.20-2.22 [seed]. Capacity counts Bulky (X) models as X (Model.bulky); only Infantry or
+# hh3 Transport sub-type [seed]. Capacity counts Bulky (X) models as X (Model.bulky); only Infantry or
 # Paragon units (Unit.kind) of the transport's Faction (Unit.faction); one whole unit at a time.
 """
 
@@ -70,7 +70,7 @@ def bulky_value(unit: Unit, model: Model) -> int | None:
 
 
 def capacity_used(unit: Unit) -> int:
-    """RULES 2.20: one point per model, X for a Bulky (X) model."""
+    """hh3 Transport sub-type, Who can get in: one point per model, X for a Bulky (X) model."""
     return sum(max(1, bulky_value(unit, m) or 1) for m in alive_models(unit))
 
 
@@ -172,7 +172,7 @@ def blocked(
     state: MatchState, fp: g.Footprint, side: str, others: list[g.Footprint], ignore: set[str]
 ) -> str | None:
     """Why a base cannot stand here (None when it can): enemy within 1", a model under it, or
-    impassable terrain (RULES 2.21, 2.22)."""
+    impassable terrain (hh3 Transport sub-type, Embarking / Disembarking and Emergency Disembarkation)."""
     for u in units_on_table(state):
         if u.id in ignore:
             continue
