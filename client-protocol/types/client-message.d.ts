@@ -47,6 +47,8 @@ export interface Act {
     | Embark
     | Disembark
     | Abandon
+    | Join
+    | Leave
     | Manifest
     | EndPhase
     | Decide
@@ -181,6 +183,24 @@ export interface Disembark {
  */
 export interface Abandon {
   type: "abandon";
+  unit: string;
+  model: string;
+}
+/**
+ * hh3: the Paragon unit ``unit`` joins the friendly Infantry unit ``target``: its model becomes a
+ * Paragon model of that unit, with its own profile (docs/rules-notes.md, hh3 Paragon).
+ */
+export interface Join {
+  type: "join";
+  unit: string;
+  target: string;
+}
+/**
+ * hh3: the Paragon model ``model`` leaves the unit ``unit`` it joined and becomes a Paragon unit
+ * of its own, whose id is the model's id (docs/rules-notes.md, hh3 Paragon).
+ */
+export interface Leave {
+  type: "leave";
   unit: string;
   model: string;
 }

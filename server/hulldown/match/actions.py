@@ -143,6 +143,22 @@ class Abandon(
     model: str
 
 
+class Join(msgspec.Struct, gc=False, frozen=True, tag="join", tag_field="type", forbid_unknown_fields=True):
+    """hh3: the Paragon unit ``unit`` joins the friendly Infantry unit ``target``: its model becomes a
+    Paragon model of that unit, with its own profile (docs/rules-notes.md, hh3 Paragon)."""
+
+    unit: str
+    target: str
+
+
+class Leave(msgspec.Struct, gc=False, frozen=True, tag="leave", tag_field="type", forbid_unknown_fields=True):
+    """hh3: the Paragon model ``model`` leaves the unit ``unit`` it joined and becomes a Paragon unit
+    of its own, whose id is the model's id (docs/rules-notes.md, hh3 Paragon)."""
+
+    unit: str
+    model: str
+
+
 class Manifest(
     msgspec.Struct,
     frozen=True,
@@ -288,6 +304,8 @@ PlayAction = (
     | Embark
     | Disembark
     | Abandon
+    | Join
+    | Leave
     | Manifest
     | EndPhase
     | Decide
@@ -313,6 +331,8 @@ PLAY_ACTION_KINDS: tuple[type[PlayAction], ...] = (
     Embark,
     Disembark,
     Abandon,
+    Join,
+    Leave,
     Manifest,
     EndPhase,
     Decide,
