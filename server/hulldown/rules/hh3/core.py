@@ -141,17 +141,24 @@ def lent_characteristic(unit: Unit, name: str) -> int:
     return max(own, *lent) if LEND_ONLY_BETTER else max(lent)
 
 
-def majority_toughness(unit: Unit) -> int:
-    """The Toughness a wound test is made against: the one most of the unit's living models have
-    (ties: the highest) [decided: a unit of one profile keeps its T; docs/rules-notes.md]."""
+def majority_characteristic(unit: Unit, name: str) -> int:
+    """The value of characteristic ``name`` most of the unit's living models have, ties going to
+    the highest (hh3 core, Wound Tests and Melee Hit Tests [ext]: the target unit's majority
+    Toughness / Weapon Skill); a unit of one profile keeps its own."""
     counts: dict[int, int] = {}
     for m in unit.models.values():
         if m.alive:
-            t = model_profile(unit, m).t
-            counts[t] = counts.get(t, 0) + 1
+            value = int(getattr(model_profile(unit, m), name))
+            counts[value] = counts.get(value, 0) + 1
     if not counts:
-        return unit.profile.t
-    return max(counts, key=lambda t: (counts[t], t))
+        return int(getattr(unit.profile, name))
+    return max(counts, key=lambda v: (counts[v], v))
+
+
+def majority_toughness(unit: Unit) -> int:
+    """The Toughness a wound test is made against: the one most of the unit's living models have
+    (ties: the highest) [decided: a unit of one profile keeps its T; docs/rules-notes.md]."""
+    return majority_characteristic(unit, "t")
 
 
 def check_target_model(unit: Unit, target: Unit, model: str | None) -> Rejection | None:
