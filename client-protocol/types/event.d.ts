@@ -27,6 +27,7 @@ export interface Event {
     | Shoot
     | Charge
     | Fight
+    | Challenge
     | Embark
     | Disembark
     | Abandon
@@ -150,6 +151,18 @@ export interface Fight {
   weapon?: string | null;
   nonce?: string;
   target_model?: string | null;
+}
+/**
+ * hh3 Challenge Sub-Phase: the Paragon model ``model`` of ``unit`` challenges the enemy unit
+ * ``target`` it is locked in combat with; the target's owner accepts with one of its Paragon
+ * models or declines (decision ``accept_challenge``, docs/decisions.md).
+ */
+export interface Challenge {
+  type: "challenge";
+  unit: string;
+  model: string;
+  target: string;
+  nonce?: string;
 }
 export interface Embark {
   type: "embark";

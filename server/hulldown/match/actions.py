@@ -118,6 +118,25 @@ class Fight(
     target_model: str | None = None  # hh3: a Paragon allocates the hits it inflicts
 
 
+class Challenge(
+    msgspec.Struct,
+    gc=False,
+    frozen=True,
+    tag="challenge",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+):
+    """hh3 Challenge Sub-Phase: the Paragon model ``model`` of ``unit`` challenges the enemy unit
+    ``target`` it is locked in combat with; the target's owner accepts with one of its Paragon
+    models or declines (decision ``accept_challenge``, docs/decisions.md)."""
+
+    unit: str
+    model: str
+    target: str
+    nonce: str = ""
+
+
 class Embark(
     msgspec.Struct, gc=False, frozen=True, tag="embark", tag_field="type", forbid_unknown_fields=True
 ):
@@ -301,6 +320,7 @@ PlayAction = (
     | Shoot
     | Charge
     | Fight
+    | Challenge
     | Embark
     | Disembark
     | Abandon
@@ -328,6 +348,7 @@ PLAY_ACTION_KINDS: tuple[type[PlayAction], ...] = (
     Shoot,
     Charge,
     Fight,
+    Challenge,
     Embark,
     Disembark,
     Abandon,

@@ -37,6 +37,7 @@ from . import doc_refs
 from .actions import (
     Abandon,
     Action,
+    Challenge,
     Charge,
     Decide,
     DeepStrike,
@@ -83,6 +84,7 @@ GAME_ACTIONS = (
     Shoot,
     Charge,
     Fight,
+    Challenge,
     Embark,
     Disembark,
     Abandon,

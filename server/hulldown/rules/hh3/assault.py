@@ -48,6 +48,8 @@ from .core import (
     alive_models,
     at_least,
     check_target_model,
+    current_value,
+    in_challenge,
     is_melee,
     is_vehicle,
     majority_characteristic,
@@ -300,8 +302,9 @@ def _volley_weapons(state: MatchState, unit: Unit, charger: Unit) -> list[Weapon
 
 
 def engaged_models(unit: Unit, target: Unit) -> list[Model]:
-    """Models that fight: in base contact with the target, or within 2" of a friend who is."""
-    alive = alive_models(unit)
+    """Models that fight: in base contact with the target, or within 2" of a friend who is; a
+    model fighting a challenge does not (hh3 core, Challenge Sub-Phase)."""
+    alive = [m for m in alive_models(unit) if not in_challenge(unit, m.id)]
     contact = [m for m in alive if geom.model_to_unit(m, target) <= CONTACT]
     fps = [geom.footprint(m) for m in contact]
     return [
@@ -343,11 +346,11 @@ def validate_fight(state: MatchState, unit: Unit, action: Fight) -> Rejection | 
 
 def fighting_ws(unit: Unit, model: Model) -> int:
     """The Weapon Skill a model attacks with: its own (hh3 core, Melee Hit Tests; a Paragon in the
-    unit uses its own profile)."""
-    return model_profile(unit, model).ws
+    unit uses its own profile), halved while Disgraced (hh3 core, Challenge Sub-Phase)."""
+    return current_value(unit, model, "ws")
 
 
-def _melee_weapon(unit: Unit, model: Model, preferred: str | None) -> Weapon | None:
+def melee_weapon(unit: Unit, model: Model, preferred: str | None) -> Weapon | None:
     carried = sorted(
         (w for w in working_weapons(unit) if w.model == model.id and is_melee(w)), key=lambda w: w.id
     )
@@ -367,7 +370,7 @@ def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext)
     defender_ws = VEHICLE_WS if is_vehicle(target) else majority_characteristic(target, "ws")
     need_of = {
         ws: melee_hit_target(ws, defender_ws)
-        for ws in sorted({fighting_ws(unit, m) for m in alive_models(unit)})
+        for ws in sorted({fighting_ws(unit, m) for m in alive_models(unit) if not in_challenge(unit, m.id)})
     }
     needs = ", ".join(f"WS{ws} hits on {n}+" if n else f"WS{ws} cannot hit" for ws, n in need_of.items())
     ctx.log(
@@ -382,7 +385,7 @@ def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext)
             break
         if need is None:
             continue
-        weapon = _melee_weapon(unit, model, action.weapon)
+        weapon = melee_weapon(unit, model, action.weapon)
         strength = weapon.strength if weapon is not None and weapon.strength > 0 else profile.s
         ap = weapon.ap if weapon is not None else None
         dmg = weapon.damage if weapon is not None else 1

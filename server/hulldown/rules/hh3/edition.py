@@ -12,6 +12,7 @@ from typing import TypeVar
 from ...match import doc_refs
 from ...match.actions import (
     Abandon,
+    Challenge,
     Charge,
     Disembark,
     Embark,
@@ -30,10 +31,12 @@ from ...match.rejection import Rejection, reject
 from ...match.setup import declare as declare_setup
 from ...match.state import MatchState, Side, Unit
 from ..phases import PHASES_HH3
-from . import assault, battlesmith, endphase, joining, movement, shooting, transports
+from . import assault, battlesmith, challenge, endphase, joining, movement, shooting, transports
 from .core import R_TURN
 
-UnitAction = TypeVar("UnitAction", Move, Pivot, Shoot, Charge, Fight, Embark, Disembark, Join, Leave)
+UnitAction = TypeVar(
+    "UnitAction", Move, Pivot, Shoot, Charge, Fight, Challenge, Embark, Disembark, Join, Leave
+)
 
 
 def _unit(state: MatchState, uid: str) -> Unit | Rejection:
@@ -92,6 +95,7 @@ RULES.on(Pivot, _of_unit(movement.validate_pivot), _to_unit(movement.apply_pivot
 RULES.on(Shoot, _of_unit(shooting.validate_shoot), _to_unit(shooting.apply_shoot))
 RULES.on(Charge, _of_unit(assault.validate_charge), _to_unit(assault.apply_charge))
 RULES.on(Fight, _of_unit(assault.validate_fight), _to_unit(assault.apply_fight))
+RULES.on(Challenge, _of_unit(challenge.validate_challenge), _to_unit(challenge.apply_challenge))
 RULES.on(Embark, _of_unit(transports.validate_embark), _to_unit(transports.apply_embark))
 RULES.on(Disembark, _of_unit(transports.validate_disembark), _to_unit(transports.apply_disembark))
 RULES.on(Join, _of_unit(joining.validate_join), _to_unit(joining.apply_join))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ...match.actions import (
     Abandon,
+    Challenge,
     Charge,
     Disembark,
     Embark,
@@ -60,6 +61,7 @@ RULES.on(Fight, sideless(validate_fight), sideless_apply(apply_fight))
 RULES.unsupported(Embark, R_CORE, f"Embark {NOT_IN_CORE}")
 RULES.unsupported(Disembark, R_CORE, f"Disembark {NOT_IN_CORE}")
 RULES.unsupported(Abandon, R_CORE, f"Abandon {NOT_IN_CORE}")
+RULES.unsupported(Challenge, R_CORE, f"Challenge (an hh3 Challenge Sub-Phase action) {NOT_IN_CORE}")
 RULES.unsupported(Join, R_CORE, f"Join (an hh3 Paragon action) {NOT_IN_CORE}")
 RULES.unsupported(Leave, R_CORE, f"Leave (an hh3 Paragon action) {NOT_IN_CORE}")
 RULES.unsupported(Manifest, R_CORE, f"Manifest (a 40k7 Psychic phase action) {NOT_IN_CORE}")

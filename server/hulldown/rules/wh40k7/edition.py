@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ...match.actions import (
     Abandon,
+    Challenge,
     Charge,
     Disembark,
     Embark,
@@ -156,6 +157,7 @@ RULES.on(Embark, sideless(transports.validate_embark), sideless_apply(transports
 RULES.on(Disembark, sideless(transports.validate_disembark), sideless_apply(transports.apply_disembark))
 RULES.on(Abandon, sideless(squadrons.validate_abandon), sideless_apply(squadrons.apply_abandon))
 RULES.on(Manifest, psychic.validate_manifest, _apply_manifest)
+RULES.unsupported(Challenge, refs.TURN, "challenges are hh3 rules: 40k7 characters do not challenge here")
 RULES.unsupported(
     Join, refs.TURN, "Join and Leave are hh3 Paragon actions: 40k7 characters are set in the match definition"
 )
