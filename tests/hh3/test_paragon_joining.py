@@ -80,6 +80,9 @@ def test_joining_is_refused_with_the_reason_and_its_numbers() -> None:
     assert locked is not None and locked.code == "locked_in_combat"
     phase = rejection(_state(_tacticals(), _paragon(14.0), phase="shooting"), "a", Join("cap", "t"))
     assert phase is not None and phase.code == "wrong_phase"
+    reserve = replace(_paragon(14.0), statuses={"reserves": 0})
+    away = rejection(_state(_tacticals(), reserve), "a", Join("cap", "t"))
+    assert away is not None and away.code == "not_on_table"
     infantry = rejection(_state(_tacticals(), squad("u", "a", [(14, 24)])), "a", Join("u", "t"))
     assert infantry is not None and infantry.code == "not_a_paragon"
     joined = act(_state(_tacticals(), _paragon(14.0)), "a", Join("cap", "t"))

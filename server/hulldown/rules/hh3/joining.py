@@ -94,6 +94,8 @@ def validate_join(state: MatchState, unit: Unit, action: Join) -> Rejection | No
         return reject(
             "embarked", R_TRANSPORT_PARAGONS, f"{unit.name} is embarked: no model joins from a transport"
         )
+    if not on_table(unit):
+        return reject("not_on_table", R_PARAGON, f"{unit.name} is not on the battlefield: it joins no unit")
     if unit.flag(F_LEFT):
         return reject(
             "left_this_turn", R_PARAGON, f"{unit.name} left a unit this turn: it joins none in the same turn"
