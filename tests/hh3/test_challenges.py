@@ -118,3 +118,19 @@ def test_auto_decide_accepts_with_the_proposal() -> None:
     state = replace(state, options=replace(state.options, auto_decide=True))
     state = act(state, "a", Challenge("s", "s-2", "t"), [3, 3, 4, 4, 1, 1, 4, 1, 4, 1])
     assert state.pending is None and "s-2 wins the challenge" in log_text(state)
+
+
+def test_a_combat_is_resolved_in_the_assault_phase_it_was_fought_only() -> None:
+    """hh3 core, Resolution Sub-Phase: the combats that fought a round *this* Assault phase. s
+    slays a trooper of t (6, 6; t has no save); side a wins 1 to 0 and t passes its Panic Check
+    (1 + 1 <= 7 - 1). In side b's turn nobody fights: its Assault phase resolves nothing."""
+    s = squad("s", "a", [(10, 24)])
+    t = squad("t", "b", [(11.27, 24), (11.27, 25.3)], sv=None)
+    state = act(make([s, t], phase="assault"), "a", Fight("s", "t"), [6, 6])
+    state = take_proposal(state, "allocate_wound")
+    state = act(state, "a", EndPhase(), [1, 1])
+    assert log_text(state).count("Combat resolution") == 1
+    assert not any(f.startswith(("combat:", "glory:")) for u in state.units.values() for f in u.turn_flags)
+    while not (state.active == "b" and state.phase == "end"):
+        state = act(state, state.active, EndPhase())
+    assert log_text(state).count("Combat resolution") == 1

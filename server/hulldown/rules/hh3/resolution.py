@@ -44,8 +44,11 @@ from .core import (
 COMBAT_FLAG = "combat"
 GLORY_FLAG = "glory"
 RECORD_FLAGS = (COMBAT_FLAG, GLORY_FLAG)
-# Flags that last the Assault phase only: challenges and Disgraced (core.py).
-ASSAULT_PHASE_FLAGS = (CHALLENGE_FLAG + ":", DISGRACED_FLAG + ":")
+# Flags that last the Assault phase only: challenges and Disgraced (core.py), and the records of
+# the fights and challenges, whose combats are resolved once (hh3 core, Resolution Sub-Phase: the
+# combats that fought a combat round *this* Assault phase; the opponent's next Assault phase does
+# not resolve them again).
+ASSAULT_PHASE_FLAGS = (CHALLENGE_FLAG + ":", DISGRACED_FLAG + ":", COMBAT_FLAG + ":", GLORY_FLAG + ":")
 # hh3 core, Resolution Sub-Phase: +1 for the side with the most models in the combat.
 MOST_MODELS_POINTS = 1
 
@@ -119,7 +122,8 @@ def resolve_combats(state: MatchState, ctx: ApplyContext) -> MatchState:
 
 def _end_assault_flags(state: MatchState) -> MatchState:
     """hh3 core, Challenge Sub-Phase: challenge participants return to their units and Disgraced
-    ends with the Assault phase [decided: both flags are cleared once the combats are resolved]."""
+    ends with the Assault phase; the combats of this phase are resolved [decided: these flags and
+    the fight and challenge records are cleared once the combats are resolved]."""
     for unit in list(state.units.values()):
         kept = tuple(f for f in unit.turn_flags if not f.startswith(ASSAULT_PHASE_FLAGS))
         if kept != unit.turn_flags:
