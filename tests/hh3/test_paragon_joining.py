@@ -12,7 +12,7 @@ from hulldown.match.state import MatchState, Point, Profile, Unit
 from hulldown.rules.hh3.core import F_DISEMBARKED, F_MOVE_DONE, lent_characteristic
 from hulldown.rules.hh3.joining import F_JOINED, F_LEFT
 
-from .builders import act, log_text, make, rejection, squad, tank, weapon
+from .builders import act, log_text, make, rejection, squad, tank, transport, weapon
 
 CENTURION = Profile(m=7, ws=5, bs=5, s=4, t=4, w=3, i=5, a=3, ld=10, cool=10, intelligence=9, sv=2)
 PISTOL = weapon("pistol", strength=4, ap=None, rng=12.0, kind="pistol")
@@ -80,6 +80,15 @@ def test_joining_is_refused_with_the_reason_and_its_numbers() -> None:
     assert locked is not None and locked.code == "locked_in_combat"
     phase = rejection(_state(_tacticals(), _paragon(14.0), phase="shooting"), "a", Join("cap", "t"))
     assert phase is not None and phase.code == "wrong_phase"
+    rhino = transport("rhino", "a", 30, 30, passengers=("t",))
+    aboard = replace(_tacticals(), embarked_in="rhino")
+    inside = rejection(_state(rhino, aboard, _paragon(14.0)), "a", Join("cap", "t"))
+    assert inside is not None and inside.code == "target_embarked"
+    riding = replace(_paragon(30.0, 30.0), embarked_in="rhino")
+    carried = rejection(
+        _state(replace(rhino, passengers=("cap",)), _tacticals(), riding), "a", Join("cap", "t")
+    )
+    assert carried is not None and carried.code == "embarked"
     reserve = replace(_paragon(14.0), statuses={"reserves": 0})
     away = rejection(_state(_tacticals(), reserve), "a", Join("cap", "t"))
     assert away is not None and away.code == "not_on_table"
