@@ -108,6 +108,11 @@ def test_challenges_are_refused_with_the_reason() -> None:
     done = act(done, "b", Decide(done.pending.id, DECLINE))  # type: ignore[union-attr]
     twice = rejection(done, "a", Challenge("s", "s-2", "t"))
     assert twice is not None and twice.code == "already_challenged"
+    # One challenge per combat: a lone Paragon touching t is in the same combat.
+    lone = squad("r", "a", [(12.54, 24)], kind="paragon")
+    joined = replace(done, units={**done.units, "r": lone})
+    other = rejection(joined, "a", Challenge("r", "r-1", "t"))
+    assert other is not None and other.code == "already_challenged"
     phase = rejection(replace(state, phase="shooting"), "a", Challenge("s", "s-2", "t"))
     assert phase is not None and phase.code == "wrong_phase"
 

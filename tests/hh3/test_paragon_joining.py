@@ -144,12 +144,24 @@ def test_leaving_is_refused_after_disembarking_in_combat_and_for_the_last_model(
 
 def test_get_options_lists_join_and_leave() -> None:
     """docs/table.md, "What the unit may do": a Paragon may join, a unit with a joined Paragon
-    may let it leave; an Infantry unit cannot join."""
+    may let it leave; an Infantry unit with only Infantry beside it cannot join."""
     state = _state(_joined(), _paragon(20.0))
     kinds = {o.kind: o.open for o in unit_options(state, "a", state.units["cap"]).options}
     assert kinds["join"] is True and "leave" not in kinds
     kinds = {o.kind: o.open for o in unit_options(state, "a", state.units["t"]).options}
-    assert kinds["leave"] is True and kinds["join"] is False
+    assert kinds["leave"] is True
+    plain = _state(_tacticals(), squad("u", "a", [(14, 24)]))
+    kinds = {o.kind: o.open for o in unit_options(plain, "a", plain.units["u"]).options}
+    assert kinds["join"] is False
+
+
+def test_an_infantry_unit_joins_a_paragon_and_keeps_its_own_id() -> None:
+    """Seed glossary, Paragon: "Can join or leave an Infantry unit (and vice versa)": the
+    tacticals join the Centurion; the result is the same as the Centurion joining them [decided:
+    the Infantry unit keeps its id, the Paragon's model becomes a Paragon model of it]."""
+    state = act(_state(_tacticals(), _paragon(14.0)), "a", Join("t", "cap"))
+    assert "cap" not in state.units and state.units["t"].models["cap-1"].kind == "paragon"
+    assert "t joins Centurion" in log_text(state)
 
 
 def test_other_editions_refuse_join_and_leave() -> None:

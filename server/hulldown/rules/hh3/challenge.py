@@ -13,9 +13,9 @@
 # attack nor take wounds in the Fight sub-phase, and return for the Resolution sub-phase.
 #
 # [decided] (docs/rules-notes.md, hh3 Challenges): the challenge is the action ``challenge {unit,
-# model, target}`` of a unit in the Assault phase, in base contact with ``target``, before the
-# unit fights, once per unit per phase; an enemy unit already in a challenge this phase cannot be
-# challenged again. The opponent answers through the decision ``accept_challenge`` (options
+# model, target}`` of a unit in the Assault phase, in base contact with ``target``, before any
+# unit of the active side has fought this phase (the Challenge sub-phase comes first), one per
+# combat (the units linked by base contact, ``combat_of``), accepted or declined. The opponent answers through the decision ``accept_challenge`` (options
 # ``decline`` and its eligible models; proposal: accept with the eligible model with the most
 # Wounds left, ties by the higher WS, then model id). Declined: the Disgraced model is the
 # eligible enemy model with the highest WS (ties: model id). One round of Face-Off/Focus/Strike
@@ -67,8 +67,19 @@ def eligible(unit: Unit) -> list[Model]:
     return [m for m in alive_models(unit) if is_paragon_model(unit, m) and not in_challenge(unit, m.id)]
 
 
-def _in_a_challenge(unit: Unit) -> bool:
-    return any(f.startswith(CHALLENGE_FLAG + ":") for f in unit.turn_flags)
+def combat_of(state: MatchState, unit: Unit) -> set[str]:
+    """The units of the combat ``unit`` is in: every unit linked to it by base contact with an
+    enemy unit, repeated (hh3 core, Fight Sub-Phase, Determine Combat Units)."""
+    group, todo = {unit.id}, [unit]
+    while todo:
+        current = todo.pop()
+        for other in state.units.values():
+            if other.id in group or other.side == current.side or not on_table(other):
+                continue
+            if geom.unit_distance(current, other) <= CONTACT:
+                group.add(other.id)
+                todo.append(other)
+    return group
 
 
 def validate_challenge(state: MatchState, unit: Unit, action: Challenge) -> Rejection | None:
@@ -77,13 +88,12 @@ def validate_challenge(state: MatchState, unit: Unit, action: Challenge) -> Reje
         return reject(
             "wrong_phase", R_CHALLENGE, f"challenges are issued in the Assault phase, not {state.phase}"
         )
-    if unit.flag(F_FOUGHT):
+    fought = sorted(u.name for u in state.units.values() if u.side == unit.side and u.flag(F_FOUGHT))
+    if fought:
         return reject(
-            "already_fought", R_CHALLENGE, f"{unit.name} has fought this phase: challenges come first"
-        )
-    if unit.flag(F_CHALLENGED):
-        return reject(
-            "already_challenged", R_CHALLENGE, f"{unit.name} has already issued a challenge this phase"
+            "already_fought",
+            R_CHALLENGE,
+            f"{', '.join(fought)} fought this phase: the Challenge sub-phase comes before the Fight sub-phase",
         )
     if statuses.ROUTED in unit.statuses:
         return reject("routed", R_CHALLENGE, f"{unit.name} is Routed: its models cannot fight a challenge")
@@ -107,9 +117,12 @@ def validate_challenge(state: MatchState, unit: Unit, action: Challenge) -> Reje
             distance=round(gap, 3),
             limit=CONTACT,
         )
-    if _in_a_challenge(target):
+    issued = sorted(state.units[u].name for u in combat_of(state, unit) if state.units[u].flag(F_CHALLENGED))
+    if issued:
         return reject(
-            "already_challenged", R_CHALLENGE, f"{target.name} has already fought a challenge this phase"
+            "already_challenged",
+            R_CHALLENGE,
+            f"a challenge was already issued in this combat (by {', '.join(issued)}): one per combat",
         )
     if not eligible(target):
         return reject(

@@ -9,8 +9,9 @@
 # active player, as the unit is selected in the Move sub-phase (before or after it moves):
 # - Join: a Paragon unit of one living model, within unit coherency (2", closest base edges) of
 #   a living model of a friendly Infantry unit, neither locked in combat nor embarked, the
-#   Paragon not Pinned nor Routed, the Infantry unit with no living Paragon model yet
-#   (MAX_JOINED_PARAGONS). The model becomes a ``kind: paragon`` model of the unit with its own
+#   acting unit not Pinned nor Routed, the Infantry unit with no living Paragon model yet
+#   (MAX_JOINED_PARAGONS). Either may act ("and vice versa"): the result is the same, the
+#   Infantry unit with the Paragon model in it. The model becomes a ``kind: paragon`` model of the unit with its own
 #   profile and weapons; the Paragon unit leaves play as a unit (its id is no longer in the
 #   match). The unit keeps its name, keywords and statuses, gains the Paragon's statuses it
 #   lacks, and counts as having done what either did this turn (turn flags united, the longer
@@ -72,27 +73,23 @@ def _joined_paragons(unit: Unit) -> list[Model]:
     return [m for m in alive_models(unit) if m.kind == "paragon"]
 
 
-def validate_join(state: MatchState, unit: Unit, action: Join) -> Rejection | None:
-    """hh3 Model Types, Paragon: may the Paragon unit join the friendly Infantry unit now?"""
-    wrong = _movement_phase(state, "joins")
-    if wrong is not None:
-        return wrong
-    if not is_paragon(unit):
-        return reject(
-            "not_a_paragon", R_PARAGON, f"{unit.name} is not a Paragon: only a Paragon joins a unit"
-        )
-    alive = alive_models(unit)
-    if len(alive) != 1:
-        return reject(
-            "not_one_model",
-            R_PARAGON,
-            f"{unit.name} has {len(alive)} living models: a Paragon joins a unit as one model",
-            models=len(alive),
-            allowed=1,
-        )
+def _pair(unit: Unit, target: Unit | None) -> tuple[Unit, Unit] | None:
+    """(the Paragon unit, the unit it joins): a Paragon joins an Infantry unit, or an Infantry
+    unit joins a Paragon (seed glossary, Paragon: "Can join or leave an Infantry unit (and vice
+    versa)"); None when neither is a Paragon."""
+    if is_paragon(unit):
+        return (unit, target) if target is not None else None
+    if target is not None and is_paragon(target):
+        return target, unit
+    return None
+
+
+def _selectable(state: MatchState, unit: Unit, what: str) -> Rejection | None:
+    """The acting unit is selected in the Move sub-phase: on the table, not Pinned nor Routed, not
+    locked in combat, and it did not leave a unit this turn."""
     if unit.embarked_in is not None:
         return reject(
-            "embarked", R_TRANSPORT_PARAGONS, f"{unit.name} is embarked: no model joins from a transport"
+            "embarked", R_TRANSPORT_PARAGONS, f"{unit.name} is embarked: no model {what} from a transport"
         )
     if not on_table(unit):
         return reject("not_on_table", R_PARAGON, f"{unit.name} is not on the battlefield: it joins no unit")
@@ -109,6 +106,18 @@ def validate_join(state: MatchState, unit: Unit, action: Join) -> Rejection | No
         return reject(
             "locked_in_combat", R_PARAGON, f"{unit.name} is locked in combat: it cannot join a unit"
         )
+    return None
+
+
+def validate_join(state: MatchState, unit: Unit, action: Join) -> Rejection | None:
+    """hh3 Model Types, Paragon: may the Paragon unit join the friendly Infantry unit (or the
+    Infantry unit join the Paragon) now?"""
+    wrong = _movement_phase(state, "joins")
+    if wrong is not None:
+        return wrong
+    acting = _selectable(state, unit, "joins")
+    if acting is not None:
+        return acting
     target = state.units.get(action.target)
     if target is None or target.id == unit.id or target.side != unit.side or not on_table(target):
         if target is not None and target.side == unit.side and target.embarked_in is not None:
@@ -116,61 +125,87 @@ def validate_join(state: MatchState, unit: Unit, action: Join) -> Rejection | No
                 "target_embarked", R_TRANSPORT_PARAGONS, f"{target.name} is embarked: no model joins it there"
             )
         return reject("unknown_target", R_PARAGON, f"no other friendly unit {action.target!r} on the table")
-    if target.kind not in JOIN_KINDS:
+    pair = _pair(unit, target)
+    if pair is None:
+        return reject(
+            "not_a_paragon",
+            R_PARAGON,
+            f"neither {unit.name} nor {target.name} is a Paragon: a Paragon and an Infantry unit join",
+        )
+    paragon, infantry = pair
+    alive = alive_models(paragon)
+    if len(alive) != 1:
+        return reject(
+            "not_one_model",
+            R_PARAGON,
+            f"{paragon.name} has {len(alive)} living models: a Paragon joins a unit as one model",
+            models=len(alive),
+            allowed=1,
+        )
+    if infantry.kind not in JOIN_KINDS:
         return reject(
             "not_infantry",
             R_PARAGON,
-            f"{target.name} is a {target.kind} unit: a Paragon joins an Infantry unit",
-            kind=target.kind,
+            f"{infantry.name} is a {infantry.kind} unit: a Paragon joins an Infantry unit",
+            kind=infantry.kind,
             allowed=", ".join(JOIN_KINDS),
         )
-    if len(_joined_paragons(target)) >= MAX_JOINED_PARAGONS:
+    if len(_joined_paragons(infantry)) >= MAX_JOINED_PARAGONS:
         return reject(
             "already_joined",
             R_PARAGON,
-            f"{target.name} already has a Paragon with it",
-            paragons=len(_joined_paragons(target)),
+            f"{infantry.name} already has a Paragon with it",
+            paragons=len(_joined_paragons(infantry)),
             allowed=MAX_JOINED_PARAGONS,
         )
     if locked(state, target):
-        return reject("target_locked", R_PARAGON, f"{target.name} is locked in combat: no Paragon joins it")
-    gap = _gap(alive[0], target)
+        return reject("target_locked", R_PARAGON, f"{target.name} is locked in combat: no unit joins it")
+    if target.flag(F_LEFT):
+        return reject(
+            "left_this_turn",
+            R_PARAGON,
+            f"{target.name} left a unit this turn: it joins none in the same turn",
+        )
+    gap = _gap(alive[0], infantry)
     if gap > JOIN_RANGE + g.EPS:
         return reject(
             "too_far",
             R_PARAGON,
-            f"{unit.name} is {gap:.2f} in from {target.name}: it joins within {JOIN_RANGE:g} in (unit coherency)",
+            f"{paragon.name} is {gap:.2f} in from {infantry.name}: it joins within {JOIN_RANGE:g} in (unit coherency)",
             distance=round(gap, 3),
             limit=JOIN_RANGE,
         )
-    clash = sorted(set(unit.weapons) & set(target.weapons))
+    clash = sorted(set(paragon.weapons) & set(infantry.weapons))
     if clash:
         return reject(
             "weapon_id_clash",
             R_PARAGON,
-            f"{target.name} already has weapons with the ids {', '.join(clash)}: weapon ids are unique in a unit",
+            f"{infantry.name} already has weapons with the ids {', '.join(clash)}: weapon ids are unique in a unit",
             weapons=", ".join(clash),
         )
     return None
 
 
 def apply_join(state: MatchState, unit: Unit, action: Join, ctx: ApplyContext) -> MatchState:
-    """The Paragon's model becomes a Paragon model of the unit (own profile, weapons kept)."""
-    target = state.units[action.target]
-    model = alive_models(unit)[0]
-    joined = replace(model, kind="paragon", profile=model.profile or unit.profile)
-    flags = (*target.turn_flags, *(f for f in unit.turn_flags if f not in target.turn_flags))
+    """The Paragon's model becomes a Paragon model of the Infantry unit (own profile, weapons
+    kept); the Infantry unit keeps its id whichever of the two acted [decided]."""
+    pair = _pair(unit, state.units[action.target])
+    assert pair is not None  # validated
+    paragon, infantry = pair
+    model = alive_models(paragon)[0]
+    joined = replace(model, kind="paragon", profile=model.profile or paragon.profile)
+    flags = (*infantry.turn_flags, *(f for f in paragon.turn_flags if f not in infantry.turn_flags))
     merged = replace(
-        target,
-        models={**target.models, model.id: joined},
-        weapons={**target.weapons, **{w.id: w for w in unit.weapons.values() if w.model == model.id}},
-        statuses={**unit.statuses, **target.statuses},
+        infantry,
+        models={**infantry.models, model.id: joined},
+        weapons={**infantry.weapons, **{w.id: w for w in paragon.weapons.values() if w.model == model.id}},
+        statuses={**paragon.statuses, **infantry.statuses},
         turn_flags=flags,
-        moved=max(target.moved, unit.moved),
+        moved=max(infantry.moved, paragon.moved),
     )
-    units = {uid: u for uid, u in state.units.items() if uid != unit.id}
-    units[target.id] = add_flag(merged, F_JOINED)
-    ctx.log(f"{unit.name} joins {target.name}.", R_PARAGON)
+    units = {uid: u for uid, u in state.units.items() if uid != paragon.id}
+    units[infantry.id] = add_flag(merged, F_JOINED)
+    ctx.log(f"{unit.name} joins {state.units[action.target].name}.", R_PARAGON)
     return replace(state, units=units)
 
 
