@@ -139,3 +139,16 @@ def test_a_combat_is_resolved_in_the_assault_phase_it_was_fought_only() -> None:
     while not (state.active == "b" and state.phase == "end"):
         state = act(state, state.active, EndPhase())
     assert log_text(state).count("Combat resolution") == 1
+
+
+def test_a_model_of_a_unit_with_a_status_focuses_on_initiative_1() -> None:
+    """hh3 core, Challenge Sub-Phase, Focus (Combat Initiative) and Resolving an Initiative Step:
+    a model with a status attacks at Initiative 1. t is Suppressed: the Sergeant's Focus is
+    1 + 6 = 7 against the Centurion's 5 + 3 = 8, so s-2 strikes first although it rolled lower;
+    its 4 attacks and the Sergeant's 2 all miss (1s): a draw."""
+    state = _combat()
+    t = replace(state.units["t"], statuses={"suppressed": 0})
+    state = act(replace(state, units={**state.units, "t": t}), "a", Challenge("s", "s-2", "t"))
+    state = take_proposal(state, DECISION_CHALLENGE, [3, 6, 1, 1, 1, 1, 1, 1])
+    assert "Focus: s-2 8, t-2 7." in log_text(state)
+    assert "s-2 has the Challenge Advantage" in log_text(state)

@@ -44,6 +44,7 @@ from .core import (
     at_least,
     current_value,
     in_challenge,
+    is_disgraced,
     is_paragon_model,
     model_profile,
     on_table,
@@ -57,6 +58,7 @@ F_CHALLENGED = "challenged"  # the unit issued a challenge this Assault phase
 ADVANTAGE_ATTACKS = 1  # hh3 core, Challenge Sub-Phase, Focus: the Advantage gives +1 Attack
 PARAGON_GLORY = 1  # hh3 core, Challenge Sub-Phase, Glory: +1 for slaying a Paragon
 FOCUS_ROLLS = 5  # [decided] Focus ties rolled again at most this often, then the challenger wins
+STATUS_INITIATIVE = 1  # the Combat Initiative of a model with a status or Disgraced
 
 
 def eligible(unit: Unit) -> list[Model]:
@@ -189,15 +191,23 @@ def _disgrace(state: MatchState, target: Unit, able: list[Model], ctx: ApplyCont
     return replace_unit(state, add_flag(target, f"{DISGRACED_FLAG}:{model.id}"))
 
 
+def combat_initiative(unit: Unit, model: Model) -> int:
+    """hh3 core, Challenge Sub-Phase, Focus: the model's Combat Initiative - its Initiative, but
+    STATUS_INITIATIVE for a model of a unit with a status or a Disgraced one (hh3 core, Resolving
+    an Initiative Step: a model with any status attacks at Initiative Step 1)."""
+    if unit.statuses or is_disgraced(unit, model.id):
+        return STATUS_INITIATIVE
+    return model_profile(unit, model).i
+
+
 def _focus(state: MatchState, sides: tuple[tuple[str, str], tuple[str, str]], ctx: ApplyContext) -> int:
-    """hh3 core, Challenge Sub-Phase, Focus: a die + Initiative, -1 per wound lost; the index of
-    the model with the Challenge Advantage (ties rolled again, FOCUS_ROLLS at most)."""
+    """hh3 core, Challenge Sub-Phase, Focus: a die + Combat Initiative, -1 per wound lost; the
+    index of the model with the Challenge Advantage (ties rolled again, FOCUS_ROLLS at most)."""
     bases = []
     for uid, mid in sides:
         unit = state.units[uid]
         model = unit.models[mid]
-        profile = model_profile(unit, model)
-        bases.append(profile.i - (profile.w - model.wounds))
+        bases.append(combat_initiative(unit, model) - (model_profile(unit, model).w - model.wounds))
     for _ in range(FOCUS_ROLLS):
         totals = [
             base + ctx.roll(f"focus roll ({mid})", "highest wins")

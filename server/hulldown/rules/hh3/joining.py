@@ -43,7 +43,6 @@ from .core import (
     R_TRANSPORT_PARAGONS,
     alive_models,
     is_paragon,
-    is_paragon_model,
     on_table,
 )
 
@@ -286,8 +285,3 @@ def apply_leave(state: MatchState, unit: Unit, action: Leave, ctx: ApplyContext)
     state = replace_unit(replace_unit(state, rest), add_flag(own, F_LEFT))
     ctx.log(f"{model.id} leaves {unit.name}: it is now the Paragon unit {uid}.", R_PARAGON)
     return state
-
-
-def paragon_models(unit: Unit) -> list[Model]:
-    """The living Paragon models of a unit (its own model for a Paragon unit)."""
-    return [m for m in alive_models(unit) if is_paragon_model(unit, m)]
