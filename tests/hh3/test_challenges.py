@@ -152,3 +152,13 @@ def test_a_model_of_a_unit_with_a_status_focuses_on_initiative_1() -> None:
     state = take_proposal(state, DECISION_CHALLENGE, [3, 6, 1, 1, 1, 1, 1, 1])
     assert "Focus: s-2 8, t-2 7." in log_text(state)
     assert "s-2 has the Challenge Advantage" in log_text(state)
+
+
+def test_the_other_side_may_challenge_in_the_same_combat_in_its_own_assault_phase() -> None:
+    """hh3 core, Challenge Sub-Phase: one challenge per combat in each Assault phase. Side a's
+    declined challenge does not stop side b's Sergeant challenging s in b's Assault phase."""
+    state = act(_combat(), "a", Challenge("s", "s-2", "t"))
+    state = act(state, "b", Decide(state.pending.id, DECLINE))  # type: ignore[union-attr]
+    while not (state.active == "b" and state.phase == "assault"):
+        state = act(state, state.active, EndPhase())
+    assert rejection(state, "b", Challenge("t", "t-2", "s")) is None

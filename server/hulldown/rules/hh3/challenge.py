@@ -37,6 +37,7 @@ from .core import (
     CHALLENGE_FLAG,
     CONTACT,
     DISGRACED_FLAG,
+    F_CHALLENGED,
     F_FOUGHT,
     R_CHALLENGE,
     R_DISGRACED,
@@ -54,7 +55,6 @@ from .tables import armour_save_allowed, best_save, melee_hit_target, wound_targ
 
 DECISION_CHALLENGE = "accept_challenge"
 DECLINE = "decline"
-F_CHALLENGED = "challenged"  # the unit issued a challenge this Assault phase
 ADVANTAGE_ATTACKS = 1  # hh3 core, Challenge Sub-Phase, Focus: the Advantage gives +1 Attack
 PARAGON_GLORY = 1  # hh3 core, Challenge Sub-Phase, Glory: +1 for slaying a Paragon
 FOCUS_ROLLS = 5  # [decided] Focus ties rolled again at most this often, then the challenger wins

@@ -133,6 +133,7 @@ def is_paragon_model(unit: Unit, model: Model) -> bool:
 # is allocated wounds in the Fight sub-phase), "disgraced:<model>" on the unit of a model made
 # Disgraced (Weapon Skill and Leadership halved for that Assault phase).
 CHALLENGE_FLAG = "challenge"
+F_CHALLENGED = "challenged"  # the unit issued a challenge this Assault phase
 DISGRACED_FLAG = "disgraced"
 DISGRACE_HALVES = ("ws", "ld")  # hh3 core, Challenge Sub-Phase, Disgraced [ext]
 

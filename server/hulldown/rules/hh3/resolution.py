@@ -28,6 +28,7 @@ from .core import (
     CHALLENGE_FLAG,
     CONTACT,
     DISGRACED_FLAG,
+    F_CHALLENGED,
     R_COMBAT,
     R_RESOLUTION,
     alive_models,
@@ -44,11 +45,18 @@ from .core import (
 COMBAT_FLAG = "combat"
 GLORY_FLAG = "glory"
 RECORD_FLAGS = (COMBAT_FLAG, GLORY_FLAG)
-# Flags that last the Assault phase only: challenges and Disgraced (core.py), and the records of
+# Flags that last the Assault phase only: challenges (who issued one, who fights one) and
+# Disgraced (core.py), and the records of
 # the fights and challenges, whose combats are resolved once (hh3 core, Resolution Sub-Phase: the
 # combats that fought a combat round *this* Assault phase; the opponent's next Assault phase does
 # not resolve them again).
-ASSAULT_PHASE_FLAGS = (CHALLENGE_FLAG + ":", DISGRACED_FLAG + ":", COMBAT_FLAG + ":", GLORY_FLAG + ":")
+ASSAULT_PHASE_FLAGS = (
+    CHALLENGE_FLAG + ":",
+    DISGRACED_FLAG + ":",
+    COMBAT_FLAG + ":",
+    GLORY_FLAG + ":",
+    F_CHALLENGED,
+)
 # hh3 core, Resolution Sub-Phase: +1 for the side with the most models in the combat.
 MOST_MODELS_POINTS = 1
 
