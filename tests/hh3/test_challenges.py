@@ -8,7 +8,7 @@ from msgspec.structs import replace
 
 from hulldown.match.actions import Challenge, Decide, EndPhase, Fight
 from hulldown.match.state import MatchState, Profile, Unit
-from hulldown.rules.hh3.challenge import DECISION_CHALLENGE, DECLINE
+from hulldown.rules.hh3.challenge import CONTINUE, DECISION_CHALLENGE, DECISION_CONTINUE, DECLINE, GLORY
 from hulldown.rules.hh3.core import F_FOUGHT, lent_characteristic, majority_characteristic
 
 from .builders import act, log_text, make, rejection, rolls_since, squad, take_proposal
@@ -67,6 +67,10 @@ def test_the_challenged_models_take_no_wounds_in_the_fight_and_a_draw_scores_not
     state = act(_combat(), "a", Challenge("s", "s-2", "t"))
     state = take_proposal(state, DECISION_CHALLENGE, [1, 2, 3, 1, 1, 1, 1, 1, 1, 1])
     assert "Focus: s-2 6, t-2 6." in log_text(state) and "Focus: s-2 8, t-2 5." in log_text(state)
+    # Both stand: side a, with the Advantage, takes the proposal - Glory.
+    assert state.pending is not None and state.pending.side == "a"
+    assert state.pending.options == (GLORY, CONTINUE) and state.pending.proposal == GLORY
+    state = take_proposal(state, DECISION_CONTINUE)
     assert "The challenge is a draw: no combat resolution points." in log_text(state)
     state = act(state, "a", Fight("s", "t"), [6, 4])
     assert state.pending is not None and state.pending.options == ("t-1", "t-3")
@@ -162,3 +166,18 @@ def test_the_other_side_may_challenge_in_the_same_combat_in_its_own_assault_phas
     while not (state.active == "b" and state.phase == "assault"):
         state = act(state, state.active, EndPhase())
     assert rejection(state, "b", Challenge("t", "t-2", "s")) is None
+
+
+def test_the_player_with_the_advantage_may_fight_another_round() -> None:
+    """hh3 core, Challenge Sub-Phase, Strike: both stand after the first round (all 1s); side a,
+    with the Advantage, continues. Second Focus 5 + 4 = 9 against 4 + 1 = 5: s-2 first again;
+    4, 4, 1, 1 are two hits, each wounds (4) and is not saved (1): the Sergeant falls, and Glory
+    gives s-2 its base Wounds 2 + 1 = 3 points."""
+    state = act(_combat(), "a", Challenge("s", "s-2", "t"))
+    state = take_proposal(state, DECISION_CHALLENGE, [3, 3, 1, 1, 1, 1, 1, 1])
+    assert state.pending is not None and state.pending.kind == DECISION_CONTINUE
+    state = act(state, "a", Decide(state.pending.id, CONTINUE), [4, 1, 4, 4, 1, 1, 4, 1, 4, 1])
+    assert state.pending is None and not state.units["t"].models["t-2"].alive
+    assert "Focus: s-2 9, t-2 5." in log_text(state)
+    assert "s-2 wins the challenge: 3 combat resolution points." in log_text(state)
+    assert "glory:t:3" in state.units["s"].turn_flags

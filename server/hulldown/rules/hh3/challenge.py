@@ -18,9 +18,10 @@
 # combat (the units linked by base contact, ``combat_of``), accepted or declined. The opponent answers through the decision ``accept_challenge`` (options
 # ``decline`` and its eligible models; proposal: accept with the eligible model with the most
 # Wounds left, ties by the higher WS, then model id). Declined: the Disgraced model is the
-# eligible enemy model with the highest WS (ties: model id). One round of Face-Off/Focus/Strike
-# only (Glory follows at once); Focus ties rolled again up to FOCUS_ROLLS times, then the
-# challenger has the Advantage. Left out: Gambits, Outside Support, Heroic Intervention, Combat
+# eligible enemy model with the highest WS (ties: model id). When both models stand after a
+# round, the player with the Challenge Advantage answers ``continue_challenge`` (``continue`` or
+# ``glory``; proposal: ``glory``); the wounds of every round count for Glory. Focus ties rolled
+# again up to FOCUS_ROLLS times, then the challenger has the Advantage. Left out: Gambits, Outside Support, Heroic Intervention, Combat
 # Initiative weapon modifiers, the Duellist's Edge, Heavy and Light modifiers, pile-in moves.
 """
 
@@ -55,6 +56,9 @@ from .tables import armour_save_allowed, best_save, melee_hit_target, wound_targ
 
 DECISION_CHALLENGE = "accept_challenge"
 DECLINE = "decline"
+DECISION_CONTINUE = "continue_challenge"
+GLORY = "glory"
+CONTINUE = "continue"
 ADVANTAGE_ATTACKS = 1  # hh3 core, Challenge Sub-Phase, Focus: the Advantage gives +1 Attack
 PARAGON_GLORY = 1  # hh3 core, Challenge Sub-Phase, Glory: +1 for slaying a Paragon
 FOCUS_ROLLS = 5  # [decided] Focus ties rolled again at most this often, then the challenger wins
@@ -268,21 +272,48 @@ def _strike(
 
 
 def _fight(state: MatchState, uid: str, mid: str, tid: str, accepted: str, ctx: ApplyContext) -> MatchState:
-    """The challenge accepted: the two models are set apart, Focus, Strike, Glory."""
+    """The challenge accepted: the two models are set apart; Focus and Strike, again as long as
+    both live and the player with the Challenge Advantage chooses to go on; then Glory."""
     ctx.log(f"{accepted} of {state.units[tid].name} accepts the challenge.", R_CHALLENGE)
     for unit_id, model_id in ((uid, mid), (tid, accepted)):
         state = replace_unit(state, add_flag(state.units[unit_id], f"{CHALLENGE_FLAG}:{model_id}"))
     sides = ((uid, mid), (tid, accepted))
-    first = _focus(state, sides, ctx)
-    order = (first, 1 - first)
-    ctx.log(f"{sides[first][1]} has the Challenge Advantage: it strikes first, +1 Attack.", R_CHALLENGE)
     inflicted = [0, 0]
-    for k in order:
-        attacker, defender = sides[k], sides[1 - k]
-        if not state.units[attacker[0]].models[attacker[1]].alive:
-            continue
-        state, inflicted[k] = _strike(state, attacker, defender, ADVANTAGE_ATTACKS if k == first else 0, ctx)
-    return _glory(state, sides, inflicted, ctx)
+    while True:
+        first = _focus(state, sides, ctx)
+        ctx.log(f"{sides[first][1]} has the Challenge Advantage: it strikes first, +1 Attack.", R_CHALLENGE)
+        for k in (first, 1 - first):
+            attacker, defender = sides[k], sides[1 - k]
+            if not state.units[attacker[0]].models[attacker[1]].alive:
+                continue
+            extra = ADVANTAGE_ATTACKS if k == first else 0
+            state, wounds = _strike(state, attacker, defender, extra, ctx)
+            inflicted[k] += wounds
+        if not all(state.units[u].models[m].alive for u, m in sides) or not _go_on(state, sides[first], ctx):
+            return _glory(state, sides, inflicted, ctx)
+
+
+def _go_on(state: MatchState, leader: tuple[str, str], ctx: ApplyContext) -> bool:
+    """hh3 core, Challenge Sub-Phase, Strike: both models live; the player with the Challenge
+    Advantage chooses to fight another round or go to Glory (decision ``continue_challenge``;
+    proposal [decided]: Glory, so ``auto_decide`` fights one round)."""
+    unit = state.units[leader[0]]
+    options = (GLORY, CONTINUE)
+    decision = Decision(
+        id=f"challenge-{ctx.seq}-{ctx.asked + 1}",
+        side=unit.side,
+        kind=DECISION_CONTINUE,
+        options=options,
+        prompt=(
+            f"Both models stand: {leader[1]} has the Challenge Advantage; fight another round "
+            f"({CONTINUE!r}) or go to Glory ({GLORY!r}); proposal: {GLORY}"
+        ),
+        rule=R_CHALLENGE,
+        context={"unit": unit.id, "model": leader[1]},
+        proposal=GLORY,
+    )
+    answer = ctx.decide(decision, lambda given: _check(options, given))
+    return answer.choice == CONTINUE
 
 
 def _glory(
