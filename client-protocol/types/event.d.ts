@@ -27,9 +27,12 @@ export interface Event {
     | Shoot
     | Charge
     | Fight
+    | Challenge
     | Embark
     | Disembark
     | Abandon
+    | Join
+    | Leave
     | Manifest
     | EndPhase
     | Decide
@@ -149,6 +152,18 @@ export interface Fight {
   nonce?: string;
   target_model?: string | null;
 }
+/**
+ * hh3 Challenge Sub-Phase: the Paragon model ``model`` of ``unit`` challenges the enemy unit
+ * ``target`` it is locked in combat with; the target's owner accepts with one of its Paragon
+ * models or declines (decision ``accept_challenge``, docs/decisions.md).
+ */
+export interface Challenge {
+  type: "challenge";
+  unit: string;
+  model: string;
+  target: string;
+  nonce?: string;
+}
 export interface Embark {
   type: "embark";
   unit: string;
@@ -169,6 +184,24 @@ export interface Disembark {
  */
 export interface Abandon {
   type: "abandon";
+  unit: string;
+  model: string;
+}
+/**
+ * hh3: the Paragon unit ``unit`` joins the friendly Infantry unit ``target``: its model becomes a
+ * Paragon model of that unit, with its own profile (docs/rules-notes.md, hh3 Paragon).
+ */
+export interface Join {
+  type: "join";
+  unit: string;
+  target: string;
+}
+/**
+ * hh3: the Paragon model ``model`` leaves the unit ``unit`` it joined and becomes a Paragon unit
+ * of its own, whose id is the model's id (docs/rules-notes.md, hh3 Paragon).
+ */
+export interface Leave {
+  type: "leave";
   unit: string;
   model: string;
 }

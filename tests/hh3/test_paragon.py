@@ -11,7 +11,7 @@ from hulldown.match.actions import EndPhase, Fight, Fire, Shoot
 from hulldown.match.definition import DefinitionError, parse_definition
 from hulldown.match.state import MatchState, Profile, Unit
 from hulldown.rules.hh3.allocation import DECISION_ALLOCATE
-from hulldown.rules.hh3.core import lent_characteristic, majority_toughness
+from hulldown.rules.hh3.core import lent_characteristic, majority_characteristic, majority_toughness
 
 from .builders import act, log_text, make, rolls_since, squad, take_proposal, tank, weapon
 
@@ -144,3 +144,45 @@ def test_a_match_definition_gives_a_model_its_own_profile_in_hh3_only() -> None:
     refused = parse_definition(_document("40k7"))
     assert isinstance(refused, DefinitionError)
     assert refused.problems[0].path == "scenario.units[0].models[1].profile"
+
+
+def test_close_combat_attacks_use_each_models_own_ws_s_and_a() -> None:
+    """hh3 core, Fight Sub-Phase and Melee Hit Tests, per model: s's trooper (WS4, A1, S4) needs
+    4+ against t's WS4, so its 3 misses; the joined Paragon (WS5, A3, S5) needs 3+: 3, 3, 1 are
+    two hits, and S5 against T4 wounds on 3+ (the unit's S4 would need 4+): both 3s wound and
+    slay two of t's W1 models (no save)."""
+    paragon = replace(CENTURION, s=5)
+    attackers = _with_paragon(squad("s", "a", [(10, 24), (10, 25.3)]), "s-2", paragon)
+    defenders = squad("t", "b", [(11.27, 24), (11.27, 25.3), (11.27, 22.7)], sv=None)
+    state = make([attackers, defenders], phase="assault")
+    state = act(state, "a", Fight("s", "t"), [3, 3, 3, 1, 3])
+    fought = state.seq
+    assert "against WS4: WS4 hits on 4+, WS5 hits on 3+" in log_text(state)
+    state = take_proposal(state, DECISION_ALLOCATE, [3])  # hh3 core, Wound Allocation
+    state = take_proposal(state, DECISION_ALLOCATE, [])
+    assert [(p, v) for p, v in rolls_since(state, fought)] == [
+        ("melee hit test", 3),
+        ("melee hit test", 3),
+        ("melee hit test", 3),
+        ("melee hit test", 1),
+        ("wound test", 3),
+        ("wound test", 3),
+    ]
+    targets_of = [r.target for e in state.log if e.seq >= fought for r in e.rolls]
+    assert targets_of == ["4+", "3+", "3+", "3+", "3+", "3+"]
+    assert sum(m.alive for m in state.units["t"].models.values()) == 1
+    assert "s-1 (close combat): 0 hits." in log_text(state) and "s-2 (close combat): 2 hits." in log_text(
+        state
+    )
+
+
+def test_a_paragon_in_the_defending_unit_counts_for_its_majority_weapon_skill() -> None:
+    """hh3 core, Melee Hit Tests [ext]: the attackers hit against the target unit's majority WS,
+    ties going to the highest: one WS4 trooper and the WS5 Paragon make WS5 (WS4 against WS5:
+    4+); with two troopers and the Paragon the majority is WS4 again."""
+    two = _with_paragon(squad("t", "b", [(11.27, 24), (11.27, 25.3)]), "t-2")
+    state = make([squad("s", "a", [(10, 24)]), two], phase="assault")
+    state = act(state, "a", Fight("s", "t"), [1])
+    assert "against WS5: WS4 hits on 4+" in log_text(state)
+    three = _with_paragon(squad("t", "b", [(11.27, 24), (11.27, 25.3), (11.27, 22.7)]), "t-2")
+    assert majority_characteristic(three, "ws") == 4

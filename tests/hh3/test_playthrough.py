@@ -12,12 +12,15 @@ import pytest
 
 from hulldown.match.actions import (
     Action,
+    Challenge,
     Charge,
     Decide,
     Disembark,
     Embark,
     Fight,
     Fire,
+    Join,
+    Leave,
     Move,
     Pivot,
     Shoot,
@@ -83,6 +86,10 @@ def armies() -> tuple[Unit, ...]:
         squad(
             "ass-b", "b", [(44 + 1.4 * k, 40) for k in range(4)], melee=fist, gun=krak, a=2, kind="paragon"
         ),
+        # hh3 Model Types, Paragon: a lone Paragon beside each side's assault squad, to join,
+        # leave and challenge (rules/hh3/joining.py, challenge.py).
+        squad("cap-a", "a", [(31.8, 38)], kind="paragon", melee=fist, a=3, w=3),
+        squad("cap-b", "b", [(49.6, 40)], kind="paragon", melee=fist, a=3, w=3),
     )
 
 
@@ -151,6 +158,12 @@ def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
             for carrier in s.units.values():
                 if carrier.side == side and carrier.has("transport") and not carrier.destroyed:
                     out.append(Embark(unit=u.id, transport=carrier.id))
+            for friend in mine:
+                if friend.id != u.id and u.kind == "paragon":
+                    out.append(Join(unit=u.id, target=friend.id))
+            for model in u.models.values():
+                if model.alive and model.kind == "paragon":
+                    out.append(Leave(unit=u.id, model=model.id))
             for mended in s.units.values():
                 if mended.side == side and mended.kind == "vehicle" and not mended.destroyed:
                     out.append(Move(unit=u.id, kind="battlesmith", target=mended.id))
@@ -180,6 +193,8 @@ def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
             out.append(Charge(unit=u.id, target=rng.choice(foes)))
             for f in foes:
                 out.append(Fight(unit=u.id, target=f))
+                paragons = [m.id for m in u.models.values() if m.alive and (m.kind or u.kind) == "paragon"]
+                out.extend(Challenge(unit=u.id, model=m, target=f) for m in paragons)
     return shuffled_with_end_phase(side, out, rng, early=0.1)
 
 
@@ -195,6 +210,7 @@ def test_random_playthrough_fold_equals_live_state(seed: int) -> None:
     assert sum(run.refused.values()) > 0
     assert applied["EndPhase"] > 10 and applied["Shoot"] > 3 and applied["Move:normal"] > 3
     assert applied["Disembark"] >= 1
+    assert applied["Join"] >= 1  # hh3 Model Types, Paragon: a Paragon joined a unit
     assert run.live.log_count > 100
     # hh3 core, Wound Allocation: the owner was asked, and answered at random, at least once.
     assert [e for e in run.log if isinstance(e.body, Decide) and e.body.decision.startswith("allocate-")]

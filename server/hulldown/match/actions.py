@@ -118,6 +118,25 @@ class Fight(
     target_model: str | None = None  # hh3: a Paragon allocates the hits it inflicts
 
 
+class Challenge(
+    msgspec.Struct,
+    gc=False,
+    frozen=True,
+    tag="challenge",
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+):
+    """hh3 Challenge Sub-Phase: the Paragon model ``model`` of ``unit`` challenges the enemy unit
+    ``target`` it is locked in combat with; the target's owner accepts with one of its Paragon
+    models or declines (decision ``accept_challenge``, docs/decisions.md)."""
+
+    unit: str
+    model: str
+    target: str
+    nonce: str = ""
+
+
 class Embark(
     msgspec.Struct, gc=False, frozen=True, tag="embark", tag_field="type", forbid_unknown_fields=True
 ):
@@ -138,6 +157,22 @@ class Abandon(
     msgspec.Struct, gc=False, frozen=True, tag="abandon", tag_field="type", forbid_unknown_fields=True
 ):
     """40k7 squadrons: leave an Immobilised member behind as a unit of its own."""
+
+    unit: str
+    model: str
+
+
+class Join(msgspec.Struct, gc=False, frozen=True, tag="join", tag_field="type", forbid_unknown_fields=True):
+    """hh3: the Paragon unit ``unit`` joins the friendly Infantry unit ``target``: its model becomes a
+    Paragon model of that unit, with its own profile (docs/rules-notes.md, hh3 Paragon)."""
+
+    unit: str
+    target: str
+
+
+class Leave(msgspec.Struct, gc=False, frozen=True, tag="leave", tag_field="type", forbid_unknown_fields=True):
+    """hh3: the Paragon model ``model`` leaves the unit ``unit`` it joined and becomes a Paragon unit
+    of its own, whose id is the model's id (docs/rules-notes.md, hh3 Paragon)."""
 
     unit: str
     model: str
@@ -285,9 +320,12 @@ PlayAction = (
     | Shoot
     | Charge
     | Fight
+    | Challenge
     | Embark
     | Disembark
     | Abandon
+    | Join
+    | Leave
     | Manifest
     | EndPhase
     | Decide
@@ -310,9 +348,12 @@ PLAY_ACTION_KINDS: tuple[type[PlayAction], ...] = (
     Shoot,
     Charge,
     Fight,
+    Challenge,
     Embark,
     Disembark,
     Abandon,
+    Join,
+    Leave,
     Manifest,
     EndPhase,
     Decide,

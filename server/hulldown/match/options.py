@@ -19,11 +19,14 @@ import msgspec
 
 from .actions import (
     Abandon,
+    Challenge,
     Charge,
     Disembark,
     Embark,
     Fight,
     Fire,
+    Join,
+    Leave,
     Manifest,
     Move,
     MoveKind,
@@ -54,6 +57,8 @@ CLOSED_CODES = frozenset(
         "transport_used", "transport_rushed", "transport_unloaded", "embark_disembark_same_turn",
         "embark_and_disembark", "charge_failed", "nobody_fights", "fight_started", "passengers_fired",
         "no_decision_pending", "takeback_pending", "not_a_psyker", "not_enough_warp_charge",
+        "not_a_paragon", "not_one_model", "left_this_turn", "joined_this_turn", "disembarked_this_turn",
+        "last_model", "already_challenged", "routed",
     }
 )  # fmt: skip
 
@@ -132,8 +137,16 @@ def representatives(state: MatchState, unit: Unit) -> list[tuple[str, PlayAction
     out.append(("manifest", Manifest(unit.id, powers[0].id, enemy.id, 1) if powers and enemy else None))
     out.append(("charge", Charge(unit.id, enemy.id) if enemy else None))
     out.append(("fight", Fight(unit.id, enemy.id) if enemy else None))
+    # hh3 Challenge Sub-Phase: the unit's first Paragon model challenges the nearest enemy.
+    paragons = sorted(m.id for m in unit.models.values() if m.alive and (m.kind or unit.kind) == "paragon")
+    out.append(("challenge", Challenge(unit.id, paragons[0], enemy.id) if paragons and enemy else None))
     out.append(("embark", Embark(unit.id, transport.id) if transport else None))
     out.append(("disembark", Disembark(unit.id, {})))
+    # hh3 Paragon: join the nearest friendly unit; leave with the unit's first joined Paragon.
+    friend = _nearest(state, unit, lambda u: u.side == unit.side)
+    out.append(("join", Join(unit.id, friend.id) if friend else None))
+    joined = sorted(m.id for m in unit.models.values() if m.alive and m.kind == "paragon")
+    out.append(("leave", Leave(unit.id, joined[0]) if joined else None))
     out.append(("abandon", Abandon(unit.id, _lead(unit)[0]) if len(unit.models) > 1 else None))
     return out
 

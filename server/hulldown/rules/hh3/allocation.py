@@ -19,7 +19,7 @@ from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
 from ...match.state import Answer, Decision, Model, Unit
 from .. import geometry as g
-from .core import R_CORE_ALLOCATE, alive_models, model_profile
+from .core import R_CORE_ALLOCATE, alive_models, in_challenge, model_profile
 from .hits import Hit
 
 DECISION_ALLOCATE = "allocate_wound"
@@ -27,8 +27,9 @@ DECISION_ALLOCATE = "allocate_wound"
 
 def legal_models(unit: Unit) -> list[Model]:
     """hh3 core, Wound Allocation: a live model that has already lost wounds must take the wound;
-    with none, any live model may."""
-    alive = alive_models(unit)
+    with none, any live model may. A model fighting a challenge takes none (hh3 core, Challenge
+    Sub-Phase: it cannot be allocated wounds in the Fight sub-phase)."""
+    alive = [m for m in alive_models(unit) if not in_challenge(unit, m.id)]
     wounded = [m for m in alive if m.wounds < model_profile(unit, m).w]
     return wounded or alive
 

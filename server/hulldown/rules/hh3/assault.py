@@ -48,8 +48,12 @@ from .core import (
     alive_models,
     at_least,
     check_target_model,
+    current_value,
+    in_challenge,
     is_melee,
     is_vehicle,
+    majority_characteristic,
+    model_profile,
     on_table,
     working_weapons,
 )
@@ -300,8 +304,9 @@ def _volley_weapons(state: MatchState, unit: Unit, charger: Unit) -> list[Weapon
 
 
 def engaged_models(unit: Unit, target: Unit) -> list[Model]:
-    """Models that fight: in base contact with the target, or within 2" of a friend who is."""
-    alive = alive_models(unit)
+    """Models that fight: in base contact with the target, or within 2" of a friend who is; a
+    model fighting a challenge does not (hh3 core, Challenge Sub-Phase)."""
+    alive = [m for m in alive_models(unit) if not in_challenge(unit, m.id)]
     contact = [m for m in alive if geom.model_to_unit(m, target) <= CONTACT]
     fps = [geom.footprint(m) for m in contact]
     return [
@@ -341,7 +346,13 @@ def validate_fight(state: MatchState, unit: Unit, action: Fight) -> Rejection | 
     return None
 
 
-def _melee_weapon(unit: Unit, model: Model, preferred: str | None) -> Weapon | None:
+def fighting_ws(unit: Unit, model: Model) -> int:
+    """The Weapon Skill a model attacks with: its own (hh3 core, Melee Hit Tests; a Paragon in the
+    unit uses its own profile), halved while Disgraced (hh3 core, Challenge Sub-Phase)."""
+    return current_value(unit, model, "ws")
+
+
+def melee_weapon(unit: Unit, model: Model, preferred: str | None) -> Weapon | None:
     carried = sorted(
         (w for w in working_weapons(unit) if w.model == model.id and is_melee(w)), key=lambda w: w.id
     )
@@ -352,26 +363,37 @@ def _melee_weapon(unit: Unit, model: Model, preferred: str | None) -> Weapon | N
 
 
 def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext) -> MatchState:
+    """hh3 core, Fight Sub-Phase: every engaged model attacks with its own Weapon Skill, Strength and
+    Attacks (``core.model_profile``: a Paragon in the unit uses its own) against the target
+    unit's majority Weapon Skill (ties: the highest); a vehicle counts as WS1 (RULES 2.19)."""
     target = state.units[action.target]
     before = target
     bonus = CHARGE_BONUS_ATTACKS if unit.flag(F_CHARGE_OK) and not unit.flag(F_DISORDERED) else 0
-    defender_ws = VEHICLE_WS if is_vehicle(target) else target.profile.ws
-    need = melee_hit_target(unit.profile.ws, defender_ws)
+    defender_ws = VEHICLE_WS if is_vehicle(target) else majority_characteristic(target, "ws")
+    need_of = {
+        ws: melee_hit_target(ws, defender_ws)
+        for ws in sorted({fighting_ws(unit, m) for m in alive_models(unit) if not in_challenge(unit, m.id)})
+    }
+    needs = ", ".join(f"WS{ws} hits on {n}+" if n else f"WS{ws} cannot hit" for ws, n in need_of.items())
     ctx.log(
-        f"{unit.name} attacks {target.name} (WS{unit.profile.ws} vs WS{defender_ws}: hits on {need}+"
+        f"{unit.name} attacks {target.name} (against WS{defender_ws}: {needs}"
         f"{', +1 Attack for the charge' if bonus else ''}).",
         R_COMBAT if is_vehicle(target) else R_CORE_FIGHT,
     )
     for model in engaged_models(unit, target):
-        if state.units[target.id].destroyed or need is None:
+        profile = model_profile(unit, model)
+        need = need_of[fighting_ws(unit, model)]
+        if state.units[target.id].destroyed:
             break
-        weapon = _melee_weapon(unit, model, action.weapon)
-        strength = weapon.strength if weapon is not None and weapon.strength > 0 else unit.profile.s
+        if need is None:
+            continue
+        weapon = melee_weapon(unit, model, action.weapon)
+        strength = weapon.strength if weapon is not None and weapon.strength > 0 else profile.s
         ap = weapon.ap if weapon is not None else None
         dmg = weapon.damage if weapon is not None else 1
         label = f"{model.id} ({weapon.name if weapon else 'close combat'})"
         hits = 0
-        for _ in range(unit.profile.a + bonus):
+        for _ in range(profile.a + bonus):
             die = ctx.roll("melee hit test", f"{need}+", at_least(need, "hit", "miss"))
             hits += die >= need
         ctx.log(f"{label}: {hits} hit{'' if hits == 1 else 's'}.", R_CORE_HIT)

@@ -48,8 +48,11 @@ R_CORE_ALLOCATE = "hh3 core, Wound Allocation"
 R_CORE_CHARGE = "hh3 core, Charge Sub-Phase"
 R_CORE_FIGHT = "hh3 core, Fight Sub-Phase"
 R_PARAGON = "hh3 Model Types, Paragon"
+R_TRANSPORT_PARAGONS = "hh3 Transports, Specialists, Command and Paragons"
 R_BATTLESMITH = "hh3 Armoury, Battlesmith (X)"
 R_RESOLUTION = "hh3 core, Resolution Sub-Phase"
+R_CHALLENGE = "hh3 core, Challenge Sub-Phase"
+R_DISGRACED = "hh3 core, Challenge Sub-Phase, Disgraced"
 R_CORE_COOL = "hh3 core, Cool Checks"
 R_TURN = "hh3 core, The Turn"
 
@@ -128,32 +131,65 @@ def is_paragon_model(unit: Unit, model: Model) -> bool:
     return (model.kind or unit.kind) == "paragon"
 
 
+# Turn flags of a challenge (hh3 core, Challenge Sub-Phase), cleared when the Assault phase ends:
+# "challenge:<model>" on the unit of each model fighting in a challenge (it neither attacks nor
+# is allocated wounds in the Fight sub-phase), "disgraced:<model>" on the unit of a model made
+# Disgraced (Weapon Skill and Leadership halved for that Assault phase).
+CHALLENGE_FLAG = "challenge"
+F_CHALLENGED = "challenged"  # the unit issued a challenge this Assault phase
+DISGRACED_FLAG = "disgraced"
+DISGRACE_HALVES = ("ws", "ld")  # hh3 core, Challenge Sub-Phase, Disgraced [ext]
+
+
+def in_challenge(unit: Unit, model_id: str) -> bool:
+    return f"{CHALLENGE_FLAG}:{model_id}" in unit.turn_flags
+
+
+def is_disgraced(unit: Unit, model_id: str) -> bool:
+    return f"{DISGRACED_FLAG}:{model_id}" in unit.turn_flags
+
+
+def current_value(unit: Unit, model: Model, name: str) -> int:
+    """A model's current characteristic ``name``: its profile's, halved (rounded down) while it is
+    Disgraced for Weapon Skill and Leadership (hh3 core, Challenge Sub-Phase, Disgraced [ext])."""
+    value = int(getattr(model_profile(unit, model), name))
+    return value // 2 if name in DISGRACE_HALVES and is_disgraced(unit, model.id) else value
+
+
 def lent_characteristic(unit: Unit, name: str) -> int:
     """The value a unit takes a characteristic test on (Leadership, Cool, Intelligence): its
     own, or a living Paragon's that is better (seed glossary, Paragon: it lends its
-    characteristics to its unit for any characteristic test)."""
+    characteristics to its unit for any characteristic test). A Disgraced Paragon lends half its
+    Leadership; a Paragon unit whose model is Disgraced tests on half its own."""
     own: int = getattr(unit.profile, name)
+    if is_paragon(unit) and any(current_value(unit, m, name) < own for m in alive_models(unit)):
+        own = min(current_value(unit, m, name) for m in alive_models(unit))
     lent = [
-        int(getattr(model_profile(unit, m), name))
-        for m in unit.models.values()
-        if m.alive and is_paragon_model(unit, m)
+        current_value(unit, m, name) for m in unit.models.values() if m.alive and is_paragon_model(unit, m)
     ]
     if not lent:
         return own
     return max(own, *lent) if LEND_ONLY_BETTER else max(lent)
 
 
-def majority_toughness(unit: Unit) -> int:
-    """The Toughness a wound test is made against: the one most of the unit's living models have
-    (ties: the highest) [decided: a unit of one profile keeps its T; docs/rules-notes.md]."""
+def majority_characteristic(unit: Unit, name: str) -> int:
+    """The value of characteristic ``name`` most of the unit's living models have, ties going to
+    the highest (hh3 core, Wound Tests and Melee Hit Tests [ext]: the target unit's majority
+    Toughness / Weapon Skill); a unit of one profile keeps its own."""
     counts: dict[int, int] = {}
     for m in unit.models.values():
         if m.alive:
-            t = model_profile(unit, m).t
-            counts[t] = counts.get(t, 0) + 1
+            value = current_value(unit, m, name)
+            counts[value] = counts.get(value, 0) + 1
     if not counts:
-        return unit.profile.t
-    return max(counts, key=lambda t: (counts[t], t))
+        return int(getattr(unit.profile, name))
+    return max(counts, key=lambda v: (counts[v], v))
+
+
+def majority_toughness(unit: Unit) -> int:
+    """The Toughness a wound test is made against: the one most of the unit's living models have
+    (ties: the highest) [decided: a unit of one profile keeps its T; docs/rules-notes.md]."""
+    return majority_characteristic(unit, "t")
 
 
 def check_target_model(unit: Unit, target: Unit, model: str | None) -> Rejection | None:
@@ -168,6 +204,13 @@ def check_target_model(unit: Unit, target: Unit, model: str | None) -> Rejection
     chosen = target.models.get(model)
     if chosen is None or not chosen.alive:
         return reject("unknown_model", R_PARAGON, f"{target.name} has no live model {model!r}", model=model)
+    if in_challenge(target, model):
+        return reject(
+            "in_challenge",
+            R_CHALLENGE,
+            f"{model} is fighting a challenge: it is allocated no wounds in the Fight sub-phase",
+            model=model,
+        )
     return None
 
 

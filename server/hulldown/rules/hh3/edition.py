@@ -10,17 +10,33 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from ...match import doc_refs
-from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Manifest, Move, Pivot, Shoot
+from ...match.actions import (
+    Abandon,
+    Challenge,
+    Charge,
+    Disembark,
+    Embark,
+    EndPhase,
+    Fight,
+    Join,
+    Leave,
+    Manifest,
+    Move,
+    Pivot,
+    Shoot,
+)
 from ...match.context import ApplyContext
 from ...match.dispatch import Applier, DispatchTable, Validator
 from ...match.rejection import Rejection, reject
 from ...match.setup import declare as declare_setup
 from ...match.state import MatchState, Side, Unit
 from ..phases import PHASES_HH3
-from . import assault, battlesmith, endphase, movement, shooting, transports
+from . import assault, battlesmith, challenge, endphase, joining, movement, shooting, transports
 from .core import R_TURN
 
-UnitAction = TypeVar("UnitAction", Move, Pivot, Shoot, Charge, Fight, Embark, Disembark)
+UnitAction = TypeVar(
+    "UnitAction", Move, Pivot, Shoot, Charge, Fight, Challenge, Embark, Disembark, Join, Leave
+)
 
 
 def _unit(state: MatchState, uid: str) -> Unit | Rejection:
@@ -79,8 +95,11 @@ RULES.on(Pivot, _of_unit(movement.validate_pivot), _to_unit(movement.apply_pivot
 RULES.on(Shoot, _of_unit(shooting.validate_shoot), _to_unit(shooting.apply_shoot))
 RULES.on(Charge, _of_unit(assault.validate_charge), _to_unit(assault.apply_charge))
 RULES.on(Fight, _of_unit(assault.validate_fight), _to_unit(assault.apply_fight))
+RULES.on(Challenge, _of_unit(challenge.validate_challenge), _to_unit(challenge.apply_challenge))
 RULES.on(Embark, _of_unit(transports.validate_embark), _to_unit(transports.apply_embark))
 RULES.on(Disembark, _of_unit(transports.validate_disembark), _to_unit(transports.apply_disembark))
+RULES.on(Join, _of_unit(joining.validate_join), _to_unit(joining.apply_join))
+RULES.on(Leave, _of_unit(joining.validate_leave), _to_unit(joining.apply_leave))
 RULES.unsupported(Abandon, R_TURN, "hh3 has no squadrons to abandon a vehicle from")
 RULES.unsupported(
     Manifest, R_TURN, "hh3 psychic powers are not modelled: there is no Psychic phase to manifest in"

@@ -18,12 +18,17 @@ Panic Check and the aftermath, with the vehicle rules.
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from ...match.context import ApplyContext
 from ...match.state import MatchState, Side, Unit
 from ...match.turns import replace_unit
 from . import geom, statuses
 from .core import (
+    CHALLENGE_FLAG,
     CONTACT,
+    DISGRACED_FLAG,
+    F_CHALLENGED,
     R_COMBAT,
     R_RESOLUTION,
     alive_models,
@@ -34,14 +39,34 @@ from .core import (
     on_table,
 )
 
-# A fight's record on the attacking unit (turn flag): "combat:<target id>:<resolution points>".
+# A fight's record on the attacking unit (turn flag): "combat:<target id>:<resolution points>";
+# a challenge's on the unit of the model that won it, or the challenger's (0 points) when nobody
+# won: "glory:<enemy unit id>:<resolution points>" (hh3 core, Challenge Sub-Phase, Glory).
 COMBAT_FLAG = "combat"
+GLORY_FLAG = "glory"
+RECORD_FLAGS = (COMBAT_FLAG, GLORY_FLAG)
+# Flags that last the Assault phase only: challenges (who issued one, who fights one) and
+# Disgraced (core.py), and the records of
+# the fights and challenges, whose combats are resolved once (hh3 core, Resolution Sub-Phase: the
+# combats that fought a combat round *this* Assault phase; the opponent's next Assault phase does
+# not resolve them again).
+ASSAULT_PHASE_FLAGS = (
+    CHALLENGE_FLAG + ":",
+    DISGRACED_FLAG + ":",
+    COMBAT_FLAG + ":",
+    GLORY_FLAG + ":",
+    F_CHALLENGED,
+)
 # hh3 core, Resolution Sub-Phase: +1 for the side with the most models in the combat.
 MOST_MODELS_POINTS = 1
 
 
 def combat_flag(target: str, points: int) -> str:
     return f"{COMBAT_FLAG}:{target}:{points}"
+
+
+def glory_flag(enemy: str, points: int) -> str:
+    return f"{GLORY_FLAG}:{enemy}:{points}"
 
 
 def fights(state: MatchState) -> list[tuple[str, str, int]]:
@@ -51,7 +76,7 @@ def fights(state: MatchState) -> list[tuple[str, str, int]]:
         for flag in unit.turn_flags:
             name, _, rest = flag.partition(":")
             target, _, points = rest.rpartition(":")
-            if name == COMBAT_FLAG and target and points.isdigit():
+            if name in RECORD_FLAGS and target and points.isdigit():
                 out.append((unit.id, target, int(points)))
     return sorted(out)
 
@@ -100,6 +125,17 @@ def resolve_combats(state: MatchState, ctx: ApplyContext) -> MatchState:
     """hh3 core, Resolution Sub-Phase, for every combat that fought this Assault phase."""
     for group in combats(state):
         state = _resolve(state, group, ctx)
+    return _end_assault_flags(state)
+
+
+def _end_assault_flags(state: MatchState) -> MatchState:
+    """hh3 core, Challenge Sub-Phase: challenge participants return to their units and Disgraced
+    ends with the Assault phase; the combats of this phase are resolved [decided: these flags and
+    the fight and challenge records are cleared once the combats are resolved]."""
+    for unit in list(state.units.values()):
+        kept = tuple(f for f in unit.turn_flags if not f.startswith(ASSAULT_PHASE_FLAGS))
+        if kept != unit.turn_flags:
+            state = replace_unit(state, replace(unit, turn_flags=kept))
     return state
 
 

@@ -10,7 +10,21 @@
 
 from __future__ import annotations
 
-from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Manifest, Move, Pivot, Shoot
+from ...match.actions import (
+    Abandon,
+    Challenge,
+    Charge,
+    Disembark,
+    Embark,
+    EndPhase,
+    Fight,
+    Join,
+    Leave,
+    Manifest,
+    Move,
+    Pivot,
+    Shoot,
+)
 from ...match.context import ApplyContext
 from ...match.dispatch import DispatchTable, sideless, sideless_apply
 from ...match.setup import declare as declare_setup
@@ -47,5 +61,8 @@ RULES.on(Fight, sideless(validate_fight), sideless_apply(apply_fight))
 RULES.unsupported(Embark, R_CORE, f"Embark {NOT_IN_CORE}")
 RULES.unsupported(Disembark, R_CORE, f"Disembark {NOT_IN_CORE}")
 RULES.unsupported(Abandon, R_CORE, f"Abandon {NOT_IN_CORE}")
+RULES.unsupported(Challenge, R_CORE, f"Challenge (an hh3 Challenge Sub-Phase action) {NOT_IN_CORE}")
+RULES.unsupported(Join, R_CORE, f"Join (an hh3 Paragon action) {NOT_IN_CORE}")
+RULES.unsupported(Leave, R_CORE, f"Leave (an hh3 Paragon action) {NOT_IN_CORE}")
 RULES.unsupported(Manifest, R_CORE, f"Manifest (a 40k7 Psychic phase action) {NOT_IN_CORE}")
 RULES.decision(FIGHT_DECISION, resume_fight_decision)

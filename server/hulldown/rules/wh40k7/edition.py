@@ -11,7 +11,21 @@ Overwatch, close combat), ``transports``, ``squadrons``, ``morale``, ``core`` (t
 
 from __future__ import annotations
 
-from ...match.actions import Abandon, Charge, Disembark, Embark, EndPhase, Fight, Manifest, Move, Pivot, Shoot
+from ...match.actions import (
+    Abandon,
+    Challenge,
+    Charge,
+    Disembark,
+    Embark,
+    EndPhase,
+    Fight,
+    Join,
+    Leave,
+    Manifest,
+    Move,
+    Pivot,
+    Shoot,
+)
 from ...match.context import ApplyContext
 from ...match.dispatch import DispatchTable, sideless, sideless_apply
 from ...match.rejection import Rejection, reject
@@ -143,6 +157,15 @@ RULES.on(Embark, sideless(transports.validate_embark), sideless_apply(transports
 RULES.on(Disembark, sideless(transports.validate_disembark), sideless_apply(transports.apply_disembark))
 RULES.on(Abandon, sideless(squadrons.validate_abandon), sideless_apply(squadrons.apply_abandon))
 RULES.on(Manifest, psychic.validate_manifest, _apply_manifest)
+RULES.unsupported(Challenge, refs.TURN, "challenges are hh3 rules: 40k7 characters do not challenge here")
+RULES.unsupported(
+    Join, refs.TURN, "Join and Leave are hh3 Paragon actions: 40k7 characters are set in the match definition"
+)
+RULES.unsupported(
+    Leave,
+    refs.TURN,
+    "Join and Leave are hh3 Paragon actions: 40k7 characters are set in the match definition",
+)
 RULES.decision("jink", shooting.resume_jink)
 RULES.decision(psychic.DECISION_DENY, _resume_deny)
 RULES.decision("death_or_glory", tankshock.resume_death_or_glory)

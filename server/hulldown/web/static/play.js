@@ -5,6 +5,7 @@
 import { Board } from "./js/board.js";
 import { HulldownClient, checkAction, getLog } from "./js/hulldown-client.js";
 import { OddsLines } from "./js/odds-line.js";
+import { paragonSections } from "./js/paragon.js";
 import { SIDE, h, renderHeader, renderLog, renderUnits } from "./js/panels.js";
 import { TableTools } from "./js/tools.js";
 
@@ -440,6 +441,9 @@ function actionSections(unit) {
       ),
     );
   }
+  const friends = unitsOf(view, (u) => u.side === table.side && u.id !== unit.id && onTable(u));
+  const enemies = unitsOf(view, (u) => u.side !== table.side && onTable(u));
+  sections.push(...paragonSections(unit, view, { act, message, friends, enemies }));
   return sections;
 }
 
