@@ -187,12 +187,14 @@ class Decide(
     omit_defaults=True,
 ):
     """Answer the pending decision ``decision`` with one of its options. ``place``: for a
-    placement decision answered ``place``, the centre of each model placed (docs/decisions.md)."""
+    placement decision answered ``place``, the centre of each model placed; ``aim``: for an
+    aiming decision answered ``aim``, the point aimed at (docs/decisions.md)."""
 
     decision: str
     choice: str
     nonce: str = ""
     place: dict[str, Point] = {}
+    aim: Point | None = None
 
 
 class Undo(msgspec.Struct, gc=False, frozen=True, tag="undo", tag_field="type", forbid_unknown_fields=True):

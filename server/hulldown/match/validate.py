@@ -82,6 +82,13 @@ def validate(
                 f"decision {pending.id} places no models: answer it with a choice only",
                 decision=pending.id,
             )
+        if action.aim is not None and pending.aim is None:
+            return reject(
+                "aim_not_asked",
+                pending.rule,
+                f"decision {pending.id} aims nothing: answer it without aim",
+                decision=pending.id,
+            )
         if state.suspended is not None:
             # A decision in the middle of an action: its rules check the answer (match/suspend.py).
             return check_answer(state, action)
