@@ -195,7 +195,8 @@ export interface EndPhase {
 }
 /**
  * Answer the pending decision ``decision`` with one of its options. ``place``: for a
- * placement decision answered ``place``, the centre of each model placed (docs/decisions.md).
+ * placement decision answered ``place``, the centre of each model placed; ``aim``: for an
+ * aiming decision answered ``aim``, the point aimed at (docs/decisions.md).
  */
 export interface Decide {
   type: "decide";
@@ -205,6 +206,7 @@ export interface Decide {
   place?: {
     [k: string]: Point;
   };
+  aim?: Point | null;
 }
 /**
  * Take back your own last action (free only while it revealed no dice and the opponent has
