@@ -102,6 +102,8 @@ def test_the_aimed_marker_scatters_from_the_chosen_point() -> None:
         "g's Frag launcher: the marker lands at (44.0, 22.0), 4.0\" from its aim."
     ]
     assert res.state.pending is None and res.state.suspended is None
+    line = next(e for e in res.state.log if "lands at" in e.text)
+    assert line.values == {"aim": [40.0, 22.0], "lands": [44.0, 22.0], "scatter": 4.0}
     # a Hit on the scatter die: the marker stays where it was aimed; one model under it (the
     # next base, 2" away, is 1.51" from the hole); its wound roll 1 fails
     res = act(state, "a", Decide(did, "aim", aim=Point(40.0, 22.0)), [1, 3, 3, 1])

@@ -52,6 +52,9 @@ def blast_centre(ctx: ApplyContext, hole: g.Point, bs: int, label: str) -> g.Poi
     ctx.log(
         f'{label}: the marker lands at ({cx:.1f}, {cy:.1f}), {math.hypot(dx, dy):.1f}" from its aim.',
         refs.BLAST,
+        aim=[round(x, 3), round(y, 3)],
+        lands=[round(cx, 3), round(cy, 3)],
+        scatter=round(math.hypot(dx, dy), 3),
     )
     return (cx, cy)
 
