@@ -196,31 +196,28 @@ def aim_blast(state: MatchState, ctx: ApplyContext, firer: Firer, radius: float,
 # --- Template ----------------------------------------------------------------------------------
 
 
-def _direction(angle_deg: float) -> g.Point:
-    a = math.radians(angle_deg)
-    return (math.cos(a), math.sin(a))
-
-
-def _toward(origin: g.Point, angle_deg: float) -> g.Point:
-    ux, uy = _direction(angle_deg)
-    return (origin[0] + ux, origin[1] + uy)
+def _turned_templates(origin: g.Point, length: float, angles: list[float]) -> list[Polygon]:
+    """``blasts.template_polygon`` turned to each of ``angles`` round its narrow end at
+    ``origin``: the template pointing along +x, rotated (all at once)."""
+    local = np.array(template_polygon((0.0, 0.0), (1.0, 0.0), length).exterior.coords)
+    a = np.radians(np.array(angles))[:, None]
+    xs = origin[0] + local[None, :, 0] * np.cos(a) - local[None, :, 1] * np.sin(a)
+    ys = origin[1] + local[None, :, 0] * np.sin(a) + local[None, :, 1] * np.cos(a)
+    return list(shapely.polygons(np.stack([xs, ys], axis=-1)))
 
 
 def _touched(polys: list[Polygon], models: list[Model]) -> np.ndarray:
     """For each template (row) and model (column): does the template touch the model's base or
-    hull? Bases are exact circles (as ``geometry.distance``)."""
-    out = np.zeros((len(polys), len(models)), dtype=bool)
+    hull? Bases are exact circles (as ``geometry.distance``): the distance from the template to
+    the base's centre, less its radius."""
     if not polys or not models:
-        return out
-    arr = np.array(polys, dtype=object)
-    for j, m in enumerate(models):
-        fp = footprint(m)
-        if isinstance(fp, g.Base):
-            d = shapely.distance(arr, shapely.Point(fp.cx, fp.cy)) - fp.radius
-        else:
-            d = shapely.distance(arr, fp.polygon())
-        out[:, j] = d <= g.EPS
-    return out
+        return np.zeros((len(polys), len(models)), dtype=bool)
+    footprints = [footprint(m) for m in models]
+    shapes_ = [shapely.Point(fp.cx, fp.cy) if isinstance(fp, g.Base) else fp.polygon() for fp in footprints]
+    reach = np.array([fp.radius if isinstance(fp, g.Base) else 0.0 for fp in footprints])
+    d = shapely.distance(np.array(polys, dtype=object)[:, None], np.array(shapes_, dtype=object)[None, :])
+    touched: np.ndarray = d - reach[None, :] <= g.EPS
+    return touched
 
 
 @dataclass(frozen=True)
@@ -241,7 +238,7 @@ def template_reach(state: MatchState, firer: Firer) -> TemplateReach:
     friends = [m for m in _friends(state, firer, True) if g.distance(origin, footprint(m)) <= near]
     if not targets:
         return TemplateReach((), 0)
-    polys = [template_polygon(origin, _toward(origin, a), length) for a in angles]
+    polys = _turned_templates(origin, length, angles)
     covered = _touched(polys, targets).sum(axis=1)
     clear = ~_touched(polys, friends).any(axis=1) if friends else np.ones(len(angles), dtype=bool)
     counts = np.where(clear, covered, 0)
