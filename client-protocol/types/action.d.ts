@@ -113,12 +113,16 @@ export interface Shoot {
 /**
  * One weapon firing at one target unit; ``snap`` asks for Snap Shots. ``target_model``: the
  * model of the target unit its hits go to (hh3: a Paragon allocates the hits it inflicts).
+ * ``aim``: 40k7 Blast / Template, the point aimed at, given in advance instead of answering the
+ * aiming decision (docs/decisions.md): every marker of the weapon is placed with its hole there,
+ * or the template points toward it.
  */
 export interface Fire {
   weapon: string;
   target: string;
   snap?: boolean;
   target_model?: string | null;
+  aim?: Point | null;
 }
 export interface Charge {
   type: "charge";

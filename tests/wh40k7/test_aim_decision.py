@@ -301,3 +301,52 @@ def test_the_firer_may_undo_a_paused_blast_that_rolled_no_die() -> None:
     assert (
         forge.timeline.state.pending is not None and forge.timeline.state.pending.kind == DECISION_AIM_BLAST
     )
+
+
+# --- Aimed in advance by the Fire ------------------------------------------------------------------
+
+
+def test_a_fire_may_carry_its_aim_and_skip_the_decision() -> None:
+    """The Fire's aim answers the aiming decision in advance: the shot does not pause and folds
+    as the aimed answer does (the same dice: 4" at 0 deg from (40, 22))."""
+    dice = [3, 4, 4, 1, 1]
+    aimed = act(_blast_match(), "a", Shoot("g", (Fire("frag", "e", aim=Point(40.0, 22.0)),)), dice)
+    assert aimed.state.pending is None and aimed.state.suspended is None
+    paused = _paused_blast()
+    assert paused.pending is not None
+    answered = act(paused, "a", Decide(paused.pending.id, "aim", aim=Point(40.0, 22.0)), dice)
+    assert aimed.state.units == answered.state.units
+    line = next(e for e in aimed.state.log if "lands at" in e.text)
+    assert line.values["aim"] == [40.0, 22.0] and line.values["lands"] == [44.0, 22.0]
+    flame = act(_template_match(), "a", Shoot("m", (Fire("fl", "t", aim=Point(16.0, 24.4)),)), [1, 1])
+    assert flame.state.pending is None
+    assert [t for t in flame.texts if "template covers" in t] == [
+        "m's Heavy flamer: the template covers 2 models."
+    ]
+
+
+def test_an_illegal_aim_in_the_fire_is_refused_with_the_shoot() -> None:
+    why = rejection_of(_blast_match(), "a", Shoot("g", (Fire("frag", "e", aim=Point(40.0, 23.0)),)))
+    assert why is not None and why.code == "not_over_target" and why.rule == "40k7 Weapons, Blast"
+    why = rejection_of(_template_match(), "a", Shoot("m", (Fire("fl", "t", aim=Point(14.0, 18.0)),)))
+    assert why is not None and why.code == "template_not_most" and why.values["most"] == 2
+    gun = infantry("g", "a", [(10.0, 24.0)], weapons=[(0, weapon("k", "Krak", 48, 8, 3))])
+    state = make_state(gun, infantry("e", "b", [(30.0, 24.0)]), phase="shooting")
+    why = rejection_of(state, "a", Shoot("g", (Fire("k", "e", aim=Point(30.0, 24.0)),)))
+    assert why is not None and why.code == "aim_not_asked" and why.values["weapon"] == "k"
+
+
+def test_other_editions_refuse_an_aim() -> None:
+    """hh3 (and 40k11) model no blast markers nor templates (docs/rules-notes.md, hh3 Left out):
+    a Fire carrying an aim is refused, not ignored."""
+    from tests.hh3 import builders as h
+
+    state = h.make(
+        [
+            h.tank("g", "a", 10, 24, 0, weapons=[h.weapon("frag", rules=("blast",))]),
+            h.squad("s", "b", [(30, 24)]),
+        ],
+        phase="shooting",
+    )
+    why = rejection_of(state, "a", Shoot("g", (Fire("frag", "s", aim=Point(30.0, 24.0)),)))
+    assert why is not None and why.code == "unsupported_field" and why.rule == "docs/decisions.md"

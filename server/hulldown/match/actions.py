@@ -62,12 +62,16 @@ class Pivot(msgspec.Struct, gc=False, frozen=True, tag="pivot", tag_field="type"
 
 class Fire(msgspec.Struct, gc=False, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
     """One weapon firing at one target unit; ``snap`` asks for Snap Shots. ``target_model``: the
-    model of the target unit its hits go to (hh3: a Paragon allocates the hits it inflicts)."""
+    model of the target unit its hits go to (hh3: a Paragon allocates the hits it inflicts).
+    ``aim``: 40k7 Blast / Template, the point aimed at, given in advance instead of answering the
+    aiming decision (docs/decisions.md): every marker of the weapon is placed with its hole there,
+    or the template points toward it."""
 
     weapon: str
     target: str
     snap: bool = False
     target_model: str | None = None
+    aim: Point | None = None
 
 
 class Shoot(

@@ -160,6 +160,8 @@ def check_blast(state: MatchState, firer: Firer, radius: float, answer: Answer) 
 def aim_blast(state: MatchState, ctx: ApplyContext, firer: Firer, radius: float, label: str) -> g.Point:
     """Where the marker's hole goes before it scatters, as the firer answers (the proposal: over
     the target's model nearest the firer). The legal area is computed only for a player asked."""
+    if firer.shot.aim is not None:
+        return firer.shot.aim  # aimed in advance by the Fire (checked with the Shoot)
     proposal = nearest_point(state, firer.shot.target, firer.shot.origin)
     w = firer.shot.weapon
     target = state.units[firer.shot.target]
@@ -334,6 +336,8 @@ def aim_template(state: MatchState, ctx: ApplyContext, firer: Firer, label: str)
     """The point the template points toward from its narrow end, as the firer answers (the
     proposal: the target's model nearest the firer). The legal directions are computed only for
     a player asked, or to check a player's answer."""
+    if firer.shot.aim is not None:
+        return firer.shot.aim  # aimed in advance by the Fire (checked with the Shoot)
     origin, w = firer.shot.origin, firer.shot.weapon
     proposal = nearest_point(state, firer.shot.target, origin)
     target = state.units[firer.shot.target]
@@ -381,6 +385,17 @@ def aim_template(state: MatchState, ctx: ApplyContext, firer: Firer, label: str)
         detail,
     )
     return proposal if answer.choice == PROPOSAL or answer.aim is None else (answer.aim.x, answer.aim.y)
+
+
+def check_given_aim(state: MatchState, firer: Firer) -> Rejection | None:
+    """A Fire's aim given in advance, checked as the aiming decision would check it (40k7
+    Weapons, Blast / Template)."""
+    given = firer.shot.aim
+    assert given is not None
+    answer = Answer(choice=AIM, aim=Point(*given))
+    if firer.shot.blast is not None:
+        return check_blast(state, firer, firer.shot.blast, answer)
+    return check_template(state, firer, lambda: template_reach(state, firer).most, answer)
 
 
 def _prompt(prompt: str, area: tuple[Shape, ...]) -> str:

@@ -18,7 +18,7 @@ from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
 from ...match.state import Decision, MatchState, Side
 from . import refs
-from .aim import Firer, aim_blast, aim_template
+from .aim import Firer, aim_blast, aim_template, check_given_aim
 from .attacks import Hit, Tally
 from .blasts import blast_centre, models_under_circle, models_under_shape, template_polygon
 from .core import shooting_to_hit
@@ -57,7 +57,14 @@ def validate_shoot(state: MatchState, action: Shoot, overwatch: bool = False) ->
             "locked_in_combat", refs.SHOOTING, f"{unit.name} is locked in close combat and cannot shoot"
         )
     plan = plan_shooting(state, action, overwatch)
-    return plan if isinstance(plan, Rejection) else None
+    if isinstance(plan, Rejection):
+        return plan
+    for shot in plan.shots:
+        if shot.aim is not None:
+            problem = check_given_aim(state, Firer(unit, shot.model, shot))
+            if problem is not None:
+                return problem
+    return None
 
 
 def _jink_target(state: MatchState, plan: Plan, asked: tuple[str, ...]) -> str | None:
