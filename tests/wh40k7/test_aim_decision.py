@@ -350,3 +350,26 @@ def test_other_editions_refuse_an_aim() -> None:
     )
     why = rejection_of(state, "a", Shoot("g", (Fire("frag", "s", aim=Point(30.0, 24.0)),)))
     assert why is not None and why.code == "unsupported_field" and why.rule == "docs/decisions.md"
+
+
+def test_a_blast_at_a_skimmer_waits_for_the_jink_then_for_the_aim() -> None:
+    """40k7 Jink comes first (the target's owner, before any die); then the firer aims the marker
+    (40k7 Weapons, Blast); the answer folds the shot again from the Jink's answer."""
+    from .builders import vehicle
+
+    sk = vehicle("s", "b", 30, 24, 180, keywords=("skimmer", "fast"), armour=(10, 10, 10), hp=2)
+    gun = infantry("g", "a", [(10.0, 24.0)], weapons=[(0, FRAG)])
+    state = act(make_state(gun, sk, phase="shooting"), "a", Shoot("g", (Fire("frag", "s"),))).state
+    assert state.pending is not None and state.pending.kind == "jink"
+    state = act(state, "b", Decide(state.pending.id, "no")).state
+    pending = state.pending
+    assert pending is not None and pending.kind == DECISION_AIM_BLAST and pending.side == "a"
+    assert state.suspended is not None and state.suspended.before is not None
+    assert state.suspended.before.kind == "jink"
+    assert pending.aim is not None and pending.aim.proposal == Point(30.0, 24.0)
+    # scatter die 3, 2D6 4 + 4 - BS4 = 4", 0 deg: lands 4" behind the skimmer, off its hull
+    res = act(state, "a", Decide(pending.id, "aim", aim=Point(31.0, 24.0)), [3, 4, 4, 1, 1])
+    assert res.state.pending is None and res.state.suspended is None
+    line = next(e for e in res.state.log if "lands at" in e.text)
+    assert line.values["aim"] == [31.0, 24.0] and line.values["lands"] == [35.0, 24.0]
+    assert res.state.units["s"].hp == 2
