@@ -54,7 +54,7 @@ WEDGE_POINTS_PER_DEG = 0.5
 
 @dataclass(frozen=True)
 class Firer:
-    """Who fires the shot being aimed: the unit, the firing model, its side's other models."""
+    """Who fires the shot being aimed: the firing unit, the model carrying the weapon, the shot."""
 
     unit: Unit
     model: Model
@@ -109,8 +109,15 @@ def blast_area(state: MatchState, firer: Firer, radius: float) -> BaseGeometry:
     weapon's range, no friendly base or hull within the marker's radius."""
     over = unary_union([footprint(m).polygon() for m in _targets(state, firer.shot.target)])
     area = over.intersection(_range_area(firer))
+    if area.is_empty:
+        return area
+    # Only friends whose base or hull comes within the marker's radius of the area's bounds.
+    x0, y0, x1, y1 = area.bounds
+    near = shapely.box(x0 - radius, y0 - radius, x1 + radius, y1 + radius)
     keep_out = [
-        footprint(m).polygon().buffer(radius, quad_segs=AREA_QUAD_SEGS) for m in _friends(state, firer, False)
+        footprint(m).polygon().buffer(radius, quad_segs=AREA_QUAD_SEGS)
+        for m in _friends(state, firer, False)
+        if g.distance(footprint(m), near) <= g.EPS
     ]
     return area.difference(unary_union(keep_out)) if keep_out else area
 
