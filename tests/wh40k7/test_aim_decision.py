@@ -227,6 +227,9 @@ def test_the_template_proposal_is_the_automatic_aim_and_an_aim_lays_it_there() -
     assert state.pending is not None
     aimed = act(state, "a", Decide(state.pending.id, "aim", aim=Point(16.0, 24.4)), [1, 1])
     assert [t for t in aimed.texts if "template covers" in t] == covers
+    line = next(e for e in aimed.state.log if "template covers" in e.text)
+    angle = round(math.degrees(math.atan2(0.4, 6.0)), 1)  # from (10, 24) toward (16, 24.4)
+    assert line.values == {"toward": [16.0, 24.4], "angle": angle, "covered": 2}
 
 
 # --- Through the log: replay, verify, undo -------------------------------------------------------

@@ -2,10 +2,10 @@
 
 Validation: phase, the unit may shoot (not Ran, Flat Out, already shot, locked in combat),
 then the pure plan (module ``firing``). Application: if the target may Jink, the target's owner
-decides first (a pending decision); then every weapon rolls to hit (Snap Shots on a 6), the firer aims
-each blast marker (which then scatters) and each template (module ``aim``), and all hits are resolved per target (module ``resolve``). A unit
-of models that loses 25% of its models in the phase takes a Morale check; Pinning weapons force
-a Pinning test.
+decides first (a pending decision); then every weapon rolls to hit (Snap Shots on a 6), the
+firer aims each blast marker (which then scatters) and each template (module ``aim``), and all
+hits are resolved per target (module ``resolve``). A unit of models that loses 25% of its models
+in the phase takes a Morale check; Pinning weapons force a Pinning test.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
 from ...match.state import Decision, MatchState, Side
 from . import refs
-from .aim import Firer, aim_blast, aim_template, check_given_aim
+from .aim import Firer, aim_blast, aim_template, angle_of, check_given_aim
 from .attacks import Hit, Tally
 from .blasts import blast_centre, models_under_circle, models_under_shape, template_polygon
 from .core import shooting_to_hit
@@ -184,7 +184,13 @@ def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bo
             toward = aim_template(state, ctx, Firer(unit, shot.model, shot), label)
             poly = template_polygon(shot.origin, toward, w.range)
             under = models_under_shape(state, poly, {unit.id})
-            ctx.log(f"{label}: the template covers {plural(sum(under.values()), 'model')}.", refs.BLAST)
+            ctx.log(
+                f"{label}: the template covers {plural(sum(under.values()), 'model')}.",
+                refs.BLAST,
+                toward=[round(toward[0], 3), round(toward[1], 3)],
+                angle=round(angle_of(shot.origin, toward), 1),
+                covered=sum(under.values()),
+            )
             for uid, n in under.items():
                 hits_by_target.setdefault(uid, []).extend([hit] * n)
             continue
