@@ -1,7 +1,8 @@
-"""Random answers to placement decisions (docs/decisions.md), for playthrough tests."""
+"""Random answers to placement and aiming decisions (docs/decisions.md), for playthrough tests."""
 
 from __future__ import annotations
 
+import math
 import random
 
 from shapely import Point as ShapelyPoint
@@ -16,11 +17,52 @@ def polygon(shape: Shape) -> Polygon:
     return Polygon([(p.x, p.y) for p in shape[0]], [[(p.x, p.y) for p in h] for h in shape[1:]])
 
 
+def random_point(shapes: tuple[Shape, ...], rng: random.Random) -> Point | None:
+    """A random point inside one of ``shapes`` (None after 200 misses)."""
+    poly = polygon(rng.choice(shapes))
+    x0, y0, x1, y1 = poly.bounds
+    for _ in range(200):
+        p = ShapelyPoint(rng.uniform(x0, x1), rng.uniform(y0, y1))
+        if poly.contains(p):
+            return Point(round(p.x, 3), round(p.y, 3))
+    return None
+
+
+def random_aim(state: MatchState, rng: random.Random) -> Decide:
+    """40k7 Weapons, Blast / Template: the proposal (30%), else a random hole inside the blast's
+    area, or a random direction inside the template's legal directions, that validates (the
+    first of up to 50 tries), else the proposal."""
+    pending = state.pending
+    assert pending is not None and pending.aim is not None
+    aim = pending.aim
+    if rng.random() < 0.3 or not aim.area:
+        return Decide(pending.id, "proposal")
+    for _ in range(50):
+        if aim.shape == "blast":
+            point = random_point(aim.area, rng)
+            if point is None:
+                continue
+        else:
+            lo, hi = rng.choice(aim.directions)
+            a = math.radians(rng.uniform(lo, hi))
+            reach = aim.limits["length"] / 2
+            point = Point(
+                round(aim.origin.x + reach * math.cos(a), 3), round(aim.origin.y + reach * math.sin(a), 3)
+            )
+        answer = Decide(pending.id, "aim", aim=point)
+        if validate(state, pending.side, answer) is None:
+            return answer
+    return Decide(pending.id, "proposal")
+
+
 def random_answer(state: MatchState, rng: random.Random) -> Decide:
     """The proposal (30%), else a random placement inside each model's area that validates
-    (the first of up to 50 tries), else the proposal."""
+    (the first of up to 50 tries), else the proposal. An aiming decision: ``random_aim``."""
     pending = state.pending
-    assert pending is not None and pending.placement is not None
+    assert pending is not None
+    if pending.aim is not None:
+        return random_aim(state, rng)
+    assert pending.placement is not None
     if rng.random() < 0.3:
         return Decide(pending.id, "proposal")
     for _ in range(50):
@@ -29,13 +71,9 @@ def random_answer(state: MatchState, rng: random.Random) -> Decide:
             shapes = pending.placement.area[mid]
             if not shapes:
                 continue
-            poly = polygon(rng.choice(shapes))
-            x0, y0, x1, y1 = poly.bounds
-            for _ in range(200):
-                p = ShapelyPoint(rng.uniform(x0, x1), rng.uniform(y0, y1))
-                if poly.contains(p):
-                    place[mid] = Point(round(p.x, 3), round(p.y, 3))
-                    break
+            point = random_point(shapes, rng)
+            if point is not None:
+                place[mid] = point
         answer = Decide(pending.id, "place", place=place)
         if validate(state, pending.side, answer) is None:
             return answer

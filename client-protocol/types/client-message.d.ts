@@ -140,12 +140,16 @@ export interface Shoot {
 /**
  * One weapon firing at one target unit; ``snap`` asks for Snap Shots. ``target_model``: the
  * model of the target unit its hits go to (hh3: a Paragon allocates the hits it inflicts).
+ * ``aim``: 40k7 Blast / Template, the point aimed at, given in advance instead of answering the
+ * aiming decision (docs/decisions.md): every marker of the weapon is placed with its hole there,
+ * or the template points toward it.
  */
 export interface Fire {
   weapon: string;
   target: string;
   snap?: boolean;
   target_model?: string | null;
+  aim?: Point | null;
 }
 export interface Charge {
   type: "charge";
@@ -240,7 +244,8 @@ export interface EndPhase {
 }
 /**
  * Answer the pending decision ``decision`` with one of its options. ``place``: for a
- * placement decision answered ``place``, the centre of each model placed (docs/decisions.md).
+ * placement decision answered ``place``, the centre of each model placed; ``aim``: for an
+ * aiming decision answered ``aim``, the point aimed at (docs/decisions.md).
  */
 export interface Decide {
   type: "decide";
@@ -250,6 +255,7 @@ export interface Decide {
   place?: {
     [k: string]: Point;
   };
+  aim?: Point | null;
 }
 /**
  * Take back your own last action (free only while it revealed no dice and the opponent has

@@ -200,7 +200,8 @@ export interface Mount {
  *
  * ``proposal``: the option the server proposes (a decision taken in the middle of an action,
  * docs/decisions.md; ``auto_decide`` answers with it). ``placement``: what a placement
- * decision asks (its options are ``proposal`` and ``place``).
+ * decision asks (its options are ``proposal`` and ``place``). ``aim``: what an aiming
+ * decision asks (its options are ``proposal`` and ``aim``).
  */
 export interface Decision {
   id: string;
@@ -214,6 +215,7 @@ export interface Decision {
   };
   proposal: string;
   placement: Placement | null;
+  aim: Aim | null;
 }
 /**
  * What a placement decision asks (docs/decisions.md): the models of ``unit`` to place, for
@@ -237,6 +239,30 @@ export interface Placement {
   };
 }
 /**
+ * What an aiming decision asks (docs/decisions.md, 40k7 Weapons, Blast / Template): the
+ * firer aims ``weapon`` at the target unit ``target`` before the scatter is rolled.
+ *
+ * ``shape``: ``blast`` (a marker: ``area`` is where the hole's centre may go) or ``template``
+ * (a teardrop whose narrow end is at ``origin``: the answer is a point the template points
+ * toward; ``area`` holds the wedges, out to the template's length, of the legal directions,
+ * also given as ``directions``: [from, to] in degrees, counter-clockwise from +x). ``area``:
+ * polygons, each its exterior ring then its holes, in inches, filled even-odd. ``proposal``:
+ * the server's aim (the centre of the target's model nearest the firer). ``limits``: the
+ * numbers the rule sets (``radius``, ``range``; ``length``, ``narrow``, ``wide``), in inches.
+ */
+export interface Aim {
+  shape: "blast" | "template";
+  weapon: string;
+  target: string;
+  origin: Point;
+  proposal: Point;
+  area: Point[][][];
+  directions: [number, number][];
+  limits: {
+    [k: string]: number;
+  };
+}
+/**
  * An action paused on a decision in its middle (docs/decisions.md, match/suspend.py).
  *
  * The state holding it is the state *before* the action, plus the pending decision: ``action``
@@ -254,13 +280,15 @@ export interface Suspended {
 }
 /**
  * A player's answer to a decision taken in the middle of an action: the option chosen and,
- * for a placement, the centre of each model placed (docs/decisions.md).
+ * for a placement, the centre of each model placed; for an aim, the point aimed at
+ * (docs/decisions.md).
  */
 export interface Answer {
   choice: string;
   place?: {
     [k: string]: Point;
   };
+  aim?: Point | null;
 }
 /**
  * One line of the combat log. ``values`` holds every number the rules used for the line

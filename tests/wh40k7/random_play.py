@@ -304,8 +304,8 @@ def legal_actions(state: MatchState, rng: random.Random) -> tuple[Side, list[Act
     """The side to act and a sample of its legal actions (EndPhase first when legal)."""
     if state.pending is not None:
         d = state.pending
-        if d.placement is not None:
-            # docs/decisions.md: the proposal or a random legal placement
+        if d.placement is not None or d.aim is not None:
+            # docs/decisions.md: the proposal or a random legal placement / aim
             return d.side, [random_answer(state, rng)]
         return d.side, [Decide(d.id, opt) for opt in d.options]
     side = state.active

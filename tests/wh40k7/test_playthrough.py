@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from hulldown.match.actions import Move, Shoot
+from hulldown.match.actions import Decide, Move, Shoot
 from hulldown.match.dice_binding import event_dice
 from hulldown.match.events import Event, decode_event, encode_event
 from hulldown.match.reducer import evolve, fold, state_hash
@@ -36,8 +36,11 @@ def test_random_playthrough_fold_equals_live(game: int) -> None:
     )
     counts: dict[str, int] = {}
     phase_key, in_phase = (live.active, live.phase, live.turn), 0
+    aims = 0
     while live.turn <= TURNS and len(log) < MAX_EVENTS and not live.ended:
+        aiming = live.pending is not None and live.pending.aim is not None
         side, action = choose(live, rng, in_phase)
+        aims += aiming and isinstance(action, Decide) and action.choice == "aim"
         event = Event(
             seq=live.seq + 1, at=float(live.seq), by=side, action_id=f"a{live.seq + 1}", body=action
         )
@@ -55,3 +58,5 @@ def test_random_playthrough_fold_equals_live(game: int) -> None:
     # The game really was played: turns passed, units moved and shot.
     assert live.turn > 2 or len(log) >= MAX_EVENTS
     assert counts.get(Move.__name__, 0) > 0 and counts.get(Shoot.__name__, 0) > 0
+    # 40k7 Weapons, Blast / Template: the firers aimed markers and templates themselves.
+    assert aims > 0 or game == 2

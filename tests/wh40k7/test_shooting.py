@@ -19,6 +19,7 @@ from .builders import (
     rhino,
     ruin,
     speeder,
+    take_proposal,
     vehicle,
     weapon,
 )
@@ -85,11 +86,11 @@ def test_ordnance_forces_the_other_weapons_to_snap() -> None:
     state = make_state(gun, rhino("t", "b", 40, 24, 180), phase="shooting")
     rej = rejected(state, "a", Shoot("g", (Fire("bc", "t"), Fire("krak", "t"))))
     assert rej.code == "ordnance_others_snap"
+    # 40k7 Weapons, Blast: the firer aims the marker first (the proposal: over the nearest model);
     # marker: scatter die 1 (Hit) + 2D6, then krak snap 6 -> 2 hits; pens 2D6-highest (4,2) and 3,
     # damage 1 for the penetrating Ordnance hit.
-    res = act(
-        state, "a", Shoot("g", (Fire("bc", "t"), Fire("krak", "t", snap=True))), [1, 3, 3, 6, 4, 2, 3, 1]
-    )
+    paused = act(state, "a", Shoot("g", (Fire("bc", "t"), Fire("krak", "t", snap=True)))).state
+    res = take_proposal(paused, "aim_blast", [1, 3, 3, 6, 4, 2, 3, 1])
     pen = [r for r in res.rolls if "armour penetration" in r.purpose]
     assert [r.value for r in pen] == [4, 2, 3]
     assert [r.outcome for r in pen][1:] == ["12: penetrating", "11: glancing"]
@@ -186,8 +187,10 @@ def test_blast_uses_the_facing_toward_the_firer() -> None:
     frag = weapon("frag", "Frag blast", 48, 8, 3, rules=("blast",))
     gun = vehicle("g", "a", 10, 24, weapons=(frag,))
     state = make_state(gun, predator("p", "b", 40, 24, 180, weapons=()), phase="shooting")
-    # scatter die 3 (arrow), 2D6 = 2 + 3 = 5 - BS4 = 1", direction 0 deg (+x: behind the target)
-    res = act(state, "a", Shoot("g", (Fire("frag", "p"),)), [3, 2, 3, 1, 1, 5])
+    # 40k7 Weapons, Blast: the firer takes the proposed aim (over the Predator's hull); scatter
+    # die 3 (arrow), 2D6 = 2 + 3 = 5 - BS4 = 1", direction 0 deg (+x: behind the target)
+    paused = act(state, "a", Shoot("g", (Fire("frag", "p"),))).state
+    res = take_proposal(paused, "aim_blast", [3, 2, 3, 1, 1, 5])
     pen = [r for r in res.rolls if r.purpose == "armour penetration"]
     assert pen[0].target == "S8 vs front AV13"
 

@@ -62,12 +62,16 @@ class Pivot(msgspec.Struct, gc=False, frozen=True, tag="pivot", tag_field="type"
 
 class Fire(msgspec.Struct, gc=False, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
     """One weapon firing at one target unit; ``snap`` asks for Snap Shots. ``target_model``: the
-    model of the target unit its hits go to (hh3: a Paragon allocates the hits it inflicts)."""
+    model of the target unit its hits go to (hh3: a Paragon allocates the hits it inflicts).
+    ``aim``: 40k7 Blast / Template, the point aimed at, given in advance instead of answering the
+    aiming decision (docs/decisions.md): every marker of the weapon is placed with its hole there,
+    or the template points toward it."""
 
     weapon: str
     target: str
     snap: bool = False
     target_model: str | None = None
+    aim: Point | None = None
 
 
 class Shoot(
@@ -222,12 +226,14 @@ class Decide(
     omit_defaults=True,
 ):
     """Answer the pending decision ``decision`` with one of its options. ``place``: for a
-    placement decision answered ``place``, the centre of each model placed (docs/decisions.md)."""
+    placement decision answered ``place``, the centre of each model placed; ``aim``: for an
+    aiming decision answered ``aim``, the point aimed at (docs/decisions.md)."""
 
     decision: str
     choice: str
     nonce: str = ""
     place: dict[str, Point] = {}
+    aim: Point | None = None
 
 
 class Undo(msgspec.Struct, gc=False, frozen=True, tag="undo", tag_field="type", forbid_unknown_fields=True):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..rules.dice import Dice
-from .decisions import Answerer, Check, Proposer
+from .decisions import Answerer, Check, Proposer, Suspend
 from .state import Answer, Decision, LogEntry, LogRoll, LogValue
 
 
@@ -36,11 +36,21 @@ class ApplyContext:
         event's own dice)."""
         self._dice = dice
 
-    def decide(self, decision: Decision, check: Check) -> Answer:
+    def decide(
+        self, decision: Decision, check: Check, detail: Callable[[Decision], Decision] | None = None
+    ) -> Answer:
         """The answer to a decision taken here, in the middle of the action (docs/decisions.md).
-        ``check`` says whether an answer is legal (a rejection with the numbers, or None)."""
+        ``check`` says whether an answer is legal (a rejection with the numbers, or None).
+        ``detail`` completes the decision a player is shown (its legal area, costly to compute):
+        it is called only when the action pauses on it, never when the proposal or a recorded
+        answer is taken (the odds engine, ``auto_decide``, a fold of the log)."""
         self.asked += 1
-        return self.answerer.answer(decision, check)
+        try:
+            return self.answerer.answer(decision, check)
+        except Suspend as paused:
+            if detail is None:
+                raise
+            raise Suspend(detail(paused.decision)) from None
 
     def discard_replayed(self) -> None:
         """Forget the lines and rolls written so far: they replay what an earlier event of

@@ -199,12 +199,35 @@ class Placement(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=Tru
     limits: dict[str, float] = {}
 
 
+class Aim(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
+    """What an aiming decision asks (docs/decisions.md, 40k7 Weapons, Blast / Template): the
+    firer aims ``weapon`` at the target unit ``target`` before the scatter is rolled.
+
+    ``shape``: ``blast`` (a marker: ``area`` is where the hole's centre may go) or ``template``
+    (a teardrop whose narrow end is at ``origin``: the answer is a point the template points
+    toward; ``area`` holds the wedges, out to the template's length, of the legal directions,
+    also given as ``directions``: [from, to] in degrees, counter-clockwise from +x). ``area``:
+    polygons, each its exterior ring then its holes, in inches, filled even-odd. ``proposal``:
+    the server's aim (the centre of the target's model nearest the firer). ``limits``: the
+    numbers the rule sets (``radius``, ``range``; ``length``, ``narrow``, ``wide``), in inches."""
+
+    shape: Literal["blast", "template"]
+    weapon: str
+    target: str
+    origin: Point
+    proposal: Point
+    area: tuple[Shape, ...] = ()
+    directions: tuple[tuple[float, float], ...] = ()
+    limits: dict[str, float] = {}
+
+
 class Decision(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):
     """A pending choice only one player may answer (docs/decisions.md).
 
     ``proposal``: the option the server proposes (a decision taken in the middle of an action,
     docs/decisions.md; ``auto_decide`` answers with it). ``placement``: what a placement
-    decision asks (its options are ``proposal`` and ``place``)."""
+    decision asks (its options are ``proposal`` and ``place``). ``aim``: what an aiming
+    decision asks (its options are ``proposal`` and ``aim``)."""
 
     id: str
     side: Side
@@ -215,14 +238,17 @@ class Decision(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True
     context: dict[str, str] = {}
     proposal: str = ""
     placement: Placement | None = None
+    aim: Aim | None = None
 
 
 class Answer(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     """A player's answer to a decision taken in the middle of an action: the option chosen and,
-    for a placement, the centre of each model placed (docs/decisions.md)."""
+    for a placement, the centre of each model placed; for an aim, the point aimed at
+    (docs/decisions.md)."""
 
     choice: str
     place: dict[str, Point] = {}
+    aim: Point | None = None
 
 
 class Suspended(msgspec.Struct, gc=False, frozen=True, forbid_unknown_fields=True):

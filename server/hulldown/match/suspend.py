@@ -71,7 +71,7 @@ def apply_play(state: MatchState, side: Side, action: PlayAction, ctx: ApplyCont
 
 
 def answer_of(action: Decide) -> Answer:
-    return Answer(choice=action.choice, place=action.place)
+    return Answer(choice=action.choice, place=action.place, aim=action.aim)
 
 
 def decode_action(text: str) -> PlayAction:

@@ -82,6 +82,13 @@ def validate(
                 f"decision {pending.id} places no models: answer it with a choice only",
                 decision=pending.id,
             )
+        if action.aim is not None and pending.aim is None:
+            return reject(
+                "aim_not_asked",
+                pending.rule,
+                f"decision {pending.id} aims nothing: answer it without aim",
+                decision=pending.id,
+            )
         if state.suspended is not None:
             # A decision in the middle of an action: its rules check the answer (match/suspend.py).
             return check_answer(state, action)
@@ -103,6 +110,16 @@ def validate(
     setup = check_setup(state, action)
     if setup is not None:
         return setup
+    if (
+        state.edition not in AIM_EDITIONS
+        and isinstance(action, Shoot)
+        and any(f.aim is not None for f in action.fire)
+    ):
+        return reject(
+            "unsupported_field",
+            "docs/decisions.md",
+            f"aim is the 40k7 firer's aim of a blast marker or template; {state.edition} has no such rule",
+        )
     if state.edition not in TARGET_MODEL_EDITIONS and _names_target_model(action):
         return reject(
             "unsupported_field",
@@ -119,6 +136,8 @@ def validate(
     return rules_for(state.edition).validate(state, side, action)
 
 
+# Editions whose firers aim blast markers and templates (docs/decisions.md): 40k7.
+AIM_EDITIONS = ("40k7",)
 # Editions whose rules let an attacker name the model its hits go to (hh3: the Paragon).
 TARGET_MODEL_EDITIONS = ("hh3",)
 

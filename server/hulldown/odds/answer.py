@@ -13,11 +13,15 @@ Method = Literal["exact", "sampled"]
 MethodChoice = Literal["auto", "exact", "sampled"]
 # The policy for the decisions an action raises: each decision is answered with the option that
 # leaves its owner best off (fewest own Hull Points / wounds lost, most of the opponent's lost,
-# in expectation); ``choices`` fix the option of a decision kind instead.
+# in expectation); ``choices`` fix the option of a decision kind instead. A decision taken in the
+# middle of an action (docs/decisions.md) takes the proposal: the rules run with the default
+# answerer, ``match.decisions.Proposer``.
 BEST_ANSWER = "best_answer"
 BEST_ANSWER_NOTE = (
     "each decision the action raises is answered by its owner's best answer: the option with the "
-    "fewest Hull Points / wounds the owner expects to lose, minus those the opponent expects to lose"
+    "fewest Hull Points / wounds the owner expects to lose, minus those the opponent expects to lose; "
+    "a decision taken in the middle of an action (placing models, allocating a wound, aiming a blast "
+    "marker or a template) takes the server's proposal"
 )
 
 

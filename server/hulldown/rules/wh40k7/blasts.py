@@ -1,10 +1,12 @@
 """Blast markers and templates (40k7 Vehicles, Vehicle Facing and Armour Values [seed]; 40k7 Weapons [ext]).
 
-- Blast: the marker's hole is placed over the target's model nearest the firer, then scatters
+- Blast: the firer places the marker's hole (module ``aim``; the proposal: over the target's
+  model nearest the firer), then it scatters
   2D6" minus the firer's BS (a Hit on the scatter die: no scatter). Every unit with a model even
   partly under the marker takes one hit per such model (a vehicle: one hit per hull under it).
   Against a vehicle the hit uses the facing toward the firer, wherever the marker lands.
-- Template: the teardrop is laid from the muzzle toward the target's nearest model; every model
+- Template: the teardrop is laid from the muzzle in the direction the firer chooses (module
+  ``aim``; the proposal: toward the target's nearest model); every model
   even partly under it is hit (templates do not roll to hit). Its shape is approximated by a
   narrow end of TEMPLATE_NARROW", widening to TEMPLATE_WIDE" and a rounded end, as long as the
   weapon's range (8" flamers) [decided].
@@ -42,16 +44,17 @@ def nearest_point(state: MatchState, target_id: str, origin: g.Point) -> g.Point
     return best[1]
 
 
-def blast_centre(
-    ctx: ApplyContext, state: MatchState, target_id: str, origin: g.Point, bs: int, label: str
-) -> g.Point:
-    """Place the marker over the target and scatter it (2D6 - BS)."""
-    x, y = nearest_point(state, target_id, origin)
+def blast_centre(ctx: ApplyContext, hole: g.Point, bs: int, label: str) -> g.Point:
+    """Scatter the marker placed with its hole at ``hole`` (2D6 - BS; 40k7 Weapons, Blast)."""
+    x, y = hole
     dx, dy = scatter(ctx, bs, label)
     cx, cy = x + dx, y + dy
     ctx.log(
         f'{label}: the marker lands at ({cx:.1f}, {cy:.1f}), {math.hypot(dx, dy):.1f}" from its aim.',
         refs.BLAST,
+        aim=[round(x, 3), round(y, 3)],
+        lands=[round(cx, 3), round(cy, 3)],
+        scatter=round(math.hypot(dx, dy), 3),
     )
     return (cx, cy)
 

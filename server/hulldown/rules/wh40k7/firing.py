@@ -56,6 +56,8 @@ class WeaponShot:
     blast: float | None  # marker radius, None for weapons that roll to hit
     template: bool
     melta_half: bool
+    # 40k7 Blast / Template: the point the Fire aimed at in advance (module ``aim``), if any.
+    aim: g.Point | None = None
 
 
 @dataclass(frozen=True)
@@ -286,6 +288,13 @@ def _plan_weapon(
         )
     blast = is_blast(weapon)
     template = is_template(weapon)
+    if fire.aim is not None and blast is None and not template:
+        return reject(
+            "aim_not_asked",
+            refs.WEAPONS,
+            f"{weapon.name} is neither a Blast nor a Template weapon: it is not aimed (leave out aim)",
+            weapon=weapon.id,
+        )
     skyfire = has_type(unit, "skyfire") or "skyfire" in weapon.rules
     reasons: list[str] = []
     if forced is not None:
@@ -410,4 +419,5 @@ def _plan_weapon(
             )
         n = -(-n // SALVO_MOVED_DIVISOR)
     melta_half = "melta" in weapon.rules and best <= weapon.range / 2 + 1e-9
-    return WeaponShot(weapon, model, origin, target.id, snap, n, best, blast, template, melta_half)
+    aim = (fire.aim.x, fire.aim.y) if fire.aim is not None else None
+    return WeaponShot(weapon, model, origin, target.id, snap, n, best, blast, template, melta_half, aim)

@@ -2,10 +2,10 @@
 
 Validation: phase, the unit may shoot (not Ran, Flat Out, already shot, locked in combat),
 then the pure plan (module ``firing``). Application: if the target may Jink, the target's owner
-decides first (a pending decision); then every weapon rolls to hit (Snap Shots on a 6), blasts
-scatter, templates are laid, and all hits are resolved per target (module ``resolve``). A unit
-of models that loses 25% of its models in the phase takes a Morale check; Pinning weapons force
-a Pinning test.
+decides first (a pending decision); then every weapon rolls to hit (Snap Shots on a 6), the
+firer aims each blast marker (which then scatters) and each template (module ``aim``), and all
+hits are resolved per target (module ``resolve``). A unit of models that loses 25% of its models
+in the phase takes a Morale check; Pinning weapons force a Pinning test.
 """
 
 from __future__ import annotations
@@ -18,8 +18,9 @@ from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
 from ...match.state import Decision, MatchState, Side
 from . import refs
+from .aim import Firer, aim_blast, aim_template, angle_of, check_given_aim
 from .attacks import Hit, Tally
-from .blasts import blast_centre, models_under_circle, models_under_shape, nearest_point, template_polygon
+from .blasts import blast_centre, models_under_circle, models_under_shape, template_polygon
 from .core import shooting_to_hit
 from .firing import NO_CHARGE_TYPES, Plan, WeaponShot, locked_in_combat, plan_shooting
 from .morale import casualty_morale, note_strength, pinning_test
@@ -56,7 +57,14 @@ def validate_shoot(state: MatchState, action: Shoot, overwatch: bool = False) ->
             "locked_in_combat", refs.SHOOTING, f"{unit.name} is locked in close combat and cannot shoot"
         )
     plan = plan_shooting(state, action, overwatch)
-    return plan if isinstance(plan, Rejection) else None
+    if isinstance(plan, Rejection):
+        return plan
+    for shot in plan.shots:
+        if shot.aim is not None:
+            problem = check_given_aim(state, Firer(unit, shot.model, shot))
+            if problem is not None:
+                return problem
+    return None
 
 
 def _jink_target(state: MatchState, plan: Plan, asked: tuple[str, ...]) -> str | None:
@@ -174,15 +182,23 @@ def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bo
         hit = Hit(_pen(shot), w.ap, shot.origin, label, group, rules=w.rules)
         firers_by_target.setdefault(shot.target, []).append(hit)
         if shot.template:
-            poly = template_polygon(shot.origin, nearest_point(state, shot.target, shot.origin), w.range)
+            toward = aim_template(state, ctx, Firer(unit, shot.model, shot), label)
+            poly = template_polygon(shot.origin, toward, w.range)
             under = models_under_shape(state, poly, {unit.id})
-            ctx.log(f"{label}: the template covers {plural(sum(under.values()), 'model')}.", refs.BLAST)
+            ctx.log(
+                f"{label}: the template covers {plural(sum(under.values()), 'model')}.",
+                refs.BLAST,
+                toward=[round(toward[0], 3), round(toward[1], 3)],
+                angle=round(angle_of(shot.origin, toward), 1),
+                covered=sum(under.values()),
+            )
             for uid, n in under.items():
                 hits_by_target.setdefault(uid, []).extend([hit] * n)
             continue
         if shot.blast is not None:
             for _ in range(shot.shots):
-                centre = blast_centre(ctx, state, shot.target, shot.origin, bs, label)
+                hole = aim_blast(state, ctx, Firer(unit, shot.model, shot), shot.blast, label)
+                centre = blast_centre(ctx, hole, bs, label)
                 for uid, n in models_under_circle(state, centre, shot.blast).items():
                     hits_by_target.setdefault(uid, []).extend([hit] * n)
             continue

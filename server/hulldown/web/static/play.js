@@ -804,6 +804,10 @@ async function liveCheck() {
 
 function updateDrag(point) {
   const d = table.drag;
+  if (d.aim) {
+    updateAimDrag(point);
+    return;
+  }
   if (d.place) {
     updatePlaceDrag(point);
     return;
@@ -825,6 +829,10 @@ function updateDrag(point) {
 
 async function finishDrag(point, addWaypoint, addAdjust = false) {
   const d = table.drag;
+  if (d.aim) {
+    finishAimDrag(point);
+    return;
+  }
   if (d.place) {
     finishPlaceDrag(point);
     return;
@@ -874,6 +882,12 @@ async function finishDrag(point, addWaypoint, addAdjust = false) {
 }
 
 function cancelDrag() {
+  if (table.drag && table.drag.aim && table.aim) {
+    table.aim.point = table.drag.from; // Esc: back where it was
+    table.drag = null;
+    drawAim();
+    return;
+  }
   if (table.drag && table.drag.place && table.placement) {
     table.placement.positions[table.drag.placeModel] = table.drag.from; // Esc: back where it was
     table.drag = null;
@@ -976,7 +990,7 @@ function adjustSection() {
 board.svg.addEventListener(
   "pointerdown",
   (event) => {
-    if (!grabPlaced(event)) return;
+    if (!grabPlaced(event) && !grabAim(event)) return;
     event.preventDefault();
     event.stopPropagation();
   },
@@ -1306,13 +1320,14 @@ function setupSection(unit) {
 
 // ---- decisions -----------------------------------------------------------------------------------
 
-const OPTION_LABELS = { proposal: "Take the proposal", place: "Place" };
+const OPTION_LABELS = { proposal: "Take the proposal", place: "Place", aim: "Aim" };
 
 function renderDecision() {
   const dialog = $("decision");
   const pending = table.view.pending;
   const mine = pending && pending.side === table.side && !table.view.ended;
   syncPlacement(mine ? pending : null);
+  syncAim(mine ? pending : null);
   if (!mine) {
     if (dialog.open) dialog.close();
     dialog.dataset.decision = "";
@@ -1322,26 +1337,36 @@ function renderDecision() {
   dialog.dataset.decision = pending.id;
   // A placement decision (docs/decisions.md): the models are dragged on the board, so the dialog
   // is not modal; "Place" sends where they stand, "Take the proposal" the server's placement.
-  dialog.classList.toggle("placing", !!pending.placement);
+  // An aiming decision likewise: the marker (or the template) is dragged; "Aim" sends its point.
+  const onBoard = !!(pending.placement || pending.aim);
+  dialog.classList.toggle("placing", onBoard);
   const send = (option) =>
-    act("decision", option === "place" ? { type: "decide", decision: pending.id, choice: "place", place: placedPositions() } : { type: "decide", decision: pending.id, choice: option });
+    act(
+      "decision",
+      option === "place"
+        ? { type: "decide", decision: pending.id, choice: "place", place: placedPositions() }
+        : option === "aim"
+          ? { type: "decide", decision: pending.id, choice: "aim", aim: [...table.aim.point] }
+          : { type: "decide", decision: pending.id, choice: option },
+    );
   dialog.replaceChildren(
     h("h3", {}, "Your decision"),
     h("p", { class: "prompt" }, pending.prompt),
     h("p", { class: "rule" }, pending.rule),
     ...(pending.placement ? placementLines(pending.placement) : []),
+    ...(pending.aim ? aimLines() : []),
     h(
       "div",
       { class: "options" },
-      ...pending.options.map((option) => h("button", { type: "button", class: "option", "data-choice": option, onclick: () => send(option) }, pending.placement ? OPTION_LABELS[option] || option : option)),
+      ...pending.options.map((option) => h("button", { type: "button", class: "option", "data-choice": option, onclick: () => send(option) }, onBoard ? OPTION_LABELS[option] || option : option)),
     ),
     message("decision"),
   );
-  const modal = pending.placement ? "no" : "yes";
+  const modal = onBoard ? "no" : "yes";
   if (dialog.open && dialog.dataset.modal !== modal) dialog.close(); // reopened the other way
   dialog.dataset.modal = modal;
   if (!dialog.open) {
-    if (pending.placement) dialog.show();
+    if (onBoard) dialog.show();
     else dialog.showModal();
   }
 }
@@ -1458,10 +1483,123 @@ function finishPlaceDrag(point) {
 function renderDecisionLines() {
   const dialog = $("decision");
   const pending = table.view.pending;
+  if (pending && pending.aim) {
+    const hint = dialog.querySelector("p.aim-hint");
+    if (hint) hint.replaceWith(aimLines()[0]);
+    return;
+  }
   const old = dialog.querySelectorAll("p.placement, p.placement-hint");
   if (!pending || !pending.placement || !old.length) return;
   const lines = placementLines(pending.placement);
   old.forEach((node, i) => node.replaceWith(lines[i]));
+}
+
+// ---- aiming a blast marker or a template for a decision (docs/decisions.md) -------------------------
+// A blast: the legal area of the hole is drawn even-odd with the marker at the server's proposal;
+// the firer drags the marker (green while its hole is inside the area, red outside). A template:
+// the wedges of its legal directions are drawn with the template pointing at the proposal; the
+// firer drags the knob at its wide end to turn it round its narrow end (green in a legal
+// direction). The server judges the answer; a refusal is shown in the dialog.
+
+const TEMPLATE_ROUND_END_STEPS = 8; // as rules/wh40k7/blasts.py draws it
+const AIM_GRAB_REACH = 1.0; // a press this close to the hole (or the knob) grabs it, in inches
+
+function syncAim(pending) {
+  const aim = pending && pending.aim;
+  if (!aim) {
+    if (table.aim) {
+      table.aim = null;
+      drawAim();
+    }
+    return;
+  }
+  if (!table.aim || table.aim.decision !== pending.id) {
+    table.aim = { decision: pending.id, ...aim, point: [aim.proposal[0], aim.proposal[1]] };
+  }
+  drawAim();
+}
+
+const aimAngle = (a, point) => ((Math.atan2(point[1] - a.origin[1], point[0] - a.origin[0]) * 180) / Math.PI + 360) % 360;
+
+function aimLegal(a, point) {
+  if (a.shape === "blast") return insideArea(point, a.area);
+  const angle = aimAngle(a, point);
+  return (a.directions || []).some(([lo, hi]) => (lo <= angle && angle <= hi) || (lo <= angle + 360 && angle + 360 <= hi));
+}
+
+// The template's teardrop pointing from its narrow end toward ``point`` (rules/wh40k7/blasts.py).
+function templatePolygon(a, point) {
+  const [ox, oy] = a.origin;
+  const length = a.limits.length;
+  const narrow = a.limits.narrow;
+  const half = a.limits.wide / 2;
+  const n = Math.hypot(point[0] - ox, point[1] - oy) || 1;
+  const ux = (point[0] - ox) / n;
+  const uy = (point[1] - oy) / n;
+  const nx = -uy;
+  const ny = ux;
+  const body = Math.max(0.1, length - half);
+  const cx = ox + ux * body;
+  const cy = oy + uy * body;
+  const pts = [
+    [ox + (nx * narrow) / 2, oy + (ny * narrow) / 2],
+    [cx + nx * half, cy + ny * half],
+  ];
+  const base = Math.atan2(ny, nx);
+  for (let k = 1; k < TEMPLATE_ROUND_END_STEPS; k += 1) {
+    const t = base - (Math.PI * k) / TEMPLATE_ROUND_END_STEPS;
+    pts.push([cx + half * Math.cos(t), cy + half * Math.sin(t)]);
+  }
+  pts.push([cx - nx * half, cy - ny * half], [ox - (nx * narrow) / 2, oy - (ny * narrow) / 2]);
+  return pts;
+}
+
+function drawAim(text = "") {
+  board.overlay = board.overlay.filter((o) => !o.aiming);
+  const a = table.aim;
+  if (a) {
+    board.overlay.push({ kind: "area", aiming: true, evenodd: true, model: "aim", active: true, polygons: areaRings(a.area) });
+    const state = aimLegal(a, a.point) ? "ok" : "rejected";
+    if (a.shape === "blast") board.overlay.push({ kind: "marker", aiming: true, pos: a.point, radius: a.limits.radius, state, text });
+    else board.overlay.push({ kind: "template", aiming: true, pos: a.point, polygon: templatePolygon(a, a.point), angle: aimAngle(a, a.point), state, text });
+  }
+  board.renderOverlay();
+}
+
+function aimLines() {
+  const a = table.aim;
+  const legal = aimLegal(a, a.point);
+  const how = a.shape === "blast" ? "Drag the marker's hole within the area on the board, then Aim." : "Drag the knob at the template's wide end to turn it, then Aim.";
+  return [
+    h("p", { class: "aim-hint", "data-state": legal ? "ok" : "rejected" }, how, legal ? "" : " The aim shown is outside what the rule allows.", ` Aim: (${a.point[0].toFixed(2)}, ${a.point[1].toFixed(2)}).`),
+  ];
+}
+
+function grabAim(event) {
+  const a = table.aim;
+  if (!a || table.drag || event.button !== 0) return false;
+  const point = board.toTable(event.clientX, event.clientY);
+  if (Math.hypot(a.point[0] - point[0], a.point[1] - point[1]) > AIM_GRAB_REACH) return false;
+  table.drag = { aim: true, place: true, unit: null, from: [...a.point], offset: [a.point[0] - point[0], a.point[1] - point[1]], waypoints: [], current: [...a.point], heading: 0, turned: false, pointer: event.pointerId };
+  board.svg.setPointerCapture && board.svg.setPointerCapture(event.pointerId);
+  updateAimDrag(point);
+  return true;
+}
+
+function updateAimDrag(point) {
+  const d = table.drag;
+  d.current = leadPoint(point);
+  table.aim.point = d.current;
+  drawAim(aimLegal(table.aim, d.current) ? "legal aim" : "not allowed");
+}
+
+function finishAimDrag(point) {
+  const d = table.drag;
+  d.current = leadPoint(point);
+  table.aim.point = [Number(d.current[0].toFixed(2)), Number(d.current[1].toFixed(2))];
+  table.drag = null;
+  drawAim();
+  renderDecisionLines();
 }
 
 // ---- the log and the wound maxima ----------------------------------------------------------------

@@ -269,6 +269,18 @@ export class Board {
         // A rotate handle (the table's): a stem from the model's centre to a knob to drag.
         layer.append(el("line", { class: "handle-stem", x1: fmt(item.from[0]), y1: fmt(item.from[1]), x2: fmt(item.pos[0]), y2: fmt(item.pos[1]) }));
         layer.append(el("circle", { class: "rotate-handle", "data-unit": item.unit, cx: fmt(item.pos[0]), cy: fmt(item.pos[1]), r: 0.6 }));
+      } else if (item.kind === "marker") {
+        // An aiming decision's blast marker (docs/decisions.md): the marker and its hole.
+        const g = el("g", { class: `aim-marker ${item.state || ""}`, "data-x": item.pos[0], "data-y": item.pos[1] });
+        g.append(el("circle", { class: "marker", cx: fmt(item.pos[0]), cy: fmt(item.pos[1]), r: item.radius }));
+        g.append(el("circle", { class: "hole", cx: fmt(item.pos[0]), cy: fmt(item.pos[1]), r: 0.15 }));
+        layer.append(g);
+      } else if (item.kind === "template") {
+        // An aiming decision's template: the teardrop and the knob its wide end is turned by.
+        const g = el("g", { class: `aim-template ${item.state || ""}`, "data-angle": item.angle.toFixed(1), "data-x": item.pos[0], "data-y": item.pos[1] });
+        g.append(el("polygon", { class: "template", points: item.polygon.map(([x, y]) => `${fmt(x)},${fmt(y)}`).join(" ") }));
+        g.append(el("circle", { class: "aim-knob", cx: fmt(item.pos[0]), cy: fmt(item.pos[1]), r: 0.4 }));
+        layer.append(g);
       } else if (item.kind === "area" && item.evenodd) {
         // One path of every ring (exterior rings and holes), filled even-odd: a placement's area.
         const d = item.polygons.map((ring) => `M${ring.map(([x, y]) => `${x},${y}`).join("L")}Z`).join("");
