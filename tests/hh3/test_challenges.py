@@ -38,7 +38,8 @@ def test_an_accepted_challenge_is_fought_apart_and_its_glory_counts_in_resolutio
     WS5 hits on 4+: 4, 4, 1, 1 are 2 hits; each wounds (S4 vs T4, 4+: 4) and the Sergeant's own
     4+ save fails (1): it loses its 2 Wounds and does not strike back. Glory: base Wounds 2 + 1
     for a Paragon = 3 points. In the Fight s-2 does not attack: s-1 and s-3 (WS4 vs WS4, 4+) roll
-    6, 1, the hit wounds on 4 and slays t-1. Resolution: side a 3 + 1 + 1 (3 models against 1)."""
+    6, 1, the hit wounds on 4 and slays t-1. Resolution: side a 3 + 1 + 1 (models 4 against 1: the
+    living Centurion counts its base Wounds 2, PARAGON_COUNTS_BASE_WOUNDS_ALIVE)."""
     state = act(_combat(), "a", Challenge("s", "s-2", "t"))
     assert state.pending is not None and state.pending.kind == DECISION_CHALLENGE
     assert state.pending.options == (DECLINE, "t-2") and state.pending.proposal == "t-2"
@@ -56,7 +57,7 @@ def test_an_accepted_challenge_is_fought_apart_and_its_glory_counts_in_resolutio
     state = take_proposal(state, "allocate_wound", [1])
     assert sum(m.alive for m in state.units["t"].models.values()) == 1
     state = act(state, "a", EndPhase(), [3, 3])
-    assert "side a 5 points, side b 0 points (models 3 against 1)" in log_text(state)
+    assert "side a 5 points, side b 0 points (models 4 against 1)" in log_text(state)
     assert not any(f.startswith("challenge:") for u in state.units.values() for f in u.turn_flags)
 
 

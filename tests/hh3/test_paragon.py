@@ -39,14 +39,15 @@ def _melee(defenders: Unit) -> MatchState:
 
 
 def test_a_paragon_lends_its_leadership_to_its_units_panic_check() -> None:
-    """hh3 core, Resolution Sub-Phase with the Paragon clause: s kills t's front model; side b
-    loses by 2. The Paragon (Ld 10) behind lends its Leadership: 10 - 2 = 8, so 3 + 3 passes (on
-    the unit's own Leadership 7, 7 - 2 = 5, the same dice fail: the test beside it)."""
+    """hh3 core, Resolution Sub-Phase with the Paragon clause: s kills t's front model. Side a
+    scores 1; the models are 3 against 3 (the living W2 Paragon counts 2, with the tank v), so no
+    most-models point: side b loses by 1. The Paragon (Ld 10) behind lends its Leadership:
+    10 - 1 = 9, so 4 + 3 passes (on the unit's own Leadership 7, 7 - 1 = 6 would fail)."""
     state = act(_melee(_defenders("t-2")), "a", Fight("s", "t"), [6, 6])
     state = take_proposal(state, DECISION_ALLOCATE, [1, 1])  # hh3 core, Wound Allocation
-    state = act(state, "a", EndPhase(), [3, 3])
-    assert "side a 2 points, side b 0 points" in log_text(state)
-    assert "passes the Panic Check (Leadership 10 - 2)" in log_text(state)
+    state = act(state, "a", EndPhase(), [4, 3])
+    assert "side a 1 points, side b 0 points (models 3 against 3)" in log_text(state)
+    assert "passes the Panic Check (Leadership 10 - 1)" in log_text(state)
     assert state.units["t"].statuses == {}
 
 
@@ -70,6 +71,21 @@ def test_a_joined_paragon_slain_counts_its_base_wounds() -> None:
     state = act(state, "a", EndPhase(), [3, 3])
     assert "side a 3 points, side b 0 points (models 3 against 2)" in log_text(state)
     assert state.units["t"].statuses == {"routed": 0}
+
+
+def test_a_living_paragon_counts_its_base_wounds_of_models_for_the_most_models_point() -> None:
+    """Seed glossary, Paragon: "Counts as its base Wounds value for combat resolution", read for
+    the hh3 core Resolution Sub-Phase's model count too (PARAGON_COUNTS_BASE_WOUNDS_ALIVE,
+    docs/rules-notes.md). s's three attacks all miss (1, 1, 1). The combat is s against t and the
+    tank v it touches: side a 3 models, side b t-1 + the W2 Paragon t-2 (2) + v = 4, so side b
+    scores the most-models point and wins 1 - 0 (counting t-2 as one model, 3 against 3 would be
+    a draw); s passes its Panic Check on 1 + 1 against Leadership 7 - 1."""
+    state = act(_melee(_defenders("t-2")), "a", Fight("s", "t"), [1, 1, 1])
+    state = act(state, "a", EndPhase(), [1, 1])
+    text = log_text(state)
+    assert "side a 0 points, side b 1 points (models 3 against 4)" in text
+    assert "Side b wins the combat." in text
+    assert "s passes the Panic Check (Leadership 7 - 1)" in text
 
 
 def test_a_paragon_model_shoots_with_its_own_bs_and_saves_with_its_own_armour() -> None:

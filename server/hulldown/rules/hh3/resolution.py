@@ -6,7 +6,8 @@ Panic Check and the aftermath, with the vehicle rules.
 # attacks removed in the Fight sub-phase and +1 if it has the most models in the combat; the higher
 # total wins; the loser makes one Leadership check (Panic Check) at minus the difference, and on a
 # failure its units gain Routed. Paragon glossary (seed): a Paragon "counts as its base Wounds
-# value for combat resolution": a slain Paragon model is worth its base Wounds.
+# value for combat resolution": a slain Paragon model is worth its base Wounds, and a living one
+# counts as that many models for the most-models point (PARAGON_COUNTS_BASE_WOUNDS_ALIVE).
 #
 # [decided] Which units form a combat: the units that fought this phase, their targets, and every
 # enemy unit in base contact with a unit already in the combat (repeated). A destroyed vehicle is
@@ -59,6 +60,10 @@ ASSAULT_PHASE_FLAGS = (
 )
 # hh3 core, Resolution Sub-Phase: +1 for the side with the most models in the combat.
 MOST_MODELS_POINTS = 1
+# [decided] The seed's Paragon clause ("counts as its base Wounds value for combat resolution")
+# read for every count combat resolution makes: a living Paragon model also counts as its base
+# Wounds of models when the sides' models are compared (as the published Paragon rule reads it).
+PARAGON_COUNTS_BASE_WOUNDS_ALIVE = True
 
 
 def combat_flag(target: str, points: int) -> str:
@@ -90,6 +95,14 @@ def removed_points(unit: Unit, before: Unit) -> int:
     if before.kind == "vehicle" and unit.destroyed and not before.destroyed:
         lost = max(lost, 1)
     return lost
+
+
+def model_count(unit: Unit) -> int:
+    """The unit's living models as combat resolution counts them: 1 each, a Paragon model its base
+    Wounds (hh3 glossary, Paragon; PARAGON_COUNTS_BASE_WOUNDS_ALIVE)."""
+    if not PARAGON_COUNTS_BASE_WOUNDS_ALIVE:
+        return len(alive_models(unit))
+    return sum(model_profile(unit, m).w if is_paragon_model(unit, m) else 1 for m in alive_models(unit))
 
 
 def _in_contact(a: Unit, b: Unit) -> bool:
@@ -151,7 +164,7 @@ def _resolve(state: MatchState, group: list[str], ctx: ApplyContext) -> MatchSta
     if not standing["a"] or not standing["b"]:
         ctx.log(f"Combat of {names}: one side was wiped out, no resolution to make.", R_RESOLUTION)
         return state
-    models = {side: sum(len(alive_models(u)) for u in standing[side]) for side in ("a", "b")}
+    models = {side: sum(model_count(u) for u in standing[side]) for side in ("a", "b")}
     if models["a"] != models["b"]:
         points["a" if models["a"] > models["b"] else "b"] += MOST_MODELS_POINTS
     ctx.log(
