@@ -19,7 +19,7 @@ from hulldown.match.scenario import CreateMatch, Scenario
 from hulldown.match.state import Options
 
 from ..server_process import ServerProcess
-from .browser import board_matches_state, drag, open_table, shot, state_of, wait_seq
+from .browser import board_matches_state, drag, open_table, shot, state_of, take_charge_proposal, wait_seq
 
 
 def hh3_duel() -> CreateMatch:
@@ -165,6 +165,11 @@ async def _play(
     charge_lines = " ".join(e["text"] for e in state["log"] if "charge roll" in e["text"].lower())
     if "fails" in charge_lines:
         return False
+    if state["pending"] is not None:
+        # hh3 Charge Move: the charging player places the chargers; take the proposal.
+        assert state["pending"]["kind"] == "place_chargers", state["pending"]
+        await take_charge_proposal(a)
+        state = await play.settle()
     if charge_move is not None:
         await a.select_option("#move-kind", "charge")
         before = state["seq"]

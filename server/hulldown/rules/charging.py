@@ -92,34 +92,80 @@ def _radius(fp: g.Footprint) -> float:
     return fp.radius if isinstance(fp, g.Base) else fp.reach
 
 
-def _grown(fp: g.Footprint, by: float, segs: int = AREA_QUAD_SEGS) -> BaseGeometry:
+def _grown(fp: g.Footprint, by: float, segs: int = AREA_QUAD_SEGS, outside: bool = True) -> BaseGeometry:
+    """``fp`` grown by ``by``, as a polygon of ``segs`` vertices per quarter circle: all of it
+    outside the true shape (``outside``: the polygon's edges touch the true arcs), else all of
+    it inside (its vertices on them)."""
+    grow = by / math.cos(math.pi / (4 * segs)) if outside else by
     if isinstance(fp, g.Base):
-        return ShapelyPoint(fp.cx, fp.cy).buffer(fp.radius + by, quad_segs=segs)
-    return fp.polygon().buffer(by, quad_segs=segs)
+        radius = fp.radius + by
+        if outside:
+            radius /= math.cos(math.pi / (4 * segs))
+        return ShapelyPoint(fp.cx, fp.cy).buffer(radius, quad_segs=segs)
+    return fp.polygon().buffer(grow, quad_segs=segs)
 
 
 def _keep_out(
-    scene: ChargeScene, r: float, limits: ChargeLimits, placed: Sequence[g.Footprint]
+    scene: ChargeScene, r: float, limits: ChargeLimits, placed: Sequence[g.Footprint], targets: bool = True
 ) -> BaseGeometry:
-    zones = [_grown(fp, r) for fp in (*scene.others, *scene.targets, *placed)]
+    """Where the centre of a base of radius ``r`` may not go: on a model (the charged ones too
+    unless not ``targets``), within ``enemy_gap`` of an enemy unit not charged, in impassable
+    terrain. Drawn a little large: every point left outside it is legal."""
+    zones = [_grown(fp, r) for fp in (*scene.others, *placed)]
+    if targets:
+        zones += [_grown(fp, r) for fp in scene.targets]
     zones += [_grown(fp, r + limits.enemy_gap) for fp in scene.shunned]
-    zones += [z.buffer(r, quad_segs=AREA_QUAD_SEGS) for z in scene.impassable]
+    zones += [
+        z.buffer(r / math.cos(math.pi / (4 * AREA_QUAD_SEGS)), quad_segs=AREA_QUAD_SEGS)
+        for z in scene.impassable
+    ]
     return unary_union(zones)
+
+
+def _reachable(scene: ChargeScene, fp: g.Footprint) -> BaseGeometry:
+    """Centres within the charge roll of ``fp``'s and with its base on the table."""
+    r = _radius(fp)
+    disk = ShapelyPoint(fp.centre).buffer(scene.reach, quad_segs=AREA_QUAD_SEGS)
+    return disk.intersection(box(r, r, scene.width - r, scene.height - r))
+
+
+def _band(scene: ChargeScene, r: float, limits: ChargeLimits, strict: bool) -> BaseGeometry:
+    """Centres of bases of radius ``r`` in base contact with the charged unit: ``strict``, only
+    points truly touching and not overlapping; else also a sliver (under 0.002") overlapping, so
+    a model touching exactly lies inside the drawn area."""
+    return unary_union(
+        [
+            _grown(t, r + limits.contact, CONTACT_QUAD_SEGS, outside=False).difference(
+                _grown(t, r, CONTACT_QUAD_SEGS, outside=strict)
+            )
+            for t in scene.targets
+        ]
+    )
 
 
 def _free(
     scene: ChargeScene, fp: g.Footprint, limits: ChargeLimits, placed: Sequence[g.Footprint]
 ) -> BaseGeometry:
-    """Legal centres for ``fp`` (any model but the contact rule): within reach, on the table."""
+    """Legal centres for ``fp`` off the charged unit (any but the contact rule)."""
+    return _reachable(scene, fp).difference(_keep_out(scene, _radius(fp), limits, placed))
+
+
+def _touching(
+    scene: ChargeScene, fp: g.Footprint, limits: ChargeLimits, placed: Sequence[g.Footprint], strict: bool
+) -> BaseGeometry:
+    """Legal centres for ``fp`` in base contact with the charged unit."""
     r = _radius(fp)
-    disk = ShapelyPoint(fp.centre).buffer(scene.reach, quad_segs=AREA_QUAD_SEGS)
-    table = box(r, r, scene.width - r, scene.height - r)
-    return disk.intersection(table).difference(_keep_out(scene, r, limits, placed))
+    room = _reachable(scene, fp).difference(_keep_out(scene, r, limits, placed, targets=False))
+    return _band(scene, r, limits, strict).intersection(room)
 
 
 def areas(scene: ChargeScene, limits: ChargeLimits) -> dict[str, tuple[Shape, ...]]:
-    """For each charger, where its centre may end (the other chargers not counted)."""
-    return {mid: shapes(_free(scene, fp, limits, ())) for mid, fp in scene.chargers}
+    """For each charger, where its centre may end (the other chargers not counted): off the
+    charged unit, or touching it."""
+    return {
+        mid: shapes(_free(scene, fp, limits, ()).union(_touching(scene, fp, limits, (), strict=False)))
+        for mid, fp in scene.chargers
+    }
 
 
 def _problem(
@@ -166,14 +212,7 @@ def contact_spot(
     ends ``placed``; None when there is none. Searched on the area's polygons, each spot found
     checked exactly."""
     start = scene.start(mid)
-    r = _radius(start)
-    band = unary_union(
-        [
-            _grown(t, r + limits.contact, CONTACT_QUAD_SEGS).difference(_grown(t, r, CONTACT_QUAD_SEGS))
-            for t in scene.targets
-        ]
-    )
-    region = band.intersection(_free(scene, start, limits, placed))
+    region = _touching(scene, start, limits, placed, strict=True)
     if region.is_empty:
         return None
     candidates = [region.representative_point()]
