@@ -25,7 +25,7 @@ from hulldown.rules.dice import SeededDice
 
 from ..decision_answers import random_answer
 from ..dice.forge import Forge
-from .builders import act, infantry, make_state, rejection_of, take_proposal
+from .builders import act, dreadnought, infantry, make_state, rejection_of, take_proposal
 
 R = 25.0 / 25.4 / 2  # radius of a 25 mm base (0.492 in)
 
@@ -188,3 +188,23 @@ def test_a_granted_takeback_restores_the_state_before_the_charge() -> None:
     restored = forge.timeline.state
     assert restored.pending is None and restored.suspended is None
     assert game_hash(restored) == game_hash(before)
+
+
+def test_a_walker_charges_the_same_way() -> None:
+    """40k7 Walkers charge like Infantry: the Dreadnought (a 2.5" square hull, front edge at
+    x = 21.25) rolls 3 + 3 = 6 >= the 4.26" to the Guardsman at (26, 24). Its player may slide it
+    into base contact half an inch to the side; stopping 1" short is refused (it is the initial
+    charger)."""
+    walker = dreadnought("w", "a", 20, 24, 0)
+    guard = infantry("g", "b", [(26, 24)])
+    state = act(make_state(walker, guard, phase="assault"), "a", Charge("w", "g"), DICE).state
+    pending = state.pending
+    assert pending is not None and pending.kind == DECISION_CHARGE and pending.placement is not None
+    x = 26 - R - 1.25  # the hull's front edge touching the Guardsman's base
+    proposal = pending.placement.proposal["w-m"]
+    assert abs(proposal.x - x) < 1e-9 and proposal.y == 24
+    code, values = _refused(state, {"w-m": Point(x - 1, 24)})
+    assert code == "not_in_contact" and values["model"] == "w-m"
+    aside = Point(x - 0.001, 24.5)
+    out = act(state, "a", Decide(pending.id, "place", place={"w-m": aside})).state
+    assert out.units["w"].models["w-m"].pos == aside and out.units["w"].flag("charged_into:g")
