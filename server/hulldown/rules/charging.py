@@ -25,12 +25,15 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from msgspec.structs import replace
 from shapely import Point as ShapelyPoint
 from shapely import box, unary_union
 from shapely.geometry.base import BaseGeometry
 
+from ..match.context import ApplyContext
+from ..match.decisions import Check, Suspend
 from ..match.rejection import Rejection, reject
-from ..match.state import Answer, Placement, Point, Shape
+from ..match.state import Answer, Decision, Placement, Point, Shape
 from . import geometry as g
 from .areas import AREA_QUAD_SEGS, shapes
 
@@ -161,11 +164,35 @@ def _touching(
 
 def areas(scene: ChargeScene, limits: ChargeLimits) -> dict[str, tuple[Shape, ...]]:
     """For each charger, where its centre may end (the other chargers not counted): off the
-    charged unit, or touching it."""
-    return {
-        mid: shapes(_free(scene, fp, limits, ()).union(_touching(scene, fp, limits, (), strict=False)))
-        for mid, fp in scene.chargers
-    }
+    charged unit, or touching it. The zones to keep out are built once per base size."""
+    by_radius: dict[float, tuple[BaseGeometry, BaseGeometry, BaseGeometry]] = {}
+    out: dict[str, tuple[Shape, ...]] = {}
+    for mid, fp in scene.chargers:
+        r = _radius(fp)
+        if r not in by_radius:
+            by_radius[r] = (
+                _keep_out(scene, r, limits, ()),
+                _keep_out(scene, r, limits, (), targets=False),
+                _band(scene, r, limits, strict=False),
+            )
+        everything, others, band = by_radius[r]
+        reach = _reachable(scene, fp)
+        out[mid] = shapes(reach.difference(everything).union(band.intersection(reach).difference(others)))
+    return out
+
+
+def ask(
+    ctx: ApplyContext, decision: Decision, limits: ChargeLimits, scene: ChargeScene, check: Check
+) -> Answer:
+    """``ctx.decide`` for ``place_chargers``, drawing the areas only when the decision is really
+    put to a player: an answer already in the log, ``auto_decide`` and the odds engine take the
+    proposal or the recorded answer without them (they cost most of a charge's fold)."""
+    try:
+        return ctx.decide(decision, check)
+    except Suspend:
+        assert decision.placement is not None
+        placement = replace(decision.placement, area=areas(scene, limits))
+        raise Suspend(replace(decision, placement=placement)) from None
 
 
 def _problem(
@@ -302,11 +329,11 @@ def check(scene: ChargeScene, limits: ChargeLimits, answer: Answer) -> Rejection
 def placement(
     scene: ChargeScene, limits: ChargeLimits, unit: str, proposal: Mapping[str, Point]
 ) -> Placement:
-    """What ``place_chargers`` asks: the chargers, their areas, the proposal and the limits."""
+    """What ``place_chargers`` asks: the chargers, the proposal and the limits (``ask`` adds the
+    areas when the decision is put to a player)."""
     return Placement(
         unit=unit,
         models=tuple(mid for mid, _ in scene.chargers),
-        area=areas(scene, limits),
         proposal=dict(proposal),
         limits={
             "reach": scene.reach,

@@ -95,7 +95,7 @@ def place_chargers(state: MatchState, ctx: ApplyContext, unit: Unit, target: Uni
         proposal=charging.PROPOSAL,
         placement=charging.placement(where, LIMITS, unit.id, proposal),
     )
-    answer = ctx.decide(decision, lambda given: charging.check(where, LIMITS, given))
+    answer = charging.ask(ctx, decision, LIMITS, where, lambda given: charging.check(where, LIMITS, given))
     ends = charging.chosen(proposal, where, answer)
     models = dict(unit.models)
     for mid, pos in ends.items():
