@@ -40,7 +40,7 @@ def _request() -> CreateMatch:
         edition="40k7",
         scenario=Scenario(
             units=(
-                infantry("m", "a", [(20, 23), (20.5, 24), (20, 25)]),
+                infantry("m", "a", [(20, 23), (20.5, 24), (20.3, 25)]),  # m-2 reaches contact on any 5+
                 infantry("e", "b", [(26, 23), (26, 24), (26, 25)]),
             )
         ),

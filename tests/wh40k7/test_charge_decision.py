@@ -11,6 +11,7 @@ import hashlib
 import math
 import random
 
+import pytest
 from msgspec.structs import replace
 
 from hulldown.match.actions import Charge, Decide, EndPhase, TakebackAnswer, TakebackRequest
@@ -20,7 +21,7 @@ from hulldown.match.reducer import evolve, fold, state_hash
 from hulldown.match.scenario import CreateMatch
 from hulldown.match.scenario_types import Scenario
 from hulldown.match.state import MatchState, Options, Point
-from hulldown.rules.charging import DECISION_CHARGE
+from hulldown.rules.charging import DECISION_CHARGE, REACH_SLACK
 from hulldown.rules.dice import SeededDice
 
 from ..decision_answers import random_answer
@@ -76,7 +77,7 @@ def test_the_charge_pauses_for_the_charging_side_and_not_the_other() -> None:
     assert pending.placement.limits == {"reach": 6.0, "contact": 0.05, "coherency": 2.0, "enemy_gap": 1.0}
     # every charger's area lies within 6" of its start, m-1's at (20.5, 24)
     points = [p for shape in pending.placement.area["m-1"] for ring in shape for p in ring]
-    assert points and max(math.hypot(p.x - 20.5, p.y - 24) for p in points) <= 6.0 + 1e-3
+    assert points and max(math.hypot(p.x - 20.5, p.y - 24) for p in points) <= 6.0 + REACH_SLACK
     # the units are as before the charge; the dice are in the log
     assert state.units["m"].models["m-1"].pos == Point(20.5, 24)
     why = rejection_of(state, "b", Decide(pending.id, "proposal"))
@@ -208,3 +209,19 @@ def test_a_walker_charges_the_same_way() -> None:
     aside = Point(x - 0.001, 24.5)
     out = act(state, "a", Decide(pending.id, "place", place={"w-m": aside})).state
     assert out.units["w"].models["w-m"].pos == aside and out.units["w"].flag("charged_into:g")
+
+
+@pytest.mark.parametrize("dice", [[2, 3], [3, 4], [5, 6], [6, 6]])
+def test_the_spot_a_contact_refusal_names_is_legal_whatever_the_roll(dice: list[int]) -> None:
+    """m-2 left 1" short of e-2 is refused on every roll from 5" to 12": a spot in base contact
+    was within its reach (on no Guardsman's base: the rings round the three Guardsmen cross
+    their neighbours' bases), and placing m-2 there is accepted."""
+    state = act(_match(), "a", CHARGE, dice).state
+    assert state.pending is not None and state.pending.placement is not None
+    proposal = state.pending.placement.proposal
+    code, values = _refused(state, {**proposal, "m-2": Point(CONTACT_X - 1, 25)})
+    assert code == "contact_possible" and values["model"] == "m-2"
+    spot = Point(float(values["x"]), float(values["y"]))  # type: ignore[arg-type]
+    assert (
+        rejection_of(state, "a", Decide(state.pending.id, "place", place={**proposal, "m-2": spot})) is None
+    )

@@ -43,6 +43,12 @@ DECISION_CHARGE = "place_chargers"
 # Vertices per quarter circle of the contact band searched for "base contact where possible":
 # finer than the drawn areas so a band 0.05" wide is not lost to the polygon's chords.
 CONTACT_QUAD_SEGS = 16
+# A charger may end this much beyond its charge roll (a tabletop measuring tolerance)
+# [decided]: the drawn reach (a circumscribed polygon of REACH_QUAD_SEGS vertices per quarter
+# circle, at most 0.004" outside a 12" circle) then holds only legal ends, and a model moved the
+# full roll lies inside it.
+REACH_SLACK = 0.01
+REACH_QUAD_SEGS = 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,22 +134,20 @@ def _keep_out(
 def _reachable(scene: ChargeScene, fp: g.Footprint) -> BaseGeometry:
     """Centres within the charge roll of ``fp``'s and with its base on the table."""
     r = _radius(fp)
-    disk = ShapelyPoint(fp.centre).buffer(scene.reach, quad_segs=AREA_QUAD_SEGS)
+    reach = scene.reach / math.cos(math.pi / (4 * REACH_QUAD_SEGS))
+    disk = ShapelyPoint(fp.centre).buffer(reach, quad_segs=REACH_QUAD_SEGS)
     return disk.intersection(box(r, r, scene.width - r, scene.height - r))
 
 
 def _band(scene: ChargeScene, r: float, limits: ChargeLimits, strict: bool) -> BaseGeometry:
-    """Centres of bases of radius ``r`` in base contact with the charged unit: ``strict``, only
-    points truly touching and not overlapping; else also a sliver (under 0.002") overlapping, so
-    a model touching exactly lies inside the drawn area."""
-    return unary_union(
-        [
-            _grown(t, r + limits.contact, CONTACT_QUAD_SEGS, outside=False).difference(
-                _grown(t, r, CONTACT_QUAD_SEGS, outside=strict)
-            )
-            for t in scene.targets
-        ]
+    """Centres of bases of radius ``r`` in base contact with the charged unit, on none of its
+    models: ``strict``, only points truly touching and not overlapping; else also a sliver (under
+    0.002") overlapping, so a model touching exactly lies inside the drawn area."""
+    near = unary_union(
+        [_grown(t, r + limits.contact, CONTACT_QUAD_SEGS, outside=False) for t in scene.targets]
     )
+    on = unary_union([_grown(t, r, CONTACT_QUAD_SEGS, outside=strict) for t in scene.targets])
+    return near.difference(on)
 
 
 def _free(
@@ -203,7 +207,7 @@ def _problem(
     start = scene.start(mid)
     where = f"{mid} at ({fp.centre[0]:g}, {fp.centre[1]:g})"
     moved = math.hypot(fp.centre[0] - start.centre[0], fp.centre[1] - start.centre[1])
-    if moved > scene.reach + g.EPS:
+    if moved > scene.reach + REACH_SLACK:
         return reject(
             "charge_too_far",
             rule,
