@@ -6,11 +6,12 @@ import math
 import random
 
 from shapely import Point as ShapelyPoint
-from shapely import Polygon
+from shapely import Polygon, unary_union
 
 from hulldown.match.actions import Decide
 from hulldown.match.state import MatchState, Point, Shape
 from hulldown.match.validate import validate
+from hulldown.rules.charging import DECISION_CHARGE
 
 
 def polygon(shape: Shape) -> Polygon:
@@ -55,6 +56,35 @@ def random_aim(state: MatchState, rng: random.Random) -> Decide:
     return Decide(pending.id, "proposal")
 
 
+# A charging model is nudged at most this far from where the proposal puts it.
+CHARGE_NUDGE = 0.75
+CHARGE_TRIES = 12
+
+
+def random_charge(state: MatchState, rng: random.Random) -> Decide:
+    """``place_chargers`` (docs/decisions.md): the proposal with one model nudged to a random
+    point of its area within CHARGE_NUDGE of its proposed spot, the first of CHARGE_TRIES that
+    validates (the move must still keep base contact where possible), else the proposal."""
+    pending = state.pending
+    assert pending is not None and pending.placement is not None
+    placement = pending.placement
+    for _ in range(CHARGE_TRIES):
+        mid = rng.choice(placement.models)
+        near = ShapelyPoint(placement.proposal[mid].x, placement.proposal[mid].y).buffer(CHARGE_NUDGE)
+        area = near.intersection(unary_union([polygon(s) for s in placement.area[mid]]))
+        if area.is_empty:
+            continue
+        x0, y0, x1, y1 = area.bounds
+        p = ShapelyPoint(rng.uniform(x0, x1), rng.uniform(y0, y1))
+        if not area.contains(p):
+            continue
+        place = {**placement.proposal, mid: Point(round(p.x, 3), round(p.y, 3))}
+        answer = Decide(pending.id, "place", place=place)
+        if validate(state, pending.side, answer) is None:
+            return answer
+    return Decide(pending.id, "proposal")
+
+
 def random_answer(state: MatchState, rng: random.Random) -> Decide:
     """The proposal (30%), else a random placement inside each model's area that validates
     (the first of up to 50 tries), else the proposal. An aiming decision: ``random_aim``."""
@@ -65,6 +95,8 @@ def random_answer(state: MatchState, rng: random.Random) -> Decide:
     assert pending.placement is not None
     if rng.random() < 0.3:
         return Decide(pending.id, "proposal")
+    if pending.kind == DECISION_CHARGE:
+        return random_charge(state, rng)
     for _ in range(50):
         place: dict[str, Point] = {}
         for mid in pending.placement.models:

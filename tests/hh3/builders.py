@@ -25,6 +25,7 @@ from hulldown.match.state import (
     Weapon,
     WeaponType,
 )
+from hulldown.rules.charging import DECISION_CHARGE
 from tests.builders import (
     based_models,
     hull_model,
@@ -232,6 +233,16 @@ def take_proposal(state: MatchState, kind: str, dice: Sequence[int] = ()) -> Mat
     assert pending is not None and pending.kind == kind, f"expected a {kind} decision, got {pending}"
     assert state.suspended is not None
     return act(state, pending.side, Decide(pending.id, pending.proposal), dice)
+
+
+def charge(state: MatchState, side: Side, action: Action, dice: Sequence[int] = ()) -> MatchState:
+    """``act`` a charge (or the answer that resumes one) and, when it pauses on the charge move
+    (hh3 core, Charge Procedure step 5; ``place_chargers``, docs/decisions.md), take the charging
+    side's proposal: the straight move the server made before players were asked."""
+    state = act(state, side, action, dice)
+    if state.pending is not None and state.pending.kind == DECISION_CHARGE:
+        return take_proposal(state, DECISION_CHARGE)
+    return state
 
 
 def log_text(state: MatchState) -> str:

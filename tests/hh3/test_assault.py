@@ -10,7 +10,7 @@ from hulldown.match.state import MatchState, Mount, Point, Unit
 from hulldown.rules.hh3 import geom
 from hulldown.rules.hh3.core import CONTACT
 
-from .builders import act, log_text, make, rejection, rolls, squad, tank, weapon
+from .builders import act, charge, log_text, make, rejection, rolls, squad, tank, weapon
 
 FIST = weapon("fist", strength=4, ap=None, kind="melee", rng=0)
 
@@ -45,8 +45,12 @@ def test_charge_a_vehicle_volley_then_charge_roll_into_base_contact() -> None:
     pending = state.pending
     assert pending is not None and pending.side == "b" and pending.options == ("all", "none", "hb")
     # volley: 1 snap shot misses; charge roll 2 and 4
-    state = act(state, "b", Decide(pending.id, "all"), [1, 2, 4])
-    assert [p for p, _ in rolls(state)] == ["volley hit test (Snap Shot)", "charge roll", "charge roll"]
+    state = charge(state, "b", Decide(pending.id, "all"), [1, 2, 4])
+    assert [p for p, _ in rolls(state, state.seq - 1)] == [
+        "volley hit test (Snap Shot)",
+        "charge roll",
+        "charge roll",
+    ]  # the charge move's answer rolls none
     unit = state.units["s"]
     assert unit.flag("charge_ok") and not unit.flag("disordered")
     for model in unit.models.values():
@@ -69,7 +73,7 @@ def test_charge_range_is_12in() -> None:
 
 
 def _engaged() -> MatchState:
-    state = act(_state(_armoured()), "a", Charge("s", "v"), [6, 6])
+    state = charge(_state(_armoured()), "a", Charge("s", "v"), [6, 6])
     assert state.units["s"].flag("charge_ok")
     return state
 
@@ -147,8 +151,11 @@ def test_volley_coaxial_weapon_fires_only_with_its_linked_weapon() -> None:
     silent too."""
     main = weapon("main", strength=8, rng=2, kind="assault")
     coax = weapon("coax", strength=4, rng=24, mount=Mount(kind="coaxial", linked="main"), kind="assault")
-    state = act(_state(_armoured(weapons=[main, coax])), "a", Charge("s", "v"), [6, 6])
-    assert [p for p, _ in rolls(state)] == ["charge roll", "charge roll"]
+    state = charge(_state(_armoured(weapons=[main, coax])), "a", Charge("s", "v"), [6, 6])
+    assert [p for p, _ in rolls(state, state.seq - 1)] == [
+        "charge roll",
+        "charge roll",
+    ]  # the charge move's answer rolls none
 
 
 def test_melee_weapon_special_rules_apply_to_vehicle_hits() -> None:
@@ -157,7 +164,7 @@ def test_melee_weapon_special_rules_apply_to_vehicle_hits() -> None:
     rolling 6 against rear AV10 (10 = glancing) is penetrating: 1 HP, no damage table roll."""
     bane = weapon("bomb", strength=4, ap=None, kind="melee", rng=0, rules=("armourbane",))
     troops = squad("s", "a", [(30, 24), (30, 25.5)], ws=4, a=1, melee=bane)
-    state = act(_state(_armoured(), troops), "a", Charge("s", "v"), [6, 6])
+    state = charge(_state(_armoured(), troops), "a", Charge("s", "v"), [6, 6])
     # s-1: hits 2, 1 -> one hit, penetration 6 (4 + 6 = 10 vs AV10); s-2: 1, 1.
     state = act(state, "a", Fight("s", "v"), [2, 1, 6, 1, 1])
     assert "rear armour 10, penetrating" in log_text(state)

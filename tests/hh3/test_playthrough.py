@@ -28,9 +28,11 @@ from hulldown.match.actions import (
 from hulldown.match.events import Event
 from hulldown.match.state import MatchState, Mount, Options, Point, Side, Unit
 from hulldown.rules import geometry as g
+from hulldown.rules.charging import DECISION_CHARGE
 from hulldown.rules.hh3 import geom
 from hulldown.rules.hh3.allocation import DECISION_ALLOCATE
 
+from ..decision_answers import random_answer
 from ..playthrough import (
     assert_fold_equals_live,
     creation,
@@ -130,6 +132,9 @@ def _disembark_spots(s: MatchState, unit: Unit, rng: random.Random) -> dict[str,
 def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
     answers = decisions(s)
     if answers is not None:
+        if s.pending is not None and s.pending.kind == DECISION_CHARGE:
+            # hh3 Charge Move: the proposal or a random legal placement (docs/decisions.md)
+            return [(s.pending.side, random_answer(s, rng))]
         if s.pending is not None and s.pending.kind == DECISION_ALLOCATE:
             # hh3 core, Wound Allocation: the owner gives the wound to any legal model, at random.
             rng.shuffle(answers)

@@ -14,6 +14,7 @@ from hulldown.rules.hh3.allocation import DECISION_ALLOCATE
 
 from .builders import (
     act,
+    charge,
     log_text,
     make,
     rejection,
@@ -376,8 +377,12 @@ def test_the_owner_chooses_which_weapons_volley() -> None:
     state = act(state, "b", Decide(state.pending.id, "hb"))
     pending = state.pending
     assert pending is not None and pending.options == ("all", "done", "pintle", "storm")
-    state = act(state, "b", Decide(pending.id, "done"), [1, 2, 4])
-    assert [p for p, _ in rolls(state)] == ["volley hit test (Snap Shot)", "charge roll", "charge roll"]
+    state = charge(state, "b", Decide(pending.id, "done"), [1, 2, 4])
+    assert [p for p, _ in rolls(state, state.seq - 1)] == [
+        "volley hit test (Snap Shot)",
+        "charge roll",
+        "charge roll",
+    ]  # the charge move's answer rolls none
     assert "Volley Attacks with hb: 0 of 1 hit" in log_text(state)
     assert "with storm" not in log_text(state)
 
@@ -386,8 +391,11 @@ def test_the_owner_may_choose_not_to_volley() -> None:
     """hh3 core step 4: either side may choose not to volley: no volley die, only the charge roll."""
     state = act(_volley_state(), "a", Charge("s", "v"))
     assert state.pending is not None
-    state = act(state, "b", Decide(state.pending.id, "none"), [2, 4])
-    assert [p for p, _ in rolls(state)] == ["charge roll", "charge roll"]
+    state = charge(state, "b", Decide(state.pending.id, "none"), [2, 4])
+    assert [p for p, _ in rolls(state, state.seq - 1)] == [
+        "charge roll",
+        "charge roll",
+    ]  # the charge move's answer rolls none
     assert state.units["s"].flag("charge_ok")
 
 
@@ -397,7 +405,7 @@ def test_no_volley_from_a_unit_already_locked_in_combat() -> None:
     target = squad("t", "b", [(40, 24)], gun=gun)
     other = squad("o", "a", [(41.3, 24)])
     charger = squad("c", "a", [(34, 24)])
-    state = act(make([charger, target, other], phase="assault"), "a", Charge("c", "t"), [6, 6])
+    state = charge(make([charger, target, other], phase="assault"), "a", Charge("c", "t"), [6, 6])
     assert state.pending is None
     assert "already locked in combat: no Volley Attacks" in log_text(state)
 

@@ -11,7 +11,7 @@ from hulldown.match.turns import end_player_turn
 from hulldown.rules.hh3 import statuses
 from hulldown.rules.phases import PHASES_HH3
 
-from .builders import act, bolter, log_text, make, rejection, rolls, squad, tank, weapon
+from .builders import act, bolter, charge, log_text, make, rejection, rolls, squad, tank, weapon
 
 
 def _with(unit: Unit, *names: str) -> Unit:
@@ -79,10 +79,14 @@ def test_stunned_vehicle_makes_no_volley_attacks() -> None:
     # Not stunned: the owner volleys with everything: one Snap Shot (BS4: 5+), then the charge roll.
     state = act(_charge_state(target), "a", Charge("s", "v"))
     assert state.pending is not None and state.pending.kind == "volley"
-    state = act(state, "b", Decide(state.pending.id, "all"), [1, 6, 6])
-    assert [p for p, _ in rolls(state)] == ["volley hit test (Snap Shot)", "charge roll", "charge roll"]
-    stunned = act(_charge_state(_with(target, "stunned")), "a", Charge("s", "v"), [6, 6])
-    assert [p for p, _ in rolls(stunned)] == ["charge roll", "charge roll"]
+    state = charge(state, "b", Decide(state.pending.id, "all"), [1, 6, 6])
+    assert [p for p, _ in rolls(state, state.seq - 1)] == [
+        "volley hit test (Snap Shot)",
+        "charge roll",
+        "charge roll",
+    ]  # the charge move's answer rolls none
+    stunned = charge(_charge_state(_with(target, "stunned")), "a", Charge("s", "v"), [6, 6])
+    assert [p for p, _ in rolls(stunned, stunned.seq - 1)] == ["charge roll", "charge roll"]
     assert "Stunned: no Volley Attacks" in log_text(stunned)
 
 
@@ -91,7 +95,7 @@ def test_any_status_makes_a_charge_disordered_without_the_bonus_attack() -> None
     target = tank("v", "b", 33.5, 24, 180)
     for names, attacks in (((), 2), (("suppressed",), 1)):
         troops = _with(squad("s", "a", [(30, 24)], ws=4, a=1), *names)
-        state = act(make([troops, target], phase="assault"), "a", Charge("s", "v"), [6, 6])
+        state = charge(make([troops, target], phase="assault"), "a", Charge("s", "v"), [6, 6])
         assert state.units["s"].flag("charge_ok")
         assert state.units["s"].flag("disordered") == bool(names)
         state = act(state, "a", Fight("s", "v"), [1] * attacks)

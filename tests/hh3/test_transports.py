@@ -12,7 +12,19 @@ from hulldown.rules.hh3 import geom
 from hulldown.rules.hh3.core import CONTACT
 from hulldown.rules.hh3.emergency import DECISION_EMERGENCY
 
-from .builders import act, log_text, make, rejection, squad, take_proposal, tank, transport, wall, weapon
+from .builders import (
+    act,
+    charge,
+    log_text,
+    make,
+    rejection,
+    squad,
+    take_proposal,
+    tank,
+    transport,
+    wall,
+    weapon,
+)
 
 # The transport at (30, 24) facing +x, 5 x 3: left side y = 25.5, right side y = 22.5,
 # rear x = 27.5, front x = 32.5. Access points left, right and rear.
@@ -169,7 +181,7 @@ def test_charge_after_disembarking_is_disordered_unless_assault_vehicle() -> Non
         out = act(_aboard(keywords=keywords), "a", Disembark("s", {"s-1": Point(28, 26.14)}))
         target = squad("foe", "b", [(28, 32)])
         state = replace(make([*out.units.values(), target]), phase="assault")
-        state = act(state, "a", Charge("s", "foe"), [6, 6])
+        state = charge(state, "a", Charge("s", "foe"), [6, 6])
         assert state.units["s"].flag("disordered") == disordered
 
 

@@ -37,6 +37,16 @@ async def wait_seq(page: Page, seq: int) -> None:
     await page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}", timeout=10_000)
 
 
+async def take_charge_proposal(page: Page) -> None:
+    """A successful charge pauses on the charge move (``place_chargers``, docs/decisions.md): the
+    charging side's table opens the decision dialog with the models at the proposal; press "Take
+    the proposal" and wait until the table has the answer."""
+    await page.wait_for_selector("dialog#decision[open] button.option[data-choice='proposal']")
+    seq = int(await page.get_attribute("body", "data-seq") or "0")
+    await page.click("dialog#decision button.option[data-choice='proposal']")
+    await wait_seq(page, seq + 1)
+
+
 async def board_matches_state(page: Page, http: str, match_id: str, token: str) -> dict[str, Any]:
     """The page is at the server's seq and draws every model where the state has it, with the
     state's Hull Points; units removed as casualties or waiting in reserve are not drawn. Returns

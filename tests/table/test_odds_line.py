@@ -19,7 +19,7 @@ from hulldown.client import create_match
 from tests.scenarios import duel, rhino
 
 from ..server_process import ServerProcess
-from .browser import open_table, shot, wait_seq
+from .browser import open_table, shot, take_charge_proposal, wait_seq
 
 SLOW_ANSWER_S = 1.5
 
@@ -192,6 +192,7 @@ async def test_the_charge_and_fight_controls_show_their_odds(server: ServerProce
     await a.click("#charge")
     await a.wait_for_selector(".message[data-section='charge'][data-code='ack']")
     await a.wait_for_selector("#odds-charge[data-state='none']", state="attached")  # acted: cleared
+    await take_charge_proposal(a)  # 40k7 Charge, Move Chargers: the straight move (docs/decisions.md)
 
     # The fight line is asked again at the new seq and is now the odds of the blows.
     await a.select_option("#fight-weapon", "krak")

@@ -24,7 +24,16 @@ from tests.scenarios import duel
 from tests.scenarios import rhino as rhino_unit
 
 from ..server_process import ServerProcess
-from .browser import board_matches_state, drag, open_table, screen_point, shot, state_of, wait_seq
+from .browser import (
+    board_matches_state,
+    drag,
+    open_table,
+    screen_point,
+    shot,
+    state_of,
+    take_charge_proposal,
+    wait_seq,
+)
 
 SHOT_ATTEMPTS = 12
 
@@ -292,6 +301,8 @@ async def test_a_charge_and_a_fight_through_the_table(server: ServerProcess, bro
     await a.select_option("#charge-target", "rhino-1")
     await a.click("#charge")
     await a.wait_for_selector(".message[data-section='charge'][data-code='ack']")
+    # 40k7 Charge, Move Chargers: the charging player places the chargers; take the proposal.
+    await take_charge_proposal(a)
     state = await board_matches_state(a, server.http, match_id, token)
     assert "charged" in state["units"]["squad"]["turn_flags"]
     await a.wait_for_selector(f"#phase-actions[data-state='known'][data-seq='{state['seq']}']")

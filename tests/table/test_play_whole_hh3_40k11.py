@@ -50,6 +50,13 @@ def forty_k_eleven_duel() -> CreateMatch:
     )
 
 
+def forty_k_eleven_charge_move(roll: int) -> tuple[float, float]:
+    """40k11 Charge: base contact where possible. From (22, 24), e's base (at 27, 24) is touched
+    3.74 in on (at 25.7: 0.04 in apart); a shorter roll moves 1.9 in, ending 1.84 in from e
+    (within Engagement Range, 2 in)."""
+    return (25.7, 24.0) if roll >= 27.0 - 32.0 / 25.4 - 22.0 else (23.9, 24.0)
+
+
 class Play:
     def __init__(self, http: str, created: dict[str, Any], pages: dict[str, Page]) -> None:
         self.http, self.created, self.pages = http, created, pages
@@ -101,11 +108,7 @@ class Play:
     ("make", "phases", "charge_move"),
     [
         (hh3_duel, ("movement", "shooting", "assault", "assault"), None),
-        (
-            forty_k_eleven_duel,
-            ("movement", "shooting", "charge", "fight"),
-            (23.9, 24.0),
-        ),  # 1.9 in: within any 2D6 roll; ends 1.84 in from e
+        (forty_k_eleven_duel, ("movement", "shooting", "charge", "fight"), forty_k_eleven_charge_move),
     ],
     ids=["hh3", "40k11"],
 )
@@ -166,6 +169,10 @@ async def _play(
     if "fails" in charge_lines:
         return False
     if charge_move is not None:
+        roll = next(
+            int(f.split("=")[1]) for f in state["units"]["s"]["turn_flags"] if f.startswith("charge_roll=")
+        )
+        charge_move = charge_move(roll)
         await a.select_option("#move-kind", "charge")
         before = state["seq"]
         await drag(a, (22.0, 24.0), [], charge_move)

@@ -34,7 +34,7 @@ def test_charge_roll_then_charge_move() -> None:
     assert too_far is not None and too_far.code == "too_far" and too_far.values["limit"] == 5.0
     short = check(s, Move(unit="squad", kind="charge", path=(Point(11, 24),)))
     assert short is not None and short.code == "charge_not_reached"
-    s = step(s, Move(unit="squad", kind="charge", path=(Point(14, 24),)))
+    s = step(s, Move(unit="squad", kind="charge", path=(Point(14.739, 24),)))
     assert s.units["squad"].flag("charged")
     again = check(s, Move(unit="squad", kind="charge", path=(Point(14.2, 24),)))
     assert again is not None and again.code == "already_charged"
@@ -88,7 +88,7 @@ def test_charge_may_not_end_near_another_enemy() -> None:
 
 def charged() -> MatchState:
     s = step(charge_scene(), Charge(unit="squad", target="foe"), [2, 3])
-    s = step(s, Move(unit="squad", kind="charge", path=(Point(14, 24),)))
+    s = step(s, Move(unit="squad", kind="charge", path=(Point(14.739, 24),)))
     return step(s, EndPhase())
 
 

@@ -29,6 +29,10 @@ from .builders import infantry, vehicle, weapon
 MATCH = "playthrough-40k11"
 
 
+# Centres of two 32 mm bases 0.01" apart.
+CONTACT_STOP = 32.0 / 25.4 + 0.01
+
+
 def armies() -> tuple[Unit, ...]:
     def tank(uid: str, side: Side, x: float, y: float, heading: float) -> Unit:
         m = f"{uid}-m"
@@ -126,7 +130,9 @@ def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
         elif s.phase == "charge" and foes:
             out.append(Charge(unit=u.id, target=rng.choice(foes)))
             target = flag_value(u, "charge_target")
-            for stop in (0.4, 1.2, rng.uniform(0.3, 2.5)) if target is not None else ():
+            # CONTACT_STOP: the lead model's base touching the nearest target model (40k11 Charge:
+            # base contact where possible), besides stops short of it.
+            for stop in (0.4, 1.2, CONTACT_STOP, rng.uniform(0.3, 2.5)) if target is not None else ():
                 goal = toward(start, nearest_model(s, u, target or ""), stop)
                 if goal is not None:
                     out.append(Move(unit=u.id, kind="charge", path=(goal,)))

@@ -26,6 +26,7 @@ from hulldown.match.state import (
     Weapon,
     WeaponType,
 )
+from hulldown.rules.charging import DECISION_CHARGE
 from hulldown.rules.dice import FixedDice
 from tests.builders import (
     based_models,
@@ -241,17 +242,21 @@ def make_state(
 
 
 class Result:
-    def __init__(self, state: MatchState, dice: FixedDice) -> None:
+    """The state after an action; ``rolls`` and ``texts`` are those of its events (from
+    ``since``, default the last event: an action and the answers it paused on span several)."""
+
+    def __init__(self, state: MatchState, dice: FixedDice, since: int | None = None) -> None:
         self.state = state
         self.dice = dice
+        self.since = state.seq if since is None else since
 
     @property
     def rolls(self) -> list[LogRoll]:
-        return [r for e in self.state.log if e.seq == self.state.seq for r in e.rolls]
+        return [r for e in self.state.log if e.seq >= self.since for r in e.rolls]
 
     @property
     def texts(self) -> list[str]:
-        return [e.text for e in self.state.log if e.seq == self.state.seq]
+        return [e.text for e in self.state.log if e.seq >= self.since]
 
 
 def act(
@@ -269,6 +274,19 @@ def take_proposal(state: MatchState, kind: str, dice: Sequence[int] = ()) -> Res
     assert pending is not None and pending.kind == kind, f"expected a {kind} decision, got {pending}"
     assert state.suspended is not None
     return act(state, pending.side, Decide(pending.id, pending.proposal), dice)
+
+
+def charge(
+    state: MatchState, side: Side, action: Action, dice: Sequence[int] = (), *, exact: bool = True
+) -> Result:
+    """``act`` a charge and, when it pauses on the charge move (40k7 The Assault Phase, Charge;
+    ``place_chargers``, docs/decisions.md), take the charging side's proposal: the straight move
+    the server made before players were asked."""
+    first = act(state, side, action, dice, exact=exact)
+    if first.state.pending is None or first.state.pending.kind != DECISION_CHARGE:
+        return first
+    answered = take_proposal(first.state, DECISION_CHARGE)
+    return Result(answered.state, first.dice, since=first.state.seq)
 
 
 def end_phases(state: MatchState, n: int) -> MatchState:

@@ -7,7 +7,7 @@ from msgspec.structs import replace
 from hulldown.match.actions import Charge, Decide, EndPhase, Fight
 from hulldown.rules.wh40k7.geo import unit_distance
 
-from .builders import act, dreadnought, flyer, infantry, make_state, rejected, rhino, vehicle, weapon
+from .builders import act, charge, dreadnought, flyer, infantry, make_state, rejected, rhino, vehicle, weapon
 
 R = 25.0 / 25.4 / 2  # radius of a 25 mm base
 
@@ -55,7 +55,7 @@ def test_charging_a_tank_no_overwatch_then_contact() -> None:
     in contact."""
     squad = infantry("m", "a", [(20, 24)])
     state = make_state(squad, rhino("r", "b", 30, 24, 0), phase="assault")
-    res = act(state, "a", Charge("m", "r"), [4, 4])
+    res = charge(state, "a", Charge("m", "r"), [4, 4])
     assert res.state.pending is None
     assert unit_distance(res.state.units["m"], res.state.units["r"]) < 0.01
 
@@ -82,7 +82,7 @@ def test_walker_may_fire_overwatch_owner_decides() -> None:
     pending = act(state, "a", Charge("m", "w")).state
     assert pending.pending is not None and pending.pending.side == "b" and pending.pending.kind == "overwatch"
     # Overwatch: 3 snap shots (6, 1, 1): one hit, wound 2 fails; then the charge roll 4 + 3 >= 6.26
-    res = act(pending, "b", Decide(pending.pending.id, "overwatch"), [6, 1, 1, 2, 4, 3])
+    res = charge(pending, "b", Decide(pending.pending.id, "overwatch"), [6, 1, 1, 2, 4, 3])
     assert res.rolls[0].target == "6+"
     assert res.state.units["w"].flag("overwatched")
     assert unit_distance(res.state.units["m"], res.state.units["w"]) < 0.01

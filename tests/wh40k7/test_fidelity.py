@@ -14,6 +14,7 @@ from hulldown.rules.wh40k7.survivors import DECISION_SURVIVORS
 
 from .builders import (
     act,
+    charge,
     dreadnought,
     end_phases,
     infantry,
@@ -302,7 +303,7 @@ def test_walker_overwatch_ignores_its_arcs() -> None:
 def test_immobilised_walker_overwatch_keeps_its_arcs() -> None:
     """... unless it is Immobilised: no weapon in arc, no Overwatch; the charge is rolled at once
     (6 + 6 = 12 >= the 6.26" gap)."""
-    res = act(_walker_facing_away({"immobilised": 0}), "a", Charge("m", "w"), [6, 6])
+    res = charge(_walker_facing_away({"immobilised": 0}), "a", Charge("m", "w"), [6, 6])
     assert res.state.pending is None and res.state.units["m"].flag("charged")
 
 
@@ -500,7 +501,7 @@ def test_super_heavy_walker_cannot_fire_overwatch() -> None:
     rolled at once (6 + 6)."""
     knight = _knight(weapons=(weapon("hb", "Heavy stubber", 36, 4, 6, shots=3),))
     state = make_state(infantry("m", "a", [(20, 24)]), knight, phase="assault")
-    res = act(state, "a", Charge("m", "k"), [6, 6])
+    res = charge(state, "a", Charge("m", "k"), [6, 6])
     assert res.state.pending is None and res.state.units["m"].flag("charged")
 
 

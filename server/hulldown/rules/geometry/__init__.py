@@ -27,7 +27,7 @@ from .facings import (
     facings_of_point,
     visible_facings,
 )
-from .movement import PIVOT_STEP_DEG, coherent, path_collisions, path_length, swept_area
+from .movement import PIVOT_STEP_DEG, coherency_gap, coherent, path_collisions, path_length, swept_area
 from .shapes import (
     AREA_EPS,
     BASE_QUAD_SEGS,
@@ -102,6 +102,7 @@ __all__ = [
     "arc_polygons",
     "armour_facing",
     "as_geometry",
+    "coherency_gap",
     "coherent",
     "distance",
     "facing_edge",

@@ -22,7 +22,18 @@ import shapely
 from shapely import LineString
 from shapely.geometry.base import BaseGeometry
 
-from .shapes import AREA_EPS, BASE_QUAD_SEGS, Base, Footprint, Hull, Point, Shape, as_geometry, within
+from .shapes import (
+    AREA_EPS,
+    BASE_QUAD_SEGS,
+    Base,
+    Footprint,
+    Hull,
+    Point,
+    Shape,
+    as_geometry,
+    distance,
+    within,
+)
 
 PIVOT_STEP_DEG = 5.0
 
@@ -134,3 +145,23 @@ def coherent(footprints: Sequence[Footprint], max_gap: float) -> bool:
                 seen.add(j)
                 todo.append(j)
     return len(seen) == n
+
+
+def coherency_gap(footprints: Sequence[Footprint]) -> float:
+    """The widest gap the models must bridge to form one connected group: the smallest coherency
+    distance for which ``geometry.coherent`` holds (the longest edge of a minimum spanning tree
+    over closest-point distances), reported by coherency rejections. 0 for one model or none."""
+    if len(footprints) <= 1:
+        return 0.0
+    best = [math.inf] * len(footprints)
+    best[0] = 0.0
+    done = [False] * len(footprints)
+    widest = 0.0
+    for _ in footprints:
+        i = min((k for k in range(len(footprints)) if not done[k]), key=lambda k: best[k])
+        done[i] = True
+        widest = max(widest, best[i])
+        for j, other in enumerate(footprints):
+            if not done[j]:
+                best[j] = min(best[j], distance(footprints[i], other))
+    return widest

@@ -6,15 +6,14 @@
 # still in base contact in its own Assault phase may attack it again without counting as charging.
 #
 # Simplified [decided]: the charge is one action: Disordered check, the target's Volley Attacks,
-# the charge roll (2D6, the highest counts) against the closest distance, and on success every
-# model moves straight towards the nearest target model (up to the roll, stopping in base contact;
-# no set-up move, no charger volley, models may end touching each other). A fight resolves only
+# the charge roll (2D6, the highest counts) against the closest distance, and on success the
+# charging player places the chargers (chargemove.py: a ``place_chargers`` decision whose proposal
+# moves every model straight towards the nearest target model, up to the roll, stopping in base
+# contact; no set-up move, no charger volley). A fight resolves only
 # the active unit's attacks (no strike back between infantry, no combat resolution or morale).
 """
 
 from __future__ import annotations
-
-import math
 
 import msgspec
 from msgspec.structs import replace
@@ -22,10 +21,11 @@ from msgspec.structs import replace
 from ...match.actions import Charge, Fight
 from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
-from ...match.state import Decision, MatchState, Model, Point, Unit, Weapon
+from ...match.state import Decision, MatchState, Model, Unit, Weapon
 from ...match.turns import add_flag, replace_unit
 from .. import geometry as g
 from . import damage, geom, statuses
+from .chargemove import place_chargers
 from .combat_lock import locked
 from .core import (
     CHARGE_RANGE,
@@ -73,8 +73,6 @@ VOLLEY_MOUNTS = ("pintle",)
 
 # hh3 core: a successful charge without Disorder gives +1 Attack [ext]; a Disordered charge loses it.
 CHARGE_BONUS_ATTACKS = 1
-# Charging models stop this far short of touching, so touching never reads as overlapping.
-CONTACT_SLACK = 1e-6
 
 
 def disordered(unit: Unit) -> bool:
@@ -159,10 +157,7 @@ def _charge_move(state: MatchState, uid: str, tid: str, ctx: ApplyContext) -> Ma
         )
         return state
     ctx.set_outcome("success")
-    models = dict(unit.models)
-    for model in alive_models(unit):
-        models[model.id] = replace(model, pos=_towards(model, state.units[target.id], roll))
-    unit = add_flag(replace(unit, models=models), F_CHARGE_OK)
+    unit = add_flag(place_chargers(state, ctx, unit, state.units[target.id], float(roll)), F_CHARGE_OK)
     ctx.log(f"Charge roll {roll} in: {unit.name} charges into {target.name}.", R_CORE_CHARGE)
     return replace_unit(state, unit)
 
@@ -211,25 +206,6 @@ def resume_volley(state: MatchState, decision: Decision, choice: str, ctx: Apply
         ctx.log(f"Side {decision.side} makes no Volley Attacks.", R_VOLLEY)
     state = volley(state, action.target, action.unit, [w for w in offered if w.id in chosen], ctx)
     return _charge_move(state, action.unit, action.target, ctx)
-
-
-def _towards(model: Model, target: Unit, reach: float) -> Point:
-    """Straight towards the nearest point of the nearest target model, up to ``reach`` inches,
-    stopping in base contact."""
-    fp = geom.footprint(model)
-    nearest = min(geom.unit_footprints(target), key=lambda other: g.distance(fp, other))
-    gap = g.distance(fp, nearest)
-    if gap <= CONTACT:
-        return model.pos
-    point = g.as_geometry(nearest).exterior.interpolate(
-        g.as_geometry(nearest).exterior.project(g.as_geometry((model.pos.x, model.pos.y)))
-    )
-    dx, dy = float(point.x) - model.pos.x, float(point.y) - model.pos.y
-    length = math.hypot(dx, dy)
-    step = min(reach, max(0.0, gap - CONTACT_SLACK))
-    if length == 0.0:
-        return model.pos
-    return Point(model.pos.x + dx / length * step, model.pos.y + dy / length * step)
 
 
 def volley_options(state: MatchState, uid: str, charger: str, ctx: ApplyContext) -> list[Weapon]:

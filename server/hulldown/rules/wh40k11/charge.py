@@ -6,7 +6,8 @@ within 12") and the reducer rolls the 2D6 charge roll, recording it in the unit'
 target even moving straight, the charge fails at once. Otherwise ``Move(kind="charge")`` moves
 the unit up to N inches; it must end with a model within Engagement Range of the target and none
 within Engagement Range of another enemy unit, and it may not move through models (17.01 gives
-no permission for charge moves).
+no permission for charge moves); a model that can end in base contact with the target must
+(chargecontact.py).
 """
 
 from __future__ import annotations

@@ -87,6 +87,9 @@ OFFERED: Final = "offered"
 # A charge may target an enemy unit within 12" [ext]; the charge roll is 2D6.
 CHARGE_DECLARE_RANGE: Final = 12.0
 CHARGE_DICE: Final = 2
+# A charging model ends in base contact with an enemy model of the target if it can [ext];
+# base contact is within this many inches [decided, as 40k7 and hh3].
+BASE_CONTACT: Final = 0.05
 
 # --- attacks ---------------------------------------------------------------------------------
 # [BLAST]: +1 attack for every 5 models in the target unit [ext].

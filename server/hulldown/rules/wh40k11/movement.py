@@ -33,6 +33,7 @@ from ..geometry import (
     path_terrain,
 )
 from ..geometry import path_length as geo_path_length
+from .chargecontact import contact_refusal
 from .constants import (
     ADVANCE_ROLL,
     ADVANCED,
@@ -196,8 +197,11 @@ def _eligibility(state: MatchState, unit: Unit, action: Move) -> Rejection | Non
     return None
 
 
-def check_routes(state: MatchState, unit: Unit, kind: str, planned: list[Route]) -> Rejection | None:
-    """Distance, battlefield edge, models and terrain in the way, and where the models end."""
+def check_routes(
+    state: MatchState, unit: Unit, kind: str, planned: list[Route], where_possible: bool = True
+) -> Rejection | None:
+    """Distance, battlefield edge, models and terrain in the way, and where the models end; a
+    charge move also ends in base contact where possible (``where_possible``, chargecontact.py)."""
     rule = _rule(kind)
     limit = allowance(unit, kind)
     longest = max((r.length for r in planned), default=0.0)
@@ -230,7 +234,21 @@ def check_routes(state: MatchState, unit: Unit, kind: str, planned: list[Route])
             problem = _passes_engagement(unit, r.model, sweep, others)
             if problem is not None:
                 return problem
-    return _check_ends(state, unit, kind, planned, ends, others)
+    problem = _check_ends(state, unit, kind, planned, ends, others)
+    if problem is not None or kind != "charge" or not where_possible:
+        return problem
+
+    def verify(mid: str, spot: Point) -> bool:
+        moved = [_straight(r, spot) if r.model.id == mid else r for r in planned]
+        return check_routes(state, unit, kind, moved, where_possible=False) is None
+
+    return contact_refusal(state, unit, limit, ends, verify)
+
+
+def _straight(route: Route, spot: Point) -> Route:
+    """``route``'s model moved straight to ``spot`` instead."""
+    start = (route.model.pos.x, route.model.pos.y)
+    return Route(route.model, ((spot.x, spot.y),), geo_path_length([start, (spot.x, spot.y)]), route.heading)
 
 
 def _through(unit: Unit, mover_mv: bool, kind: str, model: Model, owner: Unit, hit: str) -> Rejection | None:

@@ -5,14 +5,13 @@ Flyers cannot be charged. A charge is 2D6" (3D6 drop the highest through difficu
 most 12"; a unit may only charge a unit it shot at this turn, not after Running, moving Flat Out,
 firing Heavy / Rapid Fire / Salvo / Ordnance weapons (non-Relentless units) or disembarking from
 a transport that is not an Assault Vehicle. The charged unit's owner decides on Overwatch (Snap
-Shots; templates: Wall of Death, D3 automatic hits). A successful charge moves each model
-straight towards the target, into base contact if it can reach; a failed charge does not move
-[decided].
+Shots; templates: Wall of Death, D3 automatic hits). After a successful charge the
+charging player places the chargers (``chargemove``: a ``place_chargers`` decision whose proposal
+moves each model straight towards the target, into base contact if it can reach); a failed
+charge does not move [decided].
 """
 
 from __future__ import annotations
-
-import math
 
 from msgspec.structs import replace
 from shapely import LineString
@@ -21,18 +20,17 @@ from shapely.ops import nearest_points
 from ...match.actions import Charge, Fire, Shoot
 from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
-from ...match.state import Decision, MatchState, Point, Unit
-from ...match.turns import replace_unit
+from ...match.state import Decision, MatchState, Unit
 from .. import geometry as g
 from . import refs
 from .attacks import Hit
+from .chargemove import place_chargers
 from .firing import locked_in_combat, plan_shooting
 from .geo import alive, all_terrain, footprint, on_table, unit_distance
 from .penetration import PenProfile
 from .resolve import resolve_hits
 from .rolls import d3
 from .shooting import execute_plan
-from .squadrons import squadron_members
 from .status import FORCED_OUT_STATUS, flag_unit, flags_with_prefix, has_phase_flag
 from .types import has_type, is_chariot, is_super_heavy, is_vehicle, is_walker, is_zooming
 from .wording import plural
@@ -263,20 +261,7 @@ def _charge_roll(state: MatchState, ctx: ApplyContext, uid: str, tid: str) -> Ma
     if roll + 1e-9 < need:
         ctx.log(f'{unit.name}\'s charge fails: {roll}" ({how}) < {need:.1f}" to {target.name}.', refs.CHARGE)
         return state
-    models = dict(unit.models)
-    targets = [m for u in squadron_members(state, target) for m in alive(u)]
-    for m in alive(unit):
-        fp = footprint(m)
-        best = min(targets, key=lambda t: g.distance(fp, footprint(t)))
-        d = g.distance(fp, footprint(best))
-        step = min(float(roll), d)
-        if step <= 0:
-            continue
-        a, b = nearest_points(fp.polygon(), footprint(best).polygon())
-        dx, dy = float(b.x) - float(a.x), float(b.y) - float(a.y)
-        n = math.hypot(dx, dy) or 1.0
-        models[m.id] = replace(m, pos=Point(m.pos.x + dx / n * step, m.pos.y + dy / n * step))
-    state = replace_unit(state, replace(state.units[uid], models=models))
+    state = place_chargers(state, ctx, unit, target, float(roll))
     state = flag_unit(state, uid, f"charged_into:{tid}")
     ctx.log(
         f'{unit.name}\'s charge succeeds: {roll}" ({how}) >= {need:.1f}"; it moves into base contact with {target.name}.',

@@ -17,6 +17,7 @@ from ...match.identity_cache import IdentityCache
 from ...match.state import MatchState, Model, Point, Terrain, Unit
 from ...match.state import Mount as StateMount
 from .. import geometry as g
+from ..geometry.movement import coherency_gap as coherency_gap
 
 # A model without a base size is on a 25 mm base [decided].
 DEFAULT_BASE_MM = 25.0
@@ -160,26 +161,6 @@ def unit_distance(a: Unit, b: Unit) -> float:
         for mb in alive(b):
             best = min(best, g.distance(fa, footprint(mb)))
     return best
-
-
-def coherency_gap(footprints: list[g.Footprint]) -> float:
-    """The widest gap the models must bridge to form one connected group: the smallest coherency
-    distance for which ``geometry.coherent`` holds (the longest edge of a minimum spanning tree
-    over closest-point distances), reported by coherency rejections. 0 for one model or none."""
-    if len(footprints) <= 1:
-        return 0.0
-    best = [math.inf] * len(footprints)
-    best[0] = 0.0
-    done = [False] * len(footprints)
-    widest = 0.0
-    for _ in footprints:
-        i = min((k for k in range(len(footprints)) if not done[k]), key=lambda k: best[k])
-        done[i] = True
-        widest = max(widest, best[i])
-        for j, other in enumerate(footprints):
-            if not done[j]:
-                best[j] = min(best[j], g.distance(footprints[i], other))
-    return widest
 
 
 def point_to_unit(p: g.Point, unit: Unit) -> float:
