@@ -12,6 +12,7 @@ import pytest
 from hulldown.match.actions import Action, Fire, Shoot
 from hulldown.match.state import MatchState
 from hulldown.odds import OddsAnswer, Prob
+from hulldown.odds import face_classes as face_classes_module
 from hulldown.odds.face_classes import SIX_FACES, face_classes
 from hulldown.rules.wh40k7.rolls import judge
 from tests.wh40k7.builders import (
@@ -192,3 +193,33 @@ def test_a_squadron_volley_with_a_jink_decision_is_exact() -> None:
     assert [d.kind for d in answer.decisions] == ["jink"]
     assert 0 < unit_odds(answer, "ls0").destroyed.p < 1
     assert {"ls0", "ls1"} <= {u.unit for u in answer.units}
+
+
+def three_shots_through_cover() -> tuple[MatchState, Action]:
+    """40k7: a three-shot S6 gun at a Rhino's rear (AV10) through a ruin: glancing on 4,
+    penetrating on 5-6, a 4+ cover save against each, a damage roll per penetrating hit kept."""
+    gun = weapon("gun", "Autocannon", 48, 6, 4, shots=3)
+    shooter = predator("predator", "a", 10, 24, weapons=(gun,))
+    state = make_state(
+        shooter, rhino("rhino", "b", 30, 24, 0), terrain=[ruin("ruin", 20, 20, 22, 24)], phase="shooting"
+    )
+    return state, Shoot("predator", (Fire("gun", "rhino"),))
+
+
+def test_the_penetration_dice_of_one_weapons_hits_are_one_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """40k7 Armour Penetration Rolls: one weapon's hits on a facing are rolled first and then
+    treated alike (cover saves, Hull Points, damage rolls), so only how many came out none,
+    glancing and penetrating matters: walking those dice as one batch (KEYED_EXCHANGEABLE) gives
+    exactly the answer of walking them one by one, in fewer plays."""
+    state, action = three_shots_through_cover()
+    batched = odds(state, "a", action, max_plays=20_000)
+    monkeypatch.setitem(face_classes_module.KEYED_EXCHANGEABLE, "40k7", frozenset())
+    one_by_one = odds(state, "a", action, max_plays=20_000)
+    mine, reference = _probabilities(batched), _probabilities(one_by_one)
+    assert mine.keys() == reference.keys()
+    for key, p in reference.items():
+        assert mine[key] == pytest.approx(p, abs=1e-9), key
+    assert batched.plays < one_by_one.plays
+    rhino_odds = unit_odds(batched, "rhino")
+    assert "4+ cover" in batched.summary[0]
+    assert 0 < rhino_odds.destroyed.p < rhino_odds.penetrating.p < 1

@@ -18,15 +18,21 @@ class OddsContext(ApplyContext):
         self._edition = edition
         self._script = script
         # The batch of exchangeable rolls the last roll belongs to (face_classes.EXCHANGEABLE).
-        self._batch: tuple[str, str, Branches] | None = None
+        self._batch: tuple[str, str, Branches, object] | None = None
 
-    def roll(self, purpose: str, target: str = "", judge: Callable[[int], str] | None = None) -> int:
+    def roll(
+        self,
+        purpose: str,
+        target: str = "",
+        judge: Callable[[int], str] | None = None,
+        batch: object = None,
+    ) -> int:
         branches = face_classes(self._edition, purpose, judge) if self._script.equal_faces else SIX_FACES
-        batch = (purpose, target, branches)
-        continues = batch == self._batch
+        key = (purpose, target, branches, batch)
+        continues = key == self._batch
         self._batch = (
-            batch
-            if self._script.equal_faces and judge is not None and exchangeable(self._edition, purpose)
+            key
+            if self._script.equal_faces and judge is not None and exchangeable(self._edition, purpose, batch)
             else None
         )
         value = self._script.pick(branches, continues)

@@ -68,11 +68,30 @@ EXCHANGEABLE: dict[Edition, frozenset[str]] = {
         }
     ),
 }
+# Purposes whose consecutive rolls are one batch only when the rules give them equal batch keys
+# (``ApplyContext.roll(..., batch=...)``), with the same target and no log line between them.
+KEYED_EXCHANGEABLE: dict[Edition, frozenset[str]] = {
+    "40k7": frozenset(
+        {
+            # resolve._resolve_group: every armour penetration die of a facing group is rolled
+            # first, keyed by the hit's entry (equal entries: the same weapon's hits on the same
+            # facing). What follows treats equal entries alike - a cover save for each one that
+            # is not "none", the Hull Points of those kept, a damage roll for each penetrating
+            # one kept - so only how many came out none, glancing and penetrating matters, the
+            # saves and damage rolls being independent dice of equal chances whichever hit they
+            # go to. Single-die rolls only (a judge): an Ordnance pair or a Melta D6 has none.
+            "armour penetration",
+        }
+    ),
+}
 _NONE: frozenset[str] = frozenset()
 
 
-def exchangeable(edition: Edition, purpose: str) -> bool:
-    return purpose in EXCHANGEABLE.get(edition, _NONE)
+def exchangeable(edition: Edition, purpose: str, batch: object = None) -> bool:
+    """Whether a roll may continue a batch (face_classes.EXCHANGEABLE, KEYED_EXCHANGEABLE)."""
+    if purpose in EXCHANGEABLE.get(edition, _NONE):
+        return True
+    return batch is not None and purpose in KEYED_EXCHANGEABLE.get(edition, _NONE)
 
 
 def face_classes(

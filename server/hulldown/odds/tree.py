@@ -42,6 +42,18 @@ class Leaf:
     dice: int  # rolls read
 
 
+def _batch_length(node: _Node) -> int:
+    """The rolls of the batch of exchangeable rolls that starts at ``node`` (1: a roll of its
+    own). Its length is fixed before its first roll (``face_classes.EXCHANGEABLE``: the rules
+    count a known number of rolls), so any known path below ``node`` tells it."""
+    k = 1
+    child = next(iter(node.children.values()))
+    while isinstance(child, _Node) and child.continues:
+        k += 1
+        child = next(iter(child.children.values()))
+    return k
+
+
 class Tree:
     """The plays of one action from one state, by path (each batch of exchangeable rolls in
     non-decreasing order: its orders are one play)."""
@@ -78,23 +90,27 @@ class Tree:
 
     def sample(self, stream: FaceStream) -> Leaf:
         """One play drawn with the stream: from the known tree where it reaches, else played.
-        A face drawn in a batch of exchangeable rolls joins the batch's branches drawn so far,
-        kept in order, so the path is looked up from the batch's first roll again."""
+        A batch of exchangeable rolls is drawn whole (its length is known from the tree: any
+        path below its first roll has it, ``_batch_length``), put in order and looked up as
+        one, so a play whose batch came in another order is met again; when the tree does not
+        know the ordered batch, the play is made with the batch as its prefix."""
         node = self._root
         path: list[int] = []
-        batch_at, batch_node = 0, node
         while isinstance(node, _Node):
-            b = node.of_face[stream.face() - 1]
-            if not node.continues:
-                batch_at, batch_node = len(path), node
-            path.append(b)
-            if node.continues:
-                path[batch_at:] = sorted(path[batch_at:])
-                child: _Node | Leaf | None = batch_node
-                for x in path[batch_at:]:
-                    child = child.children.get(x) if isinstance(child, _Node) else None
-            else:
+            k = _batch_length(node)
+            of_face = node.of_face
+            if k == 1:
+                b = of_face[stream.face() - 1]
+                path.append(b)
                 child = node.children.get(b)
+            else:
+                batch = sorted([of_face[stream.face() - 1] for _ in range(k)])
+                path.extend(batch)
+                child = node
+                for x in batch:
+                    child = child.children.get(x) if isinstance(child, _Node) else None
+                    if child is None:
+                        break
             if child is None:
                 return self._play(Script(path, stream, equal_faces=self._equal_faces))[0]
             node = child

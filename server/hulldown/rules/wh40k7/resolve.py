@@ -265,7 +265,9 @@ def _resolve_group(
     # 1. every armour penetration die.
     rolls: list[PenRoll] = []
     for e in entries:
-        pen = roll_penetration(ctx, e.hit.pen, av, armour_name)
+        # Equal entries (one weapon's hits on this facing) are treated alike below: their dice
+        # are exchangeable for the odds engine (odds/face_classes.py, KEYED_EXCHANGEABLE).
+        pen = roll_penetration(ctx, e.hit.pen, av, armour_name, batch=e)
         rolls.append(pen)
     summary = ", ".join(_pen_text(e, p, av) for e, p in zip(entries, rolls, strict=True))
     n_glance = sum(1 for p in rolls if p.result == "glancing")
