@@ -13,6 +13,8 @@ from hulldown.match.actions import Action, Fire, Shoot
 from hulldown.match.state import MatchState
 from hulldown.odds import OddsAnswer, Prob
 from hulldown.odds import face_classes as face_classes_module
+from hulldown.odds.dice_sources import FACE_BLOCK, FaceStream, splitmix_faces
+from hulldown.odds.engine import SAMPLE_SEED
 from hulldown.odds.face_classes import SIX_FACES, face_classes
 from hulldown.rules.wh40k7.rolls import judge
 from tests.wh40k7.builders import (
@@ -223,3 +225,13 @@ def test_the_penetration_dice_of_one_weapons_hits_are_one_batch(monkeypatch: pyt
     rhino_odds = unit_odds(batched, "rhino")
     assert "4+ cover" in batched.summary[0]
     assert 0 < rhino_odds.destroyed.p < rhino_odds.penetrating.p < 1
+
+
+def test_the_face_stream_is_splitmix64_face_by_face() -> None:
+    """The sampled stream, computed in blocks, is the scalar SplitMix64 recurrence's, across
+    block boundaries, for the engine's seed and others (docs/odds.md, "Never the match's dice")."""
+    for seed in (SAMPLE_SEED, 0, 1, (1 << 64) - 1):
+        stream = FaceStream(seed)
+        drawn = [stream.face() for _ in range(3 * FACE_BLOCK + 7)]
+        assert drawn == splitmix_faces(seed, len(drawn))
+        assert set(drawn) == {1, 2, 3, 4, 5, 6}

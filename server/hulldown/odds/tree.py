@@ -32,6 +32,7 @@ class _Node:
     branches: Branches
     continues: bool
     of_face: tuple[int, ...]  # branch index of faces 1-6
+    batch: int  # rolls of the batch starting here (``batch_lengths``)
     children: dict[int, _Node | Leaf] = field(default_factory=dict)
 
 
@@ -42,16 +43,18 @@ class Leaf:
     dice: int  # rolls read
 
 
-def _batch_length(node: _Node) -> int:
-    """The rolls of the batch of exchangeable rolls that starts at ``node`` (1: a roll of its
-    own). Its length is fixed before its first roll (``face_classes.EXCHANGEABLE``: the rules
-    count a known number of rolls), so any known path below ``node`` tells it."""
-    k = 1
-    child = next(iter(node.children.values()))
-    while isinstance(child, _Node) and child.continues:
-        k += 1
-        child = next(iter(child.children.values()))
-    return k
+def batch_lengths(continues: list[bool]) -> list[int]:
+    """For each roll, the rolls of the batch of exchangeable rolls that starts at it (1: a roll
+    of its own; 0: a roll that continues a batch). A batch's length is fixed before its first
+    roll (``face_classes.EXCHANGEABLE``: the rules count a known number of rolls), so every play
+    through a node gives it the same length."""
+    out = [0] * len(continues)
+    start = 0
+    for i, more in enumerate(continues):
+        if not more:
+            start = i
+        out[start] += 1
+    return out
 
 
 class Tree:
@@ -73,31 +76,34 @@ class Tree:
         if not path:
             self._root = leaf
             return leaf, path
+        lengths = batch_lengths(continues)
         if self._root is None:
-            self._root = _Node(branches[0], continues[0], branch_of_face(branches[0]))
+            self._root = _Node(branches[0], continues[0], branch_of_face(branches[0]), lengths[0])
         node = self._root
         assert isinstance(node, _Node)
         for depth in range(len(path) - 1):
             child = node.children.get(path[depth])
             if child is None:
                 nxt = depth + 1
-                child = _Node(branches[nxt], continues[nxt], branch_of_face(branches[nxt]))
+                child = _Node(branches[nxt], continues[nxt], branch_of_face(branches[nxt]), lengths[nxt])
                 node.children[path[depth]] = child
             assert isinstance(child, _Node)
+            # The rules give a batch its length before its first roll (``batch_lengths``).
+            assert child.batch == lengths[depth + 1], "a batch of exchangeable rolls changed length"
             node = child
         node.children[path[-1]] = leaf
         return leaf, path
 
     def sample(self, stream: FaceStream) -> Leaf:
         """One play drawn with the stream: from the known tree where it reaches, else played.
-        A batch of exchangeable rolls is drawn whole (its length is known from the tree: any
-        path below its first roll has it, ``_batch_length``), put in order and looked up as
-        one, so a play whose batch came in another order is met again; when the tree does not
-        know the ordered batch, the play is made with the batch as its prefix."""
+        A batch of exchangeable rolls is drawn whole (its length is known from the tree:
+        ``batch_lengths``), put in order and looked up as one, so a play whose batch came in
+        another order is met again; when the tree does not know the ordered batch, the play is
+        made with the batch as its prefix."""
         node = self._root
         path: list[int] = []
         while isinstance(node, _Node):
-            k = _batch_length(node)
+            k = node.batch
             of_face = node.of_face
             if k == 1:
                 b = of_face[stream.face() - 1]
