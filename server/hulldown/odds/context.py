@@ -27,12 +27,15 @@ class OddsContext(ApplyContext):
         judge: Callable[[int], str] | None = None,
         batch: object = None,
     ) -> int:
-        branches = face_classes(self._edition, purpose, judge) if self._script.equal_faces else SIX_FACES
+        script = self._script
+        branches = script.offered()
+        if branches is None:
+            branches = face_classes(self._edition, purpose, judge) if script.equal_faces else SIX_FACES
         key = (purpose, target, branches, batch)
         continues = key == self._batch
         self._batch = (
             key
-            if self._script.equal_faces and judge is not None and exchangeable(self._edition, purpose, batch)
+            if script.equal_faces and judge is not None and exchangeable(self._edition, purpose, batch)
             else None
         )
         value = self._script.pick(branches, continues)

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -134,15 +134,32 @@ class Script:
     so each batch is walked in one order."""
 
     def __init__(
-        self, prefix: Sequence[int] = (), stream: FaceStream | None = None, *, equal_faces: bool = True
+        self,
+        prefix: Sequence[int] = (),
+        stream: FaceStream | None = None,
+        *,
+        equal_faces: bool = True,
+        uniform: Callable[[int], int] | None = None,
+        offered: Sequence[Branches] = (),
     ) -> None:
         self._prefix = prefix
+        # The branches the first rolls offer, when already known (the tree of plays: the rules
+        # are pure, so the same prefix of dice reaches the same rolls): not worked out again.
+        self._offered = offered
         self._stream = stream
+        # Past the prefix, a branch chosen uniformly (``uniform(n)`` in 0..n-1) among those the
+        # walk would take at the roll (Knuth's estimate of the size of the tree, module ``tree``).
+        self._uniform = uniform
         # False: every roll offers its six faces, even where the rules cannot tell them apart.
         self.equal_faces = equal_faces
         self.path: list[int] = []
         self.branches: list[Branches] = []
         self.continues: list[bool] = []
+
+    def offered(self) -> Branches | None:
+        """The branches of the next roll, if known before it is made (``offered``)."""
+        i = len(self.path)
+        return self._offered[i] if i < len(self._offered) else None
 
     def pick(self, branches: Branches, continues: bool = False) -> int:
         """The face standing for the branch taken at this roll."""
@@ -153,12 +170,23 @@ class Script:
             if i >= MAX_DICE_PER_PLAY:
                 raise TooManyDice(f"a play read more than {MAX_DICE_PER_PLAY} dice")
             b = self.path[-1] if continues else 0
+            if self._uniform is not None:
+                b += self._uniform(len(branches) - b)
         else:
             b = branch_of_face(branches)[self._stream.face() - 1]
         self.path.append(b)
         self.branches.append(branches)
         self.continues.append(continues)
         return branches[b][0]
+
+    def choices(self, start: int) -> float:
+        """The product of the branches the walk could take at each roll from ``start`` on (in
+        a batch, those from the previous roll's branch on)."""
+        product = 1.0
+        for j in range(start, len(self.path)):
+            low = self.path[j - 1] if self.continues[j] else 0
+            product *= len(self.branches[j]) - low
+        return product
 
     @property
     def weight(self) -> float:

@@ -2,8 +2,9 @@
 sampled").
 
 Before walking, the engine makes a few random plays (the probe). From them it has Knuth's estimate
-of the number of leaves of the dice tree (the mean of ``1 / P(path)``) and the CPU time one play
-of the rules costs (the median over the probe's plays, so the first play, which fills the
+of the number of leaves of the dice tree (the mean, over plays taking a uniformly chosen branch
+at each roll, of the product of the numbers of branches met: ``tree.Tree.uniform``) and the CPU
+time one play of the rules costs (the median over the probe's plays, so the first play, which fills the
 geometry memo, does not count more than any other). The walk plays again only the leaves the
 probe has not met (``tree``: a known leaf is not played twice), so it costs about the leaves left
 times the cost of a play; ``auto`` walks only when that is within ``EXACT_BUDGET_S``, else it
@@ -21,17 +22,14 @@ from typing import TypeVar
 
 from .answer import MethodChoice
 
-# CPU seconds an estimated exact walk may cost for ``auto`` to walk it (the sampled answer's
-# goal is 200 ms for anything: an exact walk expected to take longer is not worth its exactness).
-EXACT_BUDGET_S = 0.2
+# CPU seconds an estimated exact walk may cost for ``auto`` to walk it: half the sampled
+# answer's goal of 200 ms for anything, so that a walk whose estimate was too low, cut at
+# WALK_SLACK budgets, still ends within the goal (a walk expected to take longer is not worth
+# its exactness).
+EXACT_BUDGET_S = 0.1
 # A tree estimated above PROBE_MARGIN times ``max_plays`` leaves is never walked, whatever the
 # method asked for.
 PROBE_MARGIN = 1.0
-# Plays of the probe of an ``auto`` answer. Knuth's estimate is skewed low for a few plays (most
-# leaves lie on unlikely paths: 32 plays put the three-weapon shot's 2,925 leaves at 817); the
-# probe's plays cost little either way, being the first samples of a sampled answer and known
-# leaves of the walk.
-AUTO_PROBE_PLAYS = 128
 # An ``auto`` walk stops (and the answer is sampled, the leaves walked kept for the samples) after
 # playing WALK_SLACK times the plays its budget buys: an estimate too low costs at most that.
 WALK_SLACK = 2.0

@@ -102,27 +102,59 @@ class Tree:
         made with the batch as its prefix."""
         node = self._root
         path: list[int] = []
+        offered: list[Branches] = []
         while isinstance(node, _Node):
             k = node.batch
             of_face = node.of_face
             if k == 1:
                 b = of_face[stream.face() - 1]
                 path.append(b)
+                offered.append(node.branches)
                 child = node.children.get(b)
             else:
                 batch = sorted([of_face[stream.face() - 1] for _ in range(k)])
                 path.extend(batch)
+                offered.extend([node.branches] * k)  # a batch's rolls offer the same branches
                 child = node
                 for x in batch:
                     child = child.children.get(x) if isinstance(child, _Node) else None
                     if child is None:
                         break
             if child is None:
-                return self._play(Script(path, stream, equal_faces=self._equal_faces))[0]
+                return self._play(Script(path, stream, equal_faces=self._equal_faces, offered=offered))[0]
             node = child
         if node is None:
             return self._play(Script((), stream, equal_faces=self._equal_faces))[0]
         return node
+
+    def uniform(self, choose: Callable[[int], int]) -> float:
+        """One path taking at each roll a branch chosen uniformly (``choose(n)`` in 0..n-1) among
+        those the walk takes there, from the known tree where it reaches, else played: the
+        product of those numbers of branches is Knuth's estimate of the number of leaves (its
+        mean over such paths is the number of leaves exactly; paths drawn by their probability
+        instead would almost never meet the many unlikely leaves). Raises TooManyDice."""
+        node = self._root
+        path: list[int] = []
+        offered: list[Branches] = []
+        product = 1.0
+        while isinstance(node, _Node):
+            low = path[-1] if node.continues else 0
+            n = len(node.branches) - low
+            b = low + choose(n)
+            product *= n
+            path.append(b)
+            offered.append(node.branches)
+            child = node.children.get(b)
+            if child is None:
+                script = Script(path, equal_faces=self._equal_faces, uniform=choose, offered=offered)
+                self._play(script)
+                return product * script.choices(len(path))
+            node = child
+        if node is None:
+            script = Script((), equal_faces=self._equal_faces, uniform=choose)
+            self._play(script)
+            return script.choices(0)
+        return product
 
     def walk(self, max_leaves: int) -> list[Leaf] | None:
         """Every leaf, or None when there are more than ``max_leaves`` (or a play reads more
@@ -136,7 +168,7 @@ class Tree:
             found = self._known(prefix)
             if found is None:
                 try:
-                    script = Script(prefix, equal_faces=self._equal_faces)
+                    script = Script(prefix, equal_faces=self._equal_faces, offered=self._offered(prefix))
                     leaf, path = self._play(script)
                 except TooManyDice:
                     return None
@@ -150,6 +182,17 @@ class Tree:
             for j in range(len(path) - 1, len(prefix) - 1, -1):
                 base = tuple(path[:j])
                 stack.extend((*base, b) for b in range(sizes[j] - 1, lows[j], -1))
+        return out
+
+    def _offered(self, prefix: tuple[int, ...]) -> list[Branches]:
+        """The branches the known tree gives the rolls of ``prefix`` (as many as it knows)."""
+        out: list[Branches] = []
+        node = self._root
+        for b in prefix:
+            if not isinstance(node, _Node):
+                break
+            out.append(node.branches)
+            node = node.children.get(b)
         return out
 
     def _known(self, prefix: tuple[int, ...]) -> tuple[Leaf, list[int], list[int], list[int]] | None:
