@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -87,17 +87,17 @@ class FaceStream:
 
     def __init__(self, seed: int) -> None:
         self._state = seed & _MASK
-        self._faces: list[int] = []
-        self._next = 0
+        # The next face minus one (0-5), each call: the stream's one reader.
+        self.index: Callable[[], int] = self._indices().__next__
 
     def face(self) -> int:
-        if self._next >= len(self._faces):
-            self._refill()
-        f = self._faces[self._next]
-        self._next += 1
-        return f
+        return self.index() + 1
 
-    def _refill(self) -> None:
+    def _indices(self) -> Iterator[int]:
+        while True:
+            yield from self._block()
+
+    def _block(self) -> list[int]:
         steps = np.arange(1, FACE_BLOCK + 1, dtype=np.uint64) * np.uint64(_GAMMA)
         z = steps + np.uint64(self._state)
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
@@ -106,8 +106,8 @@ class FaceStream:
         self._state = (self._state + FACE_BLOCK * _GAMMA) & _MASK
         # Outputs at or above _ACCEPT_BELOW are redrawn: skipping them is drawing the next one.
         kept = z[z < np.uint64(_ACCEPT_BELOW)]
-        self._faces = (kept % np.uint64(6) + np.uint64(1)).tolist()
-        self._next = 0
+        faces: list[int] = (kept % np.uint64(6)).tolist()
+        return faces
 
 
 def splitmix_faces(seed: int, n: int) -> list[int]:

@@ -15,7 +15,7 @@ the tree keeps every play made, and
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .dice_sources import Branches, FaceStream, Script, TooManyDice, branch_of_face, canonical
@@ -34,6 +34,14 @@ class _Node:
     of_face: tuple[int, ...]  # branch index of faces 1-6
     batch: int  # rolls of the batch starting here (``batch_lengths``)
     children: dict[int, _Node | Leaf] = field(default_factory=dict)
+    # The known subtree of each face 1-6 (index face - 1), None where not yet known: a sample's
+    # roll of its own is one lookup.
+    by_face: list[_Node | Leaf | None] = field(default_factory=lambda: [None] * 6)
+
+    def add(self, b: int, child: _Node | Leaf) -> None:
+        self.children[b] = child
+        for f in self.branches[b]:
+            self.by_face[f - 1] = child
 
 
 @dataclass
@@ -86,12 +94,12 @@ class Tree:
             if child is None:
                 nxt = depth + 1
                 child = _Node(branches[nxt], continues[nxt], branch_of_face(branches[nxt]), lengths[nxt])
-                node.children[path[depth]] = child
+                node.add(path[depth], child)
             assert isinstance(child, _Node)
             # The rules give a batch its length before its first roll (``batch_lengths``).
             assert child.batch == lengths[depth + 1], "a batch of exchangeable rolls changed length"
             node = child
-        node.children[path[-1]] = leaf
+        node.add(path[-1], leaf)
         return leaf, path
 
     def sample(self, stream: FaceStream) -> Leaf:
@@ -102,26 +110,25 @@ class Tree:
         made with the batch as its prefix."""
         node = self._root
         path: list[int] = []
-        offered: list[Branches] = []
+        index = stream.index
         while isinstance(node, _Node):
             k = node.batch
-            of_face = node.of_face
             if k == 1:
-                b = of_face[stream.face() - 1]
-                path.append(b)
-                offered.append(node.branches)
-                child = node.children.get(b)
+                i = index()
+                path.append(node.of_face[i])
+                child = node.by_face[i]
             else:
-                batch = sorted([of_face[stream.face() - 1] for _ in range(k)])
+                of_face = node.of_face
+                batch = sorted([of_face[index()] for _ in range(k)])
                 path.extend(batch)
-                offered.extend([node.branches] * k)  # a batch's rolls offer the same branches
                 child = node
                 for x in batch:
                     child = child.children.get(x) if isinstance(child, _Node) else None
                     if child is None:
                         break
             if child is None:
-                return self._play(Script(path, stream, equal_faces=self._equal_faces, offered=offered))[0]
+                script = Script(path, stream, equal_faces=self._equal_faces, offered=self._offered(path))
+                return self._play(script)[0]
             node = child
         if node is None:
             return self._play(Script((), stream, equal_faces=self._equal_faces))[0]
@@ -184,7 +191,7 @@ class Tree:
                 stack.extend((*base, b) for b in range(sizes[j] - 1, lows[j], -1))
         return out
 
-    def _offered(self, prefix: tuple[int, ...]) -> list[Branches]:
+    def _offered(self, prefix: Sequence[int]) -> list[Branches]:
         """The branches the known tree gives the rolls of ``prefix`` (as many as it knows)."""
         out: list[Branches] = []
         node = self._root
