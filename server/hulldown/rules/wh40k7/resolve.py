@@ -370,10 +370,11 @@ def _member_distance(u: Unit, origins: list[g.Shape]) -> float:
     return min((g.distance(o, footprint(m)) for o in origins for m in alive(u)), default=math.inf)
 
 
-def _closest_member(members: list[Unit], origins: list[g.Shape]) -> Unit:
-    """40k7 Vehicle Squadrons: the member closest to the firing unit (hull to hull or base);
-    equal distances go to the lower unit id [decided]."""
-    return min(members, key=lambda u: (_member_distance(u, origins), u.id))
+def _closest_member(members: list[Unit], distances: dict[str, float]) -> Unit:
+    """40k7 Vehicle Squadrons: the member closest to the firing unit (hull to hull or base,
+    ``distances`` by unit id: ``_member_distance``); equal distances go to the lower unit id
+    [decided]."""
+    return min(members, key=lambda u: (distances[u.id], u.id))
 
 
 def _resolve_squadron(
@@ -392,8 +393,9 @@ def _resolve_squadron(
         members = squadron_members(state, state.units[target.id])
         if not members:
             break
-        member = _closest_member(members, origins)
-        distances = {u.id: rounded(_member_distance(u, origins)) for u in members}
+        exact = {u.id: _member_distance(u, origins) for u in members}
+        member = _closest_member(members, exact)
+        distances = {uid: rounded(d) for uid, d in exact.items()}
         ctx.log(
             f"Hit allocated to {member.name}, the closest vehicle of the squadron "
             f"({inches(distances[member.id])} from the firers).",
