@@ -87,13 +87,6 @@ KEYED_EXCHANGEABLE: dict[Edition, frozenset[str]] = {
 _NONE: frozenset[str] = frozenset()
 
 
-def exchangeable(edition: Edition, purpose: str, batch: object = None) -> bool:
-    """Whether a roll may continue a batch (face_classes.EXCHANGEABLE, KEYED_EXCHANGEABLE)."""
-    if purpose in EXCHANGEABLE.get(edition, _NONE):
-        return True
-    return batch is not None and purpose in KEYED_EXCHANGEABLE.get(edition, _NONE)
-
-
 def face_classes(
     edition: Edition, purpose: str, judge: Callable[[int], str] | None
 ) -> tuple[tuple[int, ...], ...]:
