@@ -16,6 +16,10 @@ from .state import Answer, Decision, LogEntry, LogRoll, LogValue
 class ApplyContext:
     """Dice and log for one event being applied. Pure: it only records."""
 
+    # Whether the rolls' ``batch`` keys are read (the odds engine's context): the rules need not
+    # work them out otherwise.
+    batch_keys = False
+
     def __init__(self, seq: int, dice: Dice, first_log_n: int, answerer: Answerer | None = None) -> None:
         self.seq = seq
         self._dice = dice

@@ -21,6 +21,7 @@ class OddsContext(ApplyContext):
         self._batch: tuple[str, str, Branches, object] | None = None
         self._exchangeable = EXCHANGEABLE.get(edition, frozenset()) if script.equal_faces else frozenset()
         self._keyed = KEYED_EXCHANGEABLE.get(edition, frozenset()) if script.equal_faces else frozenset()
+        self.batch_keys = bool(self._keyed)
 
     def roll(
         self,

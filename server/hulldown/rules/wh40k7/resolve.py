@@ -262,12 +262,19 @@ def _resolve_group(
     armour_name = entries[0].armour_name
     av = armour_value(unit, armour_name)
     _log_corner_lines(ctx, unit, entries)
-    # 1. every armour penetration die.
+    origins = _group_origins(unit, entries, firers)
+    cache: dict[tuple[str, str], CoverFinding] = {}
+    # 1. every armour penetration die. Hits with the same penetration profile, AP and cover save
+    # are treated alike below (steps 2-4): for the odds engine their dice are exchangeable
+    # (odds/face_classes.py, KEYED_EXCHANGEABLE); the reducer's dice ignore the key.
     rolls: list[PenRoll] = []
     for e in entries:
-        # Equal entries (one weapon's hits on this facing) are treated alike below: their dice
-        # are exchangeable for the odds engine (odds/face_classes.py, KEYED_EXCHANGEABLE).
-        pen = roll_penetration(ctx, e.hit.pen, av, armour_name, batch=e)
+        key = (
+            (e.hit.pen, e.hit.ap, _cover_of(state, unit, model, e, origins, exclude, cache))
+            if ctx.batch_keys
+            else None
+        )
+        pen = roll_penetration(ctx, e.hit.pen, av, armour_name, batch=key)
         rolls.append(pen)
     summary = ", ".join(_pen_text(e, p, av) for e, p in zip(entries, rolls, strict=True))
     n_glance = sum(1 for p in rolls if p.result == "glancing")
@@ -289,8 +296,6 @@ def _resolve_group(
         penetrating=n_pen,
     )
     # 2. cover saves for the glancing and penetrating hits if obscured.
-    origins = _group_origins(unit, entries, firers)
-    cache: dict[tuple[str, str], CoverFinding] = {}
     kept: list[tuple[_Entry, PenRoll]] = []
     for e, p in zip(entries, rolls, strict=True):
         if p.result == "none":
