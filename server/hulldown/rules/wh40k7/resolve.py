@@ -268,10 +268,11 @@ def _resolve_group(
     # are treated alike below (steps 2-4): for the odds engine their dice are exchangeable
     # (odds/face_classes.py, KEYED_EXCHANGEABLE); the reducer's dice ignore the key.
     rolls: list[PenRoll] = []
+    keyed = ctx.batch_keys and len(entries) > 1
     for e in entries:
         key = (
             (e.hit.pen, e.hit.ap, _cover_of(state, unit, model, e, origins, exclude, cache))
-            if ctx.batch_keys
+            if keyed
             else None
         )
         pen = roll_penetration(ctx, e.hit.pen, av, armour_name, batch=key)
