@@ -110,6 +110,22 @@ class FaceStream:
         return faces
 
 
+def uniform_choice(stream: FaceStream) -> Callable[[int], int]:
+    """A uniform choice among ``n`` (1-6) branches from the stream's faces: a face index below
+    the largest multiple of ``n`` up to 6, taken modulo ``n`` (the others are redrawn)."""
+
+    def choose(n: int) -> int:
+        if n == 1:
+            return 0
+        below = n * (6 // n)
+        while True:
+            i = stream.index()
+            if i < below:
+                return i % n
+
+    return choose
+
+
 def splitmix_faces(seed: int, n: int) -> list[int]:
     """The first ``n`` faces of the stream by the scalar SplitMix64 recurrence (the reference
     the block computation is checked against)."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import random
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -29,8 +28,8 @@ from ..match.validate import validate
 from ..rules.memo import memo_scope
 from .aggregate import aggregate
 from .answer import BEST_ANSWER, MethodChoice, OddsAnswer
-from .dice_sources import FaceStream, TooManyDice
-from .method import EXACT_BUDGET_S, PlayTimer, ProbeEstimate, walk_exactly, walk_limit
+from .dice_sources import FaceStream, TooManyDice, uniform_choice
+from .method import EXACT_BUDGET_S, PlayTimer, ProbeEstimate, estimated_leaves, walk_exactly, walk_limit
 from .observe import amount, measure_of
 from .plays import Answer, Play, play, tokenised
 from .stopping import Event, events_of, largest_se
@@ -67,6 +66,8 @@ PROBE_PLAYS = 32
 UNIFORM_PROBE_PLAYS = 32
 # The seed of the sampled stream: a constant of this module, never the match's seed.
 SAMPLE_SEED = 0x6F646473  # "odds"
+# The stream of the probe's uniform choices is seeded with SAMPLE_SEED ^ UNIFORM_SALT.
+UNIFORM_SALT = 0x756E69666F726D  # "uniform"
 # Decision states are compared by this encoding: maps in key order, so two equal states whose
 # units were updated in another order are one state.
 _state_key = msgspec.msgpack.Encoder(order="deterministic")
@@ -126,10 +127,12 @@ class _Engine:
         probe = [tree.sample(stream) for _ in range(min(PROBE_PLAYS, samples))]
         leaves = math.inf
         if method != "sampled":
-            # Knuth's estimate of the number of leaves; its own stream, a constant of the engine.
-            choose = random.Random(self.options.sample_seed).randrange
+            # Knuth's estimate of the number of leaves (module doc of ``method``); the uniform
+            # choices from their own stream, a constant of the engine.
+            choose = uniform_choice(FaceStream(self.options.sample_seed ^ UNIFORM_SALT))
             with contextlib.suppress(TooManyDice):  # a play too long to walk: the tree is sampled
-                leaves = sum(tree.uniform(choose) for _ in range(UNIFORM_PROBE_PLAYS)) / UNIFORM_PROBE_PLAYS
+                uniform = [tree.uniform(choose) for _ in range(UNIFORM_PROBE_PLAYS)]
+                leaves = estimated_leaves([1.0 / leaf.weight for leaf in probe], uniform)
         estimate = ProbeEstimate(leaves, tree.leaves, timer.per_play())
         budget = self.options.exact_budget_s
         if walk_exactly(method, estimate, max_plays, budget):

@@ -1,10 +1,9 @@
 """Exact or sampled: the choice the engine makes for ``method: "auto"`` (docs/odds.md, "Exact or
 sampled").
 
-Before walking, the engine makes a few random plays (the probe). From them it has Knuth's estimate
-of the number of leaves of the dice tree (the mean, over plays taking a uniformly chosen branch
-at each roll, of the product of the numbers of branches met: ``tree.Tree.uniform``) and the CPU
-time one play of the rules costs (the median over the probe's plays, so the first play, which fills the
+Before walking, the engine makes a few random plays (the probe). From them it has an estimate of
+the number of leaves of the dice tree (``estimated_leaves``) and the CPU time one play of the
+rules costs (the median over the probe's plays, so the first play, which fills the
 geometry memo, does not count more than any other). The walk plays again only the leaves the
 probe has not met (``tree``: a known leaf is not played twice), so it costs about the leaves left
 times the cost of a play; ``auto`` walks only when that is within ``EXACT_BUDGET_S``, else it
@@ -66,6 +65,26 @@ def walk_limit(method: MethodChoice, estimate: ProbeEstimate, max_plays: int, bu
         return max_plays
     affordable = WALK_SLACK * budget_s / estimate.seconds_per_play
     return int(min(max_plays, estimate.known + max(1.0, affordable)))
+
+
+# The uniform plays' estimate is the median of the means of this many equal groups of them.
+ESTIMATE_GROUPS = 4
+
+
+def estimated_leaves(by_probability: list[float], uniform: list[float]) -> float:
+    """The number of leaves, by the larger of two of Knuth's estimates: the mean of ``1 /
+    P(path)`` over plays drawn by their probability (``by_probability``: skewed low, those plays
+    almost never meet the many unlikely leaves) and, over plays taking a uniformly chosen branch
+    at each roll, the product of the numbers of branches met (``uniform``, ``tree.Tree.uniform``:
+    unbiased, but a rare deep path gives a huge product, so the median of the means of
+    ESTIMATE_GROUPS groups is taken). An estimate too low costs at most WALK_SLACK budgets of
+    walk; one too high only samples a tree that could have been walked."""
+    low = sum(by_probability) / len(by_probability) if by_probability else 0.0
+    if not uniform:
+        return low
+    size = max(1, len(uniform) // ESTIMATE_GROUPS)
+    means = [statistics.mean(uniform[i : i + size]) for i in range(0, len(uniform), size)]
+    return max(low, statistics.median(means))
 
 
 R = TypeVar("R")
