@@ -21,11 +21,12 @@ from typing import TypeVar
 
 from .answer import MethodChoice
 
-# CPU seconds an estimated exact walk may cost for ``auto`` to walk it: half the sampled
+# CPU seconds an estimated exact walk may cost for ``auto`` to walk it: a quarter of the sampled
 # answer's goal of 200 ms for anything, so that a walk whose estimate was too low, cut at
-# WALK_SLACK budgets, still ends within the goal (a walk expected to take longer is not worth
-# its exactness).
-EXACT_BUDGET_S = 0.1
+# WALK_SLACK budgets, still ends within the goal even when its plays cost more than the probe's
+# (a loaded machine: 0.3 ms a play in a walk whose probe measured 0.24 ms). A walk expected to
+# take longer is not worth its exactness.
+EXACT_BUDGET_S = 0.05
 # A tree estimated above PROBE_MARGIN times ``max_plays`` leaves is never walked, whatever the
 # method asked for.
 PROBE_MARGIN = 1.0
