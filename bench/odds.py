@@ -9,17 +9,29 @@ the load average before and after: the machine may be shared.
 Prints one JSON object. Not a test: timings are never asserted.
 
     python bench/odds.py --repeat 30
+
+``--against ROOT`` instead times another version of the engine against this one in the same
+process, answer by answer in turn (A B A B ..., so a change of the machine's load hits both):
+ROOT holds that version's ``server/`` and ``tests/`` (e.g. ``git archive REV server tests | tar
+-x -C ROOT``). For each case it gives the CPU time of the default and the sampled answer of
+both, their ratio (this version / the other), and the plays each made.
+
+    python bench/odds.py --against /tmp/base --repeat 10
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -200,6 +212,128 @@ def run(repeat: int, exact_limit: int) -> dict[str, Any]:
     return out
 
 
+def _ours(name: str) -> bool:
+    return name.split(".")[0] in ("hulldown", "tests")
+
+
+class _Version:
+    """One version of the package (and its test builders), its modules kept apart from the
+    other version's: installed in ``sys.modules`` only while it runs (a function importing
+    lazily finds its own version)."""
+
+    def __init__(self, root: Path, modules: dict[str, ModuleType] | None = None) -> None:
+        self.root = root
+        self.modules = modules if modules is not None else {}
+
+    @classmethod
+    def loaded(cls) -> _Version:
+        """This version, already imported."""
+        return cls(ROOT, {k: m for k, m in sys.modules.items() if _ours(k)})
+
+    @contextmanager
+    def active(self) -> Iterator[None]:
+        saved = {k: sys.modules.pop(k) for k in list(sys.modules) if _ours(k)}
+        sys.modules.update(self.modules)
+        paths = [str(self.root / "server"), str(self.root)]
+        sys.path[:0] = paths
+        try:
+            yield
+        finally:
+            del sys.path[: len(paths)]
+            self.modules = {k: sys.modules.pop(k) for k in list(sys.modules) if _ours(k)}
+            sys.modules.update(saved)
+
+
+def _scenario(name: str) -> Scenario:
+    """A case built with the active version's builders and actions (same positions as above)."""
+    wb = importlib.import_module("tests.wh40k7.builders")
+    acts = importlib.import_module("hulldown.match.actions")
+    shooting = {"phase": "shooting"}
+    if name == "single_weapon_open":
+        state = wb.make_state(
+            wb.predator("predator", "a", 10, 24), wb.rhino("rhino", "b", 30, 24, 180), **shooting
+        )
+        return state, acts.Shoot("predator", (acts.Fire("lascannon", "rhino"),))
+    if name == "single_weapon_cover":
+        state = wb.make_state(
+            wb.predator("predator", "a", 10, 24),
+            wb.rhino("rhino", "b", 30, 24, 180),
+            terrain=[wb.ruin("ruin", 20, 20, 22, 24)],
+            **shooting,
+        )
+        return state, acts.Shoot("predator", (acts.Fire("lascannon", "rhino"),))
+    if name == "three_weapons":
+        hb_l = wb.weapon("hb-l", "Heavy bolter", 36, 5, 4, shots=3)
+        hb_r = wb.weapon("hb-r", "Heavy bolter", 36, 5, 4, shots=3)
+        shooter = wb.predator("predator", "a", 10, 24, weapons=(wb.lascannon(), hb_l, hb_r))
+        state = wb.make_state(shooter, wb.rhino("rhino", "b", 30, 24, 180), **shooting)
+        return state, acts.Shoot(
+            "predator", tuple(acts.Fire(w, "rhino") for w in ("lascannon", "hb-l", "hb-r"))
+        )
+    shooter = wb.predator("predator", "a", 10, 24, weapons=(wb.lascannon(), wb.krak()))
+    members = [wb.speeder(f"ls{i}", "b", 30 + 3 * i, 20 + 4 * i, 180, squadron="speeders") for i in range(3)]
+    state = wb.make_state(shooter, *members, **shooting)
+    return state, acts.Shoot("predator", (acts.Fire("lascannon", "ls0"), acts.Fire("krak", "ls0")))
+
+
+def _timed_answer(name: str, method: str) -> tuple[float, Any]:
+    """CPU milliseconds of one answer of the active version, and the answer."""
+    odds = importlib.import_module("hulldown.odds")
+    state, action = _scenario(name)
+    options: Callable[..., Any] = odds.OddsOptions
+    start = time.process_time()
+    answer = odds.compute_odds(state, "a", action, options(method=method))
+    return (time.process_time() - start) * 1000, answer
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))], 1)
+
+
+def against(other_root: Path, repeat: int) -> dict[str, Any]:
+    """This version (``new``) and the one at ``other_root`` (``old``), answer by answer in turn."""
+    new = _Version.loaded()
+    old = _Version(other_root)
+    out: dict[str, Any] = {
+        "repeat": repeat,
+        "old": str(other_root),
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "cpus": os.cpu_count(),
+        "load_before": [round(x, 2) for x in os.getloadavg()],
+        "cases": {},
+    }
+    for name in ("single_weapon_open", "single_weapon_cover", "three_weapons", "squadron_volley"):
+        case: dict[str, Any] = {}
+        for method in ("auto", "sampled"):
+            times: dict[str, list[float]] = {"old": [], "new": []}
+            last: dict[str, Any] = {}
+            for i in range(repeat + 1):  # the first round warms both up and is not counted
+                for label, version in (("old", old), ("new", new)):
+                    with version.active():
+                        ms, answer = _timed_answer(name, method)
+                    if i:
+                        times[label].append(ms)
+                    last[label] = {
+                        "method": answer.method,
+                        "plays": answer.plays,
+                        "samples": answer.samples,
+                        "max_se": round(_max_se(answer), 4),
+                    }
+            pairs = [n / o for n, o in zip(times["new"], times["old"], strict=True)]
+            case[method] = {
+                label: {
+                    **last[label],
+                    "cpu_p50_ms": round(statistics.median(times[label]), 1),
+                    "cpu_p95_ms": _p(times[label], 0.95),
+                }
+                for label in ("old", "new")
+            } | {"new_over_old_p50": round(statistics.median(pairs), 3)}
+        out["cases"][name] = case
+    out["load_after"] = [round(x, 2) for x in os.getloadavg()]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -208,7 +342,13 @@ def main() -> None:
     parser.add_argument(
         "--exact-limit", type=int, default=20_000, help="dice sequences the exact walk may visit"
     )
+    parser.add_argument(
+        "--against", type=Path, default=None, help="another version's root (server/, tests/): A/B in turn"
+    )
     args = parser.parse_args()
+    if args.against is not None:
+        print(json.dumps(against(args.against.resolve(), args.repeat), indent=2))
+        return
     print(json.dumps(run(args.repeat, args.exact_limit), indent=2))
 
 

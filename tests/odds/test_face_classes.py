@@ -12,6 +12,9 @@ import pytest
 from hulldown.match.actions import Action, Fire, Shoot
 from hulldown.match.state import MatchState
 from hulldown.odds import OddsAnswer, Prob
+from hulldown.odds import face_classes as face_classes_module
+from hulldown.odds.dice_sources import FACE_BLOCK, FaceStream, splitmix_faces, uniform_choice
+from hulldown.odds.engine import SAMPLE_SEED
 from hulldown.odds.face_classes import SIX_FACES, face_classes
 from hulldown.rules.wh40k7.rolls import judge
 from tests.wh40k7.builders import (
@@ -192,3 +195,71 @@ def test_a_squadron_volley_with_a_jink_decision_is_exact() -> None:
     assert [d.kind for d in answer.decisions] == ["jink"]
     assert 0 < unit_odds(answer, "ls0").destroyed.p < 1
     assert {"ls0", "ls1"} <= {u.unit for u in answer.units}
+
+
+def three_shots_through_cover() -> tuple[MatchState, Action]:
+    """40k7: a three-shot S6 gun at a Rhino's rear (AV10) through a ruin: glancing on 4,
+    penetrating on 5-6, a 4+ cover save against each, a damage roll per penetrating hit kept."""
+    gun = weapon("gun", "Autocannon", 48, 6, 4, shots=3)
+    shooter = predator("predator", "a", 10, 24, weapons=(gun,))
+    state = make_state(
+        shooter, rhino("rhino", "b", 30, 24, 0), terrain=[ruin("ruin", 20, 20, 22, 24)], phase="shooting"
+    )
+    return state, Shoot("predator", (Fire("gun", "rhino"),))
+
+
+def two_guns_through_cover() -> tuple[MatchState, Action]:
+    """40k7: a 2-shot and a 1-shot S6 gun of the same profile at a Rhino's rear through a ruin:
+    their hits have the same penetration profile, AP and cover save."""
+    guns = [weapon(w, "Autocannon", 48, 6, 4, shots=n) for w, n in (("gun-l", 2), ("gun-r", 1))]
+    shooter = predator("predator", "a", 10, 24, weapons=tuple(guns))
+    state = make_state(
+        shooter, rhino("rhino", "b", 30, 24, 0), terrain=[ruin("ruin", 20, 20, 22, 24)], phase="shooting"
+    )
+    return state, Shoot("predator", tuple(Fire(w, "rhino") for w in ("gun-l", "gun-r")))
+
+
+@pytest.mark.parametrize("case", [three_shots_through_cover, two_guns_through_cover])
+def test_the_penetration_dice_of_hits_treated_alike_are_one_batch(
+    monkeypatch: pytest.MonkeyPatch, case: Case
+) -> None:
+    """40k7 Armour Penetration Rolls: a facing's hits are rolled first, then those with the same
+    penetration profile, AP and cover save are treated alike (cover saves, Hull Points, damage
+    rolls), so only how many came out none, glancing and penetrating matters: walking their
+    dice as one batch (KEYED_EXCHANGEABLE) gives exactly the answer of walking them one by one,
+    in fewer plays."""
+    state, action = case()
+    batched = odds(state, "a", action, max_plays=20_000)
+    monkeypatch.setitem(face_classes_module.KEYED_EXCHANGEABLE, "40k7", frozenset())
+    one_by_one = odds(state, "a", action, max_plays=20_000)
+    mine, reference = _probabilities(batched), _probabilities(one_by_one)
+    assert mine.keys() == reference.keys()
+    for key, p in reference.items():
+        assert mine[key] == pytest.approx(p, abs=1e-9), key
+    assert batched.plays < one_by_one.plays
+    rhino_odds = unit_odds(batched, "rhino")
+    assert "cover" in batched.summary[0]
+    assert 0 < rhino_odds.destroyed.p < rhino_odds.penetrating.p < 1
+
+
+def test_the_face_stream_is_splitmix64_face_by_face() -> None:
+    """The sampled stream, computed in blocks, is the scalar SplitMix64 recurrence's, across
+    block boundaries, for the engine's seed and others (docs/odds.md, "Never the match's dice")."""
+    for seed in (SAMPLE_SEED, 0, 1, (1 << 64) - 1):
+        stream = FaceStream(seed)
+        drawn = [stream.face() for _ in range(3 * FACE_BLOCK + 7)]
+        assert drawn == splitmix_faces(seed, len(drawn))
+        assert set(drawn) == {1, 2, 3, 4, 5, 6}
+
+
+def test_the_probes_uniform_choice_takes_every_branch_alike() -> None:
+    """Knuth's estimate (docs/odds.md) needs each branch chosen with the same chance: for 1 to 6
+    branches, 6,000 choices from the stream each come out within 5 standard errors of even."""
+    for n in range(1, 7):
+        choose = uniform_choice(FaceStream(SAMPLE_SEED))
+        counts = [0] * n
+        for _ in range(6000):
+            counts[choose(n)] += 1
+        p = 1 / n
+        se = (p * (1 - p) * 6000) ** 0.5
+        assert all(abs(c - 6000 * p) <= 5 * se + 1e-9 for c in counts), (n, counts)

@@ -16,6 +16,10 @@ from .state import Answer, Decision, LogEntry, LogRoll, LogValue
 class ApplyContext:
     """Dice and log for one event being applied. Pure: it only records."""
 
+    # Whether the rolls' ``batch`` keys are read (the odds engine's context): the rules need not
+    # work them out otherwise.
+    batch_keys = False
+
     def __init__(self, seq: int, dice: Dice, first_log_n: int, answerer: Answerer | None = None) -> None:
         self.seq = seq
         self._dice = dice
@@ -59,11 +63,19 @@ class ApplyContext:
         self._pending_rolls = []
         self._next_n = self._first_n
 
-    def roll(self, purpose: str, target: str = "", judge: Callable[[int], str] | None = None) -> int:
+    def roll(
+        self,
+        purpose: str,
+        target: str = "",
+        judge: Callable[[int], str] | None = None,
+        batch: object = None,
+    ) -> int:
         """Roll one D6 for ``purpose`` (e.g. "armour penetration"), record it and return it.
 
         ``target`` describes what the roll needs ("4+", "vs AV13"); ``judge`` turns the face
-        into an outcome word for the log.
+        into an outcome word for the log. ``batch``: rolls in a row with equal keys (not None)
+        are exchangeable - the rules use only how many came out each way - for the odds engine
+        (odds/face_classes.py); the reducer's dice ignore it.
         """
         value = self._dice.d6()
         i = len(self._dice.rolls) - 1

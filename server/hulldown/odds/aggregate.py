@@ -13,7 +13,7 @@ import msgspec
 from ..match.actions import Action, Charge, Fight, Move, Shoot
 from ..match.state import LogRoll, MatchState, Side
 from .answer import DecisionOdds, OddsAnswer, Prob, UnitOdds
-from .observe import affected_units, amount, charge_reached, measure_of, observe, rolls_by_unit
+from .observe import affected_units, amount, charge_reached, measure_of, observe, play_rolls
 from .plays import Play, untokenised
 
 # How many statuses a summary line names (the likeliest first).
@@ -113,8 +113,8 @@ def aggregate(
     names = {uid: u.name for uid, u in state.units.items()}
     pending = 0.0
     for weight, p in plays:
-        rolls_of = rolls_by_unit(p.entries)
-        outcomes = observe(p, units, rolls_of)
+        rolls_of = play_rolls(p)
+        outcomes = observe(p, units)
         for uid, o in outcomes.items():
             t = tallies[uid]
             t.no_effect += weight if not o.changed else 0.0

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from ..match.context import ApplyContext
 from ..match.state import Edition, LogRoll, LogValue
 from .dice_sources import Branches, Script
-from .face_classes import SIX_FACES, exchangeable, face_classes
+from .face_classes import EXCHANGEABLE, KEYED_EXCHANGEABLE, SIX_FACES, face_classes
 
 
 class OddsContext(ApplyContext):
@@ -18,20 +18,36 @@ class OddsContext(ApplyContext):
         self._edition = edition
         self._script = script
         # The batch of exchangeable rolls the last roll belongs to (face_classes.EXCHANGEABLE).
-        self._batch: tuple[str, str, Branches] | None = None
+        self._batch: tuple[str, str, Branches, object] | None = None
+        self._exchangeable = EXCHANGEABLE.get(edition, frozenset()) if script.equal_faces else frozenset()
+        self._keyed = KEYED_EXCHANGEABLE.get(edition, frozenset()) if script.equal_faces else frozenset()
+        self.batch_keys = bool(self._keyed)
 
-    def roll(self, purpose: str, target: str = "", judge: Callable[[int], str] | None = None) -> int:
-        branches = face_classes(self._edition, purpose, judge) if self._script.equal_faces else SIX_FACES
-        batch = (purpose, target, branches)
-        continues = batch == self._batch
-        self._batch = (
-            batch
-            if self._script.equal_faces and judge is not None and exchangeable(self._edition, purpose)
-            else None
+    def roll(
+        self,
+        purpose: str,
+        target: str = "",
+        judge: Callable[[int], str] | None = None,
+        batch: object = None,
+    ) -> int:
+        script = self._script
+        branches = script.offered()
+        if branches is None:
+            branches = face_classes(self._edition, purpose, judge) if script.equal_faces else SIX_FACES
+        # Whether the roll may continue a batch: a judged roll of a purpose in EXCHANGEABLE, or in
+        # KEYED_EXCHANGEABLE with a batch key (face_classes).
+        joins = judge is not None and (
+            purpose in self._exchangeable or (batch is not None and purpose in self._keyed)
         )
-        value = self._script.pick(branches, continues)
+        if joins or self._batch is not None:
+            key = (purpose, target, branches, batch)
+            continues = key == self._batch
+            self._batch = key if joins else None
+        else:
+            continues = False
+        value = script.pick(branches, continues)
         outcome = judge(value) if judge is not None else ""
-        i = len(self._script.path) - 1
+        i = len(script.path) - 1
         self._pending_rolls.append(LogRoll(i=i, value=value, purpose=purpose, target=target, outcome=outcome))
         return value
 

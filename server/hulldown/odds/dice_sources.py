@@ -13,7 +13,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+
+import numpy as np
 
 from ..rules.dice import Roll
 from .face_classes import SIX_FACES
@@ -21,6 +23,9 @@ from .face_classes import SIX_FACES
 # A play reading more dice than this is not walked exactly (the sampled estimate is used).
 MAX_DICE_PER_PLAY = 400
 _MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+# Faces of the stream computed at once (a sampled answer draws ~10-30 thousand).
+FACE_BLOCK = 1024
 # SplitMix64 outputs at or above this are redrawn so every face has exactly the same weight.
 _ACCEPT_BELOW = (1 << 64) - ((1 << 64) % 6)
 
@@ -75,20 +80,66 @@ class TooManyDice(Exception):
 
 
 class FaceStream:
-    """An independent SplitMix64 stream of D6 faces; one stream serves every sampled play."""
+    """An independent SplitMix64 stream of D6 faces; one stream serves every sampled play.
+
+    The outputs are computed FACE_BLOCK at a time with numpy's wrapping 64-bit arithmetic - the
+    same stream, output by output, as the scalar recurrence (tests/odds/test_face_classes.py)."""
 
     def __init__(self, seed: int) -> None:
         self._state = seed & _MASK
+        # The next face minus one (0-5), each call: the stream's one reader.
+        self.index: Callable[[], int] = self._indices().__next__
 
     def face(self) -> int:
+        return self.index() + 1
+
+    def _indices(self) -> Iterator[int]:
         while True:
-            self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
-            z = self._state
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-            z ^= z >> 31
-            if z < _ACCEPT_BELOW:
-                return z % 6 + 1
+            yield from self._block()
+
+    def _block(self) -> list[int]:
+        steps = np.arange(1, FACE_BLOCK + 1, dtype=np.uint64) * np.uint64(_GAMMA)
+        z = steps + np.uint64(self._state)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z ^= z >> np.uint64(31)
+        self._state = (self._state + FACE_BLOCK * _GAMMA) & _MASK
+        # Outputs at or above _ACCEPT_BELOW are redrawn: skipping them is drawing the next one.
+        kept = z[z < np.uint64(_ACCEPT_BELOW)]
+        faces: list[int] = (kept % np.uint64(6)).tolist()
+        return faces
+
+
+def uniform_choice(stream: FaceStream) -> Callable[[int], int]:
+    """A uniform choice among ``n`` (1-6) branches from the stream's faces: a face index below
+    the largest multiple of ``n`` up to 6, taken modulo ``n`` (the others are redrawn)."""
+
+    def choose(n: int) -> int:
+        if n == 1:
+            return 0
+        below = n * (6 // n)
+        while True:
+            i = stream.index()
+            if i < below:
+                return i % n
+
+    return choose
+
+
+def splitmix_faces(seed: int, n: int) -> list[int]:
+    """The first ``n`` faces of the stream by the scalar SplitMix64 recurrence (the reference
+    the block computation is checked against)."""
+    state = seed & _MASK
+    out: list[int] = []
+    while len(out) < n:
+        state = (state + _GAMMA) & _MASK
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z ^= z >> 31
+        if z < _ACCEPT_BELOW:
+            out.append(z % 6 + 1)
+    return out
 
 
 class Script:
@@ -99,15 +150,32 @@ class Script:
     so each batch is walked in one order."""
 
     def __init__(
-        self, prefix: Sequence[int] = (), stream: FaceStream | None = None, *, equal_faces: bool = True
+        self,
+        prefix: Sequence[int] = (),
+        stream: FaceStream | None = None,
+        *,
+        equal_faces: bool = True,
+        uniform: Callable[[int], int] | None = None,
+        offered: Sequence[Branches] = (),
     ) -> None:
         self._prefix = prefix
+        # The branches the first rolls offer, when already known (the tree of plays: the rules
+        # are pure, so the same prefix of dice reaches the same rolls): not worked out again.
+        self._offered = offered
         self._stream = stream
+        # Past the prefix, a branch chosen uniformly (``uniform(n)`` in 0..n-1) among those the
+        # walk would take at the roll (Knuth's estimate of the size of the tree, module ``tree``).
+        self._uniform = uniform
         # False: every roll offers its six faces, even where the rules cannot tell them apart.
         self.equal_faces = equal_faces
         self.path: list[int] = []
         self.branches: list[Branches] = []
         self.continues: list[bool] = []
+
+    def offered(self) -> Branches | None:
+        """The branches of the next roll, if known before it is made (``offered``)."""
+        i = len(self.path)
+        return self._offered[i] if i < len(self._offered) else None
 
     def pick(self, branches: Branches, continues: bool = False) -> int:
         """The face standing for the branch taken at this roll."""
@@ -118,12 +186,23 @@ class Script:
             if i >= MAX_DICE_PER_PLAY:
                 raise TooManyDice(f"a play read more than {MAX_DICE_PER_PLAY} dice")
             b = self.path[-1] if continues else 0
+            if self._uniform is not None:
+                b += self._uniform(len(branches) - b)
         else:
             b = branch_of_face(branches)[self._stream.face() - 1]
         self.path.append(b)
         self.branches.append(branches)
         self.continues.append(continues)
         return branches[b][0]
+
+    def choices(self, start: int) -> float:
+        """The product of the branches the walk could take at each roll from ``start`` on (in
+        a batch, those from the previous roll's branch on)."""
+        product = 1.0
+        for j in range(start, len(self.path)):
+            low = self.path[j - 1] if self.continues[j] else 0
+            product *= len(self.branches[j]) - low
+        return product
 
     @property
     def weight(self) -> float:

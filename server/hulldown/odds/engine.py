@@ -13,6 +13,7 @@ for ``method: "auto"``, when walking it is estimated to cost more than ``EXACT_B
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections import Counter
 from dataclasses import dataclass, field
@@ -27,8 +28,8 @@ from ..match.validate import validate
 from ..rules.memo import memo_scope
 from .aggregate import aggregate
 from .answer import BEST_ANSWER, MethodChoice, OddsAnswer
-from .dice_sources import FaceStream
-from .method import AUTO_PROBE_PLAYS, EXACT_BUDGET_S, PlayTimer, ProbeEstimate, walk_exactly, walk_limit
+from .dice_sources import FaceStream, TooManyDice, uniform_choice
+from .method import EXACT_BUDGET_S, PlayTimer, ProbeEstimate, estimated_leaves, walk_exactly, walk_limit
 from .observe import amount, measure_of
 from .plays import Answer, Play, play, tokenised
 from .stopping import Event, events_of, largest_se
@@ -55,12 +56,18 @@ DECISION_BUDGET_SHARE = 4
 # Decisions nested deeper than this (a decision raised while weighing another) take their first
 # option.
 MAX_DECISION_DEPTH = 3
-# Random plays made first to estimate the size of the dice tree and the cost of a play
-# (module ``method``: a tree estimated above PROBE_MARGIN times ``max_plays`` leaves is sampled
-# without trying to walk it).
+# Random plays made first (the probe): PROBE_PLAYS drawn by their probability (the first samples
+# of a sampled answer) and, unless the answer is sampled, UNIFORM_PROBE_PLAYS taking a uniformly
+# chosen branch at each roll, whose mean product of branches is Knuth's estimate of the number
+# of leaves (module ``method``: a tree estimated above PROBE_MARGIN times ``max_plays`` leaves is
+# sampled without trying to walk it; ``auto`` weighs the estimated cost of the walk). Every play
+# of the probe is timed and kept in the tree of plays.
 PROBE_PLAYS = 32
+UNIFORM_PROBE_PLAYS = 32
 # The seed of the sampled stream: a constant of this module, never the match's seed.
 SAMPLE_SEED = 0x6F646473  # "odds"
+# The stream of the probe's uniform choices is seeded with SAMPLE_SEED ^ UNIFORM_SALT.
+UNIFORM_SALT = 0x756E69666F726D  # "uniform"
 # Decision states are compared by this encoding: maps in key order, so two equal states whose
 # units were updated in another order are one state.
 _state_key = msgspec.msgpack.Encoder(order="deterministic")
@@ -117,12 +124,15 @@ class _Engine:
             timer.timed(lambda script: play(state, side, action, script, self.choose)),
             equal_faces=self.options.equal_faces,
         )
-        probe = [
-            tree.sample(stream)
-            for _ in range(min(AUTO_PROBE_PLAYS if method == "auto" else PROBE_PLAYS, samples))
-        ]
-        # Knuth's estimate of the number of leaves: the mean of 1 / P(path) over random plays.
-        leaves = sum(1.0 / leaf.weight for leaf in probe) / len(probe)
+        probe = [tree.sample(stream) for _ in range(min(PROBE_PLAYS, samples))]
+        leaves = math.inf
+        if method != "sampled":
+            # Knuth's estimate of the number of leaves (module doc of ``method``); the uniform
+            # choices from their own stream, a constant of the engine.
+            choose = uniform_choice(FaceStream(self.options.sample_seed ^ UNIFORM_SALT))
+            with contextlib.suppress(TooManyDice):  # a play too long to walk: the tree is sampled
+                uniform = [tree.uniform(choose) for _ in range(UNIFORM_PROBE_PLAYS)]
+                leaves = estimated_leaves([1.0 / leaf.weight for leaf in probe], uniform)
         estimate = ProbeEstimate(leaves, tree.leaves, timer.per_play())
         budget = self.options.exact_budget_s
         if walk_exactly(method, estimate, max_plays, budget):

@@ -68,11 +68,25 @@ EXCHANGEABLE: dict[Edition, frozenset[str]] = {
         }
     ),
 }
+# Purposes whose consecutive rolls are one batch only when the rules give them equal batch keys
+# (``ApplyContext.roll(..., batch=...)``), with the same target and no log line between them.
+KEYED_EXCHANGEABLE: dict[Edition, frozenset[str]] = {
+    "40k7": frozenset(
+        {
+            # resolve._resolve_group: every armour penetration die of a facing group is rolled
+            # first, keyed by all that the group's steps after it read of the hit: its
+            # penetration profile, AP and cover save. Those steps treat hits with equal keys
+            # alike - a cover save for each one that is not "none", the Hull Points of those
+            # kept, a damage roll (by AP) for each penetrating one kept - so only how many came
+            # out none, glancing and penetrating matters, the saves and damage rolls being
+            # independent dice of equal chances whichever hit they go to (the log's structured
+            # values of a cover save still name the firer's group). Single-die rolls only (a
+            # judge): an Ordnance pair or a Melta D6 has none.
+            "armour penetration",
+        }
+    ),
+}
 _NONE: frozenset[str] = frozenset()
-
-
-def exchangeable(edition: Edition, purpose: str) -> bool:
-    return purpose in EXCHANGEABLE.get(edition, _NONE)
 
 
 def face_classes(

@@ -1,9 +1,9 @@
 """Exact or sampled: the choice the engine makes for ``method: "auto"`` (docs/odds.md, "Exact or
 sampled").
 
-Before walking, the engine makes a few random plays (the probe). From them it has Knuth's estimate
-of the number of leaves of the dice tree (the mean of ``1 / P(path)``) and the CPU time one play
-of the rules costs (the median over the probe's plays, so the first play, which fills the
+Before walking, the engine makes a few random plays (the probe). From them it has an estimate of
+the number of leaves of the dice tree (``estimated_leaves``) and the CPU time one play of the
+rules costs (the median over the probe's plays, so the first play, which fills the
 geometry memo, does not count more than any other). The walk plays again only the leaves the
 probe has not met (``tree``: a known leaf is not played twice), so it costs about the leaves left
 times the cost of a play; ``auto`` walks only when that is within ``EXACT_BUDGET_S``, else it
@@ -21,17 +21,15 @@ from typing import TypeVar
 
 from .answer import MethodChoice
 
-# CPU seconds an estimated exact walk may cost for ``auto`` to walk it (the sampled answer's
-# goal is 200 ms for anything: an exact walk expected to take longer is not worth its exactness).
-EXACT_BUDGET_S = 0.2
+# CPU seconds an estimated exact walk may cost for ``auto`` to walk it: a quarter of the sampled
+# answer's goal of 200 ms for anything, so that a walk whose estimate was too low, cut at
+# WALK_SLACK budgets, still ends within the goal even when its plays cost more than the probe's
+# (a loaded machine: 0.3 ms a play in a walk whose probe measured 0.24 ms). A walk expected to
+# take longer is not worth its exactness.
+EXACT_BUDGET_S = 0.05
 # A tree estimated above PROBE_MARGIN times ``max_plays`` leaves is never walked, whatever the
 # method asked for.
 PROBE_MARGIN = 1.0
-# Plays of the probe of an ``auto`` answer. Knuth's estimate is skewed low for a few plays (most
-# leaves lie on unlikely paths: 32 plays put the three-weapon shot's 2,925 leaves at 817); the
-# probe's plays cost little either way, being the first samples of a sampled answer and known
-# leaves of the walk.
-AUTO_PROBE_PLAYS = 128
 # An ``auto`` walk stops (and the answer is sampled, the leaves walked kept for the samples) after
 # playing WALK_SLACK times the plays its budget buys: an estimate too low costs at most that.
 WALK_SLACK = 2.0
@@ -68,6 +66,26 @@ def walk_limit(method: MethodChoice, estimate: ProbeEstimate, max_plays: int, bu
         return max_plays
     affordable = WALK_SLACK * budget_s / estimate.seconds_per_play
     return int(min(max_plays, estimate.known + max(1.0, affordable)))
+
+
+# The uniform plays' estimate is the median of the means of this many equal groups of them.
+ESTIMATE_GROUPS = 4
+
+
+def estimated_leaves(by_probability: list[float], uniform: list[float]) -> float:
+    """The number of leaves, by the larger of two of Knuth's estimates: the mean of ``1 /
+    P(path)`` over plays drawn by their probability (``by_probability``: skewed low, those plays
+    almost never meet the many unlikely leaves) and, over plays taking a uniformly chosen branch
+    at each roll, the product of the numbers of branches met (``uniform``, ``tree.Tree.uniform``:
+    unbiased, but a rare deep path gives a huge product, so the median of the means of
+    ESTIMATE_GROUPS groups is taken). An estimate too low costs at most WALK_SLACK budgets of
+    walk; one too high only samples a tree that could have been walked."""
+    low = sum(by_probability) / len(by_probability) if by_probability else 0.0
+    if not uniform:
+        return low
+    size = max(1, len(uniform) // ESTIMATE_GROUPS)
+    means = [statistics.mean(uniform[i : i + size]) for i in range(0, len(uniform), size)]
+    return max(low, statistics.median(means))
 
 
 R = TypeVar("R")

@@ -15,7 +15,7 @@ the combat log the play wrote (attributed to units through their tokens, ``plays
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, assert_never
+from typing import Literal, assert_never, cast
 
 from ..match.actions import Action, Charge, Move
 from ..match.state import LogEntry, LogRoll, MatchState, Unit
@@ -99,28 +99,43 @@ def _tally(rolls: list[LogRoll]) -> _Rolls:
     return tally
 
 
-def observe(play: Play, units: list[str], rolls: dict[str, list[LogRoll]]) -> dict[str, UnitOutcome]:
-    """The outcome of ``play`` for each of ``units``; ``rolls`` is ``rolls_by_unit`` of the play."""
+def play_rolls(play: Play) -> dict[str, list[LogRoll]]:
+    """``rolls_by_unit`` of the play's log, read once per play."""
+    found = play.read.get("rolls")
+    if found is None:
+        found = play.read["rolls"] = rolls_by_unit(play.entries)
+    return cast(dict[str, list[LogRoll]], found)
+
+
+def observe(play: Play, units: list[str]) -> dict[str, UnitOutcome]:
+    """The outcome of ``play`` for each of ``units`` (each worked out once per play)."""
     out: dict[str, UnitOutcome] = {}
     for uid in units:
-        before = play.start.units[uid]
-        after = play.end.units.get(uid, before)
-        measure = measure_of(before)
-        start, final = amount(before, measure), amount(after, measure)
-        tally = _tally(rolls.get(uid, []))
-        gained = tuple(sorted(s for s in after.statuses if s not in before.statuses))
-        out[uid] = UnitOutcome(
-            # Unchanged units are shared between states (structural sharing): identity first.
-            changed=after is not before and _condition(before) != _condition(after),
-            lost=max(0, start - final),
-            final=final,
-            destroyed=after.destroyed and not before.destroyed,
-            glancing=tally.glancing,
-            penetrating=tally.penetrating,
-            results=tuple(tally.results or ()),
-            statuses=gained,
-        )
+        known = play.read.get(("unit", uid))
+        if known is None:
+            known = play.read[("unit", uid)] = _outcome(play, uid, play_rolls(play))
+        out[uid] = cast(UnitOutcome, known)
     return out
+
+
+def _outcome(play: Play, uid: str, rolls: dict[str, list[LogRoll]]) -> UnitOutcome:
+    before = play.start.units[uid]
+    after = play.end.units.get(uid, before)
+    measure = measure_of(before)
+    start, final = amount(before, measure), amount(after, measure)
+    tally = _tally(rolls.get(uid, []))
+    gained = tuple(sorted(s for s in after.statuses if s not in before.statuses))
+    return UnitOutcome(
+        # Unchanged units are shared between states (structural sharing): identity first.
+        changed=after is not before and _condition(before) != _condition(after),
+        lost=max(0, start - final),
+        final=final,
+        destroyed=after.destroyed and not before.destroyed,
+        glancing=tally.glancing,
+        penetrating=tally.penetrating,
+        results=tuple(tally.results or ()),
+        statuses=gained,
+    )
 
 
 def affected_units_of(play: Play, named: list[str]) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from msgspec.structs import replace
 
@@ -73,6 +73,9 @@ class Play:
     raised: tuple[Raised, ...]
     pending: Decision | None
     then: list[tuple[float, Play]] | None = None
+    # What the answer has read from this play already (module ``observe``): a play is read by
+    # the stopping checks and again by the aggregation.
+    read: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     def continued(self) -> list[tuple[float, Play]]:
         """The play as whole plays with their weights (itself, or itself joined to each play

@@ -19,7 +19,6 @@ from .observe import (
     measure_of,
     named_units,
     observe,
-    rolls_by_unit,
 )
 from .plays import Play
 
@@ -31,7 +30,7 @@ def events_of(play: Play, action: Action) -> frozenset[Event]:
     the complement has the same standard error)."""
     units = affected_units_of(play, named_units(action))
     out: set[Event] = set()
-    for uid, o in observe(play, units, rolls_by_unit(play.entries)).items():
+    for uid, o in observe(play, units).items():
         before = play.start.units[uid]
         start = amount(before, measure_of(before))
         if o.changed:

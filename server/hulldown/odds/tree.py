@@ -15,7 +15,7 @@ the tree keeps every play made, and
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .dice_sources import Branches, FaceStream, Script, TooManyDice, branch_of_face, canonical
@@ -32,7 +32,16 @@ class _Node:
     branches: Branches
     continues: bool
     of_face: tuple[int, ...]  # branch index of faces 1-6
+    batch: int  # rolls of the batch starting here (``batch_lengths``)
     children: dict[int, _Node | Leaf] = field(default_factory=dict)
+    # The known subtree of each face 1-6 (index face - 1), None where not yet known: a sample's
+    # roll of its own is one lookup.
+    by_face: list[_Node | Leaf | None] = field(default_factory=lambda: [None] * 6)
+
+    def add(self, b: int, child: _Node | Leaf) -> None:
+        self.children[b] = child
+        for f in self.branches[b]:
+            self.by_face[f - 1] = child
 
 
 @dataclass
@@ -40,6 +49,20 @@ class Leaf:
     play: Play
     weight: float  # probability of the path
     dice: int  # rolls read
+
+
+def batch_lengths(continues: list[bool]) -> list[int]:
+    """For each roll, the rolls of the batch of exchangeable rolls that starts at it (1: a roll
+    of its own; 0: a roll that continues a batch). A batch's length is fixed before its first
+    roll (``face_classes.EXCHANGEABLE``: the rules count a known number of rolls), so every play
+    through a node gives it the same length."""
+    out = [0] * len(continues)
+    start = 0
+    for i, more in enumerate(continues):
+        if not more:
+            start = i
+        out[start] += 1
+    return out
 
 
 class Tree:
@@ -61,46 +84,84 @@ class Tree:
         if not path:
             self._root = leaf
             return leaf, path
+        lengths = batch_lengths(continues)
         if self._root is None:
-            self._root = _Node(branches[0], continues[0], branch_of_face(branches[0]))
+            self._root = _Node(branches[0], continues[0], branch_of_face(branches[0]), lengths[0])
         node = self._root
         assert isinstance(node, _Node)
         for depth in range(len(path) - 1):
             child = node.children.get(path[depth])
             if child is None:
                 nxt = depth + 1
-                child = _Node(branches[nxt], continues[nxt], branch_of_face(branches[nxt]))
-                node.children[path[depth]] = child
+                child = _Node(branches[nxt], continues[nxt], branch_of_face(branches[nxt]), lengths[nxt])
+                node.add(path[depth], child)
             assert isinstance(child, _Node)
+            # The rules give a batch its length before its first roll (``batch_lengths``).
+            assert child.batch == lengths[depth + 1], "a batch of exchangeable rolls changed length"
             node = child
-        node.children[path[-1]] = leaf
+        node.add(path[-1], leaf)
         return leaf, path
 
     def sample(self, stream: FaceStream) -> Leaf:
         """One play drawn with the stream: from the known tree where it reaches, else played.
-        A face drawn in a batch of exchangeable rolls joins the batch's branches drawn so far,
-        kept in order, so the path is looked up from the batch's first roll again."""
+        A batch of exchangeable rolls is drawn whole (its length is known from the tree:
+        ``batch_lengths``), put in order and looked up as one, so a play whose batch came in
+        another order is met again; when the tree does not know the ordered batch, the play is
+        made with the batch as its prefix."""
         node = self._root
         path: list[int] = []
-        batch_at, batch_node = 0, node
+        index = stream.index
         while isinstance(node, _Node):
-            b = node.of_face[stream.face() - 1]
-            if not node.continues:
-                batch_at, batch_node = len(path), node
-            path.append(b)
-            if node.continues:
-                path[batch_at:] = sorted(path[batch_at:])
-                child: _Node | Leaf | None = batch_node
-                for x in path[batch_at:]:
-                    child = child.children.get(x) if isinstance(child, _Node) else None
+            k = node.batch
+            if k == 1:
+                i = index()
+                path.append(node.of_face[i])
+                child = node.by_face[i]
             else:
-                child = node.children.get(b)
+                of_face = node.of_face
+                batch = sorted([of_face[index()] for _ in range(k)])
+                path.extend(batch)
+                child = node
+                for x in batch:
+                    child = child.children.get(x) if isinstance(child, _Node) else None
+                    if child is None:
+                        break
             if child is None:
-                return self._play(Script(path, stream, equal_faces=self._equal_faces))[0]
+                script = Script(path, stream, equal_faces=self._equal_faces, offered=self._offered(path))
+                return self._play(script)[0]
             node = child
         if node is None:
             return self._play(Script((), stream, equal_faces=self._equal_faces))[0]
         return node
+
+    def uniform(self, choose: Callable[[int], int]) -> float:
+        """One path taking at each roll a branch chosen uniformly (``choose(n)`` in 0..n-1) among
+        those the walk takes there, from the known tree where it reaches, else played: the
+        product of those numbers of branches is Knuth's estimate of the number of leaves (its
+        mean over such paths is the number of leaves exactly; paths drawn by their probability
+        instead would almost never meet the many unlikely leaves). Raises TooManyDice."""
+        node = self._root
+        path: list[int] = []
+        offered: list[Branches] = []
+        product = 1.0
+        while isinstance(node, _Node):
+            low = path[-1] if node.continues else 0
+            n = len(node.branches) - low
+            b = low + choose(n)
+            product *= n
+            path.append(b)
+            offered.append(node.branches)
+            child = node.children.get(b)
+            if child is None:
+                script = Script(path, equal_faces=self._equal_faces, uniform=choose, offered=offered)
+                self._play(script)
+                return product * script.choices(len(path))
+            node = child
+        if node is None:
+            script = Script((), equal_faces=self._equal_faces, uniform=choose)
+            self._play(script)
+            return script.choices(0)
+        return product
 
     def walk(self, max_leaves: int) -> list[Leaf] | None:
         """Every leaf, or None when there are more than ``max_leaves`` (or a play reads more
@@ -114,7 +175,7 @@ class Tree:
             found = self._known(prefix)
             if found is None:
                 try:
-                    script = Script(prefix, equal_faces=self._equal_faces)
+                    script = Script(prefix, equal_faces=self._equal_faces, offered=self._offered(prefix))
                     leaf, path = self._play(script)
                 except TooManyDice:
                     return None
@@ -128,6 +189,17 @@ class Tree:
             for j in range(len(path) - 1, len(prefix) - 1, -1):
                 base = tuple(path[:j])
                 stack.extend((*base, b) for b in range(sizes[j] - 1, lows[j], -1))
+        return out
+
+    def _offered(self, prefix: Sequence[int]) -> list[Branches]:
+        """The branches the known tree gives the rolls of ``prefix`` (as many as it knows)."""
+        out: list[Branches] = []
+        node = self._root
+        for b in prefix:
+            if not isinstance(node, _Node):
+                break
+            out.append(node.branches)
+            node = node.children.get(b)
         return out
 
     def _known(self, prefix: tuple[int, ...]) -> tuple[Leaf, list[int], list[int], list[int]] | None:

@@ -76,8 +76,11 @@ def outcome(profile: PenProfile, armour: int, base: tuple[int, ...], extra: tupl
     return PenRoll((*base, *extra), total, av, compare(total, av))
 
 
-def roll_penetration(ctx: ApplyContext, profile: PenProfile, armour: int, facing: str) -> PenRoll:
-    """Roll armour penetration through the match dice and judge it."""
+def roll_penetration(
+    ctx: ApplyContext, profile: PenProfile, armour: int, facing: str, batch: object = None
+) -> PenRoll:
+    """Roll armour penetration through the match dice and judge it. ``batch``: the key of the
+    hit (``ApplyContext.roll``): equal keys are hits the rules treat alike."""
     av = effective_armour(armour, profile)
     if profile.haywire:
         face = ctx.roll(
@@ -100,6 +103,7 @@ def roll_penetration(ctx: ApplyContext, profile: PenProfile, armour: int, facing
             "armour penetration (ordnance: highest)" if profile.ordnance else "armour penetration",
             label,
             (lambda f: compare(f + profile.strength, av)) if single else None,
+            batch if single else None,
         )
         for _ in range(n_base)
     )

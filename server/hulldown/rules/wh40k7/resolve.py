@@ -262,10 +262,20 @@ def _resolve_group(
     armour_name = entries[0].armour_name
     av = armour_value(unit, armour_name)
     _log_corner_lines(ctx, unit, entries)
-    # 1. every armour penetration die.
+    origins = _group_origins(unit, entries, firers)
+    cache: dict[tuple[str, str], CoverFinding] = {}
+    # 1. every armour penetration die. Hits with the same penetration profile, AP and cover save
+    # are treated alike below (steps 2-4): for the odds engine their dice are exchangeable
+    # (odds/face_classes.py, KEYED_EXCHANGEABLE); the reducer's dice ignore the key.
     rolls: list[PenRoll] = []
+    keyed = ctx.batch_keys and len(entries) > 1
     for e in entries:
-        pen = roll_penetration(ctx, e.hit.pen, av, armour_name)
+        key = (
+            (e.hit.pen, e.hit.ap, _cover_of(state, unit, model, e, origins, exclude, cache))
+            if keyed
+            else None
+        )
+        pen = roll_penetration(ctx, e.hit.pen, av, armour_name, batch=key)
         rolls.append(pen)
     summary = ", ".join(_pen_text(e, p, av) for e, p in zip(entries, rolls, strict=True))
     n_glance = sum(1 for p in rolls if p.result == "glancing")
@@ -287,8 +297,6 @@ def _resolve_group(
         penetrating=n_pen,
     )
     # 2. cover saves for the glancing and penetrating hits if obscured.
-    origins = _group_origins(unit, entries, firers)
-    cache: dict[tuple[str, str], CoverFinding] = {}
     kept: list[tuple[_Entry, PenRoll]] = []
     for e, p in zip(entries, rolls, strict=True):
         if p.result == "none":
@@ -368,10 +376,11 @@ def _member_distance(u: Unit, origins: list[g.Shape]) -> float:
     return min((g.distance(o, footprint(m)) for o in origins for m in alive(u)), default=math.inf)
 
 
-def _closest_member(members: list[Unit], origins: list[g.Shape]) -> Unit:
-    """40k7 Vehicle Squadrons: the member closest to the firing unit (hull to hull or base);
-    equal distances go to the lower unit id [decided]."""
-    return min(members, key=lambda u: (_member_distance(u, origins), u.id))
+def _closest_member(members: list[Unit], distances: dict[str, float]) -> Unit:
+    """40k7 Vehicle Squadrons: the member closest to the firing unit (hull to hull or base,
+    ``distances`` by unit id: ``_member_distance``); equal distances go to the lower unit id
+    [decided]."""
+    return min(members, key=lambda u: (distances[u.id], u.id))
 
 
 def _resolve_squadron(
@@ -390,8 +399,9 @@ def _resolve_squadron(
         members = squadron_members(state, state.units[target.id])
         if not members:
             break
-        member = _closest_member(members, origins)
-        distances = {u.id: rounded(_member_distance(u, origins)) for u in members}
+        exact = {u.id: _member_distance(u, origins) for u in members}
+        member = _closest_member(members, exact)
+        distances = {uid: rounded(d) for uid, d in exact.items()}
         ctx.log(
             f"Hit allocated to {member.name}, the closest vehicle of the squadron "
             f"({inches(distances[member.id])} from the firers).",
