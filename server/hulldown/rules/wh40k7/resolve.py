@@ -22,6 +22,7 @@ from ...match.context import ApplyContext
 from ...match.state import LogValue, MatchState, Model, Unit
 from .. import geometry as g
 from . import refs
+from .allocation import Sight
 from .attacks import ArmourFacing, AttackKind, Hit, Tally
 from .cover import (
     BEST_POSSIBLE_SAVE,
@@ -34,7 +35,7 @@ from .cover import (
 )
 from .damage import Fate, apply_result, lose_hp, roll_damage
 from .destruction import decide_vehicle_end
-from .geo import alive, footprint, lead_model
+from .geo import alive, footprint, lead_model, los_blockers
 from .morale import CLOSE_COMBAT_LOSSES_USE_ASSAULT_RESULT, note_strength
 from .penetration import PenRoll, effective_armour, extra_dice, roll_penetration
 from .rolls import judge
@@ -460,4 +461,20 @@ def resolve_hits(
     if not (kind == "close_combat" and CLOSE_COMBAT_LOSSES_USE_ASSAULT_RESULT):
         # 40k7 Morale: whatever causes the casualties, the end of the phase counts them.
         state = note_strength(state, target_id)
-    return resolve_wounds(state, ctx, target_id, hits, origins if kind != "explosion" else [], excl)
+    sight = _firers_sight(state, hits, firers, excl) if kind == "shooting" and attacker is not None else None
+    return resolve_wounds(state, ctx, target_id, hits, origins if kind != "explosion" else [], excl, sight)
+
+
+def _firers_sight(
+    state: MatchState, hits: list[Hit], firers: Sequence[Hit], exclude: tuple[str, ...]
+) -> Sight:
+    """40k7 The Shooting Phase, Allocate Wounds: Out Of Sight: a model can take a wound when at
+    least one firing model (the mount or model each weapon fired from) draws line of sight to it."""
+    points = list(dict.fromkeys([*(f.origin for f in firers), *(h.origin for h in hits)]))
+    blockers = los_blockers(state, exclude)
+
+    def sees(model: Model) -> bool:
+        fp = footprint(model)
+        return any(g.line_of_sight(p, fp, blockers) for p in points)
+
+    return sees
