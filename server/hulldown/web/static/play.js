@@ -50,6 +50,7 @@ const table = {
   charge: { target: "" },
   fight: { target: "", weapon: "" },
   placing: null, // disembark: {unit, positions: {model: [x, y]}, order: [model ids]}
+  pick: null, // an allocation asked of this side: {decision, unit, options} (models clicked on the board)
   earlierLog: [],
   errors: [],
   concedeArmed: false,
@@ -646,6 +647,7 @@ function tableClick(point) {
 
 function modelDown(unitId, modelId, point, event) {
   if (tools.modelDown(unitId, modelId, point, event)) return;
+  if (pickModel(unitId, modelId, event)) return; // an allocation: the model clicked is the choice
   if (table.placing) return; // placing disembarking models: a drag from the transport places one
   if (table.adjust) return; // adjusting a placed unit: its ghosts are dragged, not its models
   const unit = table.view && table.view.units[unitId];
@@ -1309,6 +1311,7 @@ function renderDecision() {
   const pending = table.view.pending;
   const mine = pending && pending.side === table.side && !table.view.ended;
   syncPlacement(mine ? pending : null);
+  syncPick(mine ? pending : null);
   if (!mine) {
     if (dialog.open) dialog.close();
     dialog.dataset.decision = "";
@@ -1318,7 +1321,10 @@ function renderDecision() {
   dialog.dataset.decision = pending.id;
   // A placement decision (docs/decisions.md): the models are dragged on the board, so the dialog
   // is not modal; "Place" sends where they stand, "Take the proposal" the server's placement.
-  dialog.classList.toggle("placing", !!pending.placement);
+  // An allocation (docs/decisions.md): the legal models are highlighted and clicked on the board,
+  // so the dialog is not modal either; the list of ids stays for a click in the dialog.
+  const onBoard = !!pending.placement || !!table.pick;
+  dialog.classList.toggle("placing", onBoard);
   const send = (option) =>
     act("decision", option === "place" ? { type: "decide", decision: pending.id, choice: "place", place: placedPositions() } : { type: "decide", decision: pending.id, choice: option });
   dialog.replaceChildren(
@@ -1326,6 +1332,7 @@ function renderDecision() {
     h("p", { class: "prompt" }, pending.prompt),
     h("p", { class: "rule" }, pending.rule),
     ...(pending.placement ? placementLines(pending.placement) : []),
+    ...(table.pick ? [h("p", { class: "pick-hint" }, `Click a highlighted model on the board (${pending.options.join(", ")}), or choose below.`)] : []),
     h(
       "div",
       { class: "options" },
@@ -1333,13 +1340,41 @@ function renderDecision() {
     ),
     message("decision"),
   );
-  const modal = pending.placement ? "no" : "yes";
+  const modal = onBoard ? "no" : "yes";
   if (dialog.open && dialog.dataset.modal !== modal) dialog.close(); // reopened the other way
   dialog.dataset.modal = modal;
   if (!dialog.open) {
-    if (pending.placement) dialog.show();
+    if (onBoard) dialog.show();
     else dialog.showModal();
   }
+}
+
+// ---- choosing a model on the board for an allocation (allocate_wound, docs/decisions.md) ----------
+// The models the owner may choose are ringed on the board; a press on a model of the target unit
+// sends it as the choice (the server judges it: a model that may not take the wound is refused,
+// and the refusal is shown in the dialog).
+
+const PICK_KIND = "allocate_wound";
+
+function syncPick(pending) {
+  const unit = pending && pending.kind === PICK_KIND && pending.context && pending.context.unit;
+  table.pick = unit ? { decision: pending.id, unit, options: pending.options } : null;
+  board.overlay = board.overlay.filter((o) => !o.pick);
+  if (table.pick) {
+    for (const id of table.pick.options) {
+      const model = modelOf(unit, id);
+      if (model) board.overlay.push({ kind: "pick", pick: true, model, pos: model.pos });
+    }
+  }
+  board.renderOverlay();
+}
+
+function pickModel(unitId, modelId, event) {
+  const pick = table.pick;
+  if (!pick || unitId !== pick.unit || event.button !== 0) return false;
+  event.preventDefault();
+  act("decision", { type: "decide", decision: pick.decision, choice: modelId });
+  return true;
 }
 
 // ---- placing models for a decision: drag each within its legal area (docs/decisions.md) -----------
