@@ -49,6 +49,7 @@ const table = {
   targets: {}, // target unit id -> weapon facts (of the weapon being aimed)
   charge: { target: "" },
   fight: { target: "", weapon: "" },
+  manifest: { power: "", target: "", dice: 0, snap: false }, // the 40k7 Psychic phase control
   placing: null, // disembark: {unit, positions: {model: [x, y]}, order: [model ids]}
   pick: null, // an allocation asked of this side: {decision, unit, options} (models clicked on the board)
   earlierLog: [],
@@ -302,7 +303,7 @@ function renderUnitPanel() {
 
 // ---- what the unit may do now: asked of the server (GET /options, decided by validation) ------------
 
-const OPTION_NAMES = { pivot: "pivot", shoot: "shoot", charge: "charge", fight: "fight", embark: "embark", disembark: "disembark", abandon: "abandon a member" };
+const OPTION_NAMES = { manifest: "manifest a power", pivot: "pivot", shoot: "shoot", charge: "charge", fight: "fight", embark: "embark", disembark: "disembark", abandon: "abandon a member" };
 const optionName = (kind) => (kind.startsWith("move:") ? (kind === "move:normal" ? "move" : kind.slice(5).replace("_", " ")) : OPTION_NAMES[kind] || kind);
 
 function phaseActions(unit) {
@@ -378,6 +379,7 @@ function actionSections(unit) {
       message("move"),
     ),
   );
+  if (phase === "psychic" && Object.values(unit.weapons).some(isPower)) sections.push(manifestSection(unit));
   if (Object.keys(unit.weapons).length && phase === "shooting") sections.push(shootSection(unit));
   if (phase === "assault" || phase === "charge") {
     const target = table.charge.target;
@@ -442,6 +444,43 @@ function actionSections(unit) {
     );
   }
   return sections;
+}
+
+// ---- the 40k7 Psychic phase: manifest a power (docs/psychic.md) -------------------------------------
+// A Psyker's powers are its weapons with the rule `witchfire:X` (X: the power's Warp Charge). The
+// player picks the power, its target and the Warp Charge dice to expend from the side's pool (the
+// phase flag `warp:<side>:<points>`); the server judges the action and a refusal is shown here.
+
+const isPower = (w) => (w.rules || []).some((r) => r.startsWith("witchfire:"));
+const warpCharge = (w) => Number(((w.rules || []).find((r) => r.startsWith("witchfire:")) || "witchfire:1").split(":")[1]);
+
+function warpPool(side) {
+  const flag = (table.view.phase_flags || []).find((f) => f.startsWith(`warp:${side}:`));
+  return flag ? Number(flag.split(":")[2]) : 0;
+}
+
+function manifestSection(unit) {
+  const m = table.manifest;
+  const powers = Object.values(unit.weapons).filter(isPower);
+  if (!powers.some((w) => w.id === m.power)) m.power = powers[0].id;
+  const power = powers.find((w) => w.id === m.power);
+  const pool = warpPool(table.side);
+  if (!m.dice) m.dice = Math.max(1, Math.min(warpCharge(power), pool || 1));
+  const action = () => ({ type: "manifest", unit: unit.id, power: m.power, target: m.target, dice: m.dice, ...(m.snap ? { snap: true } : {}) });
+  const reset = () => (table.manifest = { power: "", target: "", dice: 0, snap: false });
+  return h(
+    "section",
+    { class: "action", "data-action": "manifest" },
+    h("h4", {}, "Manifest a psychic power"),
+    h("div", { class: "warp-pool", id: "warp-pool", "data-points": pool }, `Warp Charge: ${pool} point${pool === 1 ? "" : "s"} left in your pool.`),
+    h("select", { id: "manifest-power", onchange: (e) => ((m.power = e.target.value), (m.dice = 0), renderPanels()) }, ...powers.map((w) => h("option", { value: w.id, selected: w.id === m.power }, `${w.name} (Warp Charge ${warpCharge(w)}, ${w.range}")`))),
+    " at ",
+    enemySelect("manifest-target", m.target, (v) => (m.target = v)),
+    h("label", {}, " dice ", h("input", { id: "manifest-dice", type: "number", min: 1, max: Math.max(1, pool), step: 1, value: m.dice, size: 3, onchange: (e) => (m.dice = Number(e.target.value)) })),
+    h("label", {}, h("input", { id: "manifest-snap", type: "checkbox", checked: m.snap, onchange: (e) => (m.snap = e.target.checked) }), " snap shots"),
+    h("button", { type: "button", id: "manifest", onclick: () => act("manifest", action()).then((answer) => answer && answer.type === "ack" && (reset(), render())) }, "Manifest"),
+    message("manifest"),
+  );
 }
 
 // ---- shooting ------------------------------------------------------------------------------------
