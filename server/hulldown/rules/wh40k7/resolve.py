@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from ...match.context import ApplyContext
 from ...match.state import LogValue, MatchState, Model, Unit
 from .. import geometry as g
+from ..memo import geometry_memo
 from . import refs
 from .allocation import Sight
 from .attacks import ArmourFacing, AttackKind, Hit, Tally
@@ -470,11 +471,16 @@ def _firers_sight(
 ) -> Sight:
     """40k7 The Shooting Phase, Allocate Wounds: Out Of Sight: a model can take a wound when at
     least one firing model (the mount or model each weapon fired from) draws line of sight to it."""
-    points = list(dict.fromkeys([*(f.origin for f in firers), *(h.origin for h in hits)]))
+    points = tuple(dict.fromkeys([*(f.origin for f in firers), *(h.origin for h in hits)]))
+    return lambda model: in_sight_of(state, model, points, exclude)
+
+
+@geometry_memo
+def in_sight_of(
+    state: MatchState, model: Model, points: tuple[g.Point, ...], exclude: tuple[str, ...]
+) -> bool:
+    """40k7 The Shooting Phase, Allocate Wounds: Out Of Sight: whether any of ``points`` sees
+    the model (the blockers of a weapon's line of sight; memoised for the odds engine)."""
     blockers = los_blockers(state, exclude)
-
-    def sees(model: Model) -> bool:
-        fp = footprint(model)
-        return any(g.line_of_sight(p, fp, blockers) for p in points)
-
-    return sees
+    fp = footprint(model)
+    return any(g.line_of_sight(p, fp, blockers) for p in points)
