@@ -1,6 +1,7 @@
 """40k7 The Shooting Phase, Allocate Wounds, with fixed dice: Closest Models (the owner chooses
 among equally close models: ``allocate_wound``, docs/decisions.md), Out Of Sight (a model no
-firing model sees cannot take a wound; with none in sight the rest are lost) and Random
+firing model sees cannot take a wound; with none in sight the rest are lost; a Blast weapon's
+wounds go to the closest model all the same) and Random
 Allocation (hits on the passengers of an exploding transport)."""
 
 from __future__ import annotations
@@ -8,10 +9,17 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from hulldown.match.actions import Decide, Fire, Shoot
+from hulldown.match.context import ApplyContext
 from hulldown.match.state import MatchState, Options
+from hulldown.rules.dice import FixedDice
 from hulldown.rules.wh40k7 import refs
 from hulldown.rules.wh40k7.allocation import DECISION_ALLOCATE, EQUIDISTANT_WITHIN
+from hulldown.rules.wh40k7.attacks import Hit
+from hulldown.rules.wh40k7.geo import footprint
+from hulldown.rules.wh40k7.penetration import PenProfile
+from hulldown.rules.wh40k7.resolve import _firers_sight
 from hulldown.rules.wh40k7.survivors import DECISION_SURVIVORS
+from hulldown.rules.wh40k7.wounds import resolve_wounds
 
 from .builders import act, infantry, make_state, rejection_of, rhino, ruin, take_proposal, vehicle, weapon
 
@@ -152,3 +160,28 @@ def test_passenger_hits_of_an_exploding_transport_are_randomly_allocated() -> No
     ]
     alive = {k: mm.alive for k, mm in res.state.units["m"].models.items()}
     assert alive == {"m-0": True, "m-1": False, "m-2": True}
+
+
+def _wound_once(blast: bool) -> MatchState:
+    """One S4 hit from the firer at (10, 24) on the unit whose closest model hides behind the ruin,
+    resolved as a shooting attack's wounds (to wound 4: wounded; no armour; a model behind the
+    ruin has its 4+ cover save, failed on 1)."""
+    state = _hidden_closest()
+    hit = Hit(PenProfile(4), None, (10.0, 24.0), "frag missile", rules=("blast",) if blast else ())
+    sight = _firers_sight(state, [hit], [hit], ("s",))
+    origins = [footprint(m) for m in state.units["s"].models.values()]
+    dice = FixedDice([4, 1] if blast else [4])
+    state, _ = resolve_wounds(state, ApplyContext(state.seq + 1, dice, 0), "t", [hit], origins, ("s",), sight)
+    assert dice.remaining == 0
+    return state
+
+
+def test_a_blast_wound_goes_to_the_closest_model_even_out_of_sight() -> None:
+    """40k7 Special Rules, Blast: "any Wounds inflicted by weapons with the Blast special rule must
+    be allocated to the closest model in the target unit even if it is out of sight of any models
+    from the attacking unit": the hidden t-0 takes it (and its cover save); the same wound from a weapon without Blast
+    goes to t-1, the closest visible model (Out Of Sight)."""
+    blasted = _wound_once(blast=True).units["t"].models
+    assert not blasted["t-0"].alive and blasted["t-1"].alive
+    shot = _wound_once(blast=False).units["t"].models
+    assert shot["t-0"].alive and not shot["t-1"].alive

@@ -7,6 +7,8 @@
 # Randomly Allocated, a model of the unit is picked at random and stays "the closest" likewise.
 # Out of Sight: a wound cannot be allocated to a model that no firing model can see; it goes to
 # the closest visible model instead, and with none visible the remaining wounds are lost.
+# 40k7 Special Rules, Blast: a Blast weapon's wounds go to the closest model "even if it is out
+# of sight of any models from the attacking unit".
 
 The owner chooses (docs/decisions.md): when the closest models tie (within
 ``EQUIDISTANT_WITHIN``), the attack pauses on an ``allocate_wound`` decision before the saving
@@ -53,8 +55,8 @@ class Allocator:
     picked: str | None = None
     seen: dict[str, bool] = field(default_factory=dict)
 
-    def visible(self, model: Model) -> bool:
-        if self.sight is None:
+    def visible(self, model: Model, sighted: bool = True) -> bool:
+        if self.sight is None or not sighted:
             return True
         known = self.seen.get(model.id)
         if known is None:
@@ -89,19 +91,25 @@ def random_model(unit: Unit, ctx: ApplyContext, alloc: Allocator) -> Model | Non
 
 
 def closest_model(
-    unit: Unit, ctx: ApplyContext, alloc: Allocator, origins: Sequence[g.Shape], label: str
+    unit: Unit,
+    ctx: ApplyContext,
+    alloc: Allocator,
+    origins: Sequence[g.Shape],
+    label: str,
+    sighted: bool = True,
 ) -> tuple[Model, float] | None:
     """40k7 The Shooting Phase, Allocate Wounds: the visible model closest to the firers, the
-    owner choosing among equally close ones; None when no model is in sight (Out of Sight)."""
+    owner choosing among equally close ones; None when no model is in sight (Out of Sight).
+    ``sighted`` False: sight does not limit this wound (a Blast weapon's)."""
     current = unit.models.get(alloc.chosen or "")
-    if current is not None and current.alive:
+    if current is not None and current.alive and alloc.visible(current, sighted):
         return current, alloc.distance(current, origins)
     ranked = sorted(((alloc.distance(m, origins), m.id, m) for m in alive(unit)), key=lambda x: (x[0], x[1]))
     visible: list[tuple[float, str, Model]] = []
     for d, mid, m in ranked:
         if visible and d > visible[0][0] + EQUIDISTANT_WITHIN:
             break
-        if alloc.visible(m):
+        if alloc.visible(m, sighted):
             visible.append((d, mid, m))
     if not visible:
         return None

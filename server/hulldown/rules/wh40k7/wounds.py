@@ -23,6 +23,7 @@ from .allocation import RANDOM_ALLOCATION, Allocator, Sight, closest_model, rand
 from .attacks import Hit, Tally
 from .core import NO_WOUND, best_save, instant_death, to_wound
 from .cover import infantry_cover
+from .firing import BLAST_RADIUS
 from .geo import alive
 from .rolls import judge
 from .wording import plural, rounded
@@ -79,7 +80,8 @@ def resolve_wounds(
             model, distance = picked, 0.0
         else:
             origins: Sequence[g.Shape] = attacker_origins or [hit.origin]
-            found = closest_model(unit, ctx, alloc, origins, hit.source)
+            sighted = not any(r in BLAST_RADIUS for r in hit.rules)  # 40k7 Special Rules, Blast
+            found = closest_model(unit, ctx, alloc, origins, hit.source, sighted)
             if found is None:
                 lost = len(wounds) - i
                 ctx.log(
