@@ -6,6 +6,8 @@ Allocation (hits on the passengers of an exploding transport)."""
 
 from __future__ import annotations
 
+import random
+
 from msgspec.structs import replace
 
 from hulldown.match.actions import Decide, Fire, Shoot
@@ -22,6 +24,7 @@ from hulldown.rules.wh40k7.survivors import DECISION_SURVIVORS
 from hulldown.rules.wh40k7.wounds import resolve_wounds
 
 from .builders import act, infantry, make_state, rejection_of, rhino, ruin, take_proposal, vehicle, weapon
+from .random_play import legal_actions
 
 BOLTER = weapon("bg", "Boltgun", 24, 4, None, type="assault", shots=2)
 SHOOT = Shoot("s", (Fire("bg", "t"),))
@@ -185,3 +188,14 @@ def test_a_blast_wound_goes_to_the_closest_model_even_out_of_sight() -> None:
     assert not blasted["t-0"].alive and blasted["t-1"].alive
     shot = _wound_once(blast=False).units["t"].models
     assert shot["t-0"].alive and not shot["t-1"].alive
+
+
+def test_the_random_playthrough_answers_an_allocation_with_any_tied_model() -> None:
+    """The random playthrough (test_playthrough.py, auto_decide off) answers a pending allocation
+    with a random one of its options: every option it may pick is a legal answer by side b."""
+    paused = act(_tied(), "a", SHOOT, [3, 3, 4, 1]).state
+    assert paused.pending is not None
+    side, answers = legal_actions(paused, random.Random(0))
+    assert side == "b"
+    assert answers == [Decide(paused.pending.id, "t-0"), Decide(paused.pending.id, "t-1")]
+    assert all(rejection_of(paused, "b", answer) is None for answer in answers)
