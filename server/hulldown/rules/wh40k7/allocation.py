@@ -137,6 +137,40 @@ def closest_model(
     return model, alloc.distance(model, origins)
 
 
+def closest_member(
+    target: Unit, members: list[Unit], ctx: ApplyContext, distance: Callable[[Unit], float], chosen: list[str]
+) -> Unit:
+    """40k7 Vehicle Squadrons: a hit goes to the member closest to the firing unit, "exactly like
+    you would resolve Wounds": equally close members are the owner's choice (Closest Models), the
+    chosen one staying the closest until destroyed (``chosen`` keeps it across hits)."""
+    kept = next((u for u in members if chosen and u.id == chosen[0]), None)
+    if kept is not None:
+        return kept
+    ranked = sorted(members, key=lambda u: (distance(u), u.id))
+    tied = [u for u in ranked if distance(u) <= distance(ranked[0]) + EQUIDISTANT_WITHIN]
+    if len(tied) == 1:
+        return tied[0]
+    options = tuple(u.id for u in tied)
+    proposal = tied[0]
+    decision = Decision(
+        id=f"allocate-{ctx.seq}-{target.id}-{ctx.asked + 1}",
+        side=target.side,
+        kind=DECISION_ALLOCATE,
+        options=options,
+        prompt=(
+            f"A hit on the squadron {target.name}: {', '.join(options)} are equally close to the "
+            f"firers; choose the vehicle that takes it (proposal: {proposal.id})"
+        ),
+        rule=refs.CLOSEST_MODELS,
+        context={"unit": target.id, "damage": "1 hit"},
+        proposal=proposal.id,
+    )
+    answer = ctx.decide(decision, lambda given: check_model(options, given))
+    member = next((u for u in tied if u.id == answer.choice), proposal)
+    chosen[:] = [member.id]
+    return member
+
+
 def check_model(options: tuple[str, ...], given: Answer) -> Rejection | None:
     """40k7 Closest Models: only one of the equally close models may be chosen."""
     if given.choice in options:

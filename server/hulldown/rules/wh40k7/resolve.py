@@ -23,7 +23,7 @@ from ...match.state import LogValue, MatchState, Model, Unit
 from .. import geometry as g
 from ..memo import geometry_memo
 from . import refs
-from .allocation import Sight
+from .allocation import Sight, closest_member
 from .attacks import ArmourFacing, AttackKind, Hit, Tally
 from .cover import (
     BEST_POSSIBLE_SAVE,
@@ -370,12 +370,6 @@ def _member_distance(u: Unit, origins: list[g.Shape]) -> float:
     return min((g.distance(o, footprint(m)) for o in origins for m in alive(u)), default=math.inf)
 
 
-def _closest_member(members: list[Unit], origins: list[g.Shape]) -> Unit:
-    """40k7 Vehicle Squadrons: the member closest to the firing unit (hull to hull or base);
-    equal distances go to the lower unit id [decided]."""
-    return min(members, key=lambda u: (_member_distance(u, origins), u.id))
-
-
 def _resolve_squadron(
     state: MatchState,
     ctx: ApplyContext,
@@ -388,11 +382,12 @@ def _resolve_squadron(
 ) -> MatchState:
     """40k7 Vehicle Squadrons: hits one at a time against the closest member."""
     fates: dict[str, Fate] = {}
+    chosen: list[str] = []  # the member chosen among equally close ones, until it is destroyed
     for hit in hits:
         members = squadron_members(state, state.units[target.id])
         if not members:
             break
-        member = _closest_member(members, origins)
+        member = closest_member(target, members, ctx, lambda u: _member_distance(u, origins), chosen)
         distances = {u.id: rounded(_member_distance(u, origins)) for u in members}
         ctx.log(
             f"Hit allocated to {member.name}, the closest vehicle of the squadron "

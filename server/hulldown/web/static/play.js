@@ -1401,8 +1401,10 @@ function syncPick(pending) {
   board.overlay = board.overlay.filter((o) => !o.pick);
   if (table.pick) {
     for (const id of table.pick.options) {
-      const model = modelOf(unit, id);
-      if (model) board.overlay.push({ kind: "pick", pick: true, model, pos: model.pos });
+      // An option is a model of the unit, or (40k7 squadrons) a member vehicle: its lead model.
+      const member = table.view.units[id];
+      const model = modelOf(unit, id) || (member && Object.values(member.models).find((m) => m.alive));
+      if (model) board.overlay.push({ kind: "pick", pick: true, model, pos: model.pos, option: id });
     }
   }
   board.renderOverlay();
@@ -1410,9 +1412,10 @@ function syncPick(pending) {
 
 function pickModel(unitId, modelId, event) {
   const pick = table.pick;
-  if (!pick || unitId !== pick.unit || event.button !== 0) return false;
+  const member = pick && pick.options.includes(unitId); // a squadron's member chosen whole
+  if (!pick || (unitId !== pick.unit && !member) || event.button !== 0) return false;
   event.preventDefault();
-  act("decision", { type: "decide", decision: pick.decision, choice: modelId });
+  act("decision", { type: "decide", decision: pick.decision, choice: member ? unitId : modelId });
   return true;
 }
 
