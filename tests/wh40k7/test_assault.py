@@ -5,6 +5,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from hulldown.match.actions import Charge, Decide, EndPhase, Fight
+from hulldown.match.state import Options
 from hulldown.rules.wh40k7.geo import unit_distance
 
 from .builders import act, charge, dreadnought, flyer, infantry, make_state, rejected, rhino, vehicle, weapon
@@ -144,7 +145,9 @@ def test_walker_wins_forces_morale_and_sweeps() -> None:
     Walker may make a Sweeping Advance (D6 + I each; the loser is destroyed if caught)."""
     walker = dreadnought("w", "b", 30, 24, 180, ws=5)
     squad = infantry("m", "a", [(31.25 + R, 24), (31.25 + R, 25.1)], i=3, ld=8)
-    state = make_state(squad, walker, phase="assault")
+    # Both Marines touch the hull: equally close, side a would choose (40k7 Closest Models);
+    # auto_decide takes the proposal, m-0.
+    state = replace(make_state(squad, walker, phase="assault"), options=Options(auto_decide=True))
     # I4 walker: to hit 3, 1 (3+); wound 2 (2+); save 2 (3+) fails -> 1 casualty.
     # I3 marine: to hit 1 (4+) misses. Result 1-0: Morale at Ld 8 - 1: 6 + 5 fails.
     # Sweeping Advance: walker 4 + I4 = 8 >= marines 1 + I3 = 4 -> destroyed.

@@ -8,7 +8,7 @@ from msgspec.structs import replace
 
 from hulldown.match.actions import EndPhase, Fire, Move, Shoot
 from hulldown.match.context import ApplyContext
-from hulldown.match.state import Point
+from hulldown.match.state import Options, Point
 from hulldown.rules.dice import FixedDice
 from hulldown.rules.wh40k7.core import armour_save_allowed, best_save, shooting_to_hit, to_wound, ws_to_hit
 from hulldown.rules.wh40k7.morale import morale_check, pinning_test
@@ -189,7 +189,8 @@ def test_unit_ids_with_separators_are_told_apart_in_phase_bookkeeping() -> None:
     shooters = [infantry(f"s{k}", "a", [(10, 24 + 10 * k)], weapons=[(0, bolter)]) for k in range(2)]
     t = infantry("t", "b", [(30, 24), (30, 25.2), (30, 26.4), (30, 27.6)], sv=None)
     t2 = infantry("t:2", "b", [(30, 34), (30, 35.2)], sv=None)
-    state = make_state(*shooters, t, t2, phase="shooting")
+    # t-0 and t-1 are equally close to s0 (40k7 Closest Models): auto_decide takes t-0.
+    state = replace(make_state(*shooters, t, t2, phase="shooting"), options=Options(auto_decide=True))
     state = act(state, "a", Shoot("s1", (Fire("bg", "t:2"),)), [6, 1]).state  # hit, no wound
     # hit, wound 6 (no save): 1 of 4 "t" dead -> Morale 6 + 5 = 11 > Ld8 fails; Fall Back 3 + 2
     res = act(state, "a", Shoot("s0", (Fire("bg", "t"),)), [6, 6, 6, 5, 3, 2])

@@ -6,7 +6,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from hulldown.match.actions import Charge, EndPhase, Fight, Fire, Move, Pivot, Shoot
-from hulldown.match.state import Mount, Point
+from hulldown.match.state import Mount, Options, Point
 from hulldown.match.validate import validate
 from hulldown.rules import geometry as g
 from hulldown.rules.wh40k7.geo import CONTACT_EPS, footprint, model_distance
@@ -271,7 +271,8 @@ def test_chariot_that_wins_a_combat_makes_a_sweeping_advance() -> None:
     Result 1-0: Morale at Ld 8 - 1: 6 + 5 fails; Sweeping Advance 4 + I4 = 8 >= 1 + I3 = 4: the
     Marines are destroyed."""
     squad = infantry("m", "a", [(32.25 + R, 24), (32.25 + R, 25.1)], i=3, ld=8)
-    state = make_state(squad, _chariot(), phase="assault")
+    # Both Marines touch the hull: equally close (40k7 Closest Models); auto_decide takes m-0.
+    state = replace(make_state(squad, _chariot(), phase="assault"), options=Options(auto_decide=True))
     res = act(state, "a", Fight("m", "c"), [3, 1, 3, 2, 1, 6, 5, 4, 1])
     assert [r.purpose for r in res.rolls][-2:] == ["Sweeping Advance (winner)", "Sweeping Advance (loser)"]
     assert res.state.units["m"].destroyed

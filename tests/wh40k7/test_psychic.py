@@ -18,9 +18,10 @@ from hulldown.match.state import MatchState, Mount, Unit, Weapon
 from hulldown.match.turns import replace_unit
 from hulldown.rules.dice import SeededDice
 from hulldown.rules.wh40k7 import psychic
+from hulldown.rules.wh40k7.allocation import DECISION_ALLOCATE
 from hulldown.rules.wh40k7.warp import PILOT_LEADERSHIP, mastery_level, pool
 
-from .builders import act, infantry, make_state, rejected, vehicle, weapon
+from .builders import act, infantry, make_state, rejected, take_proposal, vehicle, weapon
 
 
 def _smite(wid: str = "smite") -> Weapon:
@@ -109,14 +110,18 @@ def test_an_undenied_witchfire_is_a_shooting_attack() -> None:
     """40k7 Witchfire: a psychic shooting attack with the power's profile. Side b does not try to
     Deny; Smite's 4 shots at BS4 hit on 3+ (3, 3, 1, 1: two hits), S4 against T4 wounds on 4+
     (4, 4), AP2 beats the Marines' 3+ armour: two Marines are removed; half the unit lost, it
-    takes its Morale check at once (3 + 3 on Leadership 8: passed)."""
+    takes its Morale check at once (3 + 3 on Leadership 8: passed). The Marines stand equally
+    close to the Psy-tank: side b chooses the model for each wound (40k7 Closest Models) and takes
+    the proposal twice."""
     state = _in_psychic_phase(_psyker(), _marines(), d6=3)
     res = act(state, "a", Manifest("pilot", "smite", "m", 1), [5])
     assert res.state.pending is not None
-    done = act(res.state, "b", Decide(res.state.pending.id, "0"), [3, 3, 1, 1, 4, 4, 3, 3])
+    paused = act(res.state, "b", Decide(res.state.pending.id, "0"), [3, 3, 1, 1, 4, 4])
+    again = take_proposal(paused.state, DECISION_ALLOCATE)
+    done = take_proposal(again.state, DECISION_ALLOCATE, [3, 3])
     alive = [m for m in done.state.units["m"].models.values() if m.alive]
     assert len(alive) == 2
-    assert any(t.startswith("Psy-tank manifests Smite") for t in done.texts)
+    assert any(e.text.startswith("Psy-tank manifests Smite") for e in done.state.log)
     assert done.state.phase == "psychic"  # 4 Warp Charge points left: the phase goes on
 
 

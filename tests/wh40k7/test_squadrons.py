@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from hulldown.match.actions import Abandon, Fire, Move, Shoot
+from hulldown.match.actions import Abandon, Decide, Fire, Move, Shoot
 from hulldown.match.state import Point, Unit
+from hulldown.rules.wh40k7.allocation import DECISION_ALLOCATE
 
-from .builders import act, krak, make_state, rejected, rhino, speeder, vehicle, weapon
+from .builders import act, krak, make_state, rejected, rejection_of, rhino, speeder, vehicle, weapon
 
 
 def _vyper(uid: str, x: float) -> Unit:
@@ -89,3 +90,27 @@ def test_each_vehicle_moved_flat_out_by_the_squadron_must_be_able_to() -> None:
     state = act(state, "a", Shoot("a2", (Fire("k", "t"),)), [1]).state
     rej = rejected(state, "a", Move("a1", (), kind="flat_out", positions=both))
     assert rej.code == "already_shot" and "a2" in rej.message
+
+
+def test_equally_close_vehicles_are_the_owners_choice() -> None:
+    """40k7 Vehicle Squadrons: hits go to the closest member "exactly like you would resolve
+    Wounds", so two members equally far from the firer are the owner's choice (40k7 Allocate
+    Wounds, Closest Models: ``allocate_wound`` with the members' ids; proposal the lower id).
+    Hit 2 (BS5); b picks v2: penetration 5 + 5 = 10 against AV10, glancing: v2 loses a Hull Point,
+    v1 is untouched."""
+    hb = weapon("hb", "Heavy bolter", 36, 5, 4)
+    gun = vehicle("g", "a", 10, 24, weapons=(hb,), bs=5)
+    v1 = speeder("v1", "b", 40, 20, 180, keywords=("fast", "skimmer", "heavy"), squadron="sq")
+    v2 = speeder("v2", "b", 40, 28, 180, keywords=("fast", "skimmer", "heavy"), squadron="sq")
+    state = make_state(gun, v1, v2, phase="shooting")
+    paused = act(state, "a", Shoot("g", (Fire("hb", "v1"),)), [2]).state
+    pending = paused.pending
+    assert pending is not None and pending.kind == DECISION_ALLOCATE and pending.side == "b"
+    assert pending.options == ("v1", "v2") and pending.proposal == "v1"
+    why = rejection_of(paused, "b", Decide(pending.id, "g"))
+    assert why is not None and why.code == "invalid_choice" and why.values == {"choice": "g"}
+    done = act(paused, "b", Decide(pending.id, "v2"), [5]).state
+    assert done.pending is None
+    assert done.units["v2"].hp == v2.hp - 1 and done.units["v1"].hp == v1.hp
+    line = next(e for e in done.log if e.text.startswith("Hit allocated"))
+    assert line.values["allocated_to"] == "v2"

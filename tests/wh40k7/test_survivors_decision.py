@@ -129,8 +129,9 @@ def test_an_exploded_transports_passengers_may_stand_where_it_was() -> None:
     why = rejection_of(paused, "b", Decide(pending.id, "place", place=far))
     assert why is not None and why.code == "too_far_from_hull"
     inside = {"m-0": Point(29.5, 24.0), "m-1": Point(30.5, 24.0)}
-    # 2 hits: wound 4, 4; saves 1, 6; pinning 1 1
-    res = act(paused, "b", Decide(pending.id, "place", place=inside), [4, 4, 1, 6, 1, 1])
+    # 2 hits: wound 4, 4; Randomly Allocated (40k7 Transports, Effects of Damage on Passengers):
+    # a 1 (faces 1-3 of the D6) picks m-0, save 1 fails; m-1 is the only one left (no die); save 6; pinning 1 1
+    res = act(paused, "b", Decide(pending.id, "place", place=inside), [4, 4, 1, 1, 6, 1, 1])
     alive = {k: mm.pos for k, mm in res.state.units["m"].models.items() if mm.alive}
     assert len(alive) == 1 and set(alive.values()) <= set(inside.values())
 

@@ -216,9 +216,10 @@ def test_exploding_transport_hits_each_passenger() -> None:
     gun = vehicle("g", "a", 10, 24, weapons=(weapon("las", "AP1 gun", 48, 9, 1),))
     state = make_state(gun, t, m, phase="shooting")
     # hit 6, pen 6, damage 5 + 2 = 7 Explodes!; radius 1; placed by their owner (the proposal);
-    # 2 hits: wound 4, 4; saves 1, 6; pinning 1 1
+    # 2 hits: wound 4, 4; Randomly Allocated (40k7 Transports, Effects of Damage on Passengers):
+    # a 1 (faces 1-3 of the D6) picks m-0, save 1 fails; m-1 is the only one left (no die); save 6; pinning 1 1
     paused = act(state, "a", Shoot("g", (Fire("las", "r"),)), [6, 6, 5, 1]).state
-    res = take_proposal(paused, DECISION_SURVIVORS, [4, 4, 1, 6, 1, 1])
+    res = take_proposal(paused, DECISION_SURVIVORS, [4, 4, 1, 1, 6, 1, 1])
     s = res.state
     assert s.units["r"].destroyed and not s.units["r"].wreck
     alive = [mm for mm in s.units["m"].models.values() if mm.alive]

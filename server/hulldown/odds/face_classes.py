@@ -47,6 +47,9 @@ JUDGED_ONLY: dict[Edition, frozenset[str]] = {
             "haywire",
             # damage.roll_damage: the Vehicle Damage table result of face + modifier.
             "vehicle damage",
+            # rolls.random_pick (allocation.random_model): a model picked by a run of faces;
+            # only the judged roll (2, 3 or 6 choices) uses the face, and only through its run.
+            "Random Allocation: the model hit",
         }
     ),
 }

@@ -25,6 +25,7 @@ from ...match.state import MatchState, Point
 from ...match.turns import replace_unit
 from .. import geometry as g
 from . import refs
+from .allocation import RANDOM_ALLOCATION
 from .attacks import Hit
 from .damage import Fate
 from .geo import alive, footprint, lead_model, on_table
@@ -317,6 +318,8 @@ def _disembark_survivors(
                     f"{transport.name} destroyed",
                     group=uid,
                     cover_allowed=False,
+                    # 40k7 Transports, Effects of Damage on Passengers: "Randomly Allocated".
+                    rules=(RANDOM_ALLOCATION,),
                 )
             ] * n_embarked
             state = explosion_hits(state, ctx, pid, hits)

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 from ...match.context import ApplyContext
 from ...match.state import LogValue, MatchState, Model, Unit
 from .. import geometry as g
+from ..memo import geometry_memo
 from . import refs
+from .allocation import Sight, closest_member
 from .attacks import ArmourFacing, AttackKind, Hit, Tally
 from .cover import (
     BEST_POSSIBLE_SAVE,
@@ -34,7 +36,7 @@ from .cover import (
 )
 from .damage import Fate, apply_result, lose_hp, roll_damage
 from .destruction import decide_vehicle_end
-from .geo import alive, footprint, lead_model
+from .geo import alive, footprint, lead_model, los_blockers
 from .morale import CLOSE_COMBAT_LOSSES_USE_ASSAULT_RESULT, note_strength
 from .penetration import PenRoll, effective_armour, extra_dice, roll_penetration
 from .rolls import judge
@@ -376,13 +378,6 @@ def _member_distance(u: Unit, origins: list[g.Shape]) -> float:
     return min((g.distance(o, footprint(m)) for o in origins for m in alive(u)), default=math.inf)
 
 
-def _closest_member(members: list[Unit], distances: dict[str, float]) -> Unit:
-    """40k7 Vehicle Squadrons: the member closest to the firing unit (hull to hull or base,
-    ``distances`` by unit id: ``_member_distance``); equal distances go to the lower unit id
-    [decided]."""
-    return min(members, key=lambda u: (distances[u.id], u.id))
-
-
 def _resolve_squadron(
     state: MatchState,
     ctx: ApplyContext,
@@ -395,12 +390,13 @@ def _resolve_squadron(
 ) -> MatchState:
     """40k7 Vehicle Squadrons: hits one at a time against the closest member."""
     fates: dict[str, Fate] = {}
+    chosen: list[str] = []  # the member chosen among equally close ones, until it is destroyed
     for hit in hits:
         members = squadron_members(state, state.units[target.id])
         if not members:
             break
         exact = {u.id: _member_distance(u, origins) for u in members}
-        member = _closest_member(members, exact)
+        member = closest_member(target, members, ctx, lambda u: exact[u.id], chosen)
         distances = {uid: rounded(d) for uid, d in exact.items()}
         ctx.log(
             f"Hit allocated to {member.name}, the closest vehicle of the squadron "
@@ -470,4 +466,25 @@ def resolve_hits(
     if not (kind == "close_combat" and CLOSE_COMBAT_LOSSES_USE_ASSAULT_RESULT):
         # 40k7 Morale: whatever causes the casualties, the end of the phase counts them.
         state = note_strength(state, target_id)
-    return resolve_wounds(state, ctx, target_id, hits, origins if kind != "explosion" else [], excl)
+    sight = _firers_sight(state, hits, firers, excl) if kind == "shooting" and attacker is not None else None
+    return resolve_wounds(state, ctx, target_id, hits, origins if kind != "explosion" else [], excl, sight)
+
+
+def _firers_sight(
+    state: MatchState, hits: list[Hit], firers: Sequence[Hit], exclude: tuple[str, ...]
+) -> Sight:
+    """40k7 The Shooting Phase, Allocate Wounds: Out Of Sight: a model can take a wound when at
+    least one firing model (the mount or model each weapon fired from) draws line of sight to it."""
+    points = tuple(dict.fromkeys([*(f.origin for f in firers), *(h.origin for h in hits)]))
+    return lambda model: in_sight_of(state, model, points, exclude)
+
+
+@geometry_memo
+def in_sight_of(
+    state: MatchState, model: Model, points: tuple[g.Point, ...], exclude: tuple[str, ...]
+) -> bool:
+    """40k7 The Shooting Phase, Allocate Wounds: Out Of Sight: whether any of ``points`` sees
+    the model (the blockers of a weapon's line of sight; memoised for the odds engine)."""
+    blockers = los_blockers(state, exclude)
+    fp = footprint(model)
+    return any(g.line_of_sight(p, fp, blockers) for p in points)

@@ -65,6 +65,20 @@ def random_index(ctx: ApplyContext, n: int, purpose: str) -> int:
             return v
 
 
+def random_pick(ctx: ApplyContext, n: int, purpose: str) -> int:
+    """A uniformly random index in [0, n) as players randomise at the table (40k7 General
+    Principles, Randomising): for 2, 3 or 6 choices one D6 split into equal runs of faces (2: 1-3
+    and 4-6), otherwise ``random_index``. One die with no re-roll keeps the odds engine's walk of
+    the dice finite."""
+    if n <= 1:
+        return 0
+    if 6 % n == 0:
+        per = 6 // n
+        face = ctx.roll(purpose, f"{n} choices, {per} faces each", lambda f: f"choice {(f - 1) // per + 1}")
+        return (face - 1) // per
+    return random_index(ctx, n, purpose)
+
+
 def scatter(ctx: ApplyContext, bs: int | None, purpose: str) -> tuple[float, float]:
     """40k7 scatter: a Hit (1-2) stays put; otherwise 2D6" minus BS (min 0) in a random direction.
     ``bs`` None = no BS reduction (Crash and Burn, Catastrophic Damage). Returns (dx, dy)."""

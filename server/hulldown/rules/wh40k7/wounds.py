@@ -1,37 +1,32 @@
 """Hits against units of models with Toughness and Wounds (the minimal 40k7 core [ext]).
 
-To wound: S vs T chart; wounds are allocated one at a time to the closest model (40k7 Wound
-Allocation: "closest model first"), which takes its best save (armour unless the AP is equal or
-lower, cover if allowed, invulnerable); a failed save costs a Wound (all of them on Instant
-Death, S >= 2T). Models out of sight can still take wounds (simplification [decided]).
+To wound: S vs T chart; wounds are allocated one at a time (module ``allocation``, 40k7 The
+Shooting Phase, Allocate Wounds): to the closest model in sight of a firing model (Out Of Sight:
+with none in sight the remaining wounds are lost), the owner choosing among equally close models
+(Closest Models), or to a model picked at random for Randomly Allocated hits (Random
+Allocation). The model takes its best save (armour unless the AP is equal or lower, cover if
+allowed, invulnerable); a failed save costs a Wound (all of them on Instant Death, S >= 2T).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 
 from msgspec.structs import replace
 
 from ...match.context import ApplyContext
-from ...match.state import LogScalar, MatchState, Model
+from ...match.state import LogScalar, MatchState
 from ...match.turns import replace_unit
 from .. import geometry as g
 from . import refs
+from .allocation import RANDOM_ALLOCATION, Allocator, Sight, closest_model, random_model
 from .attacks import Hit, Tally
 from .core import NO_WOUND, best_save, instant_death, to_wound
 from .cover import infantry_cover
-from .geo import alive, footprint
+from .firing import BLAST_RADIUS
+from .geo import alive
 from .rolls import judge
 from .wording import plural, rounded
-
-
-def _closest(models: list[Model], origins: Sequence[g.Shape]) -> Model:
-    def key(m: Model) -> tuple[float, str]:
-        fp = footprint(m)
-        return (min((g.distance(o, fp) for o in origins), default=math.inf), m.id)
-
-    return min(models, key=key)
 
 
 def resolve_wounds(
@@ -41,8 +36,10 @@ def resolve_wounds(
     hits: list[Hit],
     attacker_origins: Sequence[g.Shape],
     exclude: Iterable[str],
+    sight: Sight | None = None,
 ) -> tuple[MatchState, Tally]:
-    """Roll to wound for every hit, then allocate and save one wound at a time."""
+    """Roll to wound for every hit, then allocate and save one wound at a time. ``sight`` says
+    whether a firing model sees a model (None: sight does not limit the allocation)."""
     tally = Tally()
     unit = state.units[uid]
     toughness = unit.profile.t
@@ -71,15 +68,32 @@ def resolve_wounds(
     excluded = tuple(exclude)
     allocated: list[LogScalar] = []  # the model each wound went to, in order (40k7 Wound Allocation)
     distances: list[LogScalar] = []  # its distance from the attackers: why it was the closest
-    for hit in wounds:
+    alloc = Allocator(attacker_origins, sight)
+    for i, hit in enumerate(wounds):
         unit = state.units[uid]
-        living = alive(unit)
-        if not living:
+        if not alive(unit):
             break
-        origins: Sequence[g.Shape] = attacker_origins or [hit.origin]
-        model = _closest(living, origins)
+        if RANDOM_ALLOCATION in hit.rules:
+            picked = random_model(unit, ctx, alloc)
+            if picked is None:
+                break
+            model, distance = picked, 0.0
+        else:
+            origins: Sequence[g.Shape] = attacker_origins or [hit.origin]
+            sighted = not any(r in BLAST_RADIUS for r in hit.rules)  # 40k7 Special Rules, Blast
+            found = closest_model(unit, ctx, alloc, origins, hit.source, sighted)
+            if found is None:
+                lost = len(wounds) - i
+                ctx.log(
+                    f"No model of {unit.name} is in sight of the firers: "
+                    f"{plural(lost, 'remaining wound is', 'remaining wounds are')} lost.",
+                    refs.OUT_OF_SIGHT,
+                    lost=lost,
+                )
+                break
+            model, distance = found
         allocated.append(model.id)
-        distances.append(rounded(min((g.distance(o, footprint(model)) for o in origins), default=0.0)))
+        distances.append(rounded(distance))
         cover = hit.cover_override
         if cover is None and hit.cover_allowed:
             cover = infantry_cover(state, unit, model, hit.origin, excluded)

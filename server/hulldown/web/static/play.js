@@ -50,7 +50,9 @@ const table = {
   targets: {}, // target unit id -> weapon facts (of the weapon being aimed)
   charge: { target: "" },
   fight: { target: "", weapon: "" },
+  manifest: { power: "", target: "", dice: 0, snap: false }, // the 40k7 Psychic phase control
   placing: null, // disembark: {unit, positions: {model: [x, y]}, order: [model ids]}
+  pick: null, // an allocation asked of this side: {decision, unit, options} (models clicked on the board)
   earlierLog: [],
   errors: [],
   concedeArmed: false,
@@ -302,7 +304,7 @@ function renderUnitPanel() {
 
 // ---- what the unit may do now: asked of the server (GET /options, decided by validation) ------------
 
-const OPTION_NAMES = { pivot: "pivot", shoot: "shoot", charge: "charge", fight: "fight", embark: "embark", disembark: "disembark", abandon: "abandon a member" };
+const OPTION_NAMES = { manifest: "manifest a power", pivot: "pivot", shoot: "shoot", charge: "charge", fight: "fight", embark: "embark", disembark: "disembark", abandon: "abandon a member" };
 const optionName = (kind) => (kind.startsWith("move:") ? (kind === "move:normal" ? "move" : kind.slice(5).replace("_", " ")) : OPTION_NAMES[kind] || kind);
 
 function phaseActions(unit) {
@@ -378,6 +380,7 @@ function actionSections(unit) {
       message("move"),
     ),
   );
+  if (phase === "psychic" && Object.values(unit.weapons).some(isPower)) sections.push(manifestSection(unit));
   if (Object.keys(unit.weapons).length && phase === "shooting") sections.push(shootSection(unit));
   if (phase === "assault" || phase === "charge") {
     const target = table.charge.target;
@@ -445,6 +448,43 @@ function actionSections(unit) {
   const enemies = unitsOf(view, (u) => u.side !== table.side && onTable(u));
   sections.push(...paragonSections(unit, view, { act, message, friends, enemies }));
   return sections;
+}
+
+// ---- the 40k7 Psychic phase: manifest a power (docs/psychic.md) -------------------------------------
+// A Psyker's powers are its weapons with the rule `witchfire:X` (X: the power's Warp Charge). The
+// player picks the power, its target and the Warp Charge dice to expend from the side's pool (the
+// phase flag `warp:<side>:<points>`); the server judges the action and a refusal is shown here.
+
+const isPower = (w) => (w.rules || []).some((r) => r.startsWith("witchfire:"));
+const warpCharge = (w) => Number(((w.rules || []).find((r) => r.startsWith("witchfire:")) || "witchfire:1").split(":")[1]);
+
+function warpPool(side) {
+  const flag = (table.view.phase_flags || []).find((f) => f.startsWith(`warp:${side}:`));
+  return flag ? Number(flag.split(":")[2]) : 0;
+}
+
+function manifestSection(unit) {
+  const m = table.manifest;
+  const powers = Object.values(unit.weapons).filter(isPower);
+  if (!powers.some((w) => w.id === m.power)) m.power = powers[0].id;
+  const power = powers.find((w) => w.id === m.power);
+  const pool = warpPool(table.side);
+  if (!m.dice) m.dice = Math.max(1, Math.min(warpCharge(power), pool || 1));
+  const action = () => ({ type: "manifest", unit: unit.id, power: m.power, target: m.target, dice: m.dice, ...(m.snap ? { snap: true } : {}) });
+  const reset = () => (table.manifest = { power: "", target: "", dice: 0, snap: false });
+  return h(
+    "section",
+    { class: "action", "data-action": "manifest" },
+    h("h4", {}, "Manifest a psychic power"),
+    h("div", { class: "warp-pool", id: "warp-pool", "data-points": pool }, `Warp Charge: ${pool} point${pool === 1 ? "" : "s"} left in your pool.`),
+    h("select", { id: "manifest-power", onchange: (e) => ((m.power = e.target.value), (m.dice = 0), renderPanels()) }, ...powers.map((w) => h("option", { value: w.id, selected: w.id === m.power }, `${w.name} (Warp Charge ${warpCharge(w)}, ${w.range}")`))),
+    " at ",
+    enemySelect("manifest-target", m.target, (v) => (m.target = v)),
+    h("label", {}, " dice ", h("input", { id: "manifest-dice", type: "number", min: 1, max: Math.max(1, pool), step: 1, value: m.dice, size: 3, onchange: (e) => (m.dice = Number(e.target.value)) })),
+    h("label", {}, h("input", { id: "manifest-snap", type: "checkbox", checked: m.snap, onchange: (e) => (m.snap = e.target.checked) }), " snap shots"),
+    h("button", { type: "button", id: "manifest", onclick: () => act("manifest", action()).then((answer) => answer && answer.type === "ack" && (reset(), render())) }, "Manifest"),
+    message("manifest"),
+  );
 }
 
 // ---- shooting ------------------------------------------------------------------------------------
@@ -650,6 +690,7 @@ function tableClick(point) {
 
 function modelDown(unitId, modelId, point, event) {
   if (tools.modelDown(unitId, modelId, point, event)) return;
+  if (pickModel(unitId, modelId, event)) return; // an allocation: the model clicked is the choice
   if (table.placing) return; // placing disembarking models: a drag from the transport places one
   if (table.adjust) return; // adjusting a placed unit: its ghosts are dragged, not its models
   const unit = table.view && table.view.units[unitId];
@@ -1328,6 +1369,7 @@ function renderDecision() {
   const mine = pending && pending.side === table.side && !table.view.ended;
   syncPlacement(mine ? pending : null);
   syncAim(mine ? pending : null);
+  syncPick(mine ? pending : null);
   if (!mine) {
     if (dialog.open) dialog.close();
     dialog.dataset.decision = "";
@@ -1338,7 +1380,9 @@ function renderDecision() {
   // A placement decision (docs/decisions.md): the models are dragged on the board, so the dialog
   // is not modal; "Place" sends where they stand, "Take the proposal" the server's placement.
   // An aiming decision likewise: the marker (or the template) is dragged; "Aim" sends its point.
-  const onBoard = !!(pending.placement || pending.aim);
+  // An allocation (docs/decisions.md): the legal models are highlighted and clicked on the board,
+  // so the dialog is not modal either; the list of ids stays for a click in the dialog.
+  const onBoard = !!(pending.placement || pending.aim) || !!table.pick;
   dialog.classList.toggle("placing", onBoard);
   const send = (option) =>
     act(
@@ -1355,6 +1399,7 @@ function renderDecision() {
     h("p", { class: "rule" }, pending.rule),
     ...(pending.placement ? placementLines(pending.placement) : []),
     ...(pending.aim ? aimLines() : []),
+    ...(table.pick ? [h("p", { class: "pick-hint" }, `Click a highlighted model on the board (${pending.options.join(", ")}), or choose below.`)] : []),
     h(
       "div",
       { class: "options" },
@@ -1369,6 +1414,37 @@ function renderDecision() {
     if (onBoard) dialog.show();
     else dialog.showModal();
   }
+}
+
+// ---- choosing a model on the board for an allocation (allocate_wound, docs/decisions.md) ----------
+// The models the owner may choose are ringed on the board; a press on a model of the target unit
+// sends it as the choice (the server judges it: a model that may not take the wound is refused,
+// and the refusal is shown in the dialog).
+
+const PICK_KIND = "allocate_wound";
+
+function syncPick(pending) {
+  const unit = pending && pending.kind === PICK_KIND && pending.context && pending.context.unit;
+  table.pick = unit ? { decision: pending.id, unit, options: pending.options } : null;
+  board.overlay = board.overlay.filter((o) => !o.pick);
+  if (table.pick) {
+    for (const id of table.pick.options) {
+      // An option is a model of the unit, or (40k7 squadrons) a member vehicle: its lead model.
+      const member = table.view.units[id];
+      const model = modelOf(unit, id) || (member && Object.values(member.models).find((m) => m.alive));
+      if (model) board.overlay.push({ kind: "pick", pick: true, model, pos: model.pos, option: id });
+    }
+  }
+  board.renderOverlay();
+}
+
+function pickModel(unitId, modelId, event) {
+  const pick = table.pick;
+  const member = pick && pick.options.includes(unitId); // a squadron's member chosen whole
+  if (!pick || (unitId !== pick.unit && !member) || event.button !== 0) return false;
+  event.preventDefault();
+  act("decision", { type: "decide", decision: pick.decision, choice: member ? unitId : modelId });
+  return true;
 }
 
 // ---- placing models for a decision: drag each within its legal area (docs/decisions.md) -----------

@@ -265,6 +265,11 @@ export class Board {
         const ghost = drawModel({ ...item.model, pos: item.pos, heading: item.heading, alive: true });
         ghost.setAttribute("class", `ghost ${item.state || ""}`);
         layer.append(ghost);
+      } else if (item.kind === "pick") {
+        // A model the deciding player may choose (an allocation): a ring round its base or hull.
+        const m = item.model;
+        const r = m.hull ? Math.hypot(m.hull.length, m.hull.width) / 2 + 0.2 : (m.base_mm || DEFAULT_BASE_MM) / MM_PER_INCH / 2 + 0.25;
+        layer.append(el("circle", { class: "pick-target", "data-model": m.id, "data-option": item.option || m.id, cx: fmt(item.pos[0]), cy: fmt(item.pos[1]), r: fmt(r) }));
       } else if (item.kind === "handle") {
         // A rotate handle (the table's): a stem from the model's centre to a knob to drag.
         layer.append(el("line", { class: "handle-stem", x1: fmt(item.from[0]), y1: fmt(item.from[1]), x2: fmt(item.pos[0]), y2: fmt(item.pos[1]) }));
