@@ -396,7 +396,7 @@ def _resolve_squadron(
         if not members:
             break
         exact = {u.id: _member_distance(u, origins) for u in members}
-        member = closest_member(target, members, ctx, lambda u: exact[u.id], chosen)
+        member = closest_member(target, members, ctx, lambda u, known=exact: known[u.id], chosen)
         distances = {uid: rounded(d) for uid, d in exact.items()}
         ctx.log(
             f"Hit allocated to {member.name}, the closest vehicle of the squadron "
