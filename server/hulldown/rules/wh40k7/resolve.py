@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ...match.context import ApplyContext
@@ -378,6 +378,11 @@ def _member_distance(u: Unit, origins: list[g.Shape]) -> float:
     return min((g.distance(o, footprint(m)) for o in origins for m in alive(u)), default=math.inf)
 
 
+def _distance_in(distances: dict[str, float]) -> Callable[[Unit], float]:
+    """A member's distance to the firers, read from ``distances`` (by unit id) measured once."""
+    return lambda unit: distances[unit.id]
+
+
 def _resolve_squadron(
     state: MatchState,
     ctx: ApplyContext,
@@ -396,7 +401,7 @@ def _resolve_squadron(
         if not members:
             break
         exact = {u.id: _member_distance(u, origins) for u in members}
-        member = closest_member(target, members, ctx, lambda u, known=exact: known[u.id], chosen)
+        member = closest_member(target, members, ctx, _distance_in(exact), chosen)
         distances = {uid: rounded(d) for uid, d in exact.items()}
         ctx.log(
             f"Hit allocated to {member.name}, the closest vehicle of the squadron "
