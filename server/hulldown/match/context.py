@@ -18,6 +18,9 @@ _PROPOSER = Proposer()  # it keeps nothing between answers: one serves every con
 class ApplyContext:
     """Dice and log for one event being applied. Pure: it only records."""
 
+    # One is made for every event folded: slots make it and its attributes cheaper.
+    __slots__ = ("_dice", "_first_n", "_next_n", "_pending_rolls", "answerer", "asked", "entries", "seq")
+
     def __init__(self, seq: int, dice: Dice, first_log_n: int, answerer: Answerer | None = None) -> None:
         self.seq = seq
         self._dice = dice

@@ -39,6 +39,8 @@ class ReplayedDice:
     ``rolls`` lists only the dice drawn from ``dice``: those are the ones this event reveals
     and logs; ``drawn`` lists every face handed out."""
 
+    __slots__ = ("_dice", "_drawn", "_faces")  # one per play action folded
+
     def __init__(self, faces: Sequence[int], dice: Dice) -> None:
         self._faces = tuple(faces)
         self._dice = dice

@@ -259,13 +259,16 @@ def _starts(phases: list[PhaseStart], key: Callable[[PhaseStart], int]) -> list[
 
 
 def _written(before: MatchState, after: MatchState) -> tuple[LogEntry, ...]:
-    """The log lines an event wrote (the window may have dropped older lines meanwhile)."""
-    new: list[LogEntry] = []
-    for entry in reversed(after.log):
-        if entry.n < before.log_count:
-            break
-        new.append(entry)
-    return tuple(reversed(new))
+    """The log lines an event wrote: the window's tail numbered from ``before.log_count`` on
+    (lines are numbered in order; the window may have dropped older lines meanwhile). The
+    tail is first guessed from the count written, then its bounds are checked."""
+    log, first = after.log, before.log_count
+    start = max(0, len(log) - (after.log_count - first))
+    while start > 0 and log[start - 1].n >= first:
+        start -= 1
+    while start < len(log) and log[start].n < first:
+        start += 1
+    return log[start:]
 
 
 def fold_history(

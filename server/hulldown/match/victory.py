@@ -60,9 +60,12 @@ def victory(state: MatchState) -> tuple[Side | None, str, str] | None:
     if state.ended:
         return None
     left, _, wiped = _count(state)
+    mission = state.mission
+    limit = state.options.turn_limit
+    if not wiped and mission is None and not 0 < limit < state.turn:
+        return None  # the common case, in short: every condition below needs one of these
     if len(wiped) == 2:
         return None, ANNIHILATION, "Neither side has a unit left: a draw."
-    mission = state.mission
     if mission is not None and mission.step == "battle":
         if len(wiped) == 1 and state.edition == "hh3":
             return _by_vp(state, SUDDEN_DEATH_VP, wiped[0])
@@ -72,7 +75,6 @@ def victory(state: MatchState) -> tuple[Side | None, str, str] | None:
         loser = wiped[0]
         winner: Side = "b" if loser == "a" else "a"
         return winner, ANNIHILATION, f"Side {loser} has no unit left: side {winner} wins."
-    limit = state.options.turn_limit
     if mission is None and 0 < limit < state.turn:
         score = f"{left['a']} units left to {left['b']}"
         if left["a"] == left["b"]:
