@@ -12,6 +12,8 @@ from ..rules.dice import Dice
 from .decisions import Answerer, Check, Proposer, Suspend
 from .state import Answer, Decision, LogEntry, LogRoll, LogValue
 
+_PROPOSER = Proposer()  # it keeps nothing between answers: one serves every context
+
 
 class ApplyContext:
     """Dice and log for one event being applied. Pure: it only records."""
@@ -19,6 +21,8 @@ class ApplyContext:
     # Whether the rolls' ``batch`` keys are read (the odds engine's context): the rules need not
     # work them out otherwise.
     batch_keys = False
+    # One is made for every event folded: slots make it and its attributes cheaper.
+    __slots__ = ("_dice", "_first_n", "_next_n", "_pending_rolls", "answerer", "asked", "entries", "seq")
 
     def __init__(self, seq: int, dice: Dice, first_log_n: int, answerer: Answerer | None = None) -> None:
         self.seq = seq
@@ -27,7 +31,7 @@ class ApplyContext:
         self._next_n = first_log_n
         self._pending_rolls: list[LogRoll] = []
         self.entries: list[LogEntry] = []
-        self.answerer: Answerer = answerer if answerer is not None else Proposer()
+        self.answerer: Answerer = answerer if answerer is not None else _PROPOSER
         # How many decisions this fold of the event has asked so far (unique decision ids).
         self.asked = 0
 
@@ -103,18 +107,14 @@ class ApplyContext:
     def log(self, text: str, rule: str = "", **values: LogValue) -> None:
         """Add a log line; it carries every roll made since the previous line and the numbers
         the rules used (``values``, e.g. ``facing="front", target=4``)."""
-        self.entries.append(
-            LogEntry(
-                n=self._next_n,
-                seq=self.seq,
-                text=text,
-                rule=rule,
-                rolls=tuple(self._pending_rolls),
-                values=dict(values),
-            )
-        )
+        # ``values`` is this call's own dict (keyword arguments): the line keeps it as it is.
+        pending = self._pending_rolls
+        if pending:
+            self.entries.append(LogEntry(self._next_n, self.seq, text, rule, tuple(pending), values))
+            self._pending_rolls = []
+        else:
+            self.entries.append(LogEntry(self._next_n, self.seq, text, rule, (), values))
         self._next_n += 1
-        self._pending_rolls = []
 
     def flush(self) -> None:
         """Attach rolls not yet logged to a final line so no die goes unrecorded."""

@@ -92,3 +92,19 @@ class Recorded(Proposer):
         if self._auto:
             return proposal_of(decision)
         raise Suspend(decision)
+
+
+class Unanswered(Proposer):
+    """:class:`Recorded` with no answer recorded: the proposal (``auto``) or a suspension. It
+    keeps no count, so one of each serves every fold (:data:`UNANSWERED`)."""
+
+    def __init__(self, auto: bool) -> None:
+        self._auto = auto
+
+    def answer(self, decision: Decision, check: Check) -> Answer:
+        if self._auto:
+            return proposal_of(decision)
+        raise Suspend(decision)
+
+
+UNANSWERED = {True: Unanswered(True), False: Unanswered(False)}

@@ -102,10 +102,17 @@ _HISTORY_KINDS: frozenset[type] = frozenset({Undo, TakebackRequest, TakebackAnsw
 BOOKKEEPING = ("seq", "log", "log_count", "acted", "last_undo")
 
 
+_names: dict[type, str] = {}
+
+
 def action_name(action: object) -> str:
     """The wire tag of an action ("move", "shoot"...)."""
-    tag = type(action).__struct_config__.tag if isinstance(action, msgspec.Struct) else None
-    return tag if isinstance(tag, str) else type(action).__name__.lower()
+    kind = type(action)
+    name = _names.get(kind)
+    if name is None:
+        tag = action.__struct_config__.tag if isinstance(action, msgspec.Struct) else None
+        name = _names[kind] = tag if isinstance(tag, str) else kind.__name__.lower()
+    return name
 
 
 def game_part(state: MatchState) -> MatchState:
@@ -290,9 +297,7 @@ def evolve_with_history(state: MatchState, event: Event, dice: Dice, state_at: S
         acted = {**new.acted, by: event.seq}
         if kind not in _GAME_ACTION_KINDS:
             return replace(new, acted=acted)
-        step = LineStep(
-            seq=event.seq, by=by, action=action_name(body), dice=len(dice.rolls), parent=origin(state)
-        )
+        step = LineStep(event.seq, by, action_name(body), len(dice.rolls), origin(state))
         # One copy for both; the victory check reads neither.
         return apply_victory(replace(new, line=step, acted=acted))
     match body:

@@ -29,14 +29,15 @@ class IdentityCache(Generic[K, V]):
         self._old: dict[int, tuple[K, V]] = {}
 
     def get(self, obj: K) -> V | None:
+        entry = self._young.get(id(obj))
+        if entry is not None:  # the common case first: a hit in the young generation
+            return entry[1] if entry[0] is obj else None
         key = id(obj)
-        entry = self._young.get(key)
-        if entry is None:
-            entry = self._old.get(key)
-            if entry is None or entry[0] is not obj:
-                return None
-            self._store(key, entry)
-        return entry[1] if entry[0] is obj else None
+        entry = self._old.get(key)
+        if entry is None or entry[0] is not obj:
+            return None
+        self._store(key, entry)
+        return entry[1]
 
     def put(self, obj: K, value: V) -> V:
         self._store(id(obj), (obj, value))

@@ -47,27 +47,22 @@ def initial_state(match_id: str, created: MatchCreated) -> MatchState:
     )
 
 
-def evolve(state: MatchState, event: Event, dice: Dice) -> MatchState:
-    """Fold one event into the state. Total for every event a stream can hold."""
-    return evolve_logged(state, event, dice)[0]
-
-
-def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchState, list[LogEntry]]:
-    """``evolve``, also returning every log line the event wrote - all of them, even when they are
-    more than the state's window of LOG_WINDOW lines keeps (``hulldown simulate``)."""
+def evolve(state: MatchState, event: Event, dice: Dice, ctx: ApplyContext | None = None) -> MatchState:
+    """Fold one event into the state. Total for every event a stream can hold. ``ctx``: the
+    context to apply it in (``evolve_logged`` reads the lines it collected), else a new one."""
     body = event.body
-    ctx = ApplyContext(event.seq, dice, state.log_count)
+    if ctx is None:
+        ctx = ApplyContext(event.seq, dice, state.log_count)
     if type(body) not in _STREAM_KINDS:
         # Every other event is a play action: the edition's dispatch table applies it, pausing
         # on a decision taken in its middle (match/suspend.py).
-        actor: Side = "a" if event.by == "a" else "b"
-        new = apply_play(state, actor, cast(PlayAction, body), ctx)
+        new = apply_play(state, "a" if event.by == "a" else "b", cast(PlayAction, body), ctx)
         if state.mission is not None and new.suspended is None:
             new = after_action(state, new, ctx)
     else:
         match body:
             case MatchCreated():
-                return initial_state(state.match_id, body), []
+                return initial_state(state.match_id, body)
             case SeedRevealed():
                 ctx.log("The dice seed is revealed: every roll can now be verified.", doc_refs.DICE)
                 new = replace(state, seed=body.seed)
@@ -98,19 +93,24 @@ def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchSta
                 ctx.log(f"{type(body).__name__} by side {event.by}.", doc_refs.UNDO)
                 new = state
     ctx.flush()
-    return _finish(new, event.seq, ctx.entries), ctx.entries
+    entries = ctx.entries
+    if not entries:
+        return replace(new, seq=event.seq)
+    return replace(new, seq=event.seq, log=window(new.log, entries), log_count=new.log_count + len(entries))
+
+
+def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchState, list[LogEntry]]:
+    """``evolve``, also returning every log line the event wrote - all of them, even when they are
+    more than the state's window of LOG_WINDOW lines keeps (``hulldown simulate``)."""
+    ctx = ApplyContext(event.seq, dice, state.log_count)
+    new = evolve(state, event, dice, ctx)
+    return new, ctx.entries
 
 
 # The events the reducer folds itself (one set lookup tells a play action from them).
 _STREAM_KINDS: frozenset[type] = frozenset(
     {MatchCreated, SeedRevealed, MatchEnded, Concede, Undo, TakebackRequest, TakebackAnswer}
 )
-
-
-def _finish(state: MatchState, seq: int, entries: list[LogEntry]) -> MatchState:
-    if not entries:
-        return replace(state, seq=seq)
-    return replace(state, seq=seq, log=window(state.log, entries), log_count=state.log_count + len(entries))
 
 
 def window(log: tuple[LogEntry, ...], entries: list[LogEntry]) -> tuple[LogEntry, ...]:

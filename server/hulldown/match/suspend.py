@@ -25,7 +25,7 @@ from ..rules.dice import Dice, DiceExhausted, NoDice, Roll
 from . import doc_refs
 from .actions import Decide, PlayAction
 from .context import ApplyContext
-from .decisions import Checked, Recorded, Suspend
+from .decisions import UNANSWERED, Checked, Recorded, Suspend
 from .editions import rules_for
 from .rejection import Rejection, reject
 from .state import Answer, MatchState, Side, Suspended
@@ -38,6 +38,8 @@ class ReplayedDice:
 
     ``rolls`` lists only the dice drawn from ``dice``: those are the ones this event reveals
     and logs; ``drawn`` lists every face handed out."""
+
+    __slots__ = ("_dice", "_drawn", "_faces")  # one per play action folded
 
     def __init__(self, faces: Sequence[int], dice: Dice) -> None:
         self._faces = tuple(faces)
@@ -88,7 +90,10 @@ def _fold(
 ) -> MatchState:
     dice = ReplayedDice(faces, ctx.dice)
     ctx.use_dice(dice)
-    ctx.answerer = Recorded(answers, start.options.auto_decide, resumed=ctx.discard_replayed)
+    # The callback makes a reference cycle (ctx -> answerer -> ctx) that only the garbage
+    # collector frees: it is only made when there are recorded answers to hand out.
+    auto = start.options.auto_decide
+    ctx.answerer = Recorded(answers, auto, resumed=ctx.discard_replayed) if answers else UNANSWERED[auto]
     try:
         return rules_for(start.edition).apply(start, side, action, ctx)
     except Suspend as paused:

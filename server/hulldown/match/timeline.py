@@ -14,7 +14,7 @@ the dice every event drew.
 from __future__ import annotations
 
 import bisect
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 
 import msgspec
@@ -94,9 +94,9 @@ class Timeline:
         self.events: list[Event] = []
         self._checkpoints: dict[int, MatchState] = {self.base: self.state}
         self._checkpoint_seqs: list[int] = [self.base]
-        # The last ``recent`` states pushed (consecutive seqs: the oldest leaves as one comes in),
-        # and an LRU of earlier states ``state_at`` refolded.
-        self._recent: dict[int, MatchState] = {}
+        # The last ``recent`` states pushed (consecutive seqs, the newest last: the oldest leaves
+        # as one comes in), and an LRU of earlier states ``state_at`` refolded.
+        self._recent: deque[MatchState] = deque(maxlen=self._recent_size)
         self._refolded: OrderedDict[int, MatchState] = OrderedDict()
         self.line: list[LineStep] = []
         self.undone_by: dict[int, int] = {}
@@ -115,24 +115,25 @@ class Timeline:
 
     def push(self, event: Event) -> MatchState:
         """Fold the next event (its seq must be ``seq + 1``)."""
-        if event.seq != self.state.seq + 1:
-            raise ValueError(f"event seq {event.seq} does not follow seq {self.state.seq}")
         before = self.state
+        if event.seq != before.seq + 1:
+            raise ValueError(f"event seq {event.seq} does not follow seq {before.seq}")
         dice = self.dice_for(event)
         after = evolve_with_history(before, event, dice, self.state_at)
         self.events.append(event)
         self.state = after
-        if dice.rolls:
-            self.drawn[event.seq] = tuple(r.value for r in dice.rolls)
-        self._recent[after.seq] = after
-        self._recent.pop(after.seq - self._recent_size, None)
+        rolls = dice.rolls
+        if rolls:
+            self.drawn[event.seq] = tuple(r.value for r in rolls)
+        self._recent.append(after)
         if after.seq % self._every == 0:
             self._checkpoints[after.seq] = after
             self._checkpoint_seqs.append(after.seq)
         self._record(before, after, event)
-        written = _written(before, after)
-        if written:
-            self.entries[event.seq] = written
+        if after.log_count != before.log_count:
+            written = _written(before, after)
+            if written:
+                self.entries[event.seq] = written
         return after
 
     def next_state(self, state: MatchState) -> MatchState:
@@ -163,11 +164,12 @@ class Timeline:
         if after.line is not None and after.line.seq == event.seq:
             self.line.append(after.line)
             self.steps[event.seq] = after.line
-        if not self.phases or (after.turn, after.player_turn, after.phase, after.active) != (
-            before.turn,
-            before.player_turn,
-            before.phase,
-            before.active,
+        if (
+            after.phase != before.phase
+            or after.active != before.active
+            or after.player_turn != before.player_turn
+            or after.turn != before.turn
+            or not self.phases
         ):
             self.phases.append(
                 PhaseStart(event.seq, after.turn, after.player_turn, after.active, after.phase)
@@ -185,9 +187,10 @@ class Timeline:
         """The state as of ``seq`` (after the event at ``seq``)."""
         if seq == self.state.seq:
             return self.state
-        cached = self._recent.get(seq)
-        if cached is None:
-            cached = self._refolded.get(seq)
+        back = self.state.seq - seq  # how many pushes ago (0: the current state)
+        if 0 < back < len(self._recent):
+            return self._recent[-1 - back]
+        cached = self._refolded.get(seq)
         if cached is not None:
             return cached
         if seq < self.base:
@@ -256,15 +259,16 @@ def _starts(phases: list[PhaseStart], key: Callable[[PhaseStart], int]) -> list[
 
 
 def _written(before: MatchState, after: MatchState) -> tuple[LogEntry, ...]:
-    """The log lines an event wrote (the window may have dropped older lines meanwhile)."""
-    if after.log_count == before.log_count:
-        return ()
-    new: list[LogEntry] = []
-    for entry in reversed(after.log):
-        if entry.n < before.log_count:
-            break
-        new.append(entry)
-    return tuple(reversed(new))
+    """The log lines an event wrote: the window's tail numbered from ``before.log_count`` on
+    (lines are numbered in order; the window may have dropped older lines meanwhile). The
+    tail is first guessed from the count written, then its bounds are checked."""
+    log, first = after.log, before.log_count
+    start = max(0, len(log) - (after.log_count - first))
+    while start > 0 and log[start - 1].n >= first:
+        start -= 1
+    while start < len(log) and log[start].n < first:
+        start += 1
+    return log[start:]
 
 
 def fold_history(

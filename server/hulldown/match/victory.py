@@ -26,18 +26,23 @@ CONCESSION = "concession"
 RULE = "issue #6, end of match"
 
 
-# Counted once per units map object (the states between two changes to a unit share it).
-_counts: IdentityCache[dict[str, Unit], tuple[dict[Side, int], frozenset[Side]]] = IdentityCache(256)
+# Counted once per units map object (the states between two changes to a unit share it): the
+# units left per side, the sides that fielded any, and the sides wiped out (in SIDES order).
+_counts: IdentityCache[dict[str, Unit], tuple[dict[Side, int], frozenset[Side], tuple[Side, ...]]] = (
+    IdentityCache(256)
+)
 
 
-def _count(state: MatchState) -> tuple[dict[Side, int], frozenset[Side]]:
+def _count(state: MatchState) -> tuple[dict[Side, int], frozenset[Side], tuple[Side, ...]]:
     found = _counts.get(state.units)
     if found is None:
         left: dict[Side, int] = {"a": 0, "b": 0}
         for unit in state.units.values():
             if not unit.destroyed:
                 left[unit.side] += 1
-        found = _counts.put(state.units, (left, frozenset(u.side for u in state.units.values())))
+        sides = frozenset(u.side for u in state.units.values())
+        wiped = tuple(side for side in SIDES if side in sides and left[side] == 0)
+        found = _counts.put(state.units, (left, sides, wiped))
     return found
 
 
@@ -54,11 +59,13 @@ def victory(state: MatchState) -> tuple[Side | None, str, str] | None:
     """(winner or None for a draw, reason, log text) when the match is over, else None."""
     if state.ended:
         return None
-    left, sides = _count(state)
-    wiped = [side for side in SIDES if side in sides and left[side] == 0]
+    left, _, wiped = _count(state)
+    mission = state.mission
+    limit = state.options.turn_limit
+    if not wiped and mission is None and not 0 < limit < state.turn:
+        return None  # the common case, in short: every condition below needs one of these
     if len(wiped) == 2:
         return None, ANNIHILATION, "Neither side has a unit left: a draw."
-    mission = state.mission
     if mission is not None and mission.step == "battle":
         if len(wiped) == 1 and state.edition == "hh3":
             return _by_vp(state, SUDDEN_DEATH_VP, wiped[0])
@@ -68,7 +75,6 @@ def victory(state: MatchState) -> tuple[Side | None, str, str] | None:
         loser = wiped[0]
         winner: Side = "b" if loser == "a" else "a"
         return winner, ANNIHILATION, f"Side {loser} has no unit left: side {winner} wins."
-    limit = state.options.turn_limit
     if mission is None and 0 < limit < state.turn:
         score = f"{left['a']} units left to {left['b']}"
         if left["a"] == left["b"]:

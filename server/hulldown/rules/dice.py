@@ -59,6 +59,8 @@ def commitment(seed: bytes) -> str:
 class SeededDice:
     """Dice for one event, derived from the match seed and the event's position in the stream."""
 
+    __slots__ = ("_match_id", "_nonce", "_rolls", "_seed", "_seq")  # one per event folded
+
     def __init__(self, seed: bytes, match_id: str, seq: int, nonce: str = "") -> None:
         self._seed = seed
         self._match_id = match_id

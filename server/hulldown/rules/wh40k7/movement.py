@@ -22,7 +22,7 @@ from ...match.actions import Move, Pivot
 from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Unit
-from ...match.turns import replace_unit
+from ...match.turns import add_flag, replace_unit
 from .. import geometry as g
 from . import refs
 from .dangerous import dangerous_for_vehicle, dangerous_test
@@ -142,17 +142,14 @@ def validate_pivot(state: MatchState, action: Pivot) -> Rejection | None:
 def apply_pivot(state: MatchState, action: Pivot, ctx: ApplyContext) -> MatchState:
     unit = state.units[action.unit]
     in_contact_before = contact_enemies(state, unit)
-    models = {
-        mid: replace(m, heading=action.heading % 360) if m.alive else m for mid, m in unit.models.items()
-    }
+    heading = action.heading % 360
+    models = {mid: replace(m, heading=heading) if m.alive else m for mid, m in unit.models.items()}
     ctx.log(
-        f"{unit.name} pivots to {degrees(action.heading % 360)} (counts as Stationary).",
-        refs.MOVEMENT,
-        heading=action.heading % 360,
+        f"{unit.name} pivots to {degrees(heading)} (counts as Stationary).", refs.MOVEMENT, heading=heading
     )
-    state = replace_unit(state, replace(unit, models=models))
-    state = place_back(state, ctx, unit.id, in_contact_before)
-    return flag_unit(state, unit.id, "pivoted")
+    # Flagged in the same copy of the unit: placing enemy models back reads only its hull.
+    state = replace_unit(state, add_flag(replace(unit, models=models), "pivoted"))
+    return place_back(state, ctx, unit.id, in_contact_before)
 
 
 def _common_checks(state: MatchState, unit: Unit, kind: str) -> Rejection | None:

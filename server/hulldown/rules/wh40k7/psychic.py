@@ -28,8 +28,9 @@ from msgspec.structs import replace
 
 from ...match.actions import Fire, Manifest, Shoot
 from ...match.context import ApplyContext
+from ...match.identity_cache import IdentityCache
 from ...match.rejection import Rejection, reject
-from ...match.state import Decision, MatchState, Side, other_side
+from ...match.state import Decision, MatchState, Side, Unit, other_side
 from ..phases import PHASES_40K7
 from . import refs
 from .firing import locked_in_combat, plan_shooting
@@ -65,6 +66,8 @@ SKIP_PHASE_WITHOUT_PSYKER = True
 # [decided: the Psychic phase asks one decision per power, Deny the Witch].
 JINK_AGAINST_WITCHFIRE = False
 
+CASTER_CACHE_SIZE = 256  # units maps whose casters are kept (has_caster)
+
 EndPhase = Callable[[MatchState, ApplyContext], MatchState]
 """The edition's end of the current phase (end-of-phase morale, passenger tests, next phase)."""
 
@@ -77,13 +80,25 @@ def phase_order(state: MatchState) -> tuple[str, ...]:
     """The phases the side to play goes through: without the Psychic phase when, at the end of its
     Movement phase, it has no Psyker knowing a power (SKIP_PHASE_WITHOUT_PSYKER). A match with
     no Psyker therefore plays, and logs, exactly the turn it played before the phase existed."""
-    if (
-        SKIP_PHASE_WITHOUT_PSYKER
-        and state.phase != PHASE
-        and not any(powers(u) for u in psykers_on_table(state, state.active))
-    ):
+    if SKIP_PHASE_WITHOUT_PSYKER and state.phase != PHASE and not has_caster(state, state.active):
         return PHASES_WITHOUT_PSYCHIC
     return PHASES_40K7
+
+
+# Asked at the end of every phase: answered once per units map object and side (the states
+# between two changes to a unit share the map; match/identity_cache.py).
+_casters: IdentityCache[dict[str, Unit], dict[Side, bool]] = IdentityCache(CASTER_CACHE_SIZE)
+
+
+def has_caster(state: MatchState, side: Side) -> bool:
+    """40k7 The Psychic Phase: ``side`` has a Psyker on the table that knows a power."""
+    per_side = _casters.get(state.units)
+    if per_side is None:
+        per_side = _casters.put(state.units, {})
+    found = per_side.get(side)
+    if found is None:
+        found = per_side[side] = any(powers(u) for u in psykers_on_table(state, side))
+    return found
 
 
 def begin_phase(state: MatchState, ctx: ApplyContext) -> MatchState:

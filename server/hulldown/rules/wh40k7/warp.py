@@ -14,6 +14,8 @@ has attempted this phase.
 
 from __future__ import annotations
 
+import functools
+
 from msgspec.structs import replace
 
 from ...match.state import MatchState, Side, Unit, Weapon
@@ -36,10 +38,15 @@ WITCHFIRE_RULE = "witchfire"  # weapon rule ``witchfire:X``
 def mastery_level(unit: Unit) -> int:
     """The Mastery Level of a vehicle with Psychic Pilot; 0 for a unit that is no Psyker (only
     vehicle Psykers are modelled: docs/psychic.md)."""
-    if not is_vehicle(unit):
-        return 0
+    return _pilot_level(unit.keywords) if is_vehicle(unit) else 0
+
+
+@functools.lru_cache(maxsize=1024)
+def _pilot_level(keywords: tuple[str, ...]) -> int:
+    """The highest ``psychic_pilot[:N]`` among the keywords (0: none). Asked for every unit at the
+    end of every phase: kept per keyword list (the lists are few; a unit's keeps its value)."""
     level = 0
-    for keyword in unit.keywords:
+    for keyword in keywords:
         head, sep, value = keyword.partition(":")
         if head != PSYCHIC_PILOT:
             continue
