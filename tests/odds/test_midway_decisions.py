@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hulldown.match.actions import Charge, Fire, Shoot
+from hulldown.match.actions import Challenge, Charge, Fire, Shoot
 from hulldown.match.state import Unit
 from hulldown.odds import OddsAnswer
 from hulldown.odds.answer import DecisionOdds
@@ -15,6 +15,7 @@ from hulldown.rules.wh40k7.geo import unit_distance
 from hulldown.rules.wh40k7.survivors import DECISION_SURVIVORS
 from tests.hh3.test_allocation_decision import SHOOT as PISTOL_SHOT
 from tests.hh3.test_allocation_decision import scene as allocation_scene
+from tests.hh3.test_challenges import _combat as challenge_combat
 from tests.hh3.test_emergency_decision import SHOT as HH3_SHOT
 from tests.hh3.test_emergency_decision import _match as hh3_transport_match
 from tests.wh40k7.builders import infantry, make_state, predator, rhino
@@ -75,6 +76,23 @@ def test_an_allocation_asked_for_several_wounds_counts_each_play_once() -> None:
     assert d.raised.p == pytest.approx(1 - (2 / 3) ** 2, abs=EPS)
     assert d.options == ("t-1", "t-2", "t-3")
     assert d.chosen == {"t-1": d.raised}
+
+
+def test_a_challenge_lists_its_acceptance_and_the_advantaged_sides_choice() -> None:
+    """hh3 core, Challenge Sub-Phase: the challenged unit's owner (side b) accepts - asked before
+    any die, in every play, the proposal the Sergeant t-2 - and, when both models stand after
+    the round, the player whose model has the Challenge Advantage chooses Glory or another round:
+    listed once per deciding side, their chances summing to at most 1 (one round is fought)."""
+    answer = odds(challenge_combat(), "a", Challenge("s", "s-2", "t"), expect="sampled")
+    accept = _only(answer, "accept_challenge")
+    assert (accept.side, accept.policy, accept.raised.p, accept.raised.se) == ("b", "proposal", 1.0, 0.0)
+    assert accept.options == ("decline", "t-2") and accept.chosen == {"t-2": accept.raised}
+    again = {d.side: d for d in answer.decisions if d.kind == "continue_challenge"}
+    assert set(again) == {"a", "b"}
+    for d in again.values():
+        assert d.policy == "proposal" and d.chosen == {"glory": d.raised}
+        assert 0 < d.raised.p < 1 and d.raised.se > 0
+    assert again["a"].raised.p + again["b"].raised.p <= 1 + EPS
 
 
 def test_a_charge_lists_place_chargers_with_the_reach_probability() -> None:

@@ -7,7 +7,6 @@ import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import cast
 
 import msgspec
 
@@ -51,13 +50,13 @@ class _DecisionTally:
     options: dict[str, None] = field(default_factory=dict)
     raised: float = 0.0
     chosen: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
-    policies: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    policies: defaultdict[DecisionPolicy, float] = field(default_factory=lambda: defaultdict(float))
 
     def policy(self) -> DecisionPolicy:
         """The policy that answered the decision in the likeliest share of the plays (the first
         met on a tie): they differ only where a fixed choice is not an option every time."""
         best = max(self.policies.values())
-        return next(cast("DecisionPolicy", k) for k, v in self.policies.items() if v == best)
+        return next(k for k, v in self.policies.items() if v == best)
 
 
 _DecisionKey = tuple[str, Side, str]
