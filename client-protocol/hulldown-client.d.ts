@@ -215,12 +215,21 @@ export interface UnitOdds {
   reaches?: Prob;
 }
 
+/** A decision the action may raise, before its dice or in their middle (docs/decisions.md). */
 export interface DecisionOdds {
   kind: string;
+  /** Whose decision it is. */
   side: "a" | "b";
+  /** The edition's rule that asks it. */
+  rule: string;
+  /** The chance the action raises it at least once. */
   raised: Prob;
+  /** Every option offered in the plays. */
   options: string[];
+  /** Option -> the chance it is chosen at least once. */
   chosen: { [option: string]: Prob };
+  /** How it was answered: the owner's best answer, a fixed choice, the first option (nested too deep), or the server's proposal (a decision in the middle of the action). */
+  policy: "best_answer" | "choice" | "first_option" | "proposal";
   prompt: string;
 }
 

@@ -1,5 +1,5 @@
 """The odds engine answers an aiming decision (40k7 Weapons, Blast / Template; docs/decisions.md)
-with the server's proposal, and says so: a play never pauses on it."""
+with the server's proposal, and says so: a play never pauses on it, and the answer lists it."""
 
 from __future__ import annotations
 
@@ -12,8 +12,12 @@ def test_a_template_is_laid_as_proposed_and_the_policy_says_so() -> None:
     """The proposed template (toward the nearest model) covers two T4 3+ models of three: each
     dies when the S5 AP4 hit wounds (3+) and the save (3+) fails, 4/6 x 2/6 = 2/9."""
     answer = odds(_template_match(), "a", FLAME)
-    assert answer.decisions == []
-    assert "aiming a blast marker or a template) takes the server's proposal" in answer.policy_note
+    (aim,) = answer.decisions
+    assert (aim.kind, aim.side, aim.policy) == ("aim_template", "a", "proposal")
+    assert aim.raised.p == 1.0 and aim.chosen == {"proposal": aim.raised}
+    assert (
+        "aiming a blast marker or a template, a challenge) takes the server's proposal" in answer.policy_note
+    )
     t = unit_odds(answer, "t")
     die = 2 / 9
     assert abs(t.final["3"].p - (1 - die) ** 2) < 1e-6

@@ -199,7 +199,8 @@ def test_a_charge_reaches_with_2d6_at_least_the_distance() -> None:
     assert c.reaches is not None
     assert c.reaches.p == pytest.approx(d6_probability(lambda a, b: a + b >= need - 1e-9, 2), abs=EPS)
     assert 0.3 < c.reaches.p < 0.9
-    assert answer.decisions == []
+    # No Overwatch; the only decision is the charger's placement once the charge reaches.
+    assert [(d.kind, d.side) for d in answer.decisions] == [("place_chargers", "a")]
     assert "reaches" in c.summary
 
 

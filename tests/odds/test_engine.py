@@ -62,6 +62,7 @@ def test_jink_is_the_defenders_best_answer_and_is_reported() -> None:
     (decision,) = best.decisions
     assert (decision.kind, decision.side, decision.raised.p) == ("jink", "b", 1.0)
     assert decision.chosen == {"jink": decision.raised}
+    assert (decision.policy, decision.rule) == ("best_answer", "40k7 Special Rules, Jink")
     assert best.policy == "best_answer"
     hit = hit_chance_40k7(4)
     jinked = unit_odds(best, "speeder")

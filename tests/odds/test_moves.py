@@ -37,15 +37,23 @@ def test_tank_shock_morale_and_death_or_glory() -> None:
     shock = Move("t", (Point(22, 24),), kind="tank_shock")
     passed = d6_probability(lambda a, b: a + b <= 8, 2)
     declined = odds(state, "a", shock, choices={"death_or_glory": "none"})
-    (decision,) = declined.decisions
-    assert (decision.kind, decision.side) == ("death_or_glory", "b")
+    # Besides Death or Glory, the models still in the Tank's way at the end are moved aside by
+    # their owner (40k7 Tank Shock, docs/decisions.md): the server's proposal answers it.
+    assert [(d.kind, d.side) for d in declined.decisions] == [
+        ("death_or_glory", "b"),
+        ("place_tank_shocked", "b"),
+    ]
+    decision, aside = declined.decisions
+    assert (decision.policy, aside.policy) == ("choice", "proposal")
+    assert 0 < aside.raised.p < 1 and aside.chosen == {"proposal": aside.raised}
     assert decision.raised.p == pytest.approx(passed, abs=EPS)
     assert decision.chosen == {"none": decision.raised}
     assert unit_odds(declined, "e").statuses["falling_back"].p == pytest.approx(1 - passed, abs=EPS)
     assert declined.choices == {"death_or_glory": "none"}
 
     best = odds(state, "a", shock)
-    (decision,) = best.decisions
+    decision = best.decisions[0]
+    assert (decision.kind, decision.policy) == ("death_or_glory", "best_answer")
     assert decision.side == "b" and abs(decision.raised.p - passed) <= 4 * decision.raised.se + EPS
     assert set(decision.chosen) <= set(decision.options)
     e, t = unit_odds(best, "e"), unit_odds(best, "t")

@@ -52,6 +52,7 @@ async def shown_line(page: Page, section: str, state: str) -> dict[str, Any]:
             const el = document.getElementById('odds-{section}');
             return {{
                 summary: [...el.querySelectorAll('.odds-summary')].map((e) => e.textContent),
+                asks: el.querySelector('.odds-asks')?.textContent || null,
                 method: el.dataset.method || null, code: el.dataset.code || null,
                 seq: el.dataset.seq || null, text: el.textContent,
             }};
@@ -81,6 +82,7 @@ async def test_the_shoot_controls_show_the_odds_of_the_selection(
     assert line["summary"][0].startswith("Lascannon -> Rhino, front AV11")
     assert line["method"] == answer["method"] == "exact" and line["seq"] == "2"
     assert f"exact ({answer['plays']} plays of the dice)" in line["text"]
+    assert answer["decisions"] == [] and line["asks"] is None  # nothing is asked of anyone
     await shot(a, "odds-shoot-rhino-1")
 
     # Another target: the line follows (the second Rhino shows its rear, AV10).
@@ -188,6 +190,11 @@ async def test_the_charge_and_fight_controls_show_their_odds(server: ServerProce
     assert line["summary"] == answer["summary"]
     charger = next(u for u in answer["units"] if u["unit"] == "squad")
     assert charger["reaches"]["p"] == 1.0
+    # 40k7 Charge, Move Chargers: the charger's side places its models once the charge reaches.
+    assert [(d["kind"], d["side"], d["raised"]["p"]) for d in answer["decisions"]] == [
+        ("place_chargers", "a", 1.0)
+    ]
+    assert line["asks"] == "Asks: place chargers (side a) 100%"
     await shot(a, "odds-charge")
     await a.click("#charge")
     await a.wait_for_selector(".message[data-section='charge'][data-code='ack']")

@@ -96,7 +96,9 @@ def render_table(answer: OddsAnswer) -> str:
         lines.extend(_details(u))
     for d in answer.decisions:
         chosen = ", ".join(f"{o} {_pct(p)}" for o, p in d.chosen.items())
-        lines.append(f"decision {d.kind} (side {d.side}) raised {_pct(d.raised)}: chose {chosen}")
+        lines.append(
+            f"decision {d.kind} (side {d.side}, {d.rule}) raised {_pct(d.raised)}: {d.policy}, chose {chosen}"
+        )
     if answer.still_pending.p > 0:
         lines.append(f"a decision is still pending after the action: {_pct(answer.still_pending)}")
     return "\n".join(lines)

@@ -12,7 +12,7 @@ import msgspec
 
 from ..match.actions import Action, Charge, Fight, Move, Shoot
 from ..match.state import LogRoll, MatchState, Side
-from .answer import DecisionOdds, OddsAnswer, Prob, UnitOdds
+from .answer import DecisionOdds, DecisionPolicy, OddsAnswer, Prob, UnitOdds
 from .observe import affected_units, amount, charge_reached, measure_of, observe, play_rolls
 from .plays import Play, untokenised
 
@@ -44,10 +44,22 @@ class _UnitTally:
 
 @dataclass
 class _DecisionTally:
-    options: tuple[str, ...]
     prompt: str
+    # Every option offered, in the order met (an allocation's options are the models that may take
+    # that wound, which differ between wounds and plays).
+    options: dict[str, None] = field(default_factory=dict)
     raised: float = 0.0
     chosen: defaultdict[str, float] = field(default_factory=lambda: defaultdict(float))
+    policies: defaultdict[DecisionPolicy, float] = field(default_factory=lambda: defaultdict(float))
+
+    def policy(self) -> DecisionPolicy:
+        """The policy that answered the decision in the likeliest share of the plays (the first
+        met on a tie): they differ only where a fixed choice is not an option every time."""
+        best = max(self.policies.values())
+        return next(k for k, v in self.policies.items() if v == best)
+
+
+_DecisionKey = tuple[str, Side, str]
 
 
 class _Probs:
@@ -109,7 +121,7 @@ def aggregate(
     if charger is not None and charger not in units:
         units.insert(0, charger)
     tallies = {uid: _UnitTally() for uid in units}
-    decisions: dict[tuple[str, Side], _DecisionTally] = {}
+    decisions: dict[_DecisionKey, _DecisionTally] = {}
     names = {uid: u.name for uid, u in state.units.items()}
     pending = 0.0
     for weight, p in plays:
@@ -131,14 +143,7 @@ def aggregate(
             _context(rolls_of.get(uid, []), t, weight)
         if charger is not None and isinstance(action, Charge) and charge_reached(p.end, action):
             tallies[charger].reaches += weight
-        seen: set[tuple[str, Side]] = set()
-        for r in p.raised:
-            key = (r.kind, r.side)
-            d = decisions.setdefault(key, _DecisionTally(r.options, untokenised(r.prompt, names)))
-            if key not in seen:
-                d.raised += weight
-                seen.add(key)
-            d.chosen[r.chosen] += weight
+        _tally_decisions(p, weight, decisions, names)
         if p.pending is not None:
             pending += weight
     unit_odds = [_unit_odds(state, action, uid, tallies[uid], probs, uid == charger) for uid in units]
@@ -157,16 +162,41 @@ def aggregate(
             DecisionOdds(
                 kind=kind,
                 side=s,
+                rule=rule,
                 raised=probs.prob(d.raised),
-                options=d.options,
+                options=tuple(d.options),
                 chosen={o: probs.prob(d.chosen[o]) for o in d.options if d.chosen.get(o, 0.0) > 0},
+                policy=d.policy(),
                 prompt=d.prompt,
             )
-            for (kind, s), d in decisions.items()
+            for (kind, s, rule), d in decisions.items()
         ],
         summary=[u.summary for u in unit_odds],
         still_pending=probs.prob(pending),
     )
+
+
+def _tally_decisions(
+    p: Play, weight: float, decisions: dict[_DecisionKey, _DecisionTally], names: dict[str, str]
+) -> None:
+    """Count a play's decisions - those before the action's dice and those in their middle - by
+    kind, side and rule: raised at least once, each option chosen at least once (an allocation
+    may be asked for every wound of a volley), and the policy that answered."""
+    seen: set[_DecisionKey] = set()
+    chosen: set[tuple[_DecisionKey, str]] = set()
+    for r in p.raised:
+        key = (r.kind, r.side, r.rule)
+        d = decisions.get(key)
+        if d is None:
+            d = decisions[key] = _DecisionTally(untokenised(r.prompt, names))
+        d.options.update(dict.fromkeys(r.options))
+        if key not in seen:
+            d.raised += weight
+            d.policies[r.policy] += weight
+            seen.add(key)
+        if (key, r.chosen) not in chosen:
+            d.chosen[r.chosen] += weight
+            chosen.add((key, r.chosen))
 
 
 def _unit_odds(

@@ -1,20 +1,37 @@
 """The apply context of an odds play: the reducer's own ``ApplyContext`` whose rolls are answered
 by the engine's :class:`~.dice_sources.Script`, one branch per group of faces the rules cannot
-tell apart (``face_classes``, docs/odds.md)."""
+tell apart (``face_classes``, docs/odds.md), and whose decisions taken in the middle of the
+action (docs/decisions.md) are answered with the server's proposal and noted, so the answer
+lists them."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from ..match.context import ApplyContext
-from ..match.state import Edition, LogRoll, LogValue
+from ..match.decisions import Check, proposal_of
+from ..match.state import Answer, Decision, Edition, LogRoll, LogValue
 from .dice_sources import Branches, Script
 from .face_classes import EXCHANGEABLE, KEYED_EXCHANGEABLE, SIX_FACES, face_classes
 
 
+class Proposing:
+    """The answerer of an odds play: every decision taken in the middle of the action (placing
+    models, allocating a wound, aiming, a challenge; docs/decisions.md) takes the server's
+    proposal, as with ``auto_decide``; ``asked`` keeps each decision in the order asked."""
+
+    def __init__(self) -> None:
+        self.asked: list[Decision] = []
+
+    def answer(self, decision: Decision, check: Check) -> Answer:
+        self.asked.append(decision)
+        return proposal_of(decision)
+
+
 class OddsContext(ApplyContext):
     def __init__(self, edition: Edition, seq: int, script: Script, first_log_n: int) -> None:
-        super().__init__(seq, script, first_log_n)
+        self.midway = Proposing()
+        super().__init__(seq, script, first_log_n, self.midway)
         self._edition = edition
         self._script = script
         # The batch of exchangeable rolls the last roll belongs to (face_classes.EXCHANGEABLE).

@@ -179,13 +179,15 @@ class _Engine:
         with the exact distribution of the play from the decision on when there is one."""
         fixed = self.options.choices.get(decision.kind)
         if fixed is not None and fixed in decision.options:
-            return fixed, self._then(state, decision, fixed)
-        if self._depth >= MAX_DECISION_DEPTH or len(decision.options) == 1:
-            return decision.options[0], None
+            return fixed, "choice", self._then(state, decision, fixed)
+        if len(decision.options) == 1:
+            return decision.options[0], "best_answer", None
+        if self._depth >= MAX_DECISION_DEPTH:
+            return decision.options[0], "first_option", None
         key = _state_key.encode(replace(state, log=(), log_count=0))
         known = self._best.get(key)
         if known is not None:
-            return known, self._exact_then.get((key, known))
+            return known, "best_answer", self._exact_then.get((key, known))
         best, best_score = decision.options[0], math.inf
         for option in decision.options:
             dist = self._option(state, decision, option, key)
@@ -193,7 +195,7 @@ class _Engine:
             if score < best_score - 1e-12:
                 best, best_score = option, score
         self._best[key] = best
-        return best, self._exact_then.get((key, best))
+        return best, "best_answer", self._exact_then.get((key, best))
 
     def _option(
         self, state: MatchState, decision: Decision, option: str, key: bytes, samples: int = DECISION_SAMPLES

@@ -1,5 +1,7 @@
 """One play of an action: the action applied by the rules core with a given dice source, then
-every decision it raises answered by a policy, as the reducer would apply the answers.
+every decision it raises answered by a policy, as the reducer would apply the answers. A decision
+taken in the middle of the action (docs/decisions.md) is answered inside the fold with the
+server's proposal (``context.Proposing``); the play notes it among the decisions it raised.
 
 The state a play starts from has every unit renamed to a token naming its id (``unit_token``),
 so the combat log the play writes can be attributed to units without ambiguity (two units may
@@ -17,17 +19,21 @@ from msgspec.structs import replace
 from ..match.actions import Decide, PlayAction
 from ..match.editions import rules_for
 from ..match.state import Decision, LogEntry, MatchState, Side
+from .answer import DecisionPolicy as Policy
 from .context import OddsContext
 from .dice_sources import Script
 
 # An action raising more decisions than this in one play stops answering them (the answer
-# reports the decision still pending).
+# reports the decision still pending). Decisions taken in the middle of the action (answered
+# inside the fold) do not count.
 MAX_DECISIONS = 8
+PROPOSAL: Policy = "proposal"
 _TOKEN = re.compile("\u27e6([^\u27e7]+)\u27e7")
 
-# The policy's answer to a decision: the option, and - when the engine already knows the exact
-# distribution of the play from the decision on - that distribution, so the play stops there.
-Answer = tuple[str, "list[tuple[float, Play]] | None"]
+# The policy's answer to a decision: the option, how it was chosen, and - when the engine already
+# knows the exact distribution of the play from the decision on - that distribution, so the play
+# stops there.
+Answer = tuple[str, Policy, "list[tuple[float, Play]] | None"]
 Chooser = Callable[[MatchState, Decision], Answer]
 
 
@@ -53,13 +59,28 @@ def tokenised(state: MatchState) -> MatchState:
 
 @dataclass(frozen=True)
 class Raised:
-    """A decision the play raised, and the option the policy chose."""
+    """A decision the play raised, the option the policy chose and how (``policy``)."""
 
     kind: str
     side: Side
+    rule: str
     options: tuple[str, ...]
     chosen: str
     prompt: str
+    policy: Policy
+
+
+def proposed(decision: Decision) -> Raised:
+    """A decision taken in the middle of the action, answered with the server's proposal."""
+    return Raised(
+        decision.kind,
+        decision.side,
+        decision.rule,
+        decision.options,
+        decision.proposal,
+        decision.prompt,
+        PROPOSAL,
+    )
 
 
 @dataclass(frozen=True)
@@ -89,15 +110,22 @@ class Play:
 
 
 def _apply(
-    state: MatchState, side: Side, action: PlayAction, script: Script, entries: list[LogEntry]
+    state: MatchState,
+    side: Side,
+    action: PlayAction,
+    script: Script,
+    entries: list[LogEntry],
+    raised: list[Raised],
 ) -> MatchState:
     """The reducer's step for a game action (``match.reducer.evolve``): the edition applies the
-    action with the event's dice (here the engine's script); the new state takes the event's seq."""
+    action with the event's dice (here the engine's script); the new state takes the event's seq.
+    The decisions taken in its middle (answered with the proposal) are added to ``raised``."""
     seq = state.seq + 1
     ctx = OddsContext(state.edition, seq, script, state.log_count + len(entries))
     new = rules_for(state.edition).apply(state, side, action, ctx)
     ctx.flush()
     entries.extend(ctx.entries)
+    raised.extend(proposed(d) for d in ctx.midway.asked)
     return replace(new, seq=seq)
 
 
@@ -106,12 +134,18 @@ def play(state: MatchState, side: Side, action: PlayAction, dice: Script, choose
     at a decision whose continuation the engine already knows exactly)."""
     entries: list[LogEntry] = []
     raised: list[Raised] = []
-    new = _apply(state, side, action, dice, entries)
-    while new.pending is not None and len(raised) < MAX_DECISIONS:
+    new = _apply(state, side, action, dice, entries, raised)
+    answered = 0
+    while new.pending is not None and answered < MAX_DECISIONS:
         decision = new.pending
-        choice, then = choose(new, decision)
-        raised.append(Raised(decision.kind, decision.side, decision.options, choice, decision.prompt))
+        choice, policy, then = choose(new, decision)
+        answered += 1
+        raised.append(
+            Raised(
+                decision.kind, decision.side, decision.rule, decision.options, choice, decision.prompt, policy
+            )
+        )
         if then is not None:
             return Play(state, new, tuple(entries), tuple(raised), None, then)
-        new = _apply(new, decision.side, Decide(decision.id, choice), dice, entries)
+        new = _apply(new, decision.side, Decide(decision.id, choice), dice, entries, raised)
     return Play(state, new, tuple(entries), tuple(raised), new.pending)

@@ -49,8 +49,8 @@ def events_of(play: Play, action: Action) -> frozenset[Event]:
     if isinstance(action, Charge) and charge_reached(play.end, action):
         out.add(("reaches",))
     for r in play.raised:
-        out.add(("raised", r.kind, r.side))
-        out.add(("chosen", r.kind, r.side, r.chosen))
+        out.add(("raised", r.kind, r.side, r.rule))
+        out.add(("chosen", r.kind, r.side, r.rule, r.chosen))
     if play.pending is not None:
         out.add(("pending",))
     return frozenset(out)

@@ -34,6 +34,13 @@ export function describeMethod(answer) {
   return `sampled (${answer.samples} plays, standard error up to ${percent(largestError(answer))})`;
 }
 
+// The decisions the action will ask and whose they are (before its dice or in their middle:
+// docs/odds.md, Decisions), e.g. "Asks: place chargers (side a) 42%"; null when it asks none.
+export function describeAsks(answer) {
+  const asks = (answer.decisions || []).map((d) => `${d.kind.replaceAll("_", " ")} (side ${d.side}) ${percent(d.raised.p)}`);
+  return asks.length ? `Asks: ${asks.join(", ")}` : null;
+}
+
 function describeRejection(body) {
   const error = (body && body.error) || {};
   const values = Object.entries(error.values || {})
@@ -46,7 +53,7 @@ export class OddsLines {
   // matchId; token: () => the side's token; delay: the debounce in ms.
   constructor({ matchId, token, delay = ODDS_DEBOUNCE_MS }) {
     Object.assign(this, { matchId, token, delay });
-    this.sections = {}; // section -> {key, generation, status, lines, method, code, text, seq}
+    this.sections = {}; // section -> {key, generation, status, lines, asks, method, code, text, seq}
     this.generation = 0;
     this.stats = { asked: 0, answered: 0, dropped: 0 };
   }
@@ -87,7 +94,7 @@ export class OddsLines {
         return;
       }
       const answer = await odds("", this.matchId, this.token(), action);
-      next = { status: "ok", lines: answer.summary, method: answer.method, text: describeMethod(answer), seq: answer.seq };
+      next = { status: "ok", lines: answer.summary, asks: describeAsks(answer), method: answer.method, text: describeMethod(answer), seq: answer.seq };
     } catch (error) {
       if (error instanceof HttpError && error.status === 422) {
         const { code, text } = describeRejection(error.body);
@@ -117,7 +124,14 @@ export class OddsLines {
       return h("div", attrs, h("span", { class: "odds-text" }, `${lead}${entry.text}`));
     }
     attrs["data-method"] = entry.method;
-    return h("div", attrs, ...entry.lines.map((line) => h("div", { class: "odds-summary" }, line)), h("div", { class: "odds-method" }, `Odds ${entry.text}, before any die is rolled`));
+    const asks = entry.asks ? [h("div", { class: "odds-asks" }, entry.asks)] : [];
+    return h(
+      "div",
+      attrs,
+      ...entry.lines.map((line) => h("div", { class: "odds-summary" }, line)),
+      ...asks,
+      h("div", { class: "odds-method" }, `Odds ${entry.text}, before any die is rolled`),
+    );
   }
 
   redraw(section) {
