@@ -34,31 +34,7 @@ from msgspec.structs import replace
 
 from ..rules.dice import Dice
 from . import doc_refs
-from .actions import (
-    Abandon,
-    Action,
-    Challenge,
-    Charge,
-    Decide,
-    DeepStrike,
-    Deploy,
-    Disembark,
-    Embark,
-    EndPhase,
-    Fight,
-    Join,
-    Leave,
-    Manifest,
-    Move,
-    Pivot,
-    PlaceMarker,
-    Reserve,
-    RollOff,
-    Shoot,
-    TakebackAnswer,
-    TakebackRequest,
-    Undo,
-)
+from .actions import PLAY_ACTION_KINDS, Action, TakebackAnswer, TakebackRequest, Undo
 from .events import Event
 from .hashing import state_hash
 from .reducer import evolve
@@ -71,31 +47,9 @@ TAKEBACK_RULE = doc_refs.TAKEBACK
 
 StateAt = Callable[[int], MatchState]
 
-# The actions that make up the line of play (undoable). Undo/takebacks are about the line;
-# Concede and system events end or annotate the match.
-GAME_ACTIONS = (
-    RollOff,
-    PlaceMarker,
-    Deploy,
-    Reserve,
-    DeepStrike,
-    Move,
-    Pivot,
-    Shoot,
-    Charge,
-    Fight,
-    Challenge,
-    Embark,
-    Disembark,
-    Abandon,
-    Join,
-    Leave,
-    Manifest,
-    EndPhase,
-    Decide,
-)
-
-_GAME_ACTION_KINDS: frozenset[type] = frozenset(GAME_ACTIONS)
+# The actions that make up the line of play (undoable) are every edition's play actions.
+# Undo/takebacks are about the line; Concede and system events end or annotate the match.
+_GAME_ACTION_KINDS: frozenset[type] = frozenset(PLAY_ACTION_KINDS)
 _HISTORY_KINDS: frozenset[type] = frozenset({Undo, TakebackRequest, TakebackAnswer})
 
 # Fields an undo carries over from the current state instead of restoring them.
