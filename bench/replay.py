@@ -1,4 +1,4 @@
-"""Cold replay and snapshot loading of a long match (DESIGN.md section 9).
+"""Cold replay and snapshot loading of a long match (docs/architecture.md section 7).
 
 Builds a 40k7 match of ``--events`` events in process (pivots and phase changes by both sides,
 every action validated first), then measures:

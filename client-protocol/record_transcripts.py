@@ -17,7 +17,7 @@ script sent or read it, as JSON Lines:
 Every line is one of ``{"i", "note"}``, ``{"i", "http", "request", "status", "response"}`` or
 ``{"i", "conn", "dir": "send" | "recv", "frame"}``. The side tokens are replaced by
 ``<token-a>`` and ``<token-b>``; everything else is as sent, so the dice of the match transcript
-can be checked against the seed revealed at its end (DESIGN.md section 4). The dice differ from
+can be checked against the seed revealed at its end (docs/architecture.md section 8). The dice differ from
 run to run; a run whose dice end a match before its script does is recorded again.
 """
 

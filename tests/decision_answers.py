@@ -1,17 +1,23 @@
-"""Random answers to placement and aiming decisions (docs/decisions.md), for playthrough tests."""
+"""Random answers to placement and aiming decisions (docs/decisions.md), for playthrough tests,
+and :func:`seeded_answered_run`: one action on seeded dice, answered at random, folded again."""
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Collection
+from dataclasses import dataclass
 
 from shapely import Point as ShapelyPoint
 from shapely import Polygon, unary_union
 
-from hulldown.match.actions import Decide
-from hulldown.match.state import MatchState, Point, Shape
+from hulldown.match.actions import Action, Decide
+from hulldown.match.events import Event
+from hulldown.match.reducer import evolve, fold, state_hash
+from hulldown.match.state import Decision, MatchState, Point, Shape, Side
 from hulldown.match.validate import validate
 from hulldown.rules.charging import DECISION_CHARGE
+from hulldown.rules.dice import SeededDice
 
 
 def polygon(shape: Shape) -> Polygon:
@@ -110,3 +116,36 @@ def random_answer(state: MatchState, rng: random.Random) -> Decide:
         if validate(state, pending.side, answer) is None:
             return answer
     return Decide(pending.id, "proposal")
+
+
+@dataclass(frozen=True)
+class AnsweredRun:
+    """What :func:`seeded_answered_run` played: the live state at its end, the decision it answered
+    (None when the action did not pause on one of the kinds asked) and the answer given."""
+
+    live: MatchState
+    asked: Decision | None
+    answer: Decide | None
+
+
+def seeded_answered_run(
+    start: MatchState, side: Side, action: Action, seed: bytes, kinds: Collection[str], rng: random.Random
+) -> AnsweredRun:
+    """``side`` takes ``action`` on dice seeded by ``seed``; if it pauses on a decision of one of
+    ``kinds``, the deciding side answers it at random (``random_answer``), an answer validation must
+    accept. Then folding the events again from ``start`` must give the live state (by state_hash)."""
+    event = Event(seq=start.seq + 1, at=0.0, by=side, action_id="action", body=action)
+    live = evolve(start, event, SeededDice(seed, "m", event.seq))
+    log = [event]
+    asked, answer = live.pending, None
+    if asked is not None and asked.kind in kinds:
+        answer = random_answer(live, rng)
+        assert validate(live, asked.side, answer) is None
+        event = Event(seq=live.seq + 1, at=0.0, by=asked.side, action_id="answer", body=answer)
+        live = evolve(live, event, SeededDice(seed, "m", event.seq))
+        log.append(event)
+    else:
+        asked = None
+    folded = fold("m", log, lambda e: SeededDice(seed, "m", e.seq), start=start)
+    assert state_hash(folded) == state_hash(live)
+    return AnsweredRun(live, asked, answer)

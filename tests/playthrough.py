@@ -1,4 +1,5 @@
-"""Random playthrough machinery shared by the hh3 and 40k11 tests (DESIGN.md 10.8).
+"""Random playthrough machinery shared by the hh3 and 40k11 tests (the replay check of
+docs/architecture.md section 1).
 
 An edition's test supplies the match (its ``MatchCreated`` event) and a ``candidates`` function
 proposing actions for the state; :func:`play` validates them in order, applies the first legal
@@ -99,7 +100,7 @@ def play(
 
 
 def assert_fold_equals_live(run: Playthrough) -> None:
-    """DESIGN.md 10.8: fold(initial, log) gives the live state, by state_hash and by value, and
+    """The replay check: fold(initial, log) gives the live state, by state_hash and by value, and
     every event after the creation is one applied action."""
     folded = fold(run.match_id, run.log, lambda e: SeededDice(run.dice_seed, run.match_id, e.seq))
     assert state_hash(folded) == state_hash(run.live)

@@ -327,7 +327,8 @@ export interface Options {
   auto_decide: boolean;
 }
 /**
- * The latest game action on the line of play: what an undo takes back (DESIGN.md 5).
+ * The latest game action on the line of play: what an undo takes back
+ * (docs/architecture.md section 9).
  *
  * ``parent`` is the seq of the state the action was applied to (an undo restores it);
  * ``dice`` counts the dice the action revealed (0: its actor may undo it freely).

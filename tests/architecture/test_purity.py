@@ -1,5 +1,5 @@
-"""The functional core stays pure (DESIGN.md section 10.1): ``rules/``, ``match/`` and ``odds/``
-import nothing from the shell and no I/O framework."""
+"""The functional core stays pure (docs/architecture.md section 2): ``rules/``, ``match/`` and
+``odds/`` import nothing from the shell and no I/O framework."""
 
 from __future__ import annotations
 

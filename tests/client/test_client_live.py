@@ -1,6 +1,6 @@
-"""hulldown.client against a real ``hulldown serve`` (issue #7, Python client): connect as a side
-or a spectator, act with automatic action ids, retry safely after a forced disconnect, detect a
-gap and resume, reconnect with backoff after the server restarts."""
+"""hulldown.client against a real ``hulldown serve`` (client-protocol/SPEC.md section 2): connect as
+a side or a spectator, act with automatic action ids, retry safely after a forced disconnect, detect
+a gap and resume, reconnect with backoff after the server restarts."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The distribution of 1,000,000 derived dice (issue #6, DESIGN.md 4): a chi-square goodness of
-fit test against a fair D6, at p = 0.001 with 5 degrees of freedom (critical value 20.515)."""
+"""The distribution of 1,000,000 derived dice (docs/architecture.md section 8): a chi-square
+goodness of fit test against a fair D6, at p = 0.001 with 5 degrees of freedom (critical value
+20.515)."""
 
 from __future__ import annotations
 

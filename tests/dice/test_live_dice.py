@@ -1,5 +1,5 @@
-"""Dice over the real server (issue #6 "Dice", "End of match"): the seed appears in no view, log or
-error until the match ends; the end reveals it in an event; GET /dice and ``hulldown verify``
+"""Dice over the real server (docs/architecture.md sections 8 and 12): the seed appears in no view,
+log or error until the match ends; the end reveals it in an event; GET /dice and ``hulldown verify``
 re-derive every logged roll, and name the roll, commitment or event that was tampered with."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``verify_events`` (issue #6 "Dice", DESIGN.md 4): a clean log verifies; a tampered roll, a
+"""``verify_events`` (docs/architecture.md section 8): a clean log verifies; a tampered roll, a
 tampered seed and a tampered event are each detected and named exactly."""
 
 from __future__ import annotations

@@ -12,14 +12,11 @@ import math
 import random
 
 from hulldown.match.actions import Charge, Decide
-from hulldown.match.events import Event
-from hulldown.match.reducer import evolve, fold, state_hash
 from hulldown.match.state import MatchState, Options, Point, Unit
 from hulldown.rules.charging import DECISION_CHARGE
-from hulldown.rules.dice import SeededDice
 from hulldown.rules.hh3.core import CONTACT
 
-from ..decision_answers import random_answer
+from ..decision_answers import seeded_answered_run
 from .builders import act, make, rejection, squad, take_proposal
 
 D = 32.0 / 25.4  # a 32 mm base is 1.26" across: centres of touching bases are D apart
@@ -140,19 +137,11 @@ def test_random_answers_fold_back_to_the_live_state() -> None:
     """Seeded dice, random legal answers: folding the events from the start gives the live state."""
     paused = 0
     for i in range(10):
-        start = make(_units(), phase="assault")
         seed = hashlib.sha256(f"hh3-charge-{i}".encode()).digest()
-        event = Event(seq=start.seq + 1, at=0.0, by="a", action_id="charge", body=CHARGE)
-        live = evolve(start, event, SeededDice(seed, "m", event.seq))
-        log = [event]
-        if live.pending is not None and live.pending.kind == DECISION_CHARGE:
+        run = seeded_answered_run(
+            make(_units(), phase="assault"), "a", CHARGE, seed, {DECISION_CHARGE}, random.Random(i)
+        )
+        if run.asked is not None:
             paused += 1
-            answer = random_answer(live, random.Random(i))
-            assert rejection(live, "a", answer) is None
-            event = Event(seq=live.seq + 1, at=0.0, by="a", action_id="answer", body=answer)
-            live = evolve(live, event, SeededDice(seed, "m", event.seq))
-            log.append(event)
-            assert live.pending is None and live.units["s"].flag("charge_ok")
-        folded = fold("m", log, lambda e, s=seed: SeededDice(s, "m", e.seq), start=start)
-        assert state_hash(folded) == state_hash(live)
+            assert run.live.pending is None and run.live.units["s"].flag("charge_ok")
     assert paused >= 3

@@ -1,7 +1,7 @@
-"""hh3 random playthrough (DESIGN.md 10.8, machinery in tests/playthrough.py): two armies of
-tanks, transports with passengers and infantry move, Rush, pivot, embark and disembark, split
-their fire, charge and fight among terrain, answer facing and volley decisions, use Battlesmith;
-folding the log gives the live state."""
+"""hh3 random playthrough (the replay check of docs/architecture.md section 1, machinery in
+tests/playthrough.py): two armies of tanks, transports with passengers and infantry move, Rush,
+pivot, embark and disembark, split their fire, charge and fight among terrain, answer facing and
+volley decisions, use Battlesmith; folding the log gives the live state."""
 
 from __future__ import annotations
 
@@ -205,7 +205,7 @@ def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_random_playthrough_fold_equals_live_state(seed: int) -> None:
-    """DESIGN.md 10.8 for hh3: fold(initial, log) == live state, by state_hash."""
+    """hh3 playthrough: fold(initial, log) == live state, by state_hash."""
     run = play(
         created(), "hh3", MATCH, candidates, seed=seed, dice_seed=f"hh3-seed-{seed}".encode(), steps=500
     )

@@ -1,5 +1,6 @@
 """SIGKILL the server mid-match, start it again on the same data dir (embedded Redis, AOF):
-the state hash is identical and no acknowledged action is lost (issue: foundation, DESIGN 3)."""
+the state hash is identical and no acknowledged action is lost
+(docs/architecture.md sections 1 and 5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""End to end over a real uvicorn server with real websocket clients (issue: foundation).
+"""End to end over a real uvicorn server with real websocket clients
+(docs/architecture.md section 1).
 
 Two players and a spectator connect; players move and shoot; every client receives
 consecutive patches; applying them to the welcome view with the third-party ``jsonpatch``
@@ -23,7 +24,7 @@ from .wsclient import RawClient
 
 def create(server: ServerProcess) -> dict[str, Any]:
     # A reserve Rhino for side b far away: a lascannon shot may wreck rhino-1, and with no unit
-    # left side b would lose at once (issue #6 victory conditions) and end the match mid-test.
+    # left side b would lose at once (docs/architecture.md section 12) and end the match mid-test.
     body = msgspec.json.encode(with_reserve())
     response = httpx.post(f"{server.http}/matches", content=body, timeout=10)
     assert response.status_code == 201, response.text

@@ -1,5 +1,6 @@
 """An event this process appends is folded once: when the stream tailer reads it back before
-the append's reply arrives, the runtime commits the state it already folded (DESIGN.md 1)."""
+the append's reply arrives, the runtime commits the state it already folded (docs/architecture.md
+section 1)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""JSON Patch diffs between states (DESIGN.md section 6): applying the patch to the old view
-with the third-party ``jsonpatch`` library gives the new view, for random sequences of changes."""
+"""JSON Patch diffs between states (docs/architecture.md section 4): applying the patch to the old
+view with the third-party ``jsonpatch`` library gives the new view, for random sequences of
+changes."""
 
 from __future__ import annotations
 

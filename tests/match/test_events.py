@@ -1,4 +1,4 @@
-"""Events: strict codecs, tags, schema versions and upcasters (DESIGN.md section 10.3)."""
+"""Events: strict codecs, tags, schema versions and upcasters (docs/architecture.md section 3)."""
 
 from __future__ import annotations
 

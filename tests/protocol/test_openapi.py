@@ -1,5 +1,6 @@
-"""GET /openapi.json describes the HTTP routes (issue #7): it is the committed document, every
-route of the app is in it, and real responses decode strictly as the documented bodies."""
+"""GET /openapi.json describes the HTTP routes (client-protocol/SPEC.md section 4): it is the
+committed document, every route of the app is in it, and real responses decode strictly as the
+documented bodies."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The committed JSON Schemas and OpenAPI document are exactly what the code generates
-(issue #7: "a test fails when the committed schemas differ from the code")."""
+(the generated files client-protocol/SPEC.md lists): a test fails when they differ from the code."""
 
 from __future__ import annotations
 

@@ -106,6 +106,33 @@ def test_catalogue_finds_calls_wrappers_and_named_rules(tmp_path: Path) -> None:
     assert "| `too_far` | 40k7 | 40k7 Vehicles, Movement | path {unit.length} in > {limit} in |" in text
 
 
+def test_catalogue_lists_a_shared_check_where_it_is_called_with_the_callers_rule(tmp_path: Path) -> None:
+    """A check that cites its caller's rule (``RULE_FROM_CALLER``) is listed at each call site,
+    with the rule that call site names, and never with its own ``{rule}`` placeholder."""
+    package = tmp_path / "pkg"
+    (package / "match").mkdir(parents=True)
+    (package / "rules" / "hh3").mkdir(parents=True)
+    (package / "match" / "decisions.py").write_text(
+        "from .rejection import reject\n"
+        "def check_wound_taker(options, given, rule):\n"
+        "    return reject('invalid_choice', rule, f'{given.choice!r} cannot take it: {options}')\n"
+    )
+    (package / "rules" / "hh3" / "core.py").write_text('R_ALLOC = "hh3 core, Wound Allocation"\n')
+    (package / "rules" / "hh3" / "allocation.py").write_text(
+        "from ...match.decisions import check_wound_taker\n"
+        "from .core import R_ALLOC\n"
+        "def allocate(options, given):\n"
+        "    return check_wound_taker(options, given, R_ALLOC)\n"
+        "def allocate_again(options, given):\n"
+        "    return check_wound_taker(options, given, rule='hh3 core, Fight')\n"
+    )
+    found = rejection_catalogue.catalogue(package)
+    assert [(r.origin, r.rule, r.message) for r in found["invalid_choice"]] == [
+        ("hh3", "hh3 core, Fight", "{given.choice} cannot take it: {options}"),
+        ("hh3", "hh3 core, Wound Allocation", "{given.choice} cannot take it: {options}"),
+    ]
+
+
 def test_committed_catalogue_covers_codes_seen_in_play() -> None:
     text = (ROOT / "client-protocol" / "rejection-codes.md").read_text()
     codes = rejection_catalogue.catalogue()

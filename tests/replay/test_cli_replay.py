@@ -1,5 +1,5 @@
-"""``hulldown replay MATCH`` (issue #6): the log turn by turn with every dice roll and its outcome,
-readable by a player; undone actions are shown and marked."""
+"""``hulldown replay MATCH`` (docs/architecture.md section 10): the log turn by turn with every dice
+roll and its outcome, readable by a player; undone actions are shown and marked."""
 
 from __future__ import annotations
 

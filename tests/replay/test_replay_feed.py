@@ -1,5 +1,5 @@
-"""The replay feed websocket and the turn/phase index (issue #6 "Replay of turns"): from any seq,
-step by step, at real-time pace or N times faster; undone branches marked, not hidden; a live
+"""The replay feed websocket and the turn/phase index (docs/architecture.md section 10): from any
+seq, step by step, at real-time pace or N times faster; undone branches marked, not hidden; a live
 match is followed as it goes; a delayed spectator never replays past the delayed seq."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""GET /matches/{id}/state?at=SEQ is fast at any depth (issue #6 "Replay of turns"): a state comes
-from the nearest snapshot plus a fold of at most K events - also when an undo in that range
+"""GET /matches/{id}/state?at=SEQ is fast at any depth (docs/architecture.md section 10): a state
+comes from the nearest snapshot plus a fold of at most K events - also when an undo in that range
 restores a state from before the snapshot."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Spectator feeds (issue #6 "Spectator feeds", DESIGN.md 6): the live spectator view; a delayed
+"""Spectator feeds (docs/architecture.md section 11): the live spectator view; a delayed
 view N events or T seconds behind, chosen per match at creation and enforced by the server (a
 delayed spectator never receives a newer state, over the websocket or HTTP); spectators counted
 in the match summary; spectators never act; private matches need the spectator token."""

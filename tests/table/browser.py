@@ -114,6 +114,35 @@ async def drag(
     await page.mouse.up()
 
 
+async def drag_straight(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
+    """Press on the board at table point ``start``, move straight to ``end`` and release (a
+    decision's ghost or marker: nothing to wait for before letting go)."""
+    sx, sy = await screen_point(page, *start)
+    ex, ey = await screen_point(page, *end)
+    await page.mouse.move(sx, sy)
+    await page.mouse.down()
+    await page.mouse.move(ex, ey, steps=10)
+    await page.mouse.up()
+
+
+async def overlay_item(page: Page, selector: str) -> dict[str, Any]:
+    """The board overlay's first ``selector`` as drawn: its class, its table ``x`` and ``y`` and its
+    ``angle`` (None where it has none); None when nothing matches."""
+    found: dict[str, Any] = await page.evaluate(
+        f"""() => {{
+            const g = document.querySelector("#board-overlay {selector}");
+            return g ? {{cls: g.getAttribute('class'), x: Number(g.dataset.x), y: Number(g.dataset.y),
+                         angle: g.dataset.angle === undefined ? null : Number(g.dataset.angle)}} : null;
+        }}"""
+    )
+    return found
+
+
+async def ghost_of(page: Page, model: str) -> dict[str, Any]:
+    """The ghost of ``model`` a placement decision draws (``overlay_item``)."""
+    return await overlay_item(page, f"g.ghost[data-model='{model}']")
+
+
 async def shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     await page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

@@ -9,9 +9,8 @@ Side b's table says "Waiting for side A". 40k7 Weapons, Blast; 40k7 Weapons, Tem
 from __future__ import annotations
 
 import math
-from typing import Any
 
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser
 
 from hulldown.client import Client, create_match
 from hulldown.match.scenario import CreateMatch, Scenario
@@ -20,7 +19,14 @@ from hulldown.wire.protocol import Ack
 from tests.wh40k7.builders import infantry, weapon
 
 from ..server_process import ServerProcess
-from .browser import board_matches_state, open_table, screen_point, state_of, wait_seq
+from .browser import (
+    board_matches_state,
+    drag_straight,
+    open_table,
+    overlay_item,
+    state_of,
+    wait_seq,
+)
 from .browser import shot as screenshot
 
 # Releasing with the mouse lands within a screen pixel or so of the spot aimed at (~0.07 in).
@@ -44,26 +50,6 @@ def _request(fire: str) -> CreateMatch:
         infantry("f", "a", [(40.0, 27.6)] if fire == "frag" else [(15.5, 22.0)]),
     )
     return CreateMatch(edition="40k7", scenario=Scenario(units=units), options=Options(turn_limit=0))
-
-
-async def _drag(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
-    sx, sy = await screen_point(page, *start)
-    ex, ey = await screen_point(page, *end)
-    await page.mouse.move(sx, sy)
-    await page.mouse.down()
-    await page.mouse.move(ex, ey, steps=10)
-    await page.mouse.up()
-
-
-async def _drawn(page: Page, selector: str) -> dict[str, Any]:
-    found: dict[str, Any] = await page.evaluate(
-        f"""() => {{
-            const g = document.querySelector("#board-overlay {selector}");
-            return g ? {{cls: g.getAttribute('class'), x: Number(g.dataset.x), y: Number(g.dataset.y),
-                         angle: g.dataset.angle === undefined ? null : Number(g.dataset.angle)}} : null;
-        }}"""
-    )
-    return found
 
 
 async def _paused(server: ServerProcess, browser: Browser, fire: str, errors: list[str]):  # type: ignore[no-untyped-def]
@@ -99,7 +85,7 @@ async def test_the_firer_drags_the_marker_within_its_area_and_aims(
     # The firer: the hole's area (even-odd) and the marker at the proposal.
     await a.wait_for_selector("dialog#decision[open]")
     assert await a.locator("#board-overlay path.legal-area[fill-rule='evenodd']").count() == 1
-    marker = await _drawn(a, "g.aim-marker")
+    marker = await overlay_item(a, "g.aim-marker")
     assert (marker["x"], marker["y"]) == (40.0, 24.0) and "ok" in marker["cls"].split(), marker
     assert await a.text_content("dialog#decision button.option[data-choice='aim']") == "Aim"
     assert (
@@ -107,8 +93,8 @@ async def test_the_firer_drags_the_marker_within_its_area_and_aims(
     )
 
     # Between two bases: red while held; the server refuses with the numbers; nothing changes.
-    await _drag(a, (40.0, 24.0), BETWEEN_BASES)
-    marker = await _drawn(a, "g.aim-marker")
+    await drag_straight(a, (40.0, 24.0), BETWEEN_BASES)
+    marker = await overlay_item(a, "g.aim-marker")
     assert "rejected" in marker["cls"].split(), marker
     assert abs(marker["x"] - BETWEEN_BASES[0]) < POSITION_TOLERANCE_IN
     assert abs(marker["y"] - BETWEEN_BASES[1]) < POSITION_TOLERANCE_IN
@@ -124,8 +110,8 @@ async def test_the_firer_drags_the_marker_within_its_area_and_aims(
     assert after["seq"] == seq and after["pending"]["id"] == pending["id"]
 
     # Over a base: green, and Aim places the hole there before it scatters.
-    await _drag(a, (marker["x"], marker["y"]), OVER_A_BASE)
-    marker = await _drawn(a, "g.aim-marker")
+    await drag_straight(a, (marker["x"], marker["y"]), OVER_A_BASE)
+    marker = await overlay_item(a, "g.aim-marker")
     assert "ok" in marker["cls"].split(), marker
     await screenshot(a, "aim-drag")
     await a.click("dialog#decision button.option[data-choice='aim']")
@@ -150,15 +136,15 @@ async def test_the_firer_turns_the_template_then_takes_the_proposal(
     assert pending["kind"] == "aim_template" and pending["side"] == "a", pending
     aim = pending["aim"]
     await a.wait_for_selector("dialog#decision[open]")
-    template = await _drawn(a, "g.aim-template")
+    template = await overlay_item(a, "g.aim-template")
     assert (template["x"], template["y"]) == tuple(aim["proposal"]) and "ok" in template["cls"].split()
     assert abs(template["angle"]) < 0.05 or abs(template["angle"] - 360) < 0.05  # toward (16, 24)
 
     # Turned toward the far model (56 deg to the right): not a legal direction (it would cover
     # one model where two can be covered): red.
     toward = (14.0, 18.0)
-    await _drag(a, (template["x"], template["y"]), toward)
-    template = await _drawn(a, "g.aim-template")
+    await drag_straight(a, (template["x"], template["y"]), toward)
+    template = await overlay_item(a, "g.aim-template")
     expected = math.degrees(math.atan2(toward[1] - 24.0, toward[0] - 10.0)) % 360
     assert "rejected" in template["cls"].split() and abs(template["angle"] - expected) < 1.5, template
     await screenshot(a, "aim-template-turned")

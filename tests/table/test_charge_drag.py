@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser
 from shapely import Point as ShapelyPoint
 from shapely import Polygon
 
@@ -23,7 +23,14 @@ from hulldown.wire.protocol import Ack
 from tests.wh40k7.builders import infantry
 
 from ..server_process import ServerProcess
-from .browser import board_matches_state, open_table, screen_point, state_of, wait_seq
+from .browser import (
+    board_matches_state,
+    drag_straight,
+    ghost_of,
+    open_table,
+    state_of,
+    wait_seq,
+)
 from .browser import shot as screenshot
 
 R = 25.0 / 25.4 / 2  # a 25 mm base
@@ -52,25 +59,6 @@ def _inside(point: tuple[float, float], shapes: list[Any]) -> bool:
     """Even-odd over every ring, as the area is drawn."""
     rings = [ring for shape in shapes for ring in shape]
     return sum(Polygon(ring).contains(ShapelyPoint(point)) for ring in rings) % 2 == 1
-
-
-async def _drag_model(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
-    sx, sy = await screen_point(page, *start)
-    ex, ey = await screen_point(page, *end)
-    await page.mouse.move(sx, sy)
-    await page.mouse.down()
-    await page.mouse.move(ex, ey, steps=10)
-    await page.mouse.up()
-
-
-async def _ghost(page: Page, model: str) -> dict[str, Any]:
-    ghost: dict[str, Any] = await page.evaluate(
-        f"""() => {{
-            const g = document.querySelector("#board-overlay g.ghost[data-model='{model}']");
-            return g ? {{cls: g.getAttribute('class'), x: Number(g.dataset.x), y: Number(g.dataset.y)}} : null;
-        }}"""
-    )
-    return ghost
 
 
 async def _charged(server: ServerProcess) -> tuple[dict[str, Any], int] | None:
@@ -116,15 +104,15 @@ async def test_the_charging_player_drags_a_charger_and_places(
     areas = a.locator("#board-overlay path.legal-area[fill-rule='evenodd']")
     assert await areas.count() == 3
     for mid, (x, y) in placement["proposal"].items():
-        ghost = await _ghost(a, mid)
+        ghost = await ghost_of(a, mid)
         assert ghost["x"] == x and ghost["y"] == y and "ok" in ghost["cls"].split(), (mid, ghost)
         assert _inside((x, y), placement["area"][mid]), mid
     start = tuple(placement["proposal"][MODEL])
 
     # Away from the enemy, inside its area (green): refused, it could have reached base contact.
     assert _inside(SHORT, placement["area"][MODEL])
-    await _drag_model(a, start, SHORT)
-    ghost = await _ghost(a, MODEL)
+    await drag_straight(a, start, SHORT)
+    ghost = await ghost_of(a, MODEL)
     assert "ok" in ghost["cls"].split(), ghost
     await a.click("dialog#decision button.option[data-choice='place']")
     refusal = a.locator("dialog#decision div.message.rejected[data-section='decision']")
@@ -138,8 +126,8 @@ async def test_the_charging_player_drags_a_charger_and_places(
     assert after["units"]["m"]["models"][MODEL]["pos"] == state["units"]["m"]["models"][MODEL]["pos"]
 
     # Round e-2 and a little onto its base: snapped back into base contact, and placed.
-    await _drag_model(a, (ghost["x"], ghost["y"]), ONTO)
-    ghost = await _ghost(a, MODEL)
+    await drag_straight(a, (ghost["x"], ghost["y"]), ONTO)
+    ghost = await ghost_of(a, MODEL)
     assert "ok" in ghost["cls"].split(), ghost
     gap = math.hypot(ghost["x"] - 26, ghost["y"] - 25) - 2 * R
     assert 0 <= gap <= CONTACT, (ghost, gap)

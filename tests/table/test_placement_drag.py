@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from msgspec.structs import replace
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser
 from shapely import Point as ShapelyPoint
 from shapely import Polygon
 
@@ -22,7 +22,14 @@ from hulldown.wire.protocol import Ack
 from tests.wh40k7.builders import infantry, rhino, vehicle, weapon
 
 from ..server_process import ServerProcess
-from .browser import board_matches_state, open_table, screen_point, state_of, wait_seq
+from .browser import (
+    board_matches_state,
+    drag_straight,
+    ghost_of,
+    open_table,
+    state_of,
+    wait_seq,
+)
 from .browser import shot as screenshot
 
 # Releasing with the mouse lands within a screen pixel or so of the spot aimed at (~0.07 in).
@@ -85,25 +92,6 @@ def _legal_spot(placement: dict[str, Any], model: str) -> tuple[float, float]:
     raise AssertionError("no legal spot in the area")
 
 
-async def _drag_model(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
-    sx, sy = await screen_point(page, *start)
-    ex, ey = await screen_point(page, *end)
-    await page.mouse.move(sx, sy)
-    await page.mouse.down()
-    await page.mouse.move(ex, ey, steps=10)
-    await page.mouse.up()
-
-
-async def _ghost(page: Page, model: str) -> dict[str, Any]:
-    ghost: dict[str, Any] = await page.evaluate(
-        f"""() => {{
-            const g = document.querySelector("#board-overlay g.ghost[data-model='{model}']");
-            return g ? {{cls: g.getAttribute('class'), x: Number(g.dataset.x), y: Number(g.dataset.y)}} : null;
-        }}"""
-    )
-    return ghost
-
-
 async def test_the_owner_drags_a_model_within_its_area_and_places(
     server: ServerProcess, browser: Browser
 ) -> None:
@@ -135,7 +123,7 @@ async def test_the_owner_drags_a_model_within_its_area_and_places(
     areas = b.locator("#board-overlay path.legal-area[fill-rule='evenodd']")
     assert await areas.count() == len(placement["models"])
     for mid, (x, y) in placement["proposal"].items():
-        ghost = await _ghost(b, mid)
+        ghost = await ghost_of(b, mid)
         assert ghost["x"] == x and ghost["y"] == y and "ok" in ghost["cls"].split(), (mid, ghost)
     assert await b.text_content("dialog#decision button.option[data-choice='place']") == "Place"
 
@@ -144,8 +132,8 @@ async def test_the_owner_drags_a_model_within_its_area_and_places(
 
     # Out of its area: red while held, and the server refuses with the numbers; nothing changes.
     assert not _inside(TOO_FAR, _area(placement["area"][model]))
-    await _drag_model(b, start, TOO_FAR)
-    ghost = await _ghost(b, model)
+    await drag_straight(b, start, TOO_FAR)
+    ghost = await ghost_of(b, model)
     assert "rejected" in ghost["cls"].split(), ghost
     assert (
         abs(ghost["x"] - TOO_FAR[0]) < POSITION_TOLERANCE_IN
@@ -165,8 +153,8 @@ async def test_the_owner_drags_a_model_within_its_area_and_places(
 
     # Into its area: green, and Place puts it there (the others at the proposal).
     target = _legal_spot(placement, model)
-    await _drag_model(b, (ghost["x"], ghost["y"]), target)
-    ghost = await _ghost(b, model)
+    await drag_straight(b, (ghost["x"], ghost["y"]), target)
+    ghost = await ghost_of(b, model)
     assert "ok" in ghost["cls"].split(), ghost
     await screenshot(b, "placement-drag")
     await b.click("dialog#decision button.option[data-choice='place']")

@@ -1,4 +1,5 @@
-"""Undo and takebacks over a real server and real websocket clients (issue #6 "Undo")."""
+"""Undo and takebacks over a real server and real websocket clients
+(docs/architecture.md section 9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Takebacks (issue #6 "Undo", DESIGN.md 5): a request the opponent grants or declines (with an
+"""Takebacks (docs/architecture.md section 9): a request the opponent grants or declines (with an
 event for each), applied only when granted; it may reach back into earlier turns; dice cannot be
 fished (a redone shot rolls fresh dice bound to its new seq)."""
 

@@ -1,4 +1,4 @@
-"""Free undo (issue #6 "Undo", DESIGN.md 5): a side may undo its own last action at once while
+"""Free undo (docs/architecture.md section 9): a side may undo its own last action at once while
 it revealed no dice and the opponent has not acted since; undo restores the exact state as of an
 earlier seq (same game hash) by snapshot + fold; several in a row; across a phase boundary."""
 

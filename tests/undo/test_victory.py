@@ -1,5 +1,5 @@
-"""End of match (issue #6): concession and the simplest victory conditions - one side has no
-units left, or the turn limit - evaluated after every game action."""
+"""End of match (docs/architecture.md section 12): concession and the simplest victory conditions -
+one side has no units left, or the turn limit - evaluated after every game action."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The browser viewer in a real headless Chromium (issue #7, browser viewer): load a live match,
-play actions from a Python client, and check the page's SVG shows the moved unit and the new
+"""The browser viewer in a real headless Chromium (docs/architecture.md section 18): load a live
+match, play actions from a Python client, and check the page's SVG shows the moved unit and the new
 Hull Points; scrub back in the replay; draw a fire arc; survive a lost patch. Saves
 test-artifacts/viewer.png.
 

@@ -1,6 +1,7 @@
-"""40k11 random playthrough (DESIGN.md 10.8, machinery in tests/playthrough.py): FRAME vehicles,
-a MONSTER and infantry move, Advance, Fall Back, shoot (close-quarters too), charge and fight;
-the defender allocates wounds at random; folding the log gives the live state."""
+"""40k11 random playthrough (the replay check of docs/architecture.md section 1, machinery in
+tests/playthrough.py): FRAME vehicles, a MONSTER and infantry move, Advance, Fall Back, shoot
+(close-quarters too), charge and fight; the defender allocates wounds at random; folding the log
+gives the live state."""
 
 from __future__ import annotations
 
@@ -145,7 +146,7 @@ def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_playthrough_fold_equals_live_state(seed: int) -> None:
-    """DESIGN.md 10.8 for 40k11: fold(initial, log) == live state, by state_hash."""
+    """40k11 playthrough: fold(initial, log) == live state, by state_hash."""
     run = play(created(), "40k11", MATCH, candidates, seed=seed, dice_seed=f"seed-{seed}".encode(), steps=600)
     assert_fold_equals_live(run)
     # The run exercised the rules, not only EndPhase.

@@ -19,15 +19,15 @@ from shapely import Point as ShapelyPoint
 from hulldown.cli.verify import verify_events
 from hulldown.match.actions import Concede, Decide, EndPhase, Fire, Shoot, Undo
 from hulldown.match.events import Event
-from hulldown.match.reducer import evolve, fold, state_hash
+from hulldown.match.reducer import state_hash
 from hulldown.match.scenario import CreateMatch
 from hulldown.match.scenario_types import Scenario
 from hulldown.match.state import MatchState, Options, Point
 from hulldown.match.timeline import fold_history
-from hulldown.rules.dice import Dice, FixedDice, NoDice, SeededDice
+from hulldown.rules.dice import Dice, FixedDice, NoDice
 from hulldown.rules.wh40k7.aim import DECISION_AIM_BLAST, DECISION_AIM_TEMPLATE
 
-from ..decision_answers import polygon, random_answer
+from ..decision_answers import polygon, seeded_answered_run
 from ..dice.forge import Forge
 from .builders import act, infantry, make_state, rejection_of, take_proposal, weapon
 
@@ -239,22 +239,14 @@ def test_random_aims_fold_back_to_the_live_state() -> None:
     """Seeded dice and random answers (the proposal, or a random legal aim): folding the events
     again from the start gives the live state."""
     aimed = 0
+    kinds = {DECISION_AIM_BLAST, DECISION_AIM_TEMPLATE}
     for i in range(8):
         start = _blast_match() if i % 2 else _template_match()
         seed = hashlib.sha256(f"aim-{i}".encode()).digest()
-        shot = Event(seq=start.seq + 1, at=0.0, by="a", action_id="shot", body=BLAST if i % 2 else FLAME)
-        live = evolve(start, shot, SeededDice(seed, "m", shot.seq))
-        log = [shot]
-        assert live.pending is not None and live.pending.aim is not None
-        answer = random_answer(live, random.Random(i))
-        assert rejection_of(live, "a", answer) is None
-        aimed += answer.choice == "aim"
-        event = Event(seq=live.seq + 1, at=0.0, by="a", action_id="answer", body=answer)
-        live = evolve(live, event, SeededDice(seed, "m", event.seq))
-        log.append(event)
-        assert live.pending is None and live.suspended is None
-        folded = fold("m", log, lambda e, s=seed: SeededDice(s, "m", e.seq), start=start)
-        assert state_hash(folded) == state_hash(live)
+        run = seeded_answered_run(start, "a", BLAST if i % 2 else FLAME, seed, kinds, random.Random(i))
+        assert run.asked is not None and run.asked.aim is not None and run.answer is not None
+        aimed += run.answer.choice == "aim"
+        assert run.live.pending is None and run.live.suspended is None
     assert aimed >= 3
 
 

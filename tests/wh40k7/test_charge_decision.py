@@ -15,16 +15,13 @@ import pytest
 from msgspec.structs import replace
 
 from hulldown.match.actions import Charge, Decide, EndPhase, TakebackAnswer, TakebackRequest
-from hulldown.match.events import Event
 from hulldown.match.history import game_hash
-from hulldown.match.reducer import evolve, fold, state_hash
 from hulldown.match.scenario import CreateMatch
 from hulldown.match.scenario_types import Scenario
 from hulldown.match.state import MatchState, Options, Point
 from hulldown.rules.charging import DECISION_CHARGE, REACH_SLACK
-from hulldown.rules.dice import SeededDice
 
-from ..decision_answers import random_answer
+from ..decision_answers import seeded_answered_run
 from ..dice.forge import Forge
 from .builders import act, dreadnought, infantry, make_state, rejection_of, take_proposal
 
@@ -155,21 +152,11 @@ def test_random_answers_fold_back_to_the_live_state() -> None:
     """Seeded dice, random legal answers: folding the events from the start gives the live state."""
     paused = 0
     for i in range(10):
-        start = _match()
         seed = hashlib.sha256(f"charge-{i}".encode()).digest()
-        event = Event(seq=start.seq + 1, at=0.0, by="a", action_id="charge", body=CHARGE)
-        live = evolve(start, event, SeededDice(seed, "m", event.seq))
-        log = [event]
-        if live.pending is not None and live.pending.kind == DECISION_CHARGE:
+        run = seeded_answered_run(_match(), "a", CHARGE, seed, {DECISION_CHARGE}, random.Random(i))
+        if run.asked is not None:
             paused += 1
-            answer = random_answer(live, random.Random(i))
-            assert rejection_of(live, "a", answer) is None
-            event = Event(seq=live.seq + 1, at=0.0, by="a", action_id="answer", body=answer)
-            live = evolve(live, event, SeededDice(seed, "m", event.seq))
-            log.append(event)
-            assert live.pending is None and live.units["m"].flag("charged_into:e")
-        folded = fold("m", log, lambda e, s=seed: SeededDice(s, "m", e.seq), start=start)
-        assert state_hash(folded) == state_hash(live)
+            assert run.live.pending is None and run.live.units["m"].flag("charged_into:e")
     assert paused >= 3
 
 

@@ -182,9 +182,9 @@ def test_vehicle_shooting_uses_its_bs() -> None:
 
 
 def test_unit_ids_with_separators_are_told_apart_in_phase_bookkeeping() -> None:
-    """The reducer is total (DESIGN 1) whatever the scenario's ids: units "t" and "t:2" are both
-    shot at in one phase (40k7 Morale, 25% casualties: each unit's strength at the start of the
-    phase is remembered separately)."""
+    """The reducer is total (docs/architecture.md section 3) whatever the scenario's ids: units "t"
+    and "t:2" are both shot at in one phase (40k7 Morale, 25% casualties: each unit's strength at
+    the start of the phase is remembered separately)."""
     bolter = weapon("bg", "Boltgun", 24, 4, None, type="assault")
     shooters = [infantry(f"s{k}", "a", [(10, 24 + 10 * k)], weapons=[(0, bolter)]) for k in range(2)]
     t = infantry("t", "b", [(30, 24), (30, 25.2), (30, 26.4), (30, 27.6)], sv=None)

@@ -1,6 +1,6 @@
-"""A random playthrough (DESIGN.md 10.8): random legal actions for both sides over several turns
-with SeededDice; every event is encoded and decoded (match/events.py); then fold(initial, log)
-equals the live state and its hash."""
+"""A random playthrough (the replay check of docs/architecture.md section 1): random legal actions
+for both sides over several turns with SeededDice; every event is encoded and decoded
+(match/events.py); then fold(initial, log) equals the live state and its hash."""
 
 from __future__ import annotations
 

@@ -382,7 +382,8 @@ MEASURED: dict[str, tuple[Case, dict[str, object], str]] = {
 
 @pytest.mark.parametrize("code", sorted(MEASURED))
 def test_rejection_reports_the_measured_numbers(code: str) -> None:
-    """DESIGN 1: a rejection carries the measured numbers, in its values and in its message."""
+    """client-protocol/SPEC.md section 2.2: a rejection carries the measured numbers, in its values
+    and in its message."""
     build, values, text = MEASURED[code]
     state, action = build()
     rej = rejected(state, "a", action)

@@ -1,4 +1,4 @@
-"""Statistics over seeded dice (the issue's acceptance numbers): armour penetration with one D6
+"""Statistics over seeded dice (the acceptance numbers): armour penetration with one D6
 and with Ordnance (2D6 pick highest), and the damage table by AP - exact probabilities, with
 d = armour - strength:
 

@@ -13,13 +13,10 @@ from msgspec.structs import replace
 from shapely import Point as ShapelyPoint
 
 from hulldown.match.actions import Decide, EndPhase, Fire, Shoot
-from hulldown.match.events import Event
-from hulldown.match.reducer import evolve, fold, state_hash
 from hulldown.match.state import MatchState, Options, Point
-from hulldown.rules.dice import SeededDice
 from hulldown.rules.wh40k7.survivors import DECISION_SURVIVORS
 
-from ..decision_answers import polygon, random_answer
+from ..decision_answers import polygon, seeded_answered_run
 from .builders import act, infantry, krak, make_state, rejection_of, rhino, take_proposal, vehicle, weapon
 
 # The Rhino's hull: x 27.75 .. 32.25, y 22.25 .. 25.75; 25 mm bases (radius 0.492 in).
@@ -141,20 +138,10 @@ def test_random_answers_fold_back_to_the_live_state() -> None:
     the events again from the start gives the live state (docs/decisions.md)."""
     paused_runs = 0
     for i in range(12):
-        start = _wreck_match()
         seed = hashlib.sha256(f"survivors-{i}".encode()).digest()
-        live, log = start, []
-        shot = Event(seq=start.seq + 1, at=0.0, by="a", action_id="shot", body=SHOT)
-        live = evolve(live, shot, SeededDice(seed, "m", shot.seq))
-        log.append(shot)
-        if live.pending is not None and live.pending.kind == DECISION_SURVIVORS:
+        run = seeded_answered_run(_wreck_match(), "a", SHOT, seed, {DECISION_SURVIVORS}, random.Random(i))
+        if run.asked is not None:
             paused_runs += 1
-            answer = random_answer(live, random.Random(i))
-            assert rejection_of(live, "b", answer) is None
-            event = Event(seq=live.seq + 1, at=0.0, by="b", action_id="answer", body=answer)
-            live = evolve(live, event, SeededDice(seed, "m", event.seq))
-            log.append(event)
-            assert live.pending is None and live.units["m"].embarked_in is None
-        folded = fold("m", log, lambda e, s=seed: SeededDice(s, "m", e.seq), start=start)
-        assert state_hash(folded) == state_hash(live)
+            assert run.asked.side == "b"
+            assert run.live.pending is None and run.live.units["m"].embarked_in is None
     assert paused_runs >= 2

@@ -197,8 +197,8 @@ def test_death_or_glory_crew_stunned_does_not_stop_a_super_heavy() -> None:
 
 
 def test_death_or_glory_choice_with_a_slash_in_the_model_id() -> None:
-    """The reducer is total (DESIGN 1): a Death or Glory option "<model>/<weapon>" is resolved
-    even when the scenario's model id itself contains a "/"."""
+    """The reducer is total (docs/architecture.md section 3): a Death or Glory option
+    "<model>/<weapon>" is resolved even when the scenario's model id itself contains a "/"."""
     tank = rhino("t", "a", 10, 24)
     squad = infantry("e/1", "b", [(18, 24), (18, 30)])
     pending = act(make_state(tank, squad), "a", Move("t", (Point(22, 24),), kind="tank_shock"), [2, 2]).state

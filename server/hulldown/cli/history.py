@@ -1,4 +1,4 @@
-"""``hulldown verify MATCH`` and ``hulldown replay MATCH`` (issue #6).
+"""``hulldown verify MATCH`` and ``hulldown replay MATCH`` (docs/architecture.md sections 8 and 10).
 
 verify: re-derives every logged roll from the revealed seed, checks the commitment and refolds
 the log; prints which roll, event or commitment fails; exit status 0 (verified), 1 (a check

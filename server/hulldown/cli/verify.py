@@ -1,4 +1,5 @@
-"""Verify a finished match's dice (DESIGN.md section 4): commit, derive, reveal, verify. Pure.
+"""Verify a finished match's dice (docs/architecture.md section 8): commit, derive, reveal,
+verify. Pure.
 
 Given the event log of a match whose seed was revealed:
 

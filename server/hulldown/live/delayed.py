@@ -1,4 +1,5 @@
-"""The delayed spectator feed (DESIGN.md section 6): N events and/or T seconds behind the match.
+"""The delayed spectator feed (docs/architecture.md section 11): N events and/or T seconds behind
+the match.
 
 The delay is chosen per match at creation (``Options.spectator_delay_events`` /
 ``spectator_delay_seconds``) and enforced here, on the server: a state is *released* to the

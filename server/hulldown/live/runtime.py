@@ -1,9 +1,9 @@
 """One match as this process serves it: the folded state, recent patches and its hub.
 
 Validate-then-append is serialised per match by a lock; the Lua version check in the store
-stops writers in other processes (DESIGN.md section 8). Every new event - appended here or
-read from the stream by the tailer - is folded exactly once, in seq order, and its patch is
-encoded once and fanned out.
+stops writers in other processes (docs/architecture.md sections 1 and 17). Every new event -
+appended here or read from the stream by the tailer - is folded exactly once, in seq order, and its
+patch is encoded once and fanned out.
 
 The fold is the history-aware one (``match/history.py``): an undo or a granted takeback restores
 an earlier state, loaded through :class:`StateSource` (memory, else snapshot + fold) before the

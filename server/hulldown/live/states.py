@@ -1,4 +1,4 @@
-"""States of one match at any seq, for the live server (DESIGN.md sections 3 and 5).
+"""States of one match at any seq, for the live server (docs/architecture.md sections 5 and 10).
 
 The fold itself runs on the rules pool (``rules_pool.py``), off the event loop.
 

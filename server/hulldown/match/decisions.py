@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from .rejection import Rejection
+from .rejection import Rejection, reject
 from .state import Answer, Decision
 
 Check = Callable[[Answer], Rejection | None]
@@ -37,6 +37,19 @@ class Checked(Exception):
     def __init__(self, problem: Rejection | None) -> None:
         super().__init__(problem.code if problem is not None else "ok")
         self.problem = problem
+
+
+def check_wound_taker(options: tuple[str, ...], given: Answer, rule: str) -> Rejection | None:
+    """An ``allocate_wound`` answer must name one of the models the edition's rule ``rule``
+    allows to take the wound (``invalid_choice`` otherwise, naming them)."""
+    if given.choice in options:
+        return None
+    return reject(
+        "invalid_choice",
+        rule,
+        f"{given.choice!r} cannot take this wound: allowed {', '.join(options)}",
+        choice=given.choice,
+    )
 
 
 def proposal_of(decision: Decision) -> Answer:

@@ -1,5 +1,5 @@
 """Which dice an event rolls: bound to the match seed, the event's seq and the actor's nonce
-(DESIGN.md section 4). Shared by the live server, replays and ``hulldown verify``."""
+(docs/architecture.md section 8). Shared by the live server, replays and ``hulldown verify``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""RFC 6902 JSON Patch between two states, walking only what changed (DESIGN.md section 6).
+"""RFC 6902 JSON Patch between two states, walking only what changed
+(docs/architecture.md section 4).
 
 State is immutable with structural sharing, so an unchanged sub-tree is the *same object* in
 both states: the walk skips it by identity and costs O(change), not O(state). Paths follow the

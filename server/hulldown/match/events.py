@@ -2,7 +2,7 @@
 
 ``seq`` is the stream version (1, 2, 3...), ``at`` the server time, ``by`` the side or
 ``system``, ``action_id`` the client's idempotency key and ``v`` the schema version. Old payloads
-are upgraded by upcaster functions, never by editing history (DESIGN.md section 10.3).
+are upgraded by upcaster functions, never by editing history (docs/architecture.md section 3).
 """
 
 from __future__ import annotations
@@ -57,8 +57,9 @@ class Event(msgspec.Struct, gc=False, frozen=True):
     action_id: str
     body: EventBody
     v: int = SCHEMA_VERSION
-    # Written by the server when it appends (DESIGN.md 4): the faces of the dice this event
-    # revealed, in die order, and the hash of the state after it; ``hulldown verify`` checks both.
+    # Written by the server when it appends (docs/architecture.md section 8): the faces of the dice
+    # this event revealed, in die order, and the hash of the state after it; ``hulldown verify``
+    # checks both.
     rolls: tuple[int, ...] = ()
     state_hash: str = ""
 

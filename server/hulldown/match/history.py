@@ -1,4 +1,4 @@
-"""Undo, takebacks and the history-aware reducer (DESIGN.md section 5). Pure.
+"""Undo, takebacks and the history-aware reducer (docs/architecture.md section 9). Pure.
 
 Undo is an event, never a deletion. Undoing restores the *exact* game state as of an earlier seq
 by asking ``state_at(seq)`` for it (a snapshot plus a fold in the live server, an in-memory
@@ -17,11 +17,12 @@ What an undo restores and what it carries over:
 game_hash(state_at(target))`` while ``reducer.state_hash`` (everything) keeps telling every seq
 apart.
 
-Rules (issue #6): a side may undo its own last action at once while it revealed no dice and the
-opponent has not acted since (no event by the other side after it). Anything else is a
-takeback: ``TakebackRequest(to_seq)`` names a state on the line of play; the opponent grants or
-declines it (``TakebackAnswer``); only a grant restores. While a request is pending, the match
-waits for the answer (the requester may withdraw it by answering ``grant=false``).
+Rules (docs/architecture.md section 9): a side may undo its own last action at once while it
+revealed no dice and the opponent has not acted since (no event by the other side after it).
+Anything else is a takeback: ``TakebackRequest(to_seq)`` names a state on the line of play; the
+opponent grants or declines it (``TakebackAnswer``); only a grant restores. While a request is
+pending, the match waits for the answer (the requester may withdraw it by answering
+``grant=false``).
 """
 
 from __future__ import annotations
@@ -34,31 +35,7 @@ from msgspec.structs import replace
 
 from ..rules.dice import Dice
 from . import doc_refs
-from .actions import (
-    Abandon,
-    Action,
-    Challenge,
-    Charge,
-    Decide,
-    DeepStrike,
-    Deploy,
-    Disembark,
-    Embark,
-    EndPhase,
-    Fight,
-    Join,
-    Leave,
-    Manifest,
-    Move,
-    Pivot,
-    PlaceMarker,
-    Reserve,
-    RollOff,
-    Shoot,
-    TakebackAnswer,
-    TakebackRequest,
-    Undo,
-)
+from .actions import PLAY_ACTION_KINDS, Action, TakebackAnswer, TakebackRequest, Undo
 from .events import Event
 from .hashing import state_hash
 from .reducer import evolve
@@ -71,31 +48,9 @@ TAKEBACK_RULE = doc_refs.TAKEBACK
 
 StateAt = Callable[[int], MatchState]
 
-# The actions that make up the line of play (undoable). Undo/takebacks are about the line;
-# Concede and system events end or annotate the match.
-GAME_ACTIONS = (
-    RollOff,
-    PlaceMarker,
-    Deploy,
-    Reserve,
-    DeepStrike,
-    Move,
-    Pivot,
-    Shoot,
-    Charge,
-    Fight,
-    Challenge,
-    Embark,
-    Disembark,
-    Abandon,
-    Join,
-    Leave,
-    Manifest,
-    EndPhase,
-    Decide,
-)
-
-_GAME_ACTION_KINDS: frozenset[type] = frozenset(GAME_ACTIONS)
+# The actions that make up the line of play (undoable) are every edition's play actions.
+# Undo/takebacks are about the line; Concede and system events end or annotate the match.
+_GAME_ACTION_KINDS: frozenset[type] = frozenset(PLAY_ACTION_KINDS)
 _HISTORY_KINDS: frozenset[type] = frozenset({Undo, TakebackRequest, TakebackAnswer})
 
 # Fields an undo carries over from the current state instead of restoring them.
@@ -159,7 +114,7 @@ def check_pending_takeback(state: MatchState, side: Side, action: Action) -> Rej
 
 
 def check_undo(state: MatchState, side: Side) -> Rejection | None:
-    """May ``side`` undo the last action at once (issue #6, DESIGN 5)?"""
+    """May ``side`` undo the last action at once (docs/architecture.md section 9)?"""
     last = state.line
     if last is None:
         return reject("nothing_to_undo", RULE, "there is no action to undo")

@@ -1,4 +1,5 @@
-"""The reducer: ``evolve(state, event, dice) -> state``, pure and total (DESIGN.md section 1).
+"""The reducer: ``evolve(state, event, dice) -> state``, pure and total (docs/architecture.md
+sections 1 and 3).
 
 The reducer never rejects: every event in a stream was validated before it was appended, and
 replaying history can never fail. Rules that need dice draw them from the event's dice source.

@@ -1,4 +1,4 @@
-"""Rejections are values, not exceptions (DESIGN.md section 10.5).
+"""Rejections are values, not exceptions (docs/architecture.md section 2, The path of one action).
 
 A rejection names the rule that forbids an action, with the measured values, e.g.
 ``Rejection("out_of_range", "40k7 Shooting", "target 25.3 in away, weapon range 24 in", {...})``.

@@ -1,5 +1,5 @@
 """A match's whole history in memory: the history-aware fold, the state at any seq, undone
-branches and the turn/phase index (DESIGN.md section 5). Pure.
+branches and the turn/phase index (docs/architecture.md sections 9 and 10). Pure.
 
 :class:`Timeline` folds events one by one with ``history.evolve_with_history``. It keeps every
 event, a checkpoint state every ``checkpoint_every`` seqs and a small cache of recent states, so

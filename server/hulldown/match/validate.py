@@ -1,7 +1,8 @@
 """Validation before append: the generic checks every edition shares, then the edition's own.
 
-Validation and application are separate (DESIGN.md section 10.2): ``validate`` only reads the
-state at version ``v`` and returns a :class:`Rejection` or ``None``.
+Validation and application are separate (docs/architecture.md section 2, One dispatch table per
+edition): ``validate`` only reads the state at version ``v`` and returns a :class:`Rejection` or
+``None``.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ SUDDEN_DEATH_VP = 3  # hh3 Core Mission step 8, Sudden Death: the side still on 
 ANNIHILATION = "annihilation"
 TURN_LIMIT = "turn_limit"
 CONCESSION = "concession"
-RULE = "issue #6, end of match"
+RULE = "docs/architecture.md, End of match"
 
 
 # Counted once per units map object (the states between two changes to a unit share it): the

@@ -1,4 +1,4 @@
-"""Views: what one audience may see (DESIGN.md section 6).
+"""Views: what one audience may see (docs/architecture.md sections 4 and 11).
 
 The state holds no secret (the dice seed lives in the store's match metadata and enters the
 state only when it is revealed at the end of the match), so the player views and the live spectator view are the state itself; a delayed

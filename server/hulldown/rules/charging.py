@@ -33,7 +33,7 @@ from shapely.geometry.base import BaseGeometry
 from ..match.context import ApplyContext
 from ..match.decisions import Check, Suspend
 from ..match.rejection import Rejection, reject
-from ..match.state import Answer, Decision, Placement, Point, Shape
+from ..match.state import Answer, Decision, Placement, Point, Shape, Unit
 from . import geometry as g
 from .areas import AREA_QUAD_SEGS, shapes
 
@@ -353,3 +353,35 @@ def chosen(decision_proposal: Mapping[str, Point], scene: ChargeScene, answer: A
     if answer.choice != PLACE:
         return dict(decision_proposal)
     return {mid: answer.place.get(mid, Point(*fp.centre)) for mid, fp in scene.chargers}
+
+
+def decide_ends(
+    ctx: ApplyContext,
+    unit: Unit,
+    target: Unit,
+    scene: ChargeScene,
+    limits: ChargeLimits,
+    proposal: Mapping[str, Point],
+    rule: str,
+    keep_clear: str,
+) -> dict[str, Point]:
+    """40k7 Move Chargers / hh3 Make Charge Move: the charging side's ``place_chargers`` decision
+    (the proposal, or a placement checked model by model) and where each charger ends. ``rule``
+    is the edition's charge rule; ``keep_clear`` words its gap to enemy units not charged."""
+    roll = scene.reach
+    decision = Decision(
+        id=f"charge-{ctx.seq}-{unit.id}",
+        side=unit.side,
+        kind=DECISION_CHARGE,
+        options=(PROPOSAL, PLACE),
+        prompt=(
+            f'{unit.name} charges {target.name} ({roll:g}"): move each model up to {roll:g}", the initial '
+            f"charger {scene.first} into base contact, the others into base contact where they can, in "
+            f'coherency ({limits.coherency:g}"), {keep_clear}'
+        ),
+        rule=rule,
+        proposal=PROPOSAL,
+        placement=placement(scene, limits, unit.id, proposal),
+    )
+    answer = ask(ctx, decision, limits, scene, lambda given: check(scene, limits, given))
+    return chosen(proposal, scene, answer)

@@ -1,4 +1,4 @@
-"""Dice that nobody can bias (DESIGN.md section 4).
+"""Dice that nobody can bias (docs/architecture.md section 8).
 
 Die ``i`` of the event at ``seq`` is ``HMAC-SHA256(seed, f"{match}:{seq}:{i}:{nonce}")`` turned
 into a D6 by rejection sampling, so dice are bound to the stream position. Tests inject fixed dice
@@ -39,7 +39,7 @@ class DiceExhausted(Exception):
 
 
 def derive_die(seed: bytes, match_id: str, seq: int, i: int, nonce: str = "") -> int:
-    """Derive die ``i`` of event ``seq`` from the match seed (DESIGN.md section 4)."""
+    """Derive die ``i`` of event ``seq`` from the match seed (docs/architecture.md section 8)."""
     message = f"{match_id}:{seq}:{i}:{nonce}".encode()
     block = 0
     while True:

@@ -1,4 +1,5 @@
-"""Who is asking over HTTP, and how far into a match they may see (DESIGN.md sections 6, 7).
+"""Who is asking over HTTP, and how far into a match they may see (docs/architecture.md section 11;
+client-protocol/SPEC.md section 5).
 
 A side's token (``Authorization: Bearer <token>``) sees the match as it is. Anyone else is a
 spectator: a private match asks for its spectator token (the same header), and a match created

@@ -9,11 +9,17 @@ refills in two seconds), so dropping it changes no answer; idle buckets are swep
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from starlette.requests import Request
+from starlette.responses import Response
 
+from ..live.runtime import MatchRuntime
+from ..live.service import LiveService
 from ..match.state import Side
+from .access import token_of
 from .live_socket import RateLimit
+from .responses import error
 
 BUCKET_IDLE_S = 30.0
 SWEEP_EVERY_S = 5.0
@@ -57,3 +63,30 @@ def check_buckets(request: Request) -> CheckBuckets:
         buckets = CheckBuckets(request.app.state.settings.rate)
         request.app.state.check_buckets = buckets
     return buckets
+
+
+@dataclass(frozen=True)
+class SideCall:
+    """A side's call on a match, within that side's rate: the match, its runtime and the side."""
+
+    match_id: str
+    runtime: MatchRuntime
+    side: Side
+
+
+async def side_call(request: Request) -> SideCall | Response:
+    """The match ``{match_id}`` names and the side whose token ``Authorization: Bearer`` carries,
+    if that side is within its rate; else the error (404 ``unknown_match``, 401 ``unauthorised``,
+    429 ``rate_limited``)."""
+    live: LiveService = request.app.state.live
+    match_id = request.path_params["match_id"]
+    runtime = await live.get(match_id)
+    if runtime is None:
+        return error(404, "unknown_match", "no such match")
+    token = token_of(request)
+    side = await live.authenticate(match_id, token) if token is not None else None
+    if side is None:
+        return error(401, "unauthorised", "a side's token is required: Authorization: Bearer <token>")
+    if not check_buckets(request).allow(match_id, side):
+        return error(429, "rate_limited", f"more than {request.app.state.settings.rate} requests per second")
+    return SideCall(match_id, runtime, side)

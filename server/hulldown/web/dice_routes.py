@@ -1,5 +1,5 @@
 """``GET /matches/{id}/dice`` (dice verification) and ``GET /matches/{id}/index`` (turn/phase
-index) - issue #6, DESIGN.md sections 4 and 5."""
+index) - docs/architecture.md sections 8 and 10."""
 
 from __future__ import annotations
 

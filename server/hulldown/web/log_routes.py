@@ -1,4 +1,5 @@
-"""``GET /matches/{id}/log?from=N&limit=M``: the whole combat log, paged (DESIGN.md section 6).
+"""``GET /matches/{id}/log?from=N&limit=M``: the whole combat log, paged (docs/architecture.md
+section 3, the combat log).
 
 The view carries only the recent window of the log (``LOG_WINDOW`` lines); older lines are
 paged here, from the match's timeline (every event folded once and cached per process).

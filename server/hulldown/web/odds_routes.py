@@ -21,6 +21,7 @@ from ..match.rejection import Rejection
 from ..odds import DEFAULT_SAMPLES, MAX_EXACT_PLAYS, OddsOptions, compute_odds
 from ..odds.answer import MethodChoice
 from ..odds.engine import MAX_SAMPLES
+from .access import token_of
 from .responses import MsgspecJSON, error, rejection
 
 MAX_BODY = 100_000
@@ -41,20 +42,13 @@ class OddsRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 _decoder = msgspec.json.Decoder(OddsRequest)
 
 
-def _bearer(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    if header.lower().startswith("bearer "):
-        return header[7:].strip() or None
-    return None
-
-
 async def post_odds(request: Request) -> Response:
     live: LiveService = request.app.state.live
     match_id = request.path_params["match_id"]
     runtime = await live.get(match_id)
     if runtime is None:
         return error(404, "unknown_match", "no such match")
-    token = _bearer(request)
+    token = token_of(request)
     if token is None:
         return error(
             401, "side_token_required", "odds are for the players: send 'Authorization: Bearer <side token>'"

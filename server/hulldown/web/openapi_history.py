@@ -1,4 +1,5 @@
-"""OpenAPI entries of the undo/replay/dice routes (issue #6), merged into ``web/openapi.py``."""
+"""OpenAPI entries of the undo/replay/dice routes (docs/architecture.md sections 8 to 10), merged
+into ``web/openapi.py``."""
 
 from __future__ import annotations
 

@@ -10,25 +10,16 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..live.rules_pool import run_rules_for
-from ..live.service import LiveService
 from ..match.options import unit_options
-from .access import token_of
-from .check_limits import check_buckets
+from .check_limits import side_call
 from .responses import MsgspecJSON, error
 
 
 async def get_options(request: Request) -> Response:
-    live: LiveService = request.app.state.live
-    match_id = request.path_params["match_id"]
-    runtime = await live.get(match_id)
-    if runtime is None:
-        return error(404, "unknown_match", "no such match")
-    token = token_of(request)
-    side = await live.authenticate(match_id, token) if token is not None else None
-    if side is None:
-        return error(401, "unauthorised", "a side's token is required: Authorization: Bearer <token>")
-    if not check_buckets(request).allow(match_id, side):
-        return error(429, "rate_limited", f"more than {request.app.state.settings.rate} requests per second")
+    call = await side_call(request)
+    if isinstance(call, Response):
+        return call
+    match_id, runtime, side = call.match_id, call.runtime, call.side
     unit_id = request.query_params.get("unit", "")
     state = runtime.state
     unit = state.units.get(unit_id)

@@ -1,4 +1,4 @@
-"""The replay feed ``/matches/{id}/replay`` (issue #6, DESIGN.md section 5).
+"""The replay feed ``/matches/{id}/replay`` (docs/architecture.md section 10).
 
 ``replay_open`` -> ``replay_state`` (the view as of ``from_seq``) -> ``replay_frame``s, each the
 event at ``seq`` and the JSON Patch from the view before it, either on request (``replay_step``)

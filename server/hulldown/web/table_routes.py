@@ -23,14 +23,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ..live.service import LiveService
 from ..match.actions import Action
 from ..match.rejection import Value
 from ..match.state import MatchState
 from ..rules import measure
 from ..wire import protocol
-from .access import open_match, token_of
-from .check_limits import check_buckets
+from .access import open_match
+from .check_limits import side_call
 from .responses import MsgspecJSON, error, int_param
 
 logger = logging.getLogger(__name__)
@@ -75,11 +74,6 @@ class CheckResult(msgspec.Struct, frozen=True):
 _check_decoder = msgspec.json.Decoder(CheckRequest)
 
 
-def _live(request: Request) -> LiveService:
-    live: LiveService = request.app.state.live
-    return live
-
-
 def _facts(base: MatchState, action: Action) -> measure.Facts:
     """The measured facts; a measuring bug must not cost the player the answer (which is the
     ruling): it is logged and the facts come back empty."""
@@ -99,17 +93,10 @@ def check_result(base: MatchState, answer: protocol.Ack | protocol.Rejected, act
 
 
 async def check_action(request: Request) -> Response:
-    live = _live(request)
-    match_id = request.path_params["match_id"]
-    runtime = await live.get(match_id)
-    if runtime is None:
-        return error(404, "unknown_match", "no such match")
-    token = token_of(request)
-    side = await live.authenticate(match_id, token) if token is not None else None
-    if side is None:
-        return error(401, "unauthorised", "a side's token is required: Authorization: Bearer <token>")
-    if not check_buckets(request).allow(match_id, side):
-        return error(429, "rate_limited", f"more than {request.app.state.settings.rate} requests per second")
+    call = await side_call(request)
+    if isinstance(call, Response):
+        return call
+    runtime, side = call.runtime, call.side
     body = await request.body()
     if len(body) > MAX_CHECK_BODY:
         return error(413, "too_large", f"request body {len(body)} bytes > {MAX_CHECK_BODY}")

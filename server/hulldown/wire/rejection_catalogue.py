@@ -7,6 +7,9 @@ regenerating fails CI, so the list a client author reads is always every code th
 Each call contributes its code, where it is raised (an edition, the generic checks, undo and
 takebacks, the server), its rule reference and its message template (``{...}`` marks a value
 filled in at run time; the same numbers are in the rejection's ``values``).
+
+A shared check that cites its caller's rule (``RULE_FROM_CALLER``) is catalogued at each call
+site, with the rule that call site passes, rather than once with a ``{rule}`` placeholder.
 """
 
 from __future__ import annotations
@@ -34,6 +37,13 @@ ORIGINS: tuple[tuple[str, str], ...] = (
     ("live/", "server"),
     ("web/", "server"),
 )
+
+# Shared checks whose rejection cites the rule their caller passes: (module, function) -> the
+# parameter that carries the rule. Each call of one is catalogued where it is made (its origin,
+# the rule it passes resolved there) with the check's own code and message.
+RULE_FROM_CALLER: dict[tuple[str, str], str] = {
+    ("match/decisions.py", "check_wound_taker"): "rule",
+}
 
 
 @dataclass(frozen=True)
@@ -159,12 +169,91 @@ def _wrappers(tree: ast.Module) -> set[str]:
     return names
 
 
+@dataclass(frozen=True)
+class _Shared:
+    """A ``RULE_FROM_CALLER`` check: where its rule parameter stands, its code and message."""
+
+    module: str
+    position: int
+    parameter: str
+    code: str
+    message: str
+    reject: ast.Call
+
+
+@functools.cache
+def _shared(package: Path, relative: str, function: str) -> _Shared | None:
+    path = package / relative
+    if not path.exists():
+        return None
+    tree = ast.parse(path.read_text(), filename=str(path))
+    parameter = RULE_FROM_CALLER[(relative, function)]
+    for node in tree.body:
+        if not isinstance(node, ast.FunctionDef) or node.name != function:
+            continue
+        params = [a.arg for a in node.args.args]
+        for inner in ast.walk(node):
+            if not (isinstance(inner, ast.Call) and _callee(inner) == "reject" and len(inner.args) >= 3):
+                continue
+            code, rule = inner.args[0], inner.args[1]
+            if not (isinstance(code, ast.Constant) and isinstance(code.value, str)):
+                continue
+            if isinstance(rule, ast.Name) and rule.id == parameter and parameter in params:
+                message = _template(inner.args[2], _Names(path, tree))
+                return _Shared(relative, params.index(parameter), parameter, code.value, message, inner)
+    return None
+
+
+def _shared_names(path: Path, tree: ast.Module, package: Path) -> dict[str, _Shared]:
+    """The ``RULE_FROM_CALLER`` checks a module can call, by the name it calls them."""
+    relative = path.relative_to(package).as_posix()
+    found: dict[str, _Shared] = {}
+    for module, function in RULE_FROM_CALLER:
+        if module == relative and (shared := _shared(package, module, function)) is not None:
+            found[function] = shared
+    for node in tree.body:
+        if not isinstance(node, ast.ImportFrom) or node.level == 0:
+            continue
+        source = _module_path(path, node.level, node.module)
+        if not source.is_relative_to(package):
+            continue
+        module = source.relative_to(package).as_posix()
+        for alias in node.names:
+            if (module, alias.name) in RULE_FROM_CALLER:
+                shared = _shared(package, module, alias.name)
+                if shared is not None:
+                    found[alias.asname or alias.name] = shared
+    return found
+
+
+def _passed_rule(call: ast.Call, shared: _Shared) -> ast.expr | None:
+    for keyword in call.keywords:
+        if keyword.arg == shared.parameter:
+            return keyword.value
+    return call.args[shared.position] if len(call.args) > shared.position else None
+
+
 def _calls(path: Path, package: Path) -> Iterator[Raised]:
     relative = path.relative_to(package).as_posix()
     tree = ast.parse(path.read_text(), filename=str(path))
     names = _Names(path, tree)
     callees = {"reject", *_wrappers(tree)}
+    shared = _shared_names(path, tree, package)
+    own = {(s.reject.lineno, s.reject.col_offset) for s in shared.values() if s.module == relative}
     for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and (check := shared.get(_callee(node) or "")) is not None:
+            rule = _passed_rule(node, check)
+            if rule is not None:
+                yield Raised(
+                    code=check.code,
+                    origin=_origin(relative),
+                    rule=_template(rule, names),
+                    message=check.message,
+                    module=relative,
+                )
+            continue
+        if isinstance(node, ast.Call) and (node.lineno, node.col_offset) in own:
+            continue  # the shared check's own call: catalogued where it is called
         if isinstance(node, ast.Call) and _callee(node) == "unsupported" and len(node.args) == 3:
             # A dispatch table's ``unsupported(Kind, rule, message)`` (match/dispatch.py).
             yield Raised(

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 
 from ...match.context import ApplyContext
-from ...match.rejection import Rejection, reject
-from ...match.state import Answer, Decision, Model, Unit
+from ...match.decisions import check_wound_taker
+from ...match.state import Decision, Model, Unit
 from .. import geometry as g
 from .core import R_CORE_ALLOCATE, alive_models, in_challenge, model_profile
 from .hits import Hit
@@ -66,16 +66,5 @@ def allocate(unit: Unit, hit: Hit, ctx: ApplyContext) -> Model | None:
         context={"unit": unit.id, "damage": str(hit.damage)},
         proposal=proposal.id,
     )
-    answer = ctx.decide(decision, lambda given: check_model(options, given))
+    answer = ctx.decide(decision, lambda given: check_wound_taker(options, given, R_CORE_ALLOCATE))
     return unit.models.get(answer.choice, proposal)
-
-
-def check_model(options: tuple[str, ...], given: Answer) -> Rejection | None:
-    if given.choice in options:
-        return None
-    return reject(
-        "invalid_choice",
-        R_CORE_ALLOCATE,
-        f"{given.choice!r} cannot take this wound: allowed {', '.join(options)}",
-        choice=given.choice,
-    )

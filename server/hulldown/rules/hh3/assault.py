@@ -341,7 +341,7 @@ def melee_weapon(unit: Unit, model: Model, preferred: str | None) -> Weapon | No
 def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext) -> MatchState:
     """hh3 core, Fight Sub-Phase: every engaged model attacks with its own Weapon Skill, Strength and
     Attacks (``core.model_profile``: a Paragon in the unit uses its own) against the target
-    unit's majority Weapon Skill (ties: the highest); a vehicle counts as WS1 (RULES 2.19)."""
+    unit's majority Weapon Skill (ties: the highest); a vehicle counts as WS1 (hh3 Vehicles, Combat)."""
     target = state.units[action.target]
     before = target
     bonus = CHARGE_BONUS_ATTACKS if unit.flag(F_CHARGE_OK) and not unit.flag(F_DISORDERED) else 0

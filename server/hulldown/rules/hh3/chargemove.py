@@ -20,7 +20,7 @@ import math
 from msgspec.structs import replace
 
 from ...match.context import ApplyContext
-from ...match.state import Decision, MatchState, Model, Point, Unit
+from ...match.state import MatchState, Model, Point, Unit
 from .. import charging
 from .. import geometry as g
 from . import geom
@@ -81,22 +81,9 @@ def place_chargers(state: MatchState, ctx: ApplyContext, unit: Unit, target: Uni
     charging unit with its models moved."""
     proposal = {m.id: towards(m, target, roll) for m in alive_models(unit)}
     where = scene(state, unit, target, roll)
-    decision = Decision(
-        id=f"charge-{ctx.seq}-{unit.id}",
-        side=unit.side,
-        kind=charging.DECISION_CHARGE,
-        options=(charging.PROPOSAL, charging.PLACE),
-        prompt=(
-            f'{unit.name} charges {target.name} ({roll:g}"): move each model up to {roll:g}", the initial '
-            f"charger {where.first} into base contact, the others into base contact where they can, in "
-            f'coherency ({LIMITS.coherency:g}"), touching no other enemy unit'
-        ),
-        rule=R_CORE_CHARGE,
-        proposal=charging.PROPOSAL,
-        placement=charging.placement(where, LIMITS, unit.id, proposal),
+    ends = charging.decide_ends(
+        ctx, unit, target, where, LIMITS, proposal, R_CORE_CHARGE, "touching no other enemy unit"
     )
-    answer = charging.ask(ctx, decision, LIMITS, where, lambda given: charging.check(where, LIMITS, given))
-    ends = charging.chosen(proposal, where, answer)
     models = dict(unit.models)
     for mid, pos in ends.items():
         models[mid] = replace(models[mid], pos=pos)

@@ -13,8 +13,8 @@ of a unit shares one save characteristic, so the outcome is the same.
 from __future__ import annotations
 
 from ...match.context import ApplyContext
-from ...match.rejection import Rejection, reject
-from ...match.state import Answer, Decision, Model, Unit
+from ...match.decisions import check_wound_taker
+from ...match.state import Decision, Model, Unit
 from .constants import R_ALLOCATE
 from .units import live_models
 
@@ -56,16 +56,5 @@ def choose_model(unit: Unit, damage: int, ctx: ApplyContext) -> Model | None:
         context={"unit": unit.id, "damage": str(damage)},
         proposal=proposal.id,
     )
-    answer = ctx.decide(decision, lambda given: check_model(options, given))
+    answer = ctx.decide(decision, lambda given: check_wound_taker(options, given, R_ALLOCATE))
     return unit.models.get(answer.choice, proposal)
-
-
-def check_model(options: tuple[str, ...], given: Answer) -> Rejection | None:
-    if given.choice in options:
-        return None
-    return reject(
-        "invalid_choice",
-        R_ALLOCATE,
-        f"{given.choice!r} cannot take this wound: allowed {', '.join(options)}",
-        choice=given.choice,
-    )

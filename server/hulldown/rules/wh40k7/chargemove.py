@@ -20,7 +20,7 @@ from msgspec.structs import replace
 from shapely.ops import nearest_points
 
 from ...match.context import ApplyContext
-from ...match.state import Decision, MatchState, Point, Unit
+from ...match.state import MatchState, Point, Unit
 from ...match.turns import replace_unit
 from .. import charging
 from .. import geometry as g
@@ -85,22 +85,16 @@ def place_chargers(state: MatchState, ctx: ApplyContext, unit: Unit, target: Uni
     """40k7 Move Chargers: the charging side places its models (or takes the proposal)."""
     proposal = straight_moves(state, unit, target, roll)
     where = scene(state, unit, target, roll)
-    decision = Decision(
-        id=f"charge-{ctx.seq}-{unit.id}",
-        side=unit.side,
-        kind=charging.DECISION_CHARGE,
-        options=(charging.PROPOSAL, charging.PLACE),
-        prompt=(
-            f'{unit.name} charges {target.name} ({roll:g}"): move each model up to {roll:g}", the initial '
-            f"charger {where.first} into base contact, the others into base contact where they can, in "
-            f'coherency ({LIMITS.coherency:g}"), not within {LIMITS.enemy_gap:g}" of another enemy unit'
-        ),
-        rule=refs.CHARGE,
-        proposal=charging.PROPOSAL,
-        placement=charging.placement(where, LIMITS, unit.id, proposal),
+    ends = charging.decide_ends(
+        ctx,
+        unit,
+        target,
+        where,
+        LIMITS,
+        proposal,
+        refs.CHARGE,
+        f'not within {LIMITS.enemy_gap:g}" of another enemy unit',
     )
-    answer = charging.ask(ctx, decision, LIMITS, where, lambda given: charging.check(where, LIMITS, given))
-    ends = charging.chosen(proposal, where, answer)
     models = dict(unit.models)
     for mid, pos in ends.items():
         if pos != models[mid].pos:
