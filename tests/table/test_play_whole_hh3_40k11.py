@@ -95,11 +95,28 @@ class Play:
         self.steps.append(section)
         return await self.settle()
 
+    async def end_phase_enabled(self, state: dict[str, Any]) -> None:
+        """The active side's End phase button is enabled; if not, say what its table shows."""
+        page = self.pages[state["active"]]
+        try:
+            await page.wait_for_selector("#end-phase:not([disabled])", timeout=15_000)
+        except Exception as error:  # a diagnosis of a rare failure, then the failure itself
+            shown = await page.evaluate(
+                "(() => { const v = hulldownTable.view; return v && "
+                "{seq: v.seq, active: v.active, phase: v.phase, ended: v.ended, pending: v.pending}; })()"
+            )
+            raise AssertionError(
+                f"End phase disabled at side {state['active']}'s table: it shows {shown}, the server "
+                f"{ {k: state[k] for k in ('seq', 'active', 'phase', 'ended', 'pending')} }; steps {self.steps}"
+            ) from error
+
     async def advance_to(self, side: str, phase: str) -> dict[str, Any]:
         state = await self.settle()
         for _ in range(20):
             if state["active"] == side and state["phase"] == phase:
                 return state
+            assert not state["ended"], f"the match ended before side {side}'s {phase}: {state['end_reason']}"
+            await self.end_phase_enabled(state)
             state = await self.act(state["active"], "controls", "#end-phase")
         pytest.fail(f"never reached side {side}'s {phase} phase")
 
