@@ -66,10 +66,6 @@ def install(path: str) -> None:
 
     def send(self: Any, message: Any) -> bool:
         written = original_send(self, message)
-        stamp(message)
-        return written
-
-    def stamp(message: Any) -> None:
         text = message.text
         if text and current:
             t = now()
@@ -80,18 +76,9 @@ def install(path: str) -> None:
                 current["sent_last"] = t
             elif text.startswith('{"type":"ack"'):
                 current["ack"] = t
-
-    outlet_cls.send = send  # type: ignore[method-assign]
-    original_send_many = outlet_cls.send_many
-
-    def send_many(self: Any, messages: Any) -> bool:
-        # A player's patch and its ack, written together: stamped as each is (one write).
-        written = original_send_many(self, messages)
-        for message in messages:
-            stamp(message)
         return written
 
-    outlet_cls.send_many = send_many  # type: ignore[method-assign]
+    outlet_cls.send = send  # type: ignore[method-assign]
 
     store_cls = redis_store.RedisEventStore
     original_append = store_cls.append

@@ -10,9 +10,7 @@ fresh full view, built when the socket drains): a slow consumer never slows the 
 patches broadcast while a resync is pending are dropped (the resync's view contains them).
 
 The players come first: a broadcast reaches side ``a`` and side ``b`` before any spectator, and
-spectators in the order they joined. While a player's act is answered its connection is held: the
-act's patch and its ack go out in one write (one send on the socket instead of two) - at once when
-the ack is pushed, or before the first spectator's patch.
+spectators in the order they joined.
 
 Where the bytes go is an :class:`Outlet` (the web layer's): uvicorn's transport itself, or, under
 an ASGI server without that hook, a writer task awaiting ``send_text`` one message at a time.
@@ -20,7 +18,6 @@ an ASGI server without that hook, a writer task awaiting ``send_text`` one messa
 
 from __future__ import annotations
 
-import asyncio
 from collections import deque
 from collections.abc import Callable
 from typing import Literal, Protocol
@@ -32,8 +29,6 @@ Audience = Literal["a", "b", "spectator", "delayed"]
 
 _PLAYERS_FIRST: tuple[Audience, ...] = ("a", "b", "spectator", "delayed")  # broadcast order
 LIVE_AUDIENCES: tuple[Audience, ...] = ("a", "b", "spectator")
-_PLAYERS: tuple[Audience, ...] = ("a", "b")
-_WATCHERS: tuple[Audience, ...] = ("spectator", "delayed")
 
 
 class Outlet(Protocol):
@@ -58,20 +53,13 @@ class Outlet(Protocol):
         written: wait for ``drained``) or is closed."""
         ...
 
-    def send_many(self, messages: list[Outgoing]) -> bool:
-        """Write ``messages`` now, in order, in as few writes as the outlet can; False as for
-        :meth:`send`."""
-        ...
-
 
 class Connection:
     """One websocket's outgoing side: writes straight through while the socket keeps up, else a
     bounded queue (``capacity`` messages, 0 = unbounded) drained when the socket catches up."""
 
     __slots__ = (
-        "_batch",
         "_clear",
-        "_flush_due",
         "_outlet",
         "_resync",
         "audience",
@@ -100,35 +88,7 @@ class Connection:
         # Nothing queued, no resync due, the outlet took everything: the next message goes
         # straight out. The one flag the fan-out's per-socket step tests.
         self._clear = True
-        # While held (an act of this connection's player is being answered), messages that
-        # would go straight out wait here and go out together - the act's patch and its ack in
-        # one write - at release, at the loop's next turn if the hold lasts across an await, or
-        # before a broadcast reaches any spectator (players first).
-        self._batch: list[Outgoing] | None = None
-        self._flush_due = False
         outlet.attach(self._drained)
-
-    def hold(self) -> None:
-        """Batch what is sent until :meth:`release` (same messages, same order, fewer writes)."""
-        if self._batch is None:
-            self._batch = []
-
-    def release(self) -> None:
-        """Write what was batched since :meth:`hold` and stop batching."""
-        self.flush()
-        self._batch = None
-
-    def flush(self) -> None:
-        """Write what was batched so far (the hold goes on)."""
-        self._flush_due = False
-        batch = self._batch
-        if not batch:
-            return
-        self._batch = []
-        if not self._clear:  # closed meanwhile (a batch is only filled while clear)
-            return
-        if not (self._outlet.send(batch[0]) if len(batch) == 1 else self._outlet.send_many(batch)):
-            self._pushed_back()
 
     def push(self, text: str) -> None:
         """A message for this connection alone (welcome, ack, error...): send or queue it."""
@@ -138,13 +98,6 @@ class Connection:
         """Send ``message`` now if the socket keeps up, else queue it (a full queue turns into
         one resync)."""
         if self._clear:
-            batch = self._batch
-            if batch is not None:
-                batch.append(message)
-                if not self._flush_due:
-                    self._flush_due = True
-                    asyncio.get_running_loop().call_soon(self.flush)
-                return
             if not self._outlet.send(message):
                 self._pushed_back()
             return
@@ -192,8 +145,6 @@ class Connection:
         self._clear = False
         self.pending.clear()
         self.resync_due = False
-        if self._batch is not None:
-            self._batch = []
         self._outlet.detach()
 
 
@@ -217,20 +168,11 @@ class Hub:
         """Send ``text`` to every connection of ``audiences``, players first: one frame, built
         on the first socket that needs it, written to all (or queued where a socket is behind)."""
         message = Outgoing(text, shared=True)
-        players_sent = False
         for audience in _PLAYERS_FIRST:
             if audience in audiences:
                 # Nothing here awaits, so no connection joins or leaves during the loop.
-                members = self._audiences[audience]
-                if players_sent and members and audience in _WATCHERS:
-                    # A player's connection held for its ack writes the patch now: players first.
-                    for player in (*self._audiences["a"], *self._audiences["b"]):
-                        player.flush()
-                    players_sent = False
-                for connection in members:
+                for connection in self._audiences[audience]:
                     connection.send(message)
-                if audience in _PLAYERS:
-                    players_sent = True
 
     def count(self, audience: Audience | None = None) -> int:
         if audience is None:

@@ -286,14 +286,8 @@ async def _handle(
                 )
                 return
             started = time.perf_counter()
-            # The act's patch reaches this socket during submit and its ack right after: held,
-            # they go out in one write (same frames, same order).
-            connection.hold()
-            try:
-                result = await runtime.submit(role, message.action, message.action_id, message.expect)
-                connection.push(protocol.encode(result).decode())
-            finally:
-                connection.release()
+            result = await runtime.submit(role, message.action, message.action_id, message.expect)
+            connection.push(protocol.encode(result).decode())
             kind = message.action.__struct_config__.tag
             observe.action_done(runtime.match_id, role, str(kind), result, time.perf_counter() - started)
         case protocol.Resume():

@@ -78,23 +78,6 @@ class FrameOutlet:
             transport.write(message.frame)
         return not self.paused
 
-    def send_many(self, messages: list[Outgoing]) -> bool:
-        """Write several messages in one transport write (one send on the socket): a player's
-        patch and the ack of the act that made it."""
-        transport = self._transport
-        if transport.is_closing() or self._protocol.close_sent:
-            return False
-        if self._compressed:
-            conn = self._protocol.conn
-            if conn.state is not State.OPEN:
-                return False
-            for message in messages:
-                conn.send_text(message.payload)
-            transport.write(b"".join(conn.data_to_send()))
-        else:
-            transport.write(b"".join([message.frame for message in messages]))
-        return not self.paused
-
     def pause(self) -> None:
         self.paused = True
 
@@ -148,19 +131,12 @@ class TextOutlet:
     def send(self, message: Outgoing) -> bool:
         if self.closed:
             return False
-        self._writing = asyncio.ensure_future(self._write((message.text,)))
+        self._writing = asyncio.ensure_future(self._write(message.text))
         return False
 
-    def send_many(self, messages: list[Outgoing]) -> bool:
-        if self.closed:
-            return False
-        self._writing = asyncio.ensure_future(self._write([message.text for message in messages]))
-        return False
-
-    async def _write(self, texts: tuple[str, ...] | list[str]) -> None:
+    async def _write(self, text: str) -> None:
         try:
-            for text in texts:
-                await self._send_text(text)
+            await self._send_text(text)
         except Exception:  # the socket is gone; the receive loop ends the connection
             self.closed = True
             return
