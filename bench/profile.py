@@ -157,7 +157,7 @@ def wrap(owner: Any, attribute: str, stage: str, *, is_async: bool, missing: lis
 def instrument() -> list[str]:
     """Put the stage clock around the server's functions; returns the targets not found (the
     code moved on: the profile then says so instead of silently missing a stage)."""
-    from hulldown.live import hub, runtime, service
+    from hulldown.live import deciding, hub, runtime, service
     from hulldown.match import validate as validate_mod
     from hulldown.store import redis_store
     from hulldown.web import live_socket, socket_frames
@@ -169,12 +169,16 @@ def instrument() -> list[str]:
     wrap(live_socket, "receive_frame", "receive_asgi", is_async=True, missing=missing)
     wrap(socket_frames, "decode_frame", "decode", is_async=False, missing=missing)
     wrap(live_socket, "decode_frame", "decode", is_async=False, missing=missing)
+    # An act is validated, folded, hashed and encoded in one rules-pool trip (live/deciding.py);
+    # the runtime validates only for checks and folds only other processes' events.
+    wrap(deciding, "validate", "validate", is_async=False, missing=missing)
     wrap(runtime, "validate", "validate", is_async=False, missing=missing)
     del validate_mod
+    wrap(deciding, "evolve_with_history", "fold", is_async=False, missing=missing)
     wrap(runtime.MatchRuntime, "_fold", "fold", is_async=True, missing=missing)
-    wrap(runtime, "state_hash", "state_hash", is_async=False, missing=missing)
+    wrap(deciding, "state_hash", "state_hash", is_async=False, missing=missing)
     wrap(runtime, "view_patch", "diff", is_async=False, missing=missing)
-    wrap(runtime, "encode_event", "encode", is_async=False, missing=missing)
+    wrap(deciding, "encode_event", "encode", is_async=False, missing=missing)
     wrap(protocol, "encode", "encode", is_async=False, missing=missing)
     wrap(redis_store.RedisEventStore, "append", "redis_append", is_async=True, missing=missing)
     wrap(service.LiveService, "_on_events", "tailer", is_async=True, missing=missing)

@@ -13,6 +13,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from redis.exceptions import NoScriptError
 
@@ -22,6 +23,18 @@ from . import metrics
 actions_log = logging.getLogger("hulldown.actions")
 
 LOOP_LAG_INTERVAL = 0.25
+
+# The labelled children of the per-action metrics, looked up once per label set (prometheus'
+# ``labels()`` checks and locks on every call; the label sets are bounded, metrics.py).
+_action_counters: dict[tuple[str, str], Any] = {}
+_redis_timers: dict[str, Any] = {}
+
+
+def _actions(kind: str, outcome: str) -> Any:
+    child = _action_counters.get((kind, outcome))
+    if child is None:
+        child = _action_counters[(kind, outcome)] = metrics.ACTIONS.labels(kind=kind, outcome=outcome)
+    return child
 
 
 def action_done(
@@ -36,7 +49,7 @@ def action_done(
     duration_ms = round(seconds * 1000.0, 3)
     if isinstance(result, protocol.Ack):
         outcome = "duplicate" if result.duplicate else "ack"
-        metrics.ACTIONS.labels(kind=kind, outcome=outcome).inc()
+        _actions(kind, outcome).inc()
         actions_log.info(
             "act %s",
             outcome,
@@ -51,7 +64,7 @@ def action_done(
             },
         )
         return
-    metrics.ACTIONS.labels(kind=kind, outcome="rejected").inc()
+    _actions(kind, "rejected").inc()
     metrics.REJECTIONS.labels(code=result.code).inc()
     actions_log.info(
         "act rejected: %s",
@@ -100,7 +113,10 @@ def resynced(reason: str) -> None:
 
 def redis_command(command: str, seconds: float, error: BaseException | None) -> None:
     """A Redis command finished (``store/connect.py`` calls this for every command)."""
-    metrics.REDIS_SECONDS.labels(command=command).observe(seconds)
+    timer = _redis_timers.get(command)
+    if timer is None:
+        timer = _redis_timers[command] = metrics.REDIS_SECONDS.labels(command=command)
+    timer.observe(seconds)
     # NoScriptError is redis-py loading a Lua script on first use (EVALSHA, then SCRIPT LOAD): normal.
     if error is not None and not isinstance(error, NoScriptError):
         metrics.REDIS_ERRORS.labels(command=command, error=type(error).__name__).inc()

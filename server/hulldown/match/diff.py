@@ -8,6 +8,8 @@ JSON produced by ``msgspec.to_builtins`` for the same structs.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -23,6 +25,26 @@ def _json(value: Any) -> Any:
     return msgspec.to_builtins(value)
 
 
+_walks: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+
+
+def _struct_walk(kind: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+    """A struct type's path keys (its escaped field names, or indexes when it encodes as an
+    array) and a getter of all its fields at once, worked out once per type."""
+    found = _walks.get(kind)
+    if found is None:
+        fields: tuple[str, ...] = kind.__struct_fields__  # type: ignore[attr-defined]
+        array_like = kind.__struct_config__.array_like  # type: ignore[attr-defined]
+        keys = tuple(str(i) if array_like else _escape(f) for i, f in enumerate(fields))
+        if len(fields) == 1:
+            (only,) = fields
+            found = keys, lambda value: (getattr(value, only),)
+        else:
+            found = keys, operator.attrgetter(*fields) if fields else (lambda value: ())
+        _walks[kind] = found
+    return found
+
+
 def diff(old: Any, new: Any, path: str = "") -> list[Op]:
     """The JSON Patch that turns ``to_builtins(old)`` into ``to_builtins(new)``."""
     ops: list[Op] = []
@@ -34,12 +56,9 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     if old is new:
         return
     if isinstance(old, msgspec.Struct) and type(old) is type(new):
-        array_like = old.__struct_config__.array_like
-        for index, field in enumerate(old.__struct_fields__):
-            a = getattr(old, field)
-            b = getattr(new, field)
+        keys, fields_of = _struct_walk(type(old))
+        for key, a, b in zip(keys, fields_of(old), fields_of(new), strict=True):
             if a is not b:
-                key = str(index) if array_like else _escape(field)
                 _diff(a, b, f"{path}/{key}", ops)
         return
     if isinstance(old, dict) and isinstance(new, dict):
@@ -73,7 +92,7 @@ def _diff_sequence(
     combat log) becomes removes of index 0 and appends; equal lengths diff item by item;
     anything else is replaced whole."""
     n_old, n_new = len(old), len(new)
-    if n_old == n_new and all(a is b or a == b for a, b in zip(old, new, strict=True)):
+    if n_old == n_new and _same_items(old, new):
         return
     shift = _window_shift(old, new)
     if shift is not None and (shift < n_old or n_old == 0):
@@ -94,17 +113,25 @@ def _same_kind(a: Any, b: Any) -> bool:
     return isinstance(a, msgspec.Struct | dict | list | tuple) and type(a) is type(b)
 
 
+def _same_items(a: tuple[Any, ...] | list[Any], b: tuple[Any, ...] | list[Any]) -> bool:
+    """Equal lengths, and each item of ``a`` is (or equals) the one of ``b`` at its index. Two
+    tuples (or two lists) compare so in C: sequence equality tests identity before ``==``."""
+    if type(a) is type(b):
+        return a == b
+    return len(a) == len(b) and all(x is y or x == y for x, y in zip(a, b, strict=True))
+
+
 def _window_shift(old: tuple[Any, ...] | list[Any], new: tuple[Any, ...] | list[Any]) -> int | None:
     """How many items dropped from the front if ``new`` is ``old[k:]`` followed by new items."""
     if not old:
         return 0
     if not new:
         return None
-    first = new[0]
-    for k, item in enumerate(old):
-        if item is first or item == first:
-            kept = len(old) - k
-            if kept <= len(new) and all(a is b or a == b for a, b in zip(old[k:], new[:kept], strict=True)):
-                return k
-            return None
+    try:
+        k = old.index(new[0])  # the first item that is (or equals) it, as the comparisons below
+    except ValueError:
+        return None
+    kept = len(old) - k
+    if kept <= len(new) and _same_items(old[k:], new[:kept]):
+        return k
     return None
