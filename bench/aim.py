@@ -14,10 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from msgspec.structs import replace
@@ -25,10 +22,10 @@ from msgspec.structs import replace
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.decision_timing import event, timed_ms  # noqa: E402
 from tests.wh40k7.builders import infantry, make_state, weapon  # noqa: E402
 
-from hulldown.match.actions import Action, Decide, Fire, Shoot  # noqa: E402
-from hulldown.match.events import Event  # noqa: E402
+from hulldown.match.actions import Decide, Fire, Shoot  # noqa: E402
 from hulldown.match.reducer import evolve  # noqa: E402
 from hulldown.match.state import MatchState, Options, Point  # noqa: E402
 from hulldown.match.validate import validate  # noqa: E402
@@ -51,47 +48,30 @@ def _match(gun: object, options: Options) -> MatchState:
     return replace(state, options=options)
 
 
-def _event(seq: int, by: str, body: Action) -> Event:
-    return Event(seq=seq, at=0.0, by=by, action_id=f"e{seq}", body=body)  # type: ignore[arg-type]
-
-
-def _ms(fn: Callable[[], object], repeat: int) -> dict[str, float]:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    return {
-        "p50_ms": round(statistics.median(times), 3),
-        "p95_ms": round(times[int(0.95 * (len(times) - 1))], 3),
-    }
-
-
 def _case(name: str, gun: object, shot: Shoot, aim: Point, dice: list[int], repeat: int) -> dict[str, object]:
     auto, live = _match(gun, Options(auto_decide=True)), _match(gun, Options())
-    paused = evolve(live, _event(2, "a", shot), FixedDice([]))
+    paused = evolve(live, event(2, "a", shot), FixedDice([]))
     assert paused.pending is not None and paused.pending.aim is not None
     answer = Decide(paused.pending.id, "aim", aim=aim)
     assert validate(paused, "a", answer) is None
 
     def one_event() -> None:
-        evolve(auto, _event(2, "a", shot), FixedDice(dice))
+        evolve(auto, event(2, "a", shot), FixedDice(dice))
 
     def two_events() -> None:
-        first = evolve(live, _event(2, "a", shot), FixedDice([]))
-        evolve(first, _event(3, "a", answer), FixedDice(dice))
+        first = evolve(live, event(2, "a", shot), FixedDice([]))
+        evolve(first, event(3, "a", answer), FixedDice(dice))
 
     def validate_answer() -> None:
         assert validate(paused, "a", answer) is None
 
-    floor = _ms(one_event, repeat)
-    run = _ms(two_events, repeat)
+    floor = timed_ms(one_event, repeat)
+    run = timed_ms(two_events, repeat)
     return {
         "case": name,
         "auto_decide_one_event": floor,
         "paused_shot_then_aim": run,
-        "validate_aim": _ms(validate_answer, repeat),
+        "validate_aim": timed_ms(validate_answer, repeat),
         "ratio_paused_to_auto_p50": round(run["p50_ms"] / floor["p50_ms"], 2),
     }
 

@@ -13,19 +13,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.decision_timing import event, timed_ms  # noqa: E402
 from tests.hh3.builders import make, squad, weapon  # noqa: E402
 
 from hulldown.match.actions import Decide, Fire, Shoot  # noqa: E402
-from hulldown.match.events import Event  # noqa: E402
 from hulldown.match.reducer import evolve  # noqa: E402
 from hulldown.match.state import MatchState, Options  # noqa: E402
 from hulldown.rules.dice import FixedDice  # noqa: E402
@@ -48,23 +45,6 @@ def _match(options: Options) -> MatchState:
     )
 
 
-def _event(seq: int, by: str, body: object) -> Event:
-    return Event(seq=seq, at=0.0, by=by, action_id=f"e{seq}", body=body)  # type: ignore[arg-type]
-
-
-def _ms(fn: Callable[[], object], repeat: int) -> dict[str, float]:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    return {
-        "p50_ms": round(statistics.median(times), 3),
-        "p95_ms": round(times[int(0.95 * (len(times) - 1))], 3),
-    }
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=100)
@@ -72,20 +52,20 @@ def main() -> None:
     auto, live = _match(Options(auto_decide=True)), _match(Options())
 
     def one_event() -> None:
-        done = evolve(auto, _event(2, "a", SHOT), FixedDice([*HITS, *[6, 1] * WOUNDS]))
+        done = evolve(auto, event(2, "a", SHOT), FixedDice([*HITS, *[6, 1] * WOUNDS]))
         assert done.pending is None
 
     def paused_events() -> None:
-        state = evolve(live, _event(2, "a", SHOT), FixedDice([*HITS, 6]))
+        state = evolve(live, event(2, "a", SHOT), FixedDice([*HITS, 6]))
         for k in range(WOUNDS):
             assert state.pending is not None
             dice = [1, 6] if k < WOUNDS - 1 else [1]
             answer = Decide(state.pending.id, state.pending.proposal)
-            state = evolve(state, _event(state.seq + 1, "b", answer), FixedDice(dice))
+            state = evolve(state, event(state.seq + 1, "b", answer), FixedDice(dice))
         assert state.pending is None
 
-    floor = _ms(one_event, args.repeat)
-    paused = _ms(paused_events, args.repeat)
+    floor = timed_ms(one_event, args.repeat)
+    paused = timed_ms(paused_events, args.repeat)
     print(
         json.dumps(
             {

@@ -12,10 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 from msgspec.structs import replace
@@ -23,10 +20,10 @@ from msgspec.structs import replace
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.decision_timing import event, timed_ms  # noqa: E402
 from tests.hh3.builders import make, squad  # noqa: E402
 
 from hulldown.match.actions import Challenge, Decide  # noqa: E402
-from hulldown.match.events import Event  # noqa: E402
 from hulldown.match.reducer import evolve  # noqa: E402
 from hulldown.match.state import MatchState, Options, Profile, Unit  # noqa: E402
 from hulldown.rules.dice import FixedDice  # noqa: E402
@@ -50,23 +47,6 @@ def _match(options: Options) -> MatchState:
     return make([s, t], phase="assault", options=options)
 
 
-def _event(seq: int, by: str, body: object) -> Event:
-    return Event(seq=seq, at=0.0, by=by, action_id=f"e{seq}", body=body)  # type: ignore[arg-type]
-
-
-def _ms(fn: Callable[[], object], repeat: int) -> dict[str, float]:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    return {
-        "p50_ms": round(statistics.median(times), 3),
-        "p95_ms": round(times[int(0.95 * (len(times) - 1))], 3),
-    }
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=200)
@@ -74,18 +54,18 @@ def main() -> None:
     auto, live = _match(Options(auto_decide=True)), _match(Options())
 
     def one_event() -> None:
-        done = evolve(auto, _event(2, "a", ACTION), FixedDice(DICE))
+        done = evolve(auto, event(2, "a", ACTION), FixedDice(DICE))
         assert done.pending is None and not done.units["t"].models["t-2"].alive
 
     def paused_then_answer() -> None:
-        state = evolve(live, _event(2, "a", ACTION), FixedDice([]))
+        state = evolve(live, event(2, "a", ACTION), FixedDice([]))
         assert state.pending is not None
         answer = Decide(state.pending.id, state.pending.proposal)
-        state = evolve(state, _event(3, "b", answer), FixedDice(DICE))
+        state = evolve(state, event(3, "b", answer), FixedDice(DICE))
         assert state.pending is None and not state.units["t"].models["t-2"].alive
 
-    floor = _ms(one_event, args.repeat)
-    paused = _ms(paused_then_answer, args.repeat)
+    floor = timed_ms(one_event, args.repeat)
+    paused = timed_ms(paused_then_answer, args.repeat)
     print(
         json.dumps(
             {

@@ -13,19 +13,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.decision_timing import event, timed_ms  # noqa: E402
 from tests.wh40k7.builders import infantry, make_state  # noqa: E402
 
 from hulldown.match.actions import Charge, Decide  # noqa: E402
-from hulldown.match.events import Event  # noqa: E402
 from hulldown.match.reducer import evolve  # noqa: E402
 from hulldown.match.state import MatchState, Options, Point  # noqa: E402
 from hulldown.match.validate import validate  # noqa: E402
@@ -43,30 +40,13 @@ def _match(options: Options) -> MatchState:
     return replace(make_state(marines, guards, phase="assault"), options=options)
 
 
-def _event(seq: int, by: str, body: object) -> Event:
-    return Event(seq=seq, at=0.0, by=by, action_id=f"e{seq}", body=body)  # type: ignore[arg-type]
-
-
-def _ms(fn: Callable[[], object], repeat: int) -> dict[str, float]:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    return {
-        "p50_ms": round(statistics.median(times), 3),
-        "p95_ms": round(times[int(0.95 * (len(times) - 1))], 3),
-    }
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=100)
     args = parser.parse_args()
     auto, live = _match(Options(auto_decide=True)), _match(Options())
     seq = live.seq + 1
-    paused = evolve(live, _event(seq, "a", CHARGE), FixedDice(DICE))
+    paused = evolve(live, event(seq, "a", CHARGE), FixedDice(DICE))
     assert paused.pending is not None and paused.pending.placement is not None
     answer = Decide(paused.pending.id, "proposal")
     proposal = paused.pending.placement.proposal
@@ -75,18 +55,18 @@ def main() -> None:
     assert validate(paused, "a", refused) is not None
 
     def one_event() -> None:
-        evolve(auto, _event(seq, "a", CHARGE), FixedDice(DICE))
+        evolve(auto, event(seq, "a", CHARGE), FixedDice(DICE))
 
     def two_events() -> None:
-        first = evolve(live, _event(seq, "a", CHARGE), FixedDice(DICE))
-        evolve(first, _event(seq + 1, "a", answer), FixedDice([]))
+        first = evolve(live, event(seq, "a", CHARGE), FixedDice(DICE))
+        evolve(first, event(seq + 1, "a", answer), FixedDice([]))
 
     def validation() -> None:
         validate(paused, "a", refused)
 
-    floor = _ms(one_event, args.repeat)
-    paused_ms = _ms(two_events, args.repeat)
-    checked = _ms(validation, args.repeat)
+    floor = timed_ms(one_event, args.repeat)
+    paused_ms = timed_ms(two_events, args.repeat)
+    checked = timed_ms(validation, args.repeat)
     print(
         json.dumps(
             {

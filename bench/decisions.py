@@ -12,19 +12,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.decision_timing import event, timed_ms  # noqa: E402
 from tests.hh3.builders import make, squad, tank, transport, weapon  # noqa: E402
 
 from hulldown.match.actions import Decide, Fire, Shoot  # noqa: E402
-from hulldown.match.events import Event  # noqa: E402
 from hulldown.match.reducer import evolve  # noqa: E402
 from hulldown.match.state import MatchState, Options  # noqa: E402
 from hulldown.match.validate import validate  # noqa: E402
@@ -45,45 +42,28 @@ def _match(options: Options) -> MatchState:
     )
 
 
-def _event(seq: int, by: str, body: object) -> Event:
-    return Event(seq=seq, at=0.0, by=by, action_id=f"e{seq}", body=body)  # type: ignore[arg-type]
-
-
-def _ms(fn: Callable[[], object], repeat: int) -> dict[str, float]:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    times.sort()
-    return {
-        "p50_ms": round(statistics.median(times), 3),
-        "p95_ms": round(times[int(0.95 * (len(times) - 1))], 3),
-    }
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args()
     auto, live = _match(Options(auto_decide=True)), _match(Options())
-    paused = evolve(live, _event(2, "a", SHOT), FixedDice([5, 3]))
+    paused = evolve(live, event(2, "a", SHOT), FixedDice([5, 3]))
     assert paused.pending is not None
     answer = Decide(paused.pending.id, "proposal")
 
     def one_event() -> None:
-        evolve(auto, _event(2, "a", SHOT), FixedDice([5, 3, 4, 5]))
+        evolve(auto, event(2, "a", SHOT), FixedDice([5, 3, 4, 5]))
 
     def two_events() -> None:
-        first = evolve(live, _event(2, "a", SHOT), FixedDice([5, 3]))
-        evolve(first, _event(3, "b", answer), FixedDice([4, 5]))
+        first = evolve(live, event(2, "a", SHOT), FixedDice([5, 3]))
+        evolve(first, event(3, "b", answer), FixedDice([4, 5]))
 
     def validate_answer() -> None:
         assert validate(paused, "b", answer) is None
 
-    floor = _ms(one_event, args.repeat)
-    paused_run = _ms(two_events, args.repeat)
-    check = _ms(validate_answer, args.repeat)
+    floor = timed_ms(one_event, args.repeat)
+    paused_run = timed_ms(two_events, args.repeat)
+    check = timed_ms(validate_answer, args.repeat)
     print(
         json.dumps(
             {
