@@ -16,12 +16,22 @@ from hulldown.live.runtime import RECENT_PATCHES
 from hulldown.live.service import LiveService
 from hulldown.live.states import DEFAULT_CAPACITY
 from hulldown.match.actions import EndPhase
-from hulldown.match.state import Options
+from hulldown.match.hashing import DIGEST_BYTES, MAP_CACHE_SIZE, clear_caches
+from hulldown.match.state import LOG_WINDOW, Options
 from hulldown.store import RedisEventStore
 from hulldown.wire import protocol
 from tests.scenarios import duel
 
 LONG_MATCH = replace(duel(), options=Options(turn_limit=1000))
+# Acks before the memory is measured: enough to fill every bounded cache from empty (the largest,
+# the units' digests, holds UNIT_CACHE_SIZE = 1024 units; an ack makes about two new ones).
+WARM_UP_ACKS = 900
+MEASURED_ACKS = 600
+# A two-generation identity cache (match/identity_cache.py) holds between one and two generations,
+# so two measurements may differ by one generation of its entries even at a plateau: the largest,
+# a generation of log-window digests (MAP_CACHE_SIZE windows of LOG_WINDOW digests), plus the
+# 100 KB this test allowed for everything else before.
+PLATEAU_BYTES = MAP_CACHE_SIZE * LOG_WINDOW * DIGEST_BYTES + 100_000
 
 
 @pytest.fixture
@@ -51,23 +61,27 @@ async def test_states_patches_and_memory_plateau_under_repeated_acks(live: LiveS
     created = await live.create(LONG_MATCH)
     assert not isinstance(created, type(None)) and hasattr(created, "match_id")
     match_id = created.match_id
+    # The process-wide digest caches (match/hashing.py: up to UNIT_CACHE_SIZE units) start empty
+    # whatever ran before, and WARM_UP_ACKS fill every one of them (each ack makes new units, log
+    # lines and maps) before the memory is measured.
+    clear_caches()
     tracemalloc.start()  # from the start: what the caches drop is subtracted as well
     try:
-        await _end_phases(live, match_id, 300, 0)  # past every cap: the caches are full
+        await _end_phases(live, match_id, WARM_UP_ACKS, 0)  # past every cap: the caches are full
         runtime = await live.get(match_id)
         assert runtime is not None
         assert len(runtime.states) == DEFAULT_CAPACITY and len(runtime.recent) == RECENT_PATCHES
         gc.collect()
         before = tracemalloc.get_traced_memory()[0]
-        await _end_phases(live, match_id, 300, 300)
+        await _end_phases(live, match_id, MEASURED_ACKS, WARM_UP_ACKS)
         gc.collect()
         grown = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
     assert len(runtime.states) == DEFAULT_CAPACITY and len(runtime.recent) == RECENT_PATCHES
-    assert runtime.state.seq == 601
-    # Unbounded, each ack kept its state and patch (~1.5 KB a duel ack): 300 acks ~ 450 KB.
-    assert grown < 100_000, f"memory grew {grown} bytes over 300 acks at full caches"
+    assert runtime.state.seq == 1 + WARM_UP_ACKS + MEASURED_ACKS
+    # Unbounded, each ack kept its state and patch (~1.5 KB a duel ack): 600 acks ~ 900 KB.
+    assert grown < PLATEAU_BYTES, f"memory grew {grown} bytes over {MEASURED_ACKS} acks at full caches"
     # Old states are still there for whoever asks: the nearest snapshot plus a fold.
     old = await live.state_at(match_id, 42)
     assert old is not None and old.seq == 42
