@@ -8,7 +8,11 @@ as the Node driver's):
 
     client_send  the player's send (from the action_id)
     recv         uvicorn has the act frame (before the ASGI queue)
-    append0/1    RedisEventStore.append called / returned
+    append0/1    RedisEventStore.begin_append called / the append's reply in hand
+    submit0/1    MatchRuntime.submit entered / returned
+    rules0/1     run_rules_for called / returned on the loop (the hand-over to the rules pool and back)
+    decide0/1    decide entered / returned on the worker thread (validate, fold, hash, encode)
+    diff0/1      view_patch (the patch, computed while Redis runs the append)
     bcast0/1     Hub.broadcast called / returned (the patch is queued for every socket)
     (and one line per garbage collection: generation, start, duration)
     sent1, sent2 the first two patch frames written to a socket (the players, when the hub sends to
@@ -58,6 +62,26 @@ def install(path: str) -> None:
 
     proto.send_receive_event_to_app = send_receive_event_to_app  # type: ignore[method-assign]
 
+    original_data_received = proto.data_received
+
+    def data_received(self: Any, data: bytes) -> None:
+        t = now()
+        original_data_received(self, data)
+        if current and "recv" in current and "dr0" not in current:
+            current["dr0"], current["dr1"] = t, now()
+
+    proto.data_received = data_received  # type: ignore[method-assign]
+
+    original_app_receive = proto.receive
+
+    async def app_receive(self: Any) -> Any:
+        message = await original_app_receive(self)
+        if current and "queued" not in current:
+            current["queued"] = now()
+        return message
+
+    proto.receive = app_receive  # type: ignore[method-assign]
+
     # Every frame the server writes to a live socket goes through its outlet (web/ws_protocol.py).
     from hulldown.web import ws_protocol
 
@@ -81,17 +105,23 @@ def install(path: str) -> None:
     outlet_cls.send = send  # type: ignore[method-assign]
 
     store_cls = redis_store.RedisEventStore
-    original_append = store_cls.append
+    original_begin_append = store_cls.begin_append
 
-    async def append(self: Any, *args: Any, **kwargs: Any) -> Any:
+    async def begin_append(self: Any, *args: Any, **kwargs: Any) -> Any:
+        # append0: the append command is about to be written; append1: its reply is in hand.
         if current:
             current["append0"] = now()
-        result = await original_append(self, *args, **kwargs)
-        if current:
-            current["append1"] = now()
+        result_of = await original_begin_append(self, *args, **kwargs)
+
+        async def result() -> Any:
+            answer = await result_of()
+            if current:
+                current["append1"] = now()
+            return answer
+
         return result
 
-    store_cls.append = append  # type: ignore[method-assign]
+    store_cls.begin_append = begin_append  # type: ignore[method-assign]
 
     hub_cls = hub_mod.Hub
     original_broadcast = hub_cls.broadcast
@@ -140,10 +170,16 @@ def install(path: str) -> None:
         setattr(owner, name, wrapper)
 
     stamp_async(runtime_mod.MatchRuntime, "submit", "submit")
-    stamp_sync(runtime_mod, "validate", "validate")
-    stamp_async(runtime_mod.MatchRuntime, "_fold", "fold")
-    stamp_sync(runtime_mod, "state_hash", "hash")
-    stamp_sync(runtime_mod, "encode_event", "encode")
+    # The receive path: uvicorn's queue -> the app's receive, the strict decode, the handler.
+    from hulldown.web import live_socket
+
+    stamp_async(live_socket, "receive_frame", "frame")
+    stamp_sync(live_socket, "decode_frame", "decodef")
+    stamp_async(live_socket, "_handle", "handle")
+    # The one trip to the rules pool: rules0/1 on the loop (hand-over and back), decide0/1 on the
+    # worker thread (validate, fold, hash, encode).
+    stamp_async(runtime_mod, "run_rules_for", "rules")
+    stamp_sync(runtime_mod, "decide", "decide")
     stamp_sync(runtime_mod, "view_patch", "diff")
 
     # Garbage-collector pauses: one {"gc": generation, "t": start, "ns": duration} line each.

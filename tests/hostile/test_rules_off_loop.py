@@ -1,17 +1,20 @@
 """The rules run off the event loop (live/rules_pool.py), and a process whose state trails the
 stream catches up before it rejects (docs/limits-and-outages.md).
 
-The first test is structural and deterministic, not a timing assert: with every rules worker
-held, an act waits for the pool while the event loop goes on serving (here: other coroutines,
-a ping-sized task); releasing the workers lets the act be acknowledged. Were the rules on the
-loop, the act would be answered without the pool and the loop would stall during the fold. The
-measured figure - how long another match's acks wait behind a hostile client - is in
-``bench/hostile.py``."""
+The first tests are structural and deterministic, not timing asserts: with every rules worker
+held, an act of a kind that cost more than the inline budget lately waits for the pool while
+the event loop goes on serving (here: other coroutines, a ping-sized task); releasing the workers
+lets the act be acknowledged. Were such an act decided on the loop, it would be answered without
+the pool and the loop would stall during the fold. An act of a kind whose recent calls were all
+quick is decided on the loop, with no hand-over (live/rules_pool.py says why that costs the loop
+nothing). The measured figure - how long another match's acks wait behind a hostile client - is
+in ``bench/hostile.py``."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 from hulldown.live import rules_pool
 from hulldown.live.service import CreatedMatch, LiveService
@@ -31,6 +34,8 @@ async def test_an_act_waits_for_the_rules_pool_while_the_loop_keeps_serving(
     runtime = await live.get(created.match_id)
     assert runtime is not None
 
+    # An end_phase cost more than the budget a moment ago (in this process, any match).
+    rules_pool.kind_costs.record(rules_pool.rules_kind("decide", EndPhase()), 2 * rules_pool.INLINE_BUDGET)
     release = threading.Event()
     holders = [rules_pool.pool().submit(release.wait, 30) for _ in range(rules_pool.RULES_WORKERS)]
     try:
@@ -47,6 +52,52 @@ async def test_an_act_waits_for_the_rules_pool_while_the_loop_keeps_serving(
         holder.result(5)
     answer = await asyncio.wait_for(act, 10)
     assert isinstance(answer, protocol.Ack) and answer.seq == 2
+
+
+async def test_an_act_of_a_quick_kind_is_decided_on_the_loop_even_with_every_worker_held(
+    store: RedisEventStore, redis_url: str, key_prefix: str
+) -> None:
+    live = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
+    created = await live.create(duel())
+    assert isinstance(created, CreatedMatch)
+    runtime = await live.get(created.match_id)
+    assert runtime is not None
+    kind = rules_pool.rules_kind("decide", EndPhase())
+    rules_pool.kind_costs.record(kind, 2 * rules_pool.INLINE_BUDGET)
+    # Decayed to a quarter of the budget: every recent end_phase was quick.
+    rules_pool.kind_costs.forget(kind)
+    rules_pool.kind_costs.record(kind, rules_pool.INLINE_BUDGET / 4)
+    release = threading.Event()
+    holders = [rules_pool.pool().submit(release.wait, 30) for _ in range(rules_pool.RULES_WORKERS)]
+    try:
+        answer = await asyncio.wait_for(runtime.submit("a", EndPhase(), "inline-1"), 10)
+        assert isinstance(answer, protocol.Ack) and answer.seq == 2
+        assert runtime.state.phase == "shooting"
+    finally:
+        release.set()
+    for holder in holders:
+        holder.result(5)
+    # What it cost on the loop is what the next decision goes by.
+    estimate = rules_pool.kind_costs.estimate(kind)
+    assert estimate is not None and estimate >= rules_pool.INLINE_BUDGET / 4 * 0.99
+
+
+def test_a_kind_is_quick_only_once_measured_and_while_its_recent_maximum_is_under_the_budget() -> None:
+    costs = rules_pool.KindCosts()
+    budget = rules_pool.INLINE_BUDGET
+    assert costs.estimate("decide/move") is None and not costs.quick("decide/move")  # never measured
+    costs.record("decide/move", budget / 10)
+    assert costs.quick("decide/move")
+    costs.record("decide/move", 10 * budget)  # one costly call
+    costs.record("decide/move", budget / 10)  # a cheap one right after does not hide it
+    assert not costs.quick("decide/move")
+    estimate = costs.estimate("decide/move")
+    assert estimate is not None and estimate > 9.9 * budget
+    # It decays with the usage half-life: ten times the budget is under it after log2(10) of them.
+    later = time.monotonic() + 3.33 * rules_pool.USAGE_HALF_LIFE
+    decayed = costs.estimate("decide/move", now=later)
+    assert decayed is not None and decayed < budget
+    assert costs.quick("decide/end_phase") is False  # kinds are kept apart
 
 
 async def test_a_trailing_process_catches_up_instead_of_rejecting_a_legal_action(

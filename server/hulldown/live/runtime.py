@@ -40,7 +40,7 @@ from . import metrics, observe
 from .deciding import Decided, decide, fold_for_append
 from .delayed import DelayedFeed
 from .hub import Hub
-from .rules_pool import run_rules_for
+from .rules_pool import rules_kind, run_rules_for, run_rules_of_kind
 from .states import StateSource
 
 log = logging.getLogger("hulldown.live")
@@ -232,8 +232,9 @@ class MatchRuntime:
         if isinstance(action, TakebackRequest) and not base.ended and base.line is not None:
             line_at = (await self._line_states(base, action.to_seq)).__getitem__
         restore = await self.states.restorer(base, event)
-        decided = await run_rules_for(
+        decided = await run_rules_of_kind(
             self.match_id,
+            rules_kind("decide", action),
             decide,
             base,
             side,
@@ -270,8 +271,9 @@ class MatchRuntime:
         """Fold ``event`` onto ``base`` and append it (with its dice and state hash) expecting
         ``base.seq`` (system events: no validation)."""
         restore = await self.states.restorer(base, event)
-        decided = await run_rules_for(
+        decided = await run_rules_of_kind(
             self.match_id,
+            rules_kind("fold", event.body),
             fold_for_append,
             base,
             event,
