@@ -280,7 +280,8 @@ async def profile_once(spectators: int, args: argparse.Namespace) -> dict[str, A
     embedded.start()
     try:
         settings = Settings.from_env(host="127.0.0.1", port=0, data_dir=data_dir, redis_url=embedded.url)
-        settings = dataclasses.replace(settings, rate=1_000_000)
+        # As `hulldown serve` on its own Redis (private: nothing is tailed); players act back to back.
+        settings = dataclasses.replace(settings, private_store=True, rate=1_000_000)
         config = uvicorn.Config(
             create_app(settings),
             host="127.0.0.1",

@@ -121,6 +121,10 @@ def main() -> int:
     embedded = EmbeddedRedis(data_dir, appendfsync=settings.appendfsync)
     embedded.start()  # from the main thread: PDEATHSIG is tied to the starting thread
     settings = dataclasses.replace(settings, redis_url=embedded.url)
+    if any(f.name == "private_store" for f in dataclasses.fields(settings)):
+        # As `hulldown serve` does on its embedded Redis (an older hulldown, run for an A/B
+        # through PYTHONPATH, has no such setting and tails its own stream).
+        settings = dataclasses.replace(settings, private_store=True)
 
     config = uvicorn.Config(
         create_app(settings),

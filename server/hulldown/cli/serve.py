@@ -72,7 +72,7 @@ def serve(settings: Settings, log_level: str = "info") -> int:
             print(f"hulldown serve: {exc}", file=sys.stderr, flush=True)
             return 2
         embedded.supervise()
-        settings = dataclasses.replace(settings, redis_url=embedded.url)
+        settings = dataclasses.replace(settings, redis_url=embedded.url, private_store=True)
         log.info("embedded Redis on %s (AOF on, data in %s)", embedded.url, settings.data_dir)
 
     def _terminate(signum: int, frame: FrameType | None) -> None:

@@ -69,7 +69,10 @@ class LiveService:
         snapshot_every: int,
         evict_after: float = 0.0,
         max_matches: int = DEFAULT_MAX_MATCHES,
+        private_store: bool = False,
     ) -> None:
+        """``private_store``: no other process writes to this store (the embedded Redis), so
+        nothing is read back from its streams (``store/tailers.py``)."""
         self.store = store
         self.evict_after = evict_after
         self.max_matches = max_matches
@@ -80,7 +83,7 @@ class LiveService:
         self.snapshot_every = snapshot_every
         self.runtimes: dict[str, MatchRuntime] = {}
         self._loading = KeyedLocks()
-        self.tailer = make_tailer(redis_url, self._on_events, prefix=prefix)
+        self.tailer = make_tailer(redis_url, self._on_events, prefix=prefix, private=private_store)
         self._timelines: OrderedDict[str, Timeline] = OrderedDict()
         self._timeline_build = asyncio.Lock()  # one cold history fold at a time
         self.presence = Presence(store, self._local_counts)

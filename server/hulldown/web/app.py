@@ -44,6 +44,7 @@ def create_app(settings: Settings) -> Starlette:
             snapshot_every=settings.snapshot_every,
             evict_after=settings.evict_after,
             max_matches=settings.max_matches,
+            private_store=settings.private_store,
         )
         await live.start()
         app.state.live = live

@@ -30,6 +30,8 @@ class Settings:
     - ``max_matches`` (HULLDOWN_MAX_MATCHES): matches kept in memory at most; beyond it the least
       recently used idle ones are dropped (0: no limit).
     - ``log_format`` (HULLDOWN_LOG_FORMAT): ``text`` or ``json`` (one JSON object per line).
+    - ``private_store`` (no environment name): ``redis_url`` is this process's own embedded
+      Redis, which no other process writes to; set by ``hulldown serve`` when it starts one.
     """
 
     host: str = "127.0.0.1"
@@ -47,6 +49,7 @@ class Settings:
     evict_after: float = 900.0
     max_matches: int = 1000
     log_format: str = "text"
+    private_store: bool = False
 
     @classmethod
     def from_env(
