@@ -8,7 +8,9 @@ patch, the opponent's patch, and the first and last spectator's patch. Timestamp
 ``time.monotonic_ns()`` (CLOCK_MONOTONIC, comparable across processes).
 
 Floors in the same run: a bare Redis XADD round trip (redis-py, and the server's lean hiredis
-connection: the cheaper counts) and a bare websocket echo round trip. ``server_cpu_us_per_action``
+connection: the cheaper counts) and a bare websocket echo round trip; with ``--think-ms`` each of
+their samples waits the same random think time first, so they are measured from idle like the
+actions (the peers harness's conditions: ``--think-ms 50``). ``server_cpu_us_per_action``
 is the server process's CPU time (all threads, from /proc) per measured action.
 Prints one JSON object. Not a test: timings are never asserted.
 
@@ -152,12 +154,21 @@ async def wait_until(predicate: Any, timeout: float = 10.0) -> None:
 # ---- floors -------------------------------------------------------------------------------
 
 
-async def redis_floor(redis_url: str, n: int) -> dict[str, float]:
+async def think(rng: random.Random | None, think_ms: float) -> None:
+    """The random think time in [0, ``think_ms``) before an action or a floor's sample (none when
+    ``think_ms`` is 0), so that floors are measured from idle like the actions."""
+    if think_ms and rng is not None:
+        await asyncio.sleep(rng.random() * think_ms / 1000)
+
+
+async def redis_floor(redis_url: str, n: int, think_ms: float = 0.0) -> dict[str, float]:
     client = make_client(redis_url)
     key = f"hulldown-bench:{os.getpid()}:floor"
     samples = []
+    rng = random.Random(1)
     try:
         for i in range(n):
+            await think(rng, think_ms)
             t0 = time.monotonic_ns()
             await client.xadd(key, {"e": b"x" * 120}, id=f"0-{i + 1}")
             samples.append(time.monotonic_ns() - t0)
@@ -167,7 +178,7 @@ async def redis_floor(redis_url: str, n: int) -> dict[str, float]:
     return percentiles(samples)
 
 
-async def redis_lean_floor(redis_url: str, n: int) -> dict[str, float]:
+async def redis_lean_floor(redis_url: str, n: int, think_ms: float = 0.0) -> dict[str, float]:
     """The same XADD on the cheapest client here: the server's own lean connection (hiredis,
     no pool), for ``redis://`` and ``unix://`` URLs."""
     address = LeanAddress.from_url(redis_url)
@@ -176,8 +187,10 @@ async def redis_lean_floor(redis_url: str, n: int) -> dict[str, float]:
     lean = LeanConnection(address, reply_timeout=APPEND_REPLY_TIMEOUT, client_name="hulldown-bench-floor")
     key = f"hulldown-bench:{os.getpid()}:lean-floor"
     samples = []
+    rng = random.Random(2)
     try:
         for i in range(n):
+            await think(rng, think_ms)
             t0 = time.monotonic_ns()
             await lean.call(("XADD", key, f"0-{i + 1}", "e", b"x" * 120))
             samples.append(time.monotonic_ns() - t0)
@@ -187,7 +200,7 @@ async def redis_lean_floor(redis_url: str, n: int) -> dict[str, float]:
     return percentiles(samples)
 
 
-async def websocket_floor(n: int) -> dict[str, float]:
+async def websocket_floor(n: int, think_ms: float = 0.0) -> dict[str, float]:
     async def echo(ws: Any) -> None:
         async for message in ws:
             await ws.send(message)
@@ -196,7 +209,9 @@ async def websocket_floor(n: int) -> dict[str, float]:
         port = next(iter(server.sockets)).getsockname()[1]
         async with websockets.connect(f"ws://127.0.0.1:{port}") as ws:
             samples = []
+            rng = random.Random(3)
             for _ in range(n):
+                await think(rng, think_ms)
                 t0 = time.monotonic_ns()
                 await ws.send('{"type":"end_phase"}')
                 await ws.recv()
@@ -273,8 +288,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for i in range(args.warmup + args.moves):
             if i == args.warmup:
                 cpu_start = process_cpu_seconds(server_pid), thread_cpu_seconds(server_pid, server_pid)
-            if args.think_ms:
-                await asyncio.sleep(rng.random() * args.think_ms / 1000)
+            await think(rng, args.think_ms)
             mover = 0 if active == "a" else 1
             action_id = f"bench-{i}"
             t0 = time.monotonic_ns()
@@ -312,10 +326,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         first_ns = [spectator_first[s] - sent[s] for s in measured if s in spectator_first]
         last_ns = [spectator_last[s] - sent[s] for s in measured if s in spectator_last]
         patch_sizes = players[0].sizes
+        # From idle like the actions when they have a think time (fewer samples then: each waits).
+        floor_samples = 300 if args.think_ms else 1000
         floors = {
-            "redis_xadd": await redis_floor(redis_url, 1000),
-            "redis_xadd_lean": await redis_lean_floor(redis_url, 1000),
-            "websocket_echo": await websocket_floor(1000),
+            "redis_xadd": await redis_floor(redis_url, floor_samples, args.think_ms),
+            "redis_xadd_lean": await redis_lean_floor(redis_url, floor_samples, args.think_ms),
+            "websocket_echo": await websocket_floor(floor_samples, args.think_ms),
         }
         latency = {
             "mover": percentiles(mover_ns),
