@@ -88,18 +88,19 @@ def install(path: str) -> None:
     outlet_cls = ws_protocol.FrameOutlet
     original_send = outlet_cls.send
 
-    def send(self: Any, message: Any) -> bool:
-        written = original_send(self, message)
-        text = message.text
-        if text and current:
-            t = now()
-            if text.startswith('{"type":"patch"'):
-                n = current["sent_n"] = current.get("sent_n", 0) + 1
-                if n <= 2:
-                    current[f"sent{n}"] = t
-                current["sent_last"] = t
-            elif text.startswith('{"type":"ack"'):
-                current["ack"] = t
+    def send(self: Any, message: Any, then: Any = None) -> bool:
+        written = original_send(self, message, then)
+        for sent in (message, then):
+            text = sent.text if sent is not None else ""
+            if text and current:
+                t = now()
+                if text.startswith('{"type":"patch"'):
+                    n = current["sent_n"] = current.get("sent_n", 0) + 1
+                    if n <= 2:
+                        current[f"sent{n}"] = t
+                    current["sent_last"] = t
+                elif text.startswith('{"type":"ack"'):
+                    current["ack"] = t
         return written
 
     outlet_cls.send = send  # type: ignore[method-assign]

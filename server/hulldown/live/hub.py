@@ -48,9 +48,10 @@ class Outlet(Protocol):
         """Stop calling ``drained``."""
         ...
 
-    def send(self, message: Outgoing) -> bool:
-        """Write ``message`` now; False when the socket pushed back (part of it waits to be
-        written: wait for ``drained``) or is closed."""
+    def send(self, message: Outgoing, then: Outgoing | None = None) -> bool:
+        """Write ``message`` now (and ``then`` right after it, in the same write where the socket
+        allows); False when the socket pushed back (part of it waits to be written: wait for
+        ``drained``) or is closed."""
         ...
 
 
@@ -94,13 +95,18 @@ class Connection:
         """A message for this connection alone (welcome, ack, error...): send or queue it."""
         self.send(Outgoing(text))
 
-    def send(self, message: Outgoing) -> None:
-        """Send ``message`` now if the socket keeps up, else queue it (a full queue turns into
-        one resync)."""
+    def send(self, message: Outgoing, then: Outgoing | None = None) -> None:
+        """Send ``message`` (and ``then`` after it, in one write) now if the socket keeps up,
+        else queue it (a full queue turns into one resync)."""
         if self._clear:
-            if not self._outlet.send(message):
+            if not self._outlet.send(message, then):
                 self._pushed_back()
             return
+        self._queue(message)
+        if then is not None:
+            self._queue(then)
+
+    def _queue(self, message: Outgoing) -> None:
         if self.closed:
             return
         if message.shared and self.resync_due:
@@ -164,15 +170,29 @@ class Hub:
     def remove(self, connection: Connection) -> None:
         self._audiences[connection.audience].pop(connection, None)
 
-    def broadcast(self, text: str, audiences: tuple[Audience, ...] = LIVE_AUDIENCES) -> None:
+    def broadcast(
+        self,
+        text: str,
+        audiences: tuple[Audience, ...] = LIVE_AUDIENCES,
+        answer: tuple[Connection, Outgoing] | None = None,
+    ) -> None:
         """Send ``text`` to every connection of ``audiences``, players first: one frame, built
-        on the first socket that needs it, written to all (or queued where a socket is behind)."""
+        on the first socket that needs it, written to all (or queued where a socket is behind).
+
+        ``answer``: the connection whose act made this patch and its answer (the ack). It is
+        served first of all, the patch and the ack in one write, so the player who acted waits
+        for nobody and its socket takes one write, not two."""
         message = Outgoing(text, shared=True)
+        actor = None
+        if answer is not None:
+            actor, reply = answer
+            actor.send(message, reply)
         for audience in _PLAYERS_FIRST:
             if audience in audiences:
                 # Nothing here awaits, so no connection joins or leaves during the loop.
                 for connection in self._audiences[audience]:
-                    connection.send(message)
+                    if connection is not actor:
+                        connection.send(message)
 
     def count(self, audience: Audience | None = None) -> int:
         if audience is None:

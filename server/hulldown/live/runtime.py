@@ -39,7 +39,8 @@ from ..wire import protocol
 from . import metrics, observe
 from .deciding import Decided, decide, fold_for_append
 from .delayed import DelayedFeed
-from .hub import Hub
+from .hub import Connection, Hub
+from .outgoing import Outgoing
 from .rules_pool import rules_kind, run_rules_for, run_rules_of_kind
 from .states import StateSource
 
@@ -119,16 +120,23 @@ class MatchRuntime:
         with observe.folding():
             return await self.states.evolve(base, event, dice), dice
 
-    def _commit(self, event: Event, after: MatchState, patch: str | None = None) -> None:
+    def _commit(
+        self,
+        event: Event,
+        after: MatchState,
+        patch: str | None = None,
+        answer: tuple[Connection, Outgoing] | None = None,
+    ) -> None:
         """Make ``after`` the current state: patch to every live audience, hold it for the
         delayed one. Synchronous, so patches go out in seq order. ``patch`` is the encoded patch
-        from the current state to ``after`` when it was prepared already."""
+        from the current state to ``after`` when it was prepared already; ``answer``, the
+        actor's connection and ack, sent with the patch (``Hub.broadcast``)."""
         before = self.state
         self.state = after
         self.states.remember(after)
         text = patch if patch is not None else _patch_text(before, after)
         self.recent.append((after.seq, text))
-        self.hub.broadcast(text)
+        self.hub.broadcast(text, answer=answer)
         if self.delayed is not None:
             self.delayed.hold(event.at, after)
             self.delayed.release(after.seq)
@@ -164,19 +172,29 @@ class MatchRuntime:
     # ---- acting --------------------------------------------------------------------------
 
     async def submit(
-        self, side: Side, action: Action, action_id: str, expect: int | None = None
+        self,
+        side: Side,
+        action: Action,
+        action_id: str,
+        expect: int | None = None,
+        answer: Connection | None = None,
     ) -> protocol.Ack | protocol.Rejected:
         """Validate against the current state, fold, append with ``expect``. Never half-writes.
 
         The store failing (down, or hanging past its socket timeouts) answers the retryable
         rejection ``store_unavailable``: the act may or may not have been appended, and sending
         it again with the same ``action_id`` is answered by its ``ack`` (``duplicate``) if it was.
+
+        ``answer``: the actor's connection, which is sent the answer too. An act this call
+        appends gets its ack in the same write as its patch, before anyone else's patch
+        (``Hub.broadcast``); any other answer is sent when it is known.
         """
+        reply = _Reply(answer) if answer is not None else None
         try:
-            return await self._submit(side, action, action_id, expect)
+            result = await self._submit(side, action, action_id, expect, reply)
         except RedisError as exc:
             log.warning("match %s: store unavailable for action %s: %r", self.match_id, action_id, exc)
-            return _rejected(
+            result = _rejected(
                 action_id,
                 reject(
                     "store_unavailable",
@@ -185,9 +203,12 @@ class MatchRuntime:
                     retryable=True,
                 ),
             )
+        if reply is not None and not reply.sent:
+            reply.connection.push(protocol.encode(result).decode())
+        return result
 
     async def _submit(
-        self, side: Side, action: Action, action_id: str, expect: int | None
+        self, side: Side, action: Action, action_id: str, expect: int | None, reply: _Reply | None
     ) -> protocol.Ack | protocol.Rejected:
         async with self.lock:
             for _ in range(MAX_APPEND_RETRIES):
@@ -205,7 +226,7 @@ class MatchRuntime:
                         await self.catch_up()
                         continue
                     return _rejected(action_id, decided)
-                status, seq = await self._append_decided(base, decided, action_id)
+                status, seq = await self._append_decided(base, decided, action_id, reply)
                 if status == "appended":
                     await self._reveal_if_ended()
                     return protocol.Ack(action_id=action_id, seq=seq)
@@ -284,10 +305,11 @@ class MatchRuntime:
         return await self._append_decided(base, decided, action_id)
 
     async def _append_decided(
-        self, base: MatchState, decided: Decided, action_id: str | None
+        self, base: MatchState, decided: Decided, action_id: str | None, reply: _Reply | None = None
     ) -> tuple[str, int]:
         """Append a decided event expecting ``base.seq``; once Redis confirmed it, commit the
         state it makes (unless the tailer delivered it first) - nobody is sent anything before.
+        ``reply``: the actor's connection, sent the ack with the patch when this commits it.
 
         The patch is encoded while Redis runs the append script: the command is written first,
         then the patch is prepared, then the reply awaited."""
@@ -303,7 +325,12 @@ class MatchRuntime:
         if result.status == "appended":
             async with self._fold_lock:
                 if self.state is base:
-                    self._commit(decided.event, decided.after, decided.patch)
+                    answer = None
+                    if reply is not None and action_id is not None:
+                        ack = protocol.Ack(action_id=action_id, seq=result.seq)
+                        answer = (reply.connection, Outgoing(protocol.encode(ack).decode()))
+                        reply.sent = True
+                    self._commit(decided.event, decided.after, decided.patch, answer)
             self._snapshot_soon()
         return result.status, result.seq
 
@@ -499,6 +526,16 @@ class _missing:
 def _same_event(a: Event, b: Event) -> bool:
     """The same appended event: same seq, actor, action id and stored outcome."""
     return a.seq == b.seq and a.by == b.by and a.action_id == b.action_id and a.state_hash == b.state_hash
+
+
+class _Reply:
+    """The connection an act came from, and whether its answer went out with the patch."""
+
+    __slots__ = ("connection", "sent")
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.sent = False
 
 
 def _rejected(action_id: str, rejection: Rejection) -> protocol.Rejected:

@@ -286,8 +286,9 @@ async def _handle(
                 )
                 return
             started = time.perf_counter()
-            result = await runtime.submit(role, message.action, message.action_id, message.expect)
-            connection.push(protocol.encode(result).decode())
+            result = await runtime.submit(
+                role, message.action, message.action_id, message.expect, answer=connection
+            )
             kind = message.action.__struct_config__.tag
             observe.action_done(runtime.match_id, role, str(kind), result, time.perf_counter() - started)
         case protocol.Resume():

@@ -64,7 +64,7 @@ class FrameOutlet:
         self._drained = _never_drained
         self._transport.set_write_buffer_limits()  # asyncio's defaults, for uvicorn's own sends
 
-    def send(self, message: Outgoing) -> bool:
+    def send(self, message: Outgoing, then: Outgoing | None = None) -> bool:
         transport = self._transport
         if transport.is_closing() or self._protocol.close_sent:
             return False
@@ -73,9 +73,13 @@ class FrameOutlet:
             if conn.state is not State.OPEN:
                 return False
             conn.send_text(message.payload)
+            if then is not None:
+                conn.send_text(then.payload)
             transport.write(b"".join(conn.data_to_send()))
-        else:
+        elif then is None:
             transport.write(message.frame)
+        else:  # two frames, one write
+            transport.write(message.frame + then.frame)
         return not self.paused
 
     def pause(self) -> None:
@@ -128,15 +132,17 @@ class TextOutlet:
         if self._writing is not None:
             self._writing.cancel()
 
-    def send(self, message: Outgoing) -> bool:
+    def send(self, message: Outgoing, then: Outgoing | None = None) -> bool:
         if self.closed:
             return False
-        self._writing = asyncio.ensure_future(self._write(message.text))
+        texts = (message.text,) if then is None else (message.text, then.text)
+        self._writing = asyncio.ensure_future(self._write(texts))
         return False
 
-    async def _write(self, text: str) -> None:
+    async def _write(self, texts: tuple[str, ...]) -> None:
         try:
-            await self._send_text(text)
+            for text in texts:
+                await self._send_text(text)
         except Exception:  # the socket is gone; the receive loop ends the connection
             self.closed = True
             return

@@ -1,0 +1,112 @@
+"""The player who acted is served first, its patch and its ack in one write
+(live/hub.py ``Hub.broadcast``, docs/architecture.md section 6).
+
+A recording outlet stands in for the socket (each ``send`` call is one write), so what is
+checked is the writes themselves: the actor's first write carries the patch and then the ack,
+before any other connection is written to; everyone else gets the patch alone; an answer that is
+not an append (a rejection, a retried act's duplicate ack) is written on its own."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from hulldown.live.hub import Audience, Connection, Hub
+from hulldown.live.outgoing import Outgoing
+from hulldown.live.service import CreatedMatch, LiveService
+from hulldown.match.actions import EndPhase, Shoot
+from hulldown.store.redis_store import RedisEventStore
+from hulldown.wire import protocol
+from tests.scenarios import duel
+
+Writes = list[tuple[str, tuple[str, ...]]]  # (connection name, the messages of one write)
+
+
+class RecordingOutlet:
+    """Takes every write at once (never pushes back unless told to) and records it."""
+
+    def __init__(self, name: str, writes: Writes, push_back: bool = False) -> None:
+        self.name = name
+        self.writes = writes
+        self.push_back = push_back
+        self.closed = False
+        self.drained: Callable[[], None] = lambda: None
+
+    def attach(self, drained: Callable[[], None]) -> None:
+        self.drained = drained
+
+    def detach(self) -> None:
+        self.drained = lambda: None
+
+    def send(self, message: Outgoing, then: Outgoing | None = None) -> bool:
+        texts = (message.text,) if then is None else (message.text, then.text)
+        self.writes.append((self.name, texts))
+        return not self.push_back
+
+
+def connection(name: str, audience: Audience, writes: Writes, push_back: bool = False) -> Connection:
+    return Connection(RecordingOutlet(name, writes, push_back), audience, 16, lambda: "resync")
+
+
+def kinds(texts: tuple[str, ...]) -> list[str]:
+    return [json.loads(text)["type"] for text in texts]
+
+
+def test_the_actor_gets_patch_and_answer_in_one_write_before_everyone() -> None:
+    writes: Writes = []
+    hub = Hub()
+    a, b = connection("a", "a", writes), connection("b", "b", writes)
+    watchers = [connection(f"s{i}", "spectator", writes) for i in range(3)]
+    for c in (a, b, *watchers):
+        hub.add(c)
+    hub.broadcast('{"type":"patch","seq":2}', answer=(b, Outgoing('{"type":"ack","seq":2}')))
+    assert writes[0] == ("b", ('{"type":"patch","seq":2}', '{"type":"ack","seq":2}'))
+    assert [name for name, _ in writes] == ["b", "a", "s0", "s1", "s2"]
+    assert all(texts == ('{"type":"patch","seq":2}',) for _, texts in writes[1:])
+
+
+def test_an_actor_whose_socket_pushed_back_queues_the_patch_then_the_ack() -> None:
+    writes: Writes = []
+    hub = Hub()
+    a = connection("a", "a", writes, push_back=True)
+    hub.add(a)
+    a.push('{"type":"pong"}')  # pushed back: what follows waits in the queue
+    hub.broadcast('{"type":"patch","seq":2}', answer=(a, Outgoing('{"type":"ack","seq":2}')))
+    assert writes == [("a", ('{"type":"pong"}',))]
+    assert [m.text for m in a.pending] == ['{"type":"patch","seq":2}', '{"type":"ack","seq":2}']
+
+
+async def test_submit_with_the_actors_connection_answers_it_with_the_patch(
+    store: RedisEventStore, redis_url: str, key_prefix: str
+) -> None:
+    live = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
+    created = await live.create(duel())
+    assert isinstance(created, CreatedMatch)
+    runtime = await live.get(created.match_id)
+    assert runtime is not None
+    writes: Writes = []
+    a, b = connection("a", "a", writes), connection("b", "b", writes)
+    watcher = connection("s", "spectator", writes)
+    for c in (a, b, watcher):
+        runtime.hub.add(c)
+
+    answer = await runtime.submit("a", EndPhase(), "end-1", answer=a)
+    assert isinstance(answer, protocol.Ack) and answer.seq == 2
+    assert [(name, kinds(texts)) for name, texts in writes] == [
+        ("a", ["patch", "ack"]),
+        ("b", ["patch"]),
+        ("s", ["patch"]),
+    ]
+    assert json.loads(writes[0][1][1]) == json.loads(protocol.encode(answer))
+
+    writes.clear()  # a retry of the same act: the duplicate ack, alone
+    again = await runtime.submit("a", EndPhase(), "end-1", answer=a)
+    assert isinstance(again, protocol.Ack) and again.duplicate and again.seq == 2
+    assert [(name, kinds(texts)) for name, texts in writes] == [("a", ["ack"])]
+
+    writes.clear()  # side b acting out of turn: the rejection, alone, nothing broadcast
+    shot = Shoot(unit="rhino-1", fire=())
+    refused = await runtime.submit("b", shot, "out-of-turn", answer=b)
+    assert isinstance(refused, protocol.Rejected)
+    assert [(name, kinds(texts)) for name, texts in writes] == [("b", ["rejected"])]
+    assert runtime.state.seq == 2
