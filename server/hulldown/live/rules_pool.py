@@ -24,7 +24,9 @@ than a cheap fold on an idle machine (bench/peers/RESULTS.md). :func:`run_rules_
 match, was cheap: the process keeps each kind's most expensive recent CPU time, decaying with a
 half-life of :data:`USAGE_HALF_LIFE`. A kind never seen, or one that cost more than the budget
 lately, goes to the pool; so a costly kind is inline again only after its estimate decayed below
-the budget (a 10 ms move: about 7 s without another costly one).
+the budget (a 10 ms move: about 7 s without another costly one). An inline call does not give
+the loop a turn, so only calls that are followed by I/O - an act's decision, then its append -
+are made this way; folds of many events in a row (catching up, loading) stay on the pool.
 
 Measured in ``bench/hostile.py``; documented in docs/limits-and-outages.md.
 """

@@ -22,7 +22,7 @@ from ..match.history import StateAt, evolve_with_history, needed_seq
 from ..match.state import MatchState
 from ..rules.dice import Dice
 from ..store.redis_store import RedisEventStore
-from .rules_pool import rules_kind, run_rules_of_kind
+from .rules_pool import run_rules_for
 
 # States of one match kept in memory (most recently used first out). Every fold remembers its
 # state, so without a bound a match holds one state per event it ever had (~3-5 KB each). 128
@@ -93,9 +93,9 @@ class StateSource:
         restore = await self.restorer(state, event)
         if restore is None:
             raise LookupError(f"match {self.match_id}: no state at seq {needed_seq(state, event)} to restore")
-        return await run_rules_of_kind(
-            self.match_id, rules_kind("fold", event.body), evolve_with_history, state, event, dice, restore
-        )
+        # Always on the pool: catching up and loading fold many events in a row, and an inline
+        # call never gives the loop a turn (live/rules_pool.py).
+        return await run_rules_for(self.match_id, evolve_with_history, state, event, dice, restore)
 
     async def restorer(self, state: MatchState, event: Event) -> StateAt | None:
         """The ``state_at`` folding ``event`` onto ``state`` needs: the one earlier state an undo
