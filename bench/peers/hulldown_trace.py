@@ -181,6 +181,17 @@ def install(path: str) -> None:
     # worker thread (validate, fold, hash, encode).
     stamp_async(runtime_mod, "run_rules_for", "rules")
     stamp_sync(runtime_mod, "decide", "decide")
+    # pool: the act's rules call went to the pool (a kind not known to be quick) rather than inline.
+    from hulldown.live import rules_pool
+
+    original_on_pool = rules_pool._on_pool
+
+    async def on_pool(*args: Any, **kwargs: Any) -> Any:
+        if current:
+            current["pool"] = current.get("pool", 0) + 1
+        return await original_on_pool(*args, **kwargs)
+
+    rules_pool._on_pool = on_pool  # type: ignore[assignment]
     stamp_sync(runtime_mod, "view_patch", "diff")
 
     # Garbage-collector pauses: one {"gc": generation, "t": start, "ns": duration} line each.
