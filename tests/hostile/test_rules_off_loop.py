@@ -21,18 +21,14 @@ from hulldown.live.service import CreatedMatch, LiveService
 from hulldown.match.actions import EndPhase, Fire, Shoot
 from hulldown.store.redis_store import RedisEventStore
 from hulldown.wire import protocol
-from tests.scenarios import duel
+from tests.live.runtimes import duel_runtime
 from tests.undo.live_helpers import with_reserve
 
 
 async def test_an_act_waits_for_the_rules_pool_while_the_loop_keeps_serving(
     store: RedisEventStore, redis_url: str, key_prefix: str
 ) -> None:
-    live = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
-    created = await live.create(duel())
-    assert isinstance(created, CreatedMatch)
-    runtime = await live.get(created.match_id)
-    assert runtime is not None
+    runtime = await duel_runtime(store, redis_url, key_prefix)
 
     # An end_phase cost more than the budget a moment ago (in this process, any match).
     rules_pool.kind_costs.record(rules_pool.rules_kind("decide", EndPhase()), 2 * rules_pool.INLINE_BUDGET)
@@ -57,11 +53,7 @@ async def test_an_act_waits_for_the_rules_pool_while_the_loop_keeps_serving(
 async def test_an_act_of_a_quick_kind_is_decided_on_the_loop_even_with_every_worker_held(
     store: RedisEventStore, redis_url: str, key_prefix: str
 ) -> None:
-    live = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
-    created = await live.create(duel())
-    assert isinstance(created, CreatedMatch)
-    runtime = await live.get(created.match_id)
-    assert runtime is not None
+    runtime = await duel_runtime(store, redis_url, key_prefix)
     kind = rules_pool.rules_kind("decide", EndPhase())
     rules_pool.kind_costs.record(kind, 2 * rules_pool.INLINE_BUDGET)
     # Decayed to a quarter of the budget: every recent end_phase was quick.

@@ -13,11 +13,10 @@ from collections.abc import Callable
 
 from hulldown.live.hub import Audience, Connection, Hub
 from hulldown.live.outgoing import Outgoing
-from hulldown.live.service import CreatedMatch, LiveService
 from hulldown.match.actions import EndPhase, Shoot
 from hulldown.store.redis_store import RedisEventStore
 from hulldown.wire import protocol
-from tests.scenarios import duel
+from tests.live.runtimes import duel_runtime
 
 Writes = list[tuple[str, tuple[str, ...]]]  # (connection name, the messages of one write)
 
@@ -79,11 +78,7 @@ def test_an_actor_whose_socket_pushed_back_queues_the_patch_then_the_ack() -> No
 async def test_submit_with_the_actors_connection_answers_it_with_the_patch(
     store: RedisEventStore, redis_url: str, key_prefix: str
 ) -> None:
-    live = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
-    created = await live.create(duel())
-    assert isinstance(created, CreatedMatch)
-    runtime = await live.get(created.match_id)
-    assert runtime is not None
+    runtime = await duel_runtime(store, redis_url, key_prefix)
     writes: Writes = []
     a, b = connection("a", "a", writes), connection("b", "b", writes)
     watcher = connection("s", "spectator", writes)

@@ -10,21 +10,16 @@ from msgspec.structs import replace
 
 from hulldown.live.deciding import Decided
 from hulldown.live.runtime import _same_event
-from hulldown.live.service import CreatedMatch, LiveService
 from hulldown.match.actions import EndPhase
 from hulldown.match.events import Event, encode_event
 from hulldown.store.redis_store import RedisEventStore
-from tests.scenarios import duel
+from tests.live.runtimes import duel_runtime
 
 
 async def test_a_read_back_own_event_commits_the_state_folded_before_the_append(
     store: RedisEventStore, redis_url: str, key_prefix: str
 ) -> None:
-    live = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
-    created = await live.create(duel())
-    assert isinstance(created, CreatedMatch)
-    runtime = await live.get(created.match_id)
-    assert runtime is not None
+    runtime = await duel_runtime(store, redis_url, key_prefix)
     base = runtime.state
     event = Event(seq=base.seq + 1, at=time.time(), by="a", action_id="own-1", body=EndPhase())
     folded, _ = await runtime._fold(base, event)
@@ -48,11 +43,7 @@ async def test_the_tailer_delivering_our_append_in_flight_commits_it_without_dec
 ) -> None:
     """The bytes read back are compared with the bytes sent: equal, the event is not decoded
     (these bytes would not even decode) nor folded again."""
-    live = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
-    created = await live.create(duel())
-    assert isinstance(created, CreatedMatch)
-    runtime = await live.get(created.match_id)
-    assert runtime is not None
+    runtime = await duel_runtime(store, redis_url, key_prefix)
     base = runtime.state
     event = Event(seq=base.seq + 1, at=time.time(), by="a", action_id="own-2", body=EndPhase())
     folded, _ = await runtime._fold(base, event)
@@ -67,11 +58,7 @@ async def test_another_processs_event_at_the_seq_we_append_is_decoded_and_folded
     store: RedisEventStore, redis_url: str, key_prefix: str
 ) -> None:
     """Same seq, other bytes (another process won the race): folded from what the stream holds."""
-    live = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
-    created = await live.create(duel())
-    assert isinstance(created, CreatedMatch)
-    runtime = await live.get(created.match_id)
-    assert runtime is not None
+    runtime = await duel_runtime(store, redis_url, key_prefix)
     base = runtime.state
     ours = Event(seq=base.seq + 1, at=time.time(), by="a", action_id="ours", body=EndPhase())
     folded, _ = await runtime._fold(base, ours)
