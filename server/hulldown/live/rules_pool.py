@@ -19,9 +19,9 @@ Quick calls stay on the loop. A call on a worker holds the GIL until it ends or 
 interval passes, so a call that takes less than :data:`INLINE_BUDGET` (the switch interval)
 delays the loop no more when it runs on the loop itself - and on the loop it saves the two
 thread hand-overs (the worker's wake-up, the loop's wake-up with the result), which cost more
-than a cheap fold on an idle machine (bench/peers/RESULTS.md). :func:`run_rules_of_kind` (a call of a
-``kind``, such as an action's type) runs it inline when every recent call of that kind, in any
-match, was cheap: the process keeps each kind's most expensive recent CPU time, decaying with a
+than a cheap fold on an idle machine (bench/peers/RESULTS.md). :func:`run_rules_of_kind` (a
+call of a ``kind``, such as an action's type) runs it inline when every recent call of that kind,
+in any match, was cheap: the process keeps each kind's most expensive recent CPU time, decaying with a
 half-life of :data:`USAGE_HALF_LIFE`. A kind never seen, or one that cost more than the budget
 lately, goes to the pool; so a costly kind is inline again only after its estimate decayed below
 the budget (a 10 ms move: about 7 s without another costly one). An inline call does not give
