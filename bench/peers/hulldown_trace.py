@@ -10,8 +10,10 @@ as the Node driver's):
     recv         uvicorn has the act frame (before the ASGI queue)
     append0/1    RedisEventStore.begin_append called / the append's reply in hand
     submit0/1    MatchRuntime.submit entered / returned
-    rules0/1     run_rules_for called / returned on the loop (the hand-over to the rules pool and back)
-    decide0/1    decide entered / returned on the worker thread (validate, fold, hash, encode)
+    rules0/1     run_rules_of_kind called / returned on the loop (with a trip to the rules pool, the
+                 hand-over and back; inline, the decision itself)
+    decide0/1    decide entered / returned, on the loop or a worker (validate, fold, hash, encode)
+    pool         the act's rules call went to the pool (its kind not known to be quick)
     diff0/1      view_patch (the patch, computed while Redis runs the append)
     bcast0/1     Hub.broadcast called / returned (the patch is queued for every socket)
     (and one line per garbage collection: generation, start, duration)
@@ -177,9 +179,8 @@ def install(path: str) -> None:
     stamp_async(live_socket, "receive_frame", "frame")
     stamp_sync(live_socket, "decode_frame", "decodef")
     stamp_async(live_socket, "_handle", "handle")
-    # The one trip to the rules pool: rules0/1 on the loop (hand-over and back), decide0/1 on the
-    # worker thread (validate, fold, hash, encode).
-    stamp_async(runtime_mod, "run_rules_for", "rules")
+    # The act's rules call: rules0/1 on the loop, decide0/1 wherever it runs.
+    stamp_async(runtime_mod, "run_rules_of_kind", "rules")
     stamp_sync(runtime_mod, "decide", "decide")
     # pool: the act's rules call went to the pool (a kind not known to be quick) rather than inline.
     from hulldown.live import rules_pool

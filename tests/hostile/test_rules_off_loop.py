@@ -55,8 +55,7 @@ async def test_an_act_of_a_quick_kind_is_decided_on_the_loop_even_with_every_wor
 ) -> None:
     runtime = await duel_runtime(store, redis_url, key_prefix)
     kind = rules_pool.rules_kind("decide", EndPhase())
-    rules_pool.kind_costs.record(kind, 2 * rules_pool.INLINE_BUDGET)
-    # Decayed to a quarter of the budget: every recent end_phase was quick.
+    # Every recent end_phase (in this process, any match) cost a quarter of the budget.
     rules_pool.kind_costs.forget(kind)
     rules_pool.kind_costs.record(kind, rules_pool.INLINE_BUDGET / 4)
     release = threading.Event()
