@@ -276,12 +276,19 @@ async def record_match(server: Server) -> Transcript:
             await other.catch_up(reply["seq"])
         if action is SHOOT and http(t, "GET", f"/matches/{created['match_id']}", server.http)["ended"]:
             raise Restart("the shot ended the match")
-    final = http(t, "GET", f"/matches/{created['match_id']}", server.http)
+    # The seed is revealed by a system event appended after the last action's ack, so the match
+    # record read right after that ack may not have it yet: every client waits for the reveal.
     for client in clients:
-        await client.catch_up(final["seq"])
+        await client.until(reveals_seed)
+    http(t, "GET", f"/matches/{created['match_id']}", server.http)
     for client in clients:
         await client.close()
     return t
+
+
+def reveals_seed(frame: Frame) -> bool:
+    """A patch that reveals the match's dice seed (docs/architecture.md section 8)."""
+    return frame["type"] == "patch" and any(op["path"] == "/seed" for op in frame["ops"])
 
 
 async def record_reconnect(server: Server) -> Transcript:
