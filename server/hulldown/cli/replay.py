@@ -13,6 +13,7 @@ import msgspec
 
 from ..match.actions import Decide, Fire, Move, Pivot, Shoot, TakebackAnswer, TakebackRequest
 from ..match.events import Event, MatchCreated, MatchEnded, SeedRevealed
+from ..match.gc_pause import collections_paused
 from ..match.state import LogEntry, LogRoll
 from ..match.timeline import DiceFor, Timeline
 
@@ -69,9 +70,10 @@ def render(
     folded first, so an action shows the undo that later took it back."""
     timeline = Timeline(match_id, dice_for)
     where: list[tuple[int, int, str, str]] = []
-    for event in events:
-        after = timeline.push(event)
-        where.append((after.turn, after.player_turn, after.active, after.phase))
+    with collections_paused():  # a whole log folded in a row (match/gc_pause.py)
+        for event in events:
+            after = timeline.push(event)
+            where.append((after.turn, after.player_turn, after.active, after.phase))
     shown: tuple[int, int, str, str] | None = None
     for event, position in zip(events, where, strict=True):
         if event.seq < start or (end is not None and event.seq > end):

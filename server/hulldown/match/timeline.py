@@ -22,6 +22,7 @@ from msgspec.structs import replace
 
 from ..rules.dice import Dice
 from .events import Event
+from .gc_pause import collections_paused
 from .history import StateAt, evolve_with_history
 from .state import LineStep, LogEntry, MatchState, Side
 
@@ -142,8 +143,10 @@ class Timeline:
         return evolve_with_history(state, event, self.dice_for(event), self.state_at)
 
     def extend(self, events: Iterable[Event]) -> MatchState:
-        for event in events:
-            self.push(event)
+        """Fold the events in order, the cyclic collector paused meanwhile (match/gc_pause.py)."""
+        with collections_paused():
+            for event in events:
+                self.push(event)
         return self.state
 
     def _record(self, before: MatchState, after: MatchState, event: Event) -> None:
