@@ -122,6 +122,8 @@ def place_back(
 ) -> MatchState:
     """Seed 001, Vehicles and Close Combat: after the pivot, every enemy model that was in base
     contact and is no longer (or is now under the hull) is placed back into base contact."""
+    if not before:
+        return state  # nobody was in base contact: nobody to place back
     unit = state.units[uid]
     hulls = [footprint(m) for m in alive(unit)]
     moving = [
