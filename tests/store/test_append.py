@@ -121,5 +121,26 @@ async def test_foreign_stream_is_not_mistaken_for_an_event_stream(store: RedisEv
         await store.version("foreign")
 
 
+async def test_a_last_entry_deleted_by_hand_is_never_written_over(store: RedisEventStore) -> None:
+    """The version is the last entry's seq (docs/store.md); should that entry be deleted by hand,
+    an append at the lower seq is refused by the stream itself and writes nothing - no seq is
+    reused, none skipped."""
+    await fill(store, "cut", 3)
+    await store.client.xdel(store.keys.events("cut"), "0-3")
+    assert await store.version("cut") == 2
+    with pytest.raises(Exception, match="equal or smaller"):
+        await store.append("cut", b"again", expect=2, action_id="late")
+    assert await store.read("cut") == [(1, b"event-1"), (2, b"event-2")]
+    assert await store.client.hget(store.keys.dedupe("cut"), "late") is None
+
+
+async def test_the_version_is_read_alike_after_a_large_first_entry(store: RedisEventStore) -> None:
+    """A match definition of tens of KB in the first entry changes nothing in the version read."""
+    assert await store.append("big", b"x" * 40_000, expect=0, action_id=None) == AppendResult("appended", 1)
+    assert await store.append("big", b"y", expect=1, action_id="a") == AppendResult("appended", 2)
+    assert await store.append("big", b"z", expect=1, action_id="b") == AppendResult("conflict", 2)
+    assert await store.version("big") == 2
+
+
 async def test_ping(store: RedisEventStore) -> None:
     assert await store.ping() is True
