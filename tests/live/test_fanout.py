@@ -75,13 +75,21 @@ class RawFrames:
         assert b"sec-websocket-extensions" not in head.lower()  # no compression negotiated
         return cls(reader, writer)
 
-    async def send(self, message: dict[str, Any]) -> None:
+    @staticmethod
+    def client_frame(message: dict[str, Any]) -> bytes:
+        """A masked text frame of ``message`` as a client sends it."""
         payload = json.dumps(message).encode()
         mask = os.urandom(4)
         size = len(payload)
         header = bytes((0x81, 0x80 | size)) if size < 126 else struct.pack("!BBH", 0x81, 0x80 | 126, size)
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        self.writer.write(header + mask + masked)
+        return header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.send_at_once([message])
+
+    async def send_at_once(self, messages: list[dict[str, Any]]) -> None:
+        """Every message's frame in one write (the server reads them in one go)."""
+        self.writer.write(b"".join(self.client_frame(m) for m in messages))
         await self.writer.drain()
 
     async def frame(self, timeout: float = 10.0) -> bytes:

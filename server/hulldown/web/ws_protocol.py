@@ -91,10 +91,35 @@ class FrameOutlet:
             self._drained()
 
 
+# Reading from a socket is paused once this many received messages wait for the app to take
+# them, or once one larger than READ_AHEAD_BYTES waits; uvicorn pauses after every message (and
+# resumes when the app takes it): two ``epoll_ctl`` system calls per message, on the path of every
+# act (docs/architecture.md section 6). What a connection holds read ahead stays about what it
+# held before: a few small messages besides the one large one uvicorn would hold.
+RECEIVE_BACKLOG = 8
+READ_AHEAD_BYTES = 4096
+
+
 class FrameWritingProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's websockets sans-I/O protocol plus a :class:`FrameOutlet` in the ASGI scope."""
+    """uvicorn's websockets sans-I/O protocol plus a :class:`FrameOutlet` in the ASGI scope, and
+    reading paused only when the messages waiting for the app are many or large."""
 
     outlet: FrameOutlet | None = None
+
+    def send_receive_event_to_app(self) -> None:
+        if self.read_paused:
+            super().send_receive_event_to_app()
+            return
+        size = sum(len(part) for part in self.frames)
+        # uvicorn's method queues the message, then pauses reading unless it is paused already:
+        # it is marked paused for the call, and really paused only when the backlog is full or
+        # the message large. ``receive`` resumes reading once the app has taken every message.
+        self.read_paused = True
+        super().send_receive_event_to_app()
+        if self.queue.qsize() >= RECEIVE_BACKLOG or size > READ_AHEAD_BYTES:
+            self.transport.pause_reading()
+        else:
+            self.read_paused = False
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
