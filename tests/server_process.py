@@ -8,6 +8,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -104,3 +106,16 @@ class ServerProcess:
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait(5)
+
+
+@contextmanager
+def server_with_env(
+    redis_url: str, prefix: str, log_dir: Path, env: dict[str, str]
+) -> Iterator[ServerProcess]:
+    """A running ``hulldown serve`` on the test Redis with these settings in its environment."""
+    process = ServerProcess(redis_url=redis_url, prefix=prefix, log=log_dir / "server.log", env=env)
+    process.start()
+    try:
+        yield process
+    finally:
+        process.stop()

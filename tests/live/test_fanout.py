@@ -32,7 +32,7 @@ from tests.live.test_end_to_end import END, MOVE
 from tests.live.wsclient import RawClient
 from tests.ops.helpers import metric_samples, sample
 from tests.scenarios import duel
-from tests.server_process import ServerProcess, free_port
+from tests.server_process import ServerProcess, free_port, server_with_env
 from tests.spectators.test_spectators import create, get, live_url
 
 SEND_QUEUE = 4  # messages a connection may queue behind a socket that pushes back
@@ -41,15 +41,9 @@ BIG_NONCE = "x" * 60_000  # a ping's nonce comes back in the pong: 60 KB per ans
 
 @pytest.fixture
 def small_queue_server(redis_url: str, key_prefix: str, tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(
-        redis_url=redis_url,
-        prefix=key_prefix,
-        log=tmp_path / "server.log",
-        env={"HULLDOWN_SEND_QUEUE": str(SEND_QUEUE), "HULLDOWN_RATE": "100000"},
-    )
-    process.start()
-    yield process
-    process.stop()
+    env = {"HULLDOWN_SEND_QUEUE": str(SEND_QUEUE), "HULLDOWN_RATE": "100000"}
+    with server_with_env(redis_url, key_prefix, tmp_path, env) as process:
+        yield process
 
 
 # ---- a raw websocket client: the exact bytes of every frame the server sends --------------------
@@ -299,12 +293,8 @@ async def test_closed_sockets_are_dropped_and_the_others_carry_on(small_queue_se
 
 @pytest.fixture
 def deflate_server(redis_url: str, key_prefix: str, tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(
-        redis_url=redis_url, prefix=key_prefix, log=tmp_path / "server.log", env={"HULLDOWN_WS_DEFLATE": "1"}
-    )
-    process.start()
-    yield process
-    process.stop()
+    with server_with_env(redis_url, key_prefix, tmp_path, {"HULLDOWN_WS_DEFLATE": "1"}) as process:
+        yield process
 
 
 async def test_sockets_with_per_message_deflate_get_their_own_compressed_frames(

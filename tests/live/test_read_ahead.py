@@ -15,7 +15,7 @@ from hulldown.match.state import Options
 from hulldown.web.ws_protocol import READ_AHEAD_BYTES, RECEIVE_BACKLOG
 from tests.live.test_end_to_end import MOVE
 from tests.live.test_fanout import RawFrames
-from tests.server_process import ServerProcess
+from tests.server_process import ServerProcess, server_with_env
 from tests.spectators.test_spectators import create
 
 BURST = 3 * RECEIVE_BACKLOG + 1
@@ -23,12 +23,8 @@ BURST = 3 * RECEIVE_BACKLOG + 1
 
 @pytest.fixture
 def unlimited_server(redis_url: str, key_prefix: str, tmp_path: Path) -> Iterator[ServerProcess]:
-    process = ServerProcess(
-        redis_url=redis_url, prefix=key_prefix, log=tmp_path / "server.log", env={"HULLDOWN_RATE": "100000"}
-    )
-    process.start()
-    yield process
-    process.stop()
+    with server_with_env(redis_url, key_prefix, tmp_path, {"HULLDOWN_RATE": "100000"}) as process:
+        yield process
 
 
 async def test_a_burst_past_the_backlog_is_answered_in_order(unlimited_server: ServerProcess) -> None:
