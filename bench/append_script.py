@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import redis
@@ -35,7 +36,8 @@ from hulldown.store.scripts import script_source  # noqa: E402
 EVENTS, DEDUPE = "bench:{m}:events", "bench:{m}:dedupe"
 
 
-def usec_per_call(client: redis.Redis, command: str) -> tuple[int, int]:
+def command_totals(client: redis.Redis, command: str) -> tuple[int, int]:
+    """Redis' own count of ``command`` calls and the microseconds spent in them so far."""
     stats = client.info("commandstats").get(f"cmdstat_{command}", {})
     return int(stats.get("calls", 0)), int(stats.get("usec", 0))
 
@@ -45,24 +47,36 @@ def fresh_stream(client: redis.Redis, first_kb: int) -> None:
     client.xadd(EVENTS, {"e": b"d" * (first_kb * 1024)}, id="0-1")
 
 
+def in_redis_us(
+    client: redis.Redis, command: str, first_kb: int, send: Callable[[int], object], n: int
+) -> float:
+    """In-Redis microseconds per ``command`` over ``send(0) ... send(n - 1)``, on a fresh stream
+    whose first entry is ``first_kb`` KB."""
+    fresh_stream(client, first_kb)
+    calls0, usec0 = command_totals(client, command)
+    for i in range(n):
+        send(i)
+    calls1, usec1 = command_totals(client, command)
+    return (usec1 - usec0) / (calls1 - calls0)
+
+
 def script_cost(client: redis.Redis, source: str, first_kb: int, appends: int, payload: bytes) -> float:
     """In-Redis microseconds per append of ``source`` after a first entry of ``first_kb``."""
-    fresh_stream(client, first_kb)
     sha = client.script_load(source)
-    calls0, usec0 = usec_per_call(client, "evalsha")
-    for i in range(appends):
-        client.evalsha(sha, 2, EVENTS, DEDUPE, i + 1, payload, "1", f"a{i}")
-    calls1, usec1 = usec_per_call(client, "evalsha")
-    return (usec1 - usec0) / (calls1 - calls0)
+    return in_redis_us(
+        client,
+        "evalsha",
+        first_kb,
+        lambda i: client.evalsha(sha, 2, EVENTS, DEDUPE, i + 1, payload, "1", f"a{i}"),
+        appends,
+    )
 
 
 def xadd_cost(client: redis.Redis, first_kb: int, appends: int, payload: bytes) -> float:
-    fresh_stream(client, first_kb)
-    calls0, usec0 = usec_per_call(client, "xadd")
-    for i in range(appends):
-        client.xadd(EVENTS, {"e": payload}, id=f"0-{i + 2}")
-    calls1, usec1 = usec_per_call(client, "xadd")
-    return (usec1 - usec0) / (calls1 - calls0)
+    """The floor: in-Redis microseconds per bare XADD of the same payload."""
+    return in_redis_us(
+        client, "xadd", first_kb, lambda i: client.xadd(EVENTS, {"e": payload}, id=f"0-{i + 2}"), appends
+    )
 
 
 def main() -> None:

@@ -1,8 +1,9 @@
 """Reading ahead (web/ws_protocol.py, ``RECEIVE_BACKLOG``; docs/architecture.md section 6): the
 server reads a socket's next messages while the app handles one, and pauses reading only once
-``RECEIVE_BACKLOG`` of them wait or one larger than ``READ_AHEAD_BYTES`` does. Over a real ``hulldown serve``: a burst of several backlogs'
-worth of messages in one write is answered completely and in order (reading paused and resumed
-on the way), and the connection goes on acting afterwards."""
+``RECEIVE_BACKLOG`` of them wait or one larger than ``READ_AHEAD_BYTES`` does. Over a real
+``hulldown serve``: a burst of several backlogs' worth of messages in one write is answered
+completely and in order (reading paused and resumed on the way), and the connection goes on
+acting afterwards."""
 
 from __future__ import annotations
 
