@@ -203,9 +203,9 @@ def plan_shooting(
     if transport is not None:
         tspeed = speed_of(transport)
         if tspeed == "cruising" or transport.flag("rammed"):
-            allowance, forced = 0, "transport at Cruising Speed"
+            allowance, forced = 0.0, "transport at Cruising Speed"
     if overwatch:
-        allowance, forced = 0, "Overwatch"
+        allowance, forced = 0.0, "Overwatch"
     shots: list[WeaponShot] = []
     for fire in action.fire:
         result = _plan_weapon(state, unit, fire, forced, overwatch, psychic)
