@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cli.verify import Report
-from ..match.timeline import TimelineIndex
+from ..match.timeline_index import TimelineIndex
 from ..wire import protocol
 
 Schema = dict[str, Any]
