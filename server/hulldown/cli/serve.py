@@ -19,6 +19,7 @@ from types import FrameType
 
 import uvicorn
 
+from ..compile.status import describe as describe_core
 from ..live import rules_pool
 from ..store.embedded import DataDirInUse, EmbeddedRedis
 from ..web.app import create_app
@@ -99,6 +100,7 @@ def serve(settings: Settings, log_level: str = "info") -> int:
         )
         server = _Server(config, embedded)
         log.info("hulldown listening on http://%s:%d", settings.host, settings.port)
+        log.info("%s", describe_core())
         server.run()
     finally:
         if embedded is not None:
