@@ -15,10 +15,7 @@ bench.js ends its server); data directories left behind by killed runs are remov
 start.
 
 Variants: ``default`` - the server's defaults (websocket per-message deflate off), except the
-per-connection rate limit (HULLDOWN_RATE), lifted because the benchmark's players act back to back;
-``compiled`` - the same with the rules core compiled by mypyc (docs/compiled-core.md): the driver
-puts ``build/compiled`` first on ``PYTHONPATH``, and the server refuses to start unless that copy
-is the one imported and was built from the checkout's sources.
+per-connection rate limit (HULLDOWN_RATE), lifted because the benchmark's players act back to back.
 """
 
 from __future__ import annotations
@@ -39,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]  # the repository (bench/peers/ -> ..)
 SCENARIO = ROOT / "examples" / "duel-40k7.json"
 DATA_PREFIX = "hulldown-peerbench-"
-VARIANTS = ("default", "compiled")
+VARIANTS = ("default",)
 HARD_LIMIT_S = float(os.environ.get("BENCH_SERVER_LIMIT_S") or 900)
 
 
@@ -57,21 +54,6 @@ def remove_stale_data_dirs() -> None:
         if pid == os.getpid() or Path(f"/proc/{pid}").exists():
             continue
         shutil.rmtree(path, ignore_errors=True)
-
-
-def compiled_problem() -> str | None:
-    """Why the ``compiled`` variant cannot run (the compiled copy is not the one imported, or it
-    was built from other sources than the checkout's), or None."""
-    import hulldown
-    from hulldown.compile.build import is_current
-    from hulldown.compile.status import running_compiled
-
-    rebuild = "build it with: .venv/bin/hulldown compile --into build/compiled"
-    if not running_compiled():
-        return f"variant compiled: {hulldown.__file__} is not the compiled copy; {rebuild}"
-    if not is_current(ROOT / "server" / "hulldown", Path(hulldown.__file__).parents[1]):
-        return f"variant compiled: the compiled copy is stale (the sources changed); {rebuild}"
-    return None
 
 
 def watch_stdin(on_close: Callable[[str], None]) -> None:
@@ -108,9 +90,6 @@ def main() -> int:
         log(f"unknown variant {variant!r}; one of {VARIANTS}")
         return 2
     os.environ.setdefault("HULLDOWN_RATE", "1000000")  # players act back to back
-    if variant == "compiled" and (problem := compiled_problem()):
-        log(problem)
-        return 2
 
     hub_file = os.environ.get("HULLDOWN_BENCH_HUB_FILE")
     if hub_file:  # A/B measurements: another version of hulldown/live/hub.py (e.g. from git)

@@ -33,9 +33,6 @@ const TRACE = Boolean(process.env.HULLDOWN_BENCH_TRACE);
 const variants = {
   // The server's defaults (websocket per-message deflate off), HULLDOWN_RATE lifted.
   default: { env: {} },
-  // The same with the rules core compiled by mypyc (docs/compiled-core.md): the copy built by
-  // `.venv/bin/hulldown compile --into build/compiled` first on the server's path.
-  compiled: { env: { PYTHONPATH: path.join(REPO, 'build', 'compiled') } },
 };
 
 // Which Python runs the server: HULLDOWN_BENCH_PYTHON (e.g. `python3` from PATH, which must then

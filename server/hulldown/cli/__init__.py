@@ -1,4 +1,4 @@
-"""The command line: ``hulldown serve | replay | verify | simulate | roster | odds | compile``."""
+"""The command line: ``hulldown serve | replay | verify | simulate | roster | odds``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from pathlib import Path
 
 from .. import __version__
 from ..web.settings import Settings
-from .compile import add_compile_command
 from .history import add_commands as add_history_commands
 from .logging_setup import LOG_FORMATS, configure_logging
 from .odds import add_odds_command
@@ -45,7 +44,6 @@ def build_parser() -> argparse.ArgumentParser:
     add_simulate_command(commands)
     add_roster_command(commands)
     add_odds_command(commands)
-    add_compile_command(commands)
     return parser
 
 

@@ -19,7 +19,6 @@ from types import FrameType
 
 import uvicorn
 
-from ..compile.status import describe as describe_core
 from ..live import rules_pool
 from ..store.embedded import DataDirInUse, EmbeddedRedis
 from ..web.app import create_app
@@ -100,7 +99,6 @@ def serve(settings: Settings, log_level: str = "info") -> int:
         )
         server = _Server(config, embedded)
         log.info("hulldown listening on http://%s:%d", settings.host, settings.port)
-        log.info("%s", describe_core())
         server.run()
     finally:
         if embedded is not None:

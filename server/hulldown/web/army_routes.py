@@ -14,7 +14,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..checkout import checkout_root
 from ..match.state import SIDES
 from ..roster.editions import EDITIONS
 from ..roster.importer import import_roster
@@ -30,7 +29,7 @@ EXAMPLES_ENV = "HULLDOWN_EXAMPLES_DIR"
 def examples_dir() -> Path:
     """``HULLDOWN_EXAMPLES_DIR``, else the ``examples/`` of the source checkout."""
     configured = os.environ.get(EXAMPLES_ENV)
-    return Path(configured) if configured else checkout_root() / "examples"
+    return Path(configured) if configured else Path(__file__).resolve().parents[3] / "examples"
 
 
 def _examples() -> dict[str, dict[str, object]]:

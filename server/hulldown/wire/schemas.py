@@ -23,7 +23,6 @@ from typing import Any
 
 import msgspec
 
-from ..checkout import checkout_root
 from ..match.actions import Action
 from ..match.definition import MatchDefinition
 from ..match.events import Event
@@ -259,8 +258,8 @@ def generated_files() -> dict[str, str]:
 
 
 def default_directory() -> Path:
-    """``client-protocol/`` of the source checkout this package comes from."""
-    return checkout_root() / "client-protocol"
+    """``client-protocol/`` of the source checkout this module lives in."""
+    return Path(__file__).resolve().parents[3] / "client-protocol"
 
 
 def differences(directory: Path) -> list[str]:
