@@ -3,8 +3,8 @@
 An experiment, not a build option: hulldown ships and runs as plain Python. This measures what
 compiling the pure core would buy, so the choice can be made on a number. It copies ``server/``
 to a temporary folder, compiles there with mypyc (from the test dependencies; gcc and the Python
-headers needed) every module of ``hulldown/match`` and ``hulldown/rules`` that it can (see
-``not_compiled``), then folds the same stored events (``bench/replay.py``'s match) in whole
+headers needed) every module of ``hulldown/match``, ``hulldown/rules`` and ``hulldown/odds``
+that it can (see ``not_compiled``), then folds the same stored events (``bench/replay.py``'s match) in whole
 processes that alternate between the interpreted checkout and the compiled copy, each process
 checking that its final state hash is the one the log was built to.
 
@@ -15,10 +15,15 @@ Modules left interpreted, and why (each reported in the output):
   a struct field's default (``msgspec.field(...)``) against the field's type when the class is
   made, and fails to import;
 - ``rules/geometry/shapes.py``: mypyc rejects its value-restricted ``TypeVar`` returns;
-- ``match/arrivals.py``: mypyc stops with an internal error on ``x in (a, *rest)``.
+- ``match/arrivals.py``: mypyc stops with an internal error on ``x in (a, *rest)``;
+- ``match/setup.py`` and ``match/setup_special.py``: compiled as modules of their own, they would
+  load the rules packages their functions import before their own bodies run, and those packages
+  import them.
 
-Compiling takes minutes (mypyc writes the whole group as one C file for gcc -O3). Not a test:
-nothing is asserted but the hashes.
+Compiling takes about 3 minutes on 2 cores (one C extension per module, a compiler per core).
+Measured (docs/architecture.md section 7): 1.45x fewer instructions per folded event, 1.16-1.22x
+the cold fold's speed, nothing on the live server's path. Not a test: nothing is asserted but the
+hashes.
 """
 
 from __future__ import annotations
@@ -37,11 +42,25 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("hulldown/match", "hulldown/rules")
+PACKAGES = ("hulldown/match", "hulldown/rules", "hulldown/odds")
 MYPYC_BLOCKED = {
     "hulldown/rules/geometry/shapes.py": "mypyc rejects the value-restricted TypeVar returns",
     "hulldown/match/arrivals.py": "mypyc internal error on `x in (a, *rest)`",
+    # Compiled as modules of their own, these would load the rules packages their functions
+    # import before their own bodies run, and those packages import them: a half-made module.
+    "hulldown/match/setup.py": "imports the editions inside a function (they import it when they load)",
+    "hulldown/match/setup_special.py": "imports a rules package inside a function (it imports this)",
 }
+
+# One extension per module (``separate``), so ``build_ext -j`` runs a compiler on every core.
+BUILD_CHILD = """
+import sys
+from mypyc.build import mypycify
+from setuptools import setup
+config, jobs, *paths = sys.argv[1:]
+setup(name="hulldown-compiled", ext_modules=mypycify(["--config-file", config, *paths], separate=True),
+      script_args=["build_ext", "--inplace", "-j", jobs])
+"""
 
 # One process's fold: the events built by bench/replay.py, decoded, folded from nothing.
 FOLD_CHILD = """
@@ -111,9 +130,11 @@ def main() -> None:
         t0 = time.perf_counter()
         build = subprocess.run(
             [
-                str(Path(sys.executable).with_name("mypyc")),
-                "--config-file",
+                sys.executable,
+                "-c",
+                BUILD_CHILD,
                 str(ROOT / "pyproject.toml"),
+                str(os.cpu_count() or 1),
                 *compiled,
             ],
             cwd=tree,
