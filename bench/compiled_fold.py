@@ -4,9 +4,9 @@ An experiment, not a build option: hulldown ships and runs as plain Python. This
 compiling the pure core would buy, so the choice can be made on a number. It copies ``server/``
 to a temporary folder, compiles there with mypyc (from the test dependencies; gcc and the Python
 headers needed) every module of ``hulldown/match``, ``hulldown/rules`` and ``hulldown/odds``
-that it can (see ``not_compiled``), then folds the same stored events (``bench/replay.py``'s match) in whole
-processes that alternate between the interpreted checkout and the compiled copy, each process
-checking that its final state hash is the one the log was built to.
+that it can (see ``not_compiled``), then folds the same stored events (``bench/replay.py``'s
+match) in whole processes that alternate between the interpreted checkout and the compiled copy,
+each process checking that its final state hash is the one the log was built to.
 
     python bench/compiled_fold.py --events 30000 --pairs 3
 
@@ -21,7 +21,7 @@ Modules left interpreted, and why (each reported in the output):
   import them.
 
 Compiling takes about 3 minutes on 2 cores (one C extension per module, a compiler per core).
-Measured (docs/architecture.md section 7): 1.45x fewer instructions per folded event, 1.16-1.22x
+Measured (docs/architecture.md section 7): 1.45x fewer instructions per folded event, 1.13-1.23x
 the cold fold's speed, nothing on the live server's path. Not a test: nothing is asserted but the
 hashes.
 """
@@ -64,8 +64,8 @@ setup(name="hulldown-compiled", ext_modules=mypycify(["--config-file", config, *
 
 # One process's fold: the events built by bench/replay.py, decoded, folded from nothing.
 FOLD_CHILD = """
-import json, pickle, sys, time
-sys.path.insert(0, {bench!r}); sys.path.insert(0, {root!r})
+import json, pickle, sys
+sys.path.insert(0, {bench!r})
 import replay
 from hulldown.match.reducer import state_hash
 payloads, expected = pickle.load(open({data!r}, "rb"))
@@ -104,7 +104,7 @@ def choose(tree: Path) -> tuple[list[str], dict[str, str]]:
 
 
 def fold_once(pythonpath: Path, data: Path) -> dict[str, float | bool]:
-    code = FOLD_CHILD.format(bench=str(ROOT / "bench"), root=str(ROOT), data=str(data))
+    code = FOLD_CHILD.format(bench=str(ROOT / "bench"), data=str(data))
     env = {**os.environ, "PYTHONPATH": str(pythonpath)}
     out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True)
     result: dict[str, float | bool] = json.loads(out.stdout.strip().splitlines()[-1])
