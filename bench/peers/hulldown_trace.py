@@ -70,6 +70,22 @@ def install(path: str) -> None:
 
     proto.send_receive_event_to_app = send_receive_event_to_app  # type: ignore[method-assign]
 
+    # Messages handed straight to the live socket's reader (web/ws_protocol.py) skip the above.
+    from hulldown.web import ws_protocol as direct_protocol
+
+    original_deliver = direct_protocol.FrameWritingProtocol._deliver
+
+    def deliver(self: Any, to: Any) -> None:
+        t = now()
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        match = ACTION_STAMP.search(data.decode(errors="replace")) if b'"act"' in data else None
+        if match is not None:
+            flush()
+            current.update({"client_send": int(match.group(1)), "recv": t})
+        original_deliver(self, to)
+
+    direct_protocol.FrameWritingProtocol._deliver = deliver  # type: ignore[method-assign]
+
     original_data_received = proto.data_received
 
     def data_received(self: Any, data: bytes) -> None:
@@ -184,12 +200,24 @@ def install(path: str) -> None:
         setattr(owner, name, wrapper)
 
     stamp_async(runtime_mod.MatchRuntime, "submit", "submit")
-    # The receive path: uvicorn's queue -> the app's receive, the strict decode, the handler.
-    from hulldown.web import live_socket
+    # The receive path: the reader's handling of the frame (web/live_reader.py), the strict
+    # decode; the act started without a task (submitnow0/1), Redis' reply handled (reply0/1).
+    from hulldown.web import live_reader
 
-    stamp_async(live_socket, "receive_frame", "frame")
-    stamp_sync(live_socket, "decode_frame", "decodef")
-    stamp_async(live_socket, "_handle", "handle", written=True)
+    stamp_sync(live_reader, "decode_frame", "decodef")
+    stamp_sync(live_reader.LiveReader, "_handle", "handle")
+    stamp_sync(runtime_mod.MatchRuntime, "submit_now", "submitnow")
+    stamp_sync(runtime_mod.MatchRuntime, "_appended_now", "reply")
+    stamp_sync(redis_store.RedisEventStore, "append_now", "appendnow")
+    original_acted = live_reader.LiveReader._acted
+
+    def acted(self: Any, *args: Any, **kwargs: Any) -> None:
+        original_acted(self, *args, **kwargs)
+        if current:
+            current["acted"] = now()
+            asyncio.get_running_loop().call_soon(flush)
+
+    live_reader.LiveReader._acted = acted  # type: ignore[method-assign]
     # The act's rules call: rules0/1 on the loop, decide0/1 wherever it runs.
     stamp_async(runtime_mod, "run_rules_of_kind", "rules")
     stamp_sync(runtime_mod, "decide", "decide")

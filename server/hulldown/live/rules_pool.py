@@ -183,8 +183,20 @@ async def run_rules_of_kind(
     type): on the loop at once when every recent call of that kind was quick and no call waits
     for the pool, else as :func:`run_rules_for` (the module's docstring says why). Either way
     its CPU counts towards ``owner``'s fair share and ``kind``'s estimate."""
-    if _share.waiting or not kind_costs.quick(kind):
+    if not inline_now(kind):
         return await _on_pool(owner, kind, fn, *args, **kwargs)
+    return run_inline(owner, kind, fn, *args, **kwargs)
+
+
+def inline_now(kind: str) -> bool:
+    """A call of ``kind`` may run on the loop now: every recent call of that kind was quick
+    and no call waits for the pool."""
+    return not _share.waiting and kind_costs.quick(kind)
+
+
+def run_inline(owner: str, kind: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+    """``fn(*args, **kwargs)`` right here (ask :func:`inline_now` first), its CPU counted
+    towards ``owner``'s fair share and ``kind``'s estimate."""
     spent: list[float] = []
     try:
         return _counted(spent, fn, *args, **kwargs)

@@ -19,7 +19,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 
 import msgspec
 from redis.exceptions import RedisError
@@ -33,15 +33,17 @@ from ..match.state import MatchState, Side
 from ..match.validate import validate
 from ..match.views import view_json, view_patch
 from ..rules.dice import Dice
-from ..store.redis_store import RedisEventStore
+from ..store.redis_store import LeanAppend, RedisEventStore
+from ..store.results import AppendResult
 from ..store.snapshots import should_snapshot
 from ..wire import protocol
 from . import metrics, observe
 from .deciding import Decided, decide, fold_for_append
 from .delayed import DelayedFeed
 from .hub import Connection, Hub
+from .match_lock import MatchLock
 from .outgoing import Outgoing
-from .rules_pool import rules_kind, run_rules_for, run_rules_of_kind
+from .rules_pool import inline_now, rules_kind, run_inline, run_rules_for, run_rules_of_kind
 from .states import StateSource
 
 log = logging.getLogger("hulldown.live")
@@ -73,7 +75,7 @@ class MatchRuntime:
         self._seed = seed
         self.state = state
         self.snapshot_every = snapshot_every
-        self.lock = asyncio.Lock()
+        self.lock = MatchLock()
         self._fold_lock = asyncio.Lock()
         self.hub = Hub()
         self.recent: deque[tuple[int, str]] = deque(maxlen=RECENT_PATCHES)
@@ -85,6 +87,8 @@ class MatchRuntime:
         # The event this process is appending, the state it makes and its bytes, while the append
         # is in flight: the tailer may deliver it first, and it is neither decoded nor folded twice.
         self._inflight: Decided | None = None
+        # Acts started by submit_now that finish in a task (kept here while they run).
+        self._finishing: set[asyncio.Future[None]] = set()
         # Snapshots are saved in the background after the ack, one at a time per match; a newer
         # one due meanwhile waits here (only the latest), older ones due meanwhile are skipped.
         self._snapshot_task: asyncio.Task[None] | None = None
@@ -190,8 +194,18 @@ class MatchRuntime:
         (``Hub.broadcast``); any other answer is sent when it is known.
         """
         reply = _Reply(answer) if answer is not None else None
+        return await self._answered(action_id, reply, self._submit(side, action, action_id, expect, reply))
+
+    async def _answered(
+        self,
+        action_id: str,
+        reply: _Reply | None,
+        work: Awaitable[protocol.Ack | protocol.Rejected],
+    ) -> protocol.Ack | protocol.Rejected:
+        """The answer ``work`` comes to - ``store_unavailable`` if the store failed under it -
+        sent to ``reply``'s connection unless it went out with the patch."""
         try:
-            result = await self._submit(side, action, action_id, expect, reply)
+            result = await work
         except RedisError as exc:
             log.warning("match %s: store unavailable for action %s: %r", self.match_id, action_id, exc)
             result = _rejected(
@@ -206,6 +220,180 @@ class MatchRuntime:
         if reply is not None and not reply.sent:
             reply.connection.push(protocol.encode(result).decode())
         return result
+
+    def submit_now(
+        self,
+        side: Side,
+        action: Action,
+        action_id: str,
+        expect: int | None,
+        answer: Connection,
+        done: Callable[[protocol.Ack | protocol.Rejected | BaseException], None],
+    ) -> bool:
+        """:meth:`submit`, started from a callback of the loop (the live socket's receive) with
+        no task and nothing awaited, when nothing needs waiting for: the match's lock is free,
+        the act's kind is quick to decide (live/rules_pool.py), no earlier state must be
+        loaded, and the append connection is open. Then the act is decided here and its append
+        written before this returns True; Redis' reply commits it (its patch and ack to
+        ``answer`` in one write, as :meth:`submit` does) and ``done`` is called with the
+        answer - or with the exception that stopped it. Anything out of the ordinary (a
+        conflict, a lost script, the end of the match) finishes in a task, as :meth:`submit`
+        would.
+
+        False: nothing was done or written; use :meth:`submit`. An act the rules reject
+        returns False too: :meth:`submit` answers it (it looks up whether a rejected act is a
+        retry of one appended already, and whether the state trails the stream)."""
+        if expect is not None and expect != self.state.seq:
+            return False
+        if isinstance(action, TakebackRequest):  # may need the states of the line of play
+            return False
+        kind = rules_kind("decide", action)
+        if not inline_now(kind) or not self.lock.try_acquire():
+            return False
+        base = self.state
+        try:
+            decided = self._decide_now(base, side, action, action_id, kind)
+            pending = (
+                None
+                if decided is None
+                else self.store.append_now(
+                    self.match_id, decided.payload, expect=base.seq, action_id=action_id
+                )
+            )
+        except BaseException:
+            self.lock.release()
+            raise
+        if decided is None or pending is None:
+            self.lock.release()
+            return False
+        self._inflight = decided
+        reply = _Reply(answer)
+        pending.reply.add_done_callback(
+            lambda _: self._appended_now(base, decided, pending, side, action, action_id, expect, reply, done)
+        )
+        # The patch is made while Redis runs the script; nothing is sent before it answers.
+        decided.patch = _patch_text(base, decided.after)
+        return True
+
+    def _decide_now(
+        self, base: MatchState, side: Side, action: Action, action_id: str, kind: str
+    ) -> Decided | None:
+        """:meth:`_decide` on the loop, for :meth:`submit_now`: None when it cannot be done so
+        (an earlier state to load) or the rules reject the act."""
+        event = Event(seq=base.seq + 1, at=time.time(), by=side, action_id=action_id, body=action)
+        restore = self.states.restorer_now(base, event)
+        if restore is None:
+            return None
+        decided = run_inline(
+            self.match_id, kind, decide, base, side, action, event, self.states.dice(event), None, restore
+        )
+        if not isinstance(decided, Decided):
+            return None
+        metrics.FOLD_SECONDS.observe(decided.fold_seconds)
+        return decided
+
+    def _appended_now(
+        self,
+        base: MatchState,
+        decided: Decided,
+        pending: LeanAppend,
+        side: Side,
+        action: Action,
+        action_id: str,
+        expect: int | None,
+        reply: _Reply,
+        done: Callable[[protocol.Ack | protocol.Rejected | BaseException], None],
+    ) -> None:
+        """Redis answered the append :meth:`submit_now` wrote. The usual case - appended, the
+        fold lock free, the match not over - is committed and answered here; the rest is left
+        to :meth:`_settle` in a task, which holds the lock until it is done."""
+        self._inflight = None
+        result = None if self._fold_lock.locked() else pending.settled_now()
+        if result is None or result.status != "appended":
+            settle = self._settle(base, decided, pending, result, side, action, expect, reply)
+            self._later(self._answered(action_id, reply, settle), done)
+            return
+        try:
+            self._commit_appended(base, decided, action_id, result.seq, reply)
+            self._snapshot_soon()
+        except BaseException as exc:
+            self.lock.release()
+            done(exc)
+            return
+        ack = protocol.Ack(action_id=action_id, seq=result.seq)
+        if self.state.ended and not self.state.seed:
+            self._later(self._answered(action_id, reply, self._reveal_then(ack)), done)
+            return
+        self.lock.release()
+        if not reply.sent:
+            reply.connection.push(protocol.encode(ack).decode())
+        done(ack)
+
+    def _later(
+        self,
+        work: Awaitable[protocol.Ack | protocol.Rejected],
+        done: Callable[[protocol.Ack | protocol.Rejected | BaseException], None],
+    ) -> None:
+        """Finish an act in a task; ``done`` gets its answer or the exception that ended it."""
+
+        async def finish() -> None:
+            try:
+                result = await work
+            except BaseException as exc:
+                done(exc)
+                if isinstance(exc, asyncio.CancelledError):
+                    raise
+                return
+            done(result)
+
+        task = asyncio.ensure_future(finish())
+        self._finishing.add(task)
+        task.add_done_callback(self._finishing.discard)
+
+    async def _settle(
+        self,
+        base: MatchState,
+        decided: Decided,
+        pending: LeanAppend,
+        known: AppendResult | None,
+        side: Side,
+        action: Action,
+        expect: int | None,
+        reply: _Reply,
+    ) -> protocol.Ack | protocol.Rejected:
+        """The rest of an act :meth:`submit_now` started, the way :meth:`_submit` goes on after
+        its append (``known``: the append's result if it is in already); it holds the match's
+        lock, which it releases. A conflict (another process appended first) is decided again
+        on the state caught up with, through :meth:`_submit`."""
+        action_id = decided.event.action_id
+        try:
+            result = known
+            if result is None:
+                self._inflight = decided
+                try:
+                    result = await pending.finish()
+                finally:
+                    self._inflight = None
+            if result.status == "appended":
+                async with self._fold_lock:
+                    self._commit_appended(base, decided, action_id, result.seq, reply)
+                self._snapshot_soon()
+                await self._reveal_if_ended()
+                return protocol.Ack(action_id=action_id, seq=result.seq)
+            await self.catch_up()
+            if result.status == "duplicate":
+                return protocol.Ack(action_id=action_id, seq=result.seq, duplicate=True)
+        finally:
+            self.lock.release()
+        return await self._submit(side, action, action_id, expect, reply)
+
+    async def _reveal_then(self, ack: protocol.Ack) -> protocol.Ack:
+        """Reveal the seed of the match an act ended (holding the lock, which it releases)."""
+        try:
+            await self._reveal_if_ended()
+        finally:
+            self.lock.release()
+        return ack
 
     async def _submit(
         self, side: Side, action: Action, action_id: str, expect: int | None, reply: _Reply | None
@@ -324,15 +512,23 @@ class MatchRuntime:
             self._inflight = None
         if result.status == "appended":
             async with self._fold_lock:
-                if self.state is base:
-                    answer = None
-                    if reply is not None and action_id is not None:
-                        ack = protocol.Ack(action_id=action_id, seq=result.seq)
-                        answer = (reply.connection, Outgoing(protocol.encode(ack).decode()))
-                        reply.sent = True
-                    self._commit(decided.event, decided.after, decided.patch, answer)
+                self._commit_appended(base, decided, action_id, result.seq, reply)
             self._snapshot_soon()
         return result.status, result.seq
+
+    def _commit_appended(
+        self, base: MatchState, decided: Decided, action_id: str | None, seq: int, reply: _Reply | None
+    ) -> None:
+        """Commit the state of an append Redis confirmed, unless the tailer committed it first
+        (the caller holds the fold lock, or saw it free); the actor's ack goes with the patch."""
+        if self.state is not base:
+            return
+        answer = None
+        if reply is not None and action_id is not None:
+            ack = protocol.Ack(action_id=action_id, seq=seq)
+            answer = (reply.connection, Outgoing(protocol.encode(ack).decode()))
+            reply.sent = True
+        self._commit(decided.event, decided.after, decided.patch, answer)
 
     async def _check(
         self, base: MatchState, side: Side, action: Action, expect: int | None

@@ -106,6 +106,18 @@ class StateSource:
         target = await self.get(need)
         return None if target is None else _only(need, target)
 
+    def restorer_now(self, state: MatchState, event: Event) -> StateAt | None:
+        """:meth:`restorer` without awaiting: None when the state it would restore is not in
+        memory (then :meth:`restorer` loads it)."""
+        need = needed_seq(state, event)
+        if need is None:
+            return _nothing
+        target = self._cache.get(need)
+        if target is None:
+            return None
+        self._cache.move_to_end(need)
+        return _only(need, target)
+
 
 def _nothing(seq: int) -> MatchState:
     raise LookupError(f"no earlier state was loaded (asked for seq {seq})")

@@ -352,7 +352,7 @@ class _NodeLoop:
                 await self._wait(pubsub, subscribed, ours_unsubscribed, next_sweep)
         finally:
             with contextlib.suppress(RedisError, OSError):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()
             with contextlib.suppress(RedisError, OSError):
                 await client.aclose()
 

@@ -104,8 +104,7 @@ class _RespProtocol(asyncio.Protocol):
         self.closed = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        self.transport = transport  # type: ignore[assignment]  # uvloop's is no asyncio.Transport
 
     def data_received(self, data: bytes) -> None:
         reader = self._reader
@@ -174,6 +173,15 @@ class LeanConnection:
             protocol = await self._connection()
         return self._write(protocol, command)
 
+    def send_now(self, command: Command) -> asyncio.Future[Any] | None:
+        """Write ``command`` now if the connection is open, without awaiting anything (for
+        callers on a callback of the loop); None, with nothing written, when it is not (then
+        :meth:`send` connects first)."""
+        protocol = self._protocol
+        if protocol is None or protocol.closed:
+            return None
+        return self._write(protocol, command)
+
     async def call(self, command: Command) -> Any:
         """Send ``command`` and wait for its reply; an error reply raises ``ResponseError``."""
         reply = await (await self.send(command))
@@ -231,9 +239,12 @@ class LeanConnection:
                 opened = loop.create_unix_connection(lambda: protocol, address.path)
             else:
                 opened = loop.create_connection(lambda: protocol, address.host, address.port)
-            await asyncio.wait_for(opened, self.connect_timeout)
+            transport, _ = await asyncio.wait_for(opened, self.connect_timeout)
         except (OSError, TimeoutError) as exc:
             raise RedisConnectionError(f"cannot connect {self.client_name} to Redis: {exc!r}") from exc
+        # Another event loop (uvloop) may call connection_made only after the connection is
+        # returned: the transport is the one it returned, either way.
+        protocol.transport = transport
         handshake: list[Command] = []
         if address.password is not None:
             if address.username is not None:

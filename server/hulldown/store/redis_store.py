@@ -141,6 +141,37 @@ class RedisEventStore:
         whole call happens when the result is awaited. Either way nothing is known to be
         appended until the result says so.
         """
+        keys, args = self._append_arguments(match_id, payload, expect, action_id)
+        lean = self.append_connection
+        if lean is not None:
+            started = time.perf_counter()
+            try:
+                reply = await lean.send(("EVALSHA", self._scripts.append.sha, 2, *keys, *args))
+            except RedisError as exc:
+                report_command("EVALSHA", started, exc)
+                raise
+            return LeanAppend(lean, reply, keys, args, started).finish
+        return lambda: self._client_append(match_id, keys, args)
+
+    def append_now(
+        self, match_id: str, payload: bytes, expect: int, action_id: str | None = None
+    ) -> LeanAppend | None:
+        """:meth:`begin_append` for a caller on a callback of the loop: the command is written
+        before this returns, nothing is awaited. None, with nothing written, unless the store
+        appends on a lean connection that is open right now (then use :meth:`begin_append`)."""
+        lean = self.append_connection
+        if lean is None:
+            return None
+        keys, args = self._append_arguments(match_id, payload, expect, action_id)
+        started = time.perf_counter()
+        reply = lean.send_now(("EVALSHA", self._scripts.append.sha, 2, *keys, *args))
+        if reply is None:
+            return None
+        return LeanAppend(lean, reply, keys, args, started)
+
+    def _append_arguments(
+        self, match_id: str, payload: bytes, expect: int, action_id: str | None
+    ) -> tuple[list[str], list[bytes | str | int]]:
         if expect < 0:
             raise ValueError("expect must be >= 0")
         keys = [self.keys.events(match_id), self.keys.dedupe(match_id)]
@@ -150,38 +181,7 @@ class RedisEventStore:
             "0" if action_id is None else "1",
             "" if action_id is None else action_id,
         ]
-        lean = self.append_connection
-        if lean is not None:
-            sha = self._scripts.append.sha
-            started = time.perf_counter()
-            try:
-                reply = await lean.send(("EVALSHA", sha, 2, *keys, *args))
-            except RedisError as exc:
-                report_command("EVALSHA", started, exc)
-                raise
-            return lambda: self._lean_result(lean, reply, keys, args, started)
-        return lambda: self._client_append(match_id, keys, args)
-
-    async def _lean_result(
-        self,
-        lean: LeanConnection,
-        sent: asyncio.Future[object],
-        keys: list[str],
-        args: list[bytes | str | int],
-        started: float,
-    ) -> AppendResult:
-        try:
-            reply = await sent
-            if isinstance(reply, ResponseError) and str(reply).startswith("NOSCRIPT"):
-                # Redis restarted (or its script cache was flushed): EVAL loads the script again.
-                reply = await lean.call(("EVAL", script_source("append.lua"), 2, *keys, *args))
-            if isinstance(reply, ResponseError):
-                raise reply
-        except RedisError as exc:
-            report_command("EVALSHA", started, exc)
-            raise
-        report_command("EVALSHA", started, None)
-        return _append_result(reply)
+        return keys, args
 
     async def _client_append(
         self, match_id: str, keys: list[str], args: list[bytes | str | int]
@@ -290,6 +290,60 @@ class RedisEventStore:
         if payload is None:
             return None
         return seq, as_bytes(payload)
+
+
+class LeanAppend:
+    """An append written on the lean connection whose reply is still to come."""
+
+    __slots__ = ("_args", "_keys", "_lean", "_started", "reply")
+
+    def __init__(
+        self,
+        lean: LeanConnection,
+        reply: asyncio.Future[Any],
+        keys: list[str],
+        args: list[bytes | str | int],
+        started: float,
+    ) -> None:
+        self._lean = lean
+        self.reply = reply
+        self._keys = keys
+        self._args = args
+        self._started = started
+
+    def settled_now(self) -> AppendResult | None:
+        """The result, when the reply is in and is one; None while it is not in, and when it
+        is an error, a lost script (``NOSCRIPT``: Redis restarted, or its script cache was
+        flushed) or a failure: :meth:`finish` then deals with it (loads the script again,
+        raises the error). Never raises."""
+        reply = self.reply
+        if not reply.done() or reply.cancelled() or reply.exception() is not None:
+            return None
+        value = reply.result()
+        if isinstance(value, ResponseError):
+            return None
+        report_command("EVALSHA", self._started, None)
+        return _append_result(value)
+
+    async def finish(self) -> AppendResult:
+        """Await the reply (and send the script again after ``NOSCRIPT``); the result."""
+        try:
+            reply = await self.reply
+            if isinstance(reply, ResponseError) and _lost_script(reply):
+                reply = await self._lean.call(
+                    ("EVAL", script_source("append.lua"), 2, *self._keys, *self._args)
+                )
+            if isinstance(reply, ResponseError):
+                raise reply
+        except RedisError as exc:
+            report_command("EVALSHA", self._started, exc)
+            raise
+        report_command("EVALSHA", self._started, None)
+        return _append_result(reply)
+
+
+def _lost_script(reply: ResponseError) -> bool:
+    return str(reply).startswith("NOSCRIPT")
 
 
 def _append_result(reply: Any) -> AppendResult:

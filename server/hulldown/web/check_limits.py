@@ -18,7 +18,7 @@ from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
 from ..match.state import Side
 from .access import token_of
-from .live_socket import RateLimit
+from .rate_limit import RateLimit
 from .responses import error
 
 BUCKET_IDLE_S = 30.0

@@ -3,14 +3,16 @@
 Every frame is decoded strictly against the protocol types. Malformed JSON, unknown message
 types, oversize frames, spectators trying to act and floods each get a clear ``error`` while the
 connection and the match carry on; nothing is appended for them.
+
+After the welcome, the connection's messages are handled by a ``LiveReader``
+(``web/live_reader.py``): under ``hulldown serve`` the socket hands each message to it as it is
+read (``web/ws_protocol.py``); under another ASGI server this coroutine reads them one by one.
 """
 
 from __future__ import annotations
 
-import re
-import time
+import logging
 
-import msgspec
 from redis.exceptions import RedisError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -18,38 +20,19 @@ from ..live import observe
 from ..live.hub import Audience, Connection
 from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
-from ..match.rejection import reject
 from ..wire import protocol
+from .live_reader import LiveReader, patches_after, resync_text, view_text
 from .socket_frames import (
-    Refused,
     close_store_unavailable,
-    decode_frame,
     error_text,
     read_first,
-    receive_frame,
+    received_data,
 )
-from .ws_protocol import outlet_for
+from .ws_protocol import FrameOutlet, outlet_for
+
+log = logging.getLogger("hulldown.web")
 
 HELLO_TIMEOUT = 10.0
-
-
-class RateLimit:
-    """A token bucket: ``rate`` messages per second with a burst of twice that."""
-
-    def __init__(self, rate: int) -> None:
-        self.rate = float(rate)
-        self.capacity = float(rate * 2)
-        self.tokens = self.capacity
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 _error = error_text
@@ -126,21 +109,22 @@ async def _serve(
     max_frame: int,
     rate: int,
 ) -> None:
-    def resync_text() -> str:
-        return _resync(runtime, audience, "too far behind")
+    def resync() -> str:
+        return resync_text(runtime, audience, "too far behind")
 
-    connection = Connection(outlet_for(websocket), audience, queue_size, resync_text)
+    outlet = outlet_for(websocket)
+    connection = Connection(outlet, audience, queue_size, resync)
 
     # Registering and queueing the welcome happen with no await between them, so no patch
     # can fall between the welcome's seq and the first queued patch.
     runtime.hub.add(connection)
     role: protocol.Role = audience if audience in ("a", "b") else "spectator"
-    resumed = _patches_after(runtime, audience, hello.resume_from) if hello.resume_from is not None else None
+    resumed = patches_after(runtime, audience, hello.resume_from) if hello.resume_from is not None else None
     if resumed is not None:
         for text in resumed:
             connection.push(text)
     else:
-        seq, view = _view_text(runtime, audience)
+        seq, view = view_text(runtime, audience)
         delay = runtime.delayed
         delayed = (
             f'"delay_events":{delay.events},"delay_seconds":{delay.seconds},"delayed":true'
@@ -151,21 +135,11 @@ async def _serve(
             f'{{"type":"welcome","match_id":"{runtime.match_id}","role":"{role}","seq":{seq},'
             f'"view":{view},"protocol":{protocol.PROTOCOL_VERSION},{delayed}}}'
         )
-    limiter = RateLimit(rate)
     try:
-        while True:
-            frame = await receive_frame(websocket, max_frame)
-            if not limiter.allow():
-                connection.push(_error("rate_limited", f"more than {rate} messages per second"))
-                continue
-            if isinstance(frame, Refused):
-                connection.push(frame.text)
-                continue
-            message = decode_frame(protocol.client_decoder, frame)
-            if isinstance(message, Refused):
-                connection.push(_unreadable_act(frame, message.problem, role) or message.text)
-                continue
-            await _handle(message, runtime, connection, role, audience)
+        if isinstance(outlet, FrameOutlet):
+            await _read_directly(websocket, outlet, runtime, connection, audience, max_frame, rate)
+        else:
+            await _read_in_turn(websocket, runtime, connection, audience, max_frame, rate)
     except WebSocketDisconnect:
         pass
     finally:
@@ -173,133 +147,63 @@ async def _serve(
         connection.close()
 
 
-class _ActProbe(msgspec.Struct):
-    """Just enough of a frame to answer a malformed ``act``: its type and action id."""
-
-    type: str = ""
-    action_id: object = None
-
-
-_probe_decoder = msgspec.json.Decoder(_ActProbe)
-BAD_ACTION_RULE = "client-protocol/SPEC.md section 6.2"
-
-
-def _unreadable_act(text: str, problem: str, role: protocol.Role) -> str | None:
-    """A ``rejected`` (code ``bad_action``) for an ``act`` that does not decode but whose
-    ``action_id`` can be read: every act gets exactly one ``ack`` or ``rejected``. None when the
-    frame is not such an act (it gets the ``bad_message`` error instead)."""
-    if role == "spectator":
-        return None
-    try:
-        probe = _probe_decoder.decode(text)
-        kind, action_id = probe.type, probe.action_id
-    except msgspec.DecodeError:
-        return None
-    except RecursionError:  # nested too deeply (in the action): read the top level by hand
-        top = _top_level_strings(text)
-        kind, action_id = top.get("type", ""), top.get("action_id")
-    if kind != "act" or not isinstance(action_id, str):
-        return None
-    refused = reject("bad_action", BAD_ACTION_RULE, f"the act does not decode: {problem}")
-    return protocol.encode(
-        protocol.Rejected(action_id=action_id, code=refused.code, rule=refused.rule, message=refused.message)
-    ).decode()
-
-
-_JSON_MARKS = re.compile(r'["{}\[\],]')
-# The rest of a JSON string after its opening quote: plain characters or escapes, then the
-# closing quote (RFC 8259 section 7: no raw control characters inside a string).
-_JSON_STRING_REST = re.compile(r'(?:[^"\\\x00-\x1f]|\\.)*"')
-
-
-def _read_json_string(text: str, at: int) -> tuple[str, int]:
-    """The JSON string whose opening quote ends just before ``at``, and the index after its
-    closing quote; ``ValueError`` when it is not a well-formed string."""
-    rest = _JSON_STRING_REST.match(text, at)
-    if rest is None:
-        raise ValueError("unterminated string")
-    try:
-        value = msgspec.json.decode(text[at - 1 : rest.end()], type=str)
-    except msgspec.DecodeError as error:
-        raise ValueError(str(error)) from error
-    return value, rest.end()
-
-
-def _top_level_strings(text: str) -> dict[str, str]:
-    """The string-valued fields of a JSON object's top level, found without decoding what is
-    nested in it (however deep). Linear in the text; a frame is at most ``max_frame`` bytes."""
-    found: dict[str, str] = {}
-    depth, key, at = 0, None, 0
-    while (mark := _JSON_MARKS.search(text, at)) is not None:
-        ch, at = mark.group(), mark.end()
-        if ch == '"':
-            try:
-                value, at = _read_json_string(text, at)
-            except ValueError:
-                return found
-            if depth == 1:
-                if key is None:
-                    key = value
-                else:
-                    found.setdefault(key, value)
-                    key = None
-        elif ch in "{[":
-            depth += 1
-        elif ch in "}]":
-            depth -= 1
-        elif depth == 1:  # a comma between top-level fields
-            key = None
-    return found
-
-
-def _resync(runtime: MatchRuntime, audience: Audience, reason: str) -> str:
-    """A ``resync`` frame: the audience's full view as JSON text (cached per seq), spliced in."""
-    seq, view = _view_text(runtime, audience)
-    return f'{{"type":"resync","seq":{seq},"view":{view},"reason":"{reason}"}}'
-
-
-def _view_text(runtime: MatchRuntime, audience: Audience) -> tuple[int, str]:
-    """The full view ``audience`` may see: a delayed spectator gets the released state only."""
-    if audience == "delayed" and runtime.delayed is not None:
-        return runtime.delayed.view_text()
-    return runtime.view_text()
-
-
-def _patches_after(runtime: MatchRuntime, audience: Audience, seq: int) -> list[str] | None:
-    if audience == "delayed" and runtime.delayed is not None:
-        return runtime.delayed.patches_after(seq)
-    return runtime.patches_after(seq)
-
-
-async def _handle(
-    message: protocol.ClientMessage,
+async def _read_directly(
+    websocket: WebSocket,
+    outlet: FrameOutlet,
     runtime: MatchRuntime,
     connection: Connection,
-    role: protocol.Role,
     audience: Audience,
+    max_frame: int,
+    rate: int,
 ) -> None:
-    match message:
-        case protocol.Act():
-            if role == "spectator":
-                connection.push(
-                    _error("spectators_cannot_act", "spectators watch; only a side's token may act")
-                )
+    """The socket hands every message to the reader as it reads it; this coroutine only waits
+    for the connection to end."""
+
+    def fail(exc: BaseException) -> None:
+        log.error("live socket of match %s failed", runtime.match_id, exc_info=exc)
+        outlet.abort()
+
+    reader = LiveReader(
+        runtime,
+        connection,
+        audience,
+        max_frame=max_frame,
+        rate=rate,
+        fail=fail,
+        pause=outlet.pause_reading,
+        resume=outlet.resume_reading,
+    )
+    outlet.receive_directly(reader.feed)
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
                 return
-            started = time.perf_counter()
-            result = await runtime.submit(
-                role, message.action, message.action_id, message.expect, answer=connection
-            )
-            kind = message.action.__struct_config__.tag
-            observe.action_done(runtime.match_id, role, str(kind), result, time.perf_counter() - started)
-        case protocol.Resume():
-            patches = _patches_after(runtime, audience, message.from_seq)
-            if patches is None:
-                observe.resynced("resume_too_old")
-                connection.push(_resync(runtime, audience, "resume too old"))
-            else:
-                for text in patches:
-                    connection.push(text)
-        case protocol.Ping():
-            connection.push(protocol.encode(protocol.Pong(nonce=message.nonce)).decode())
-        case protocol.Hello():
-            connection.push(_error("already_hello", "hello was already received on this connection"))
+            reader.feed(received_data(message))
+    finally:
+        reader.close()
+
+
+async def _read_in_turn(
+    websocket: WebSocket,
+    runtime: MatchRuntime,
+    connection: Connection,
+    audience: Audience,
+    max_frame: int,
+    rate: int,
+) -> None:
+    """Under an ASGI server without the direct hand-over: read a message, let the reader answer
+    it, then read the next. An exception that stops the reader ends the connection."""
+    failed: list[BaseException] = []
+    reader = LiveReader(runtime, connection, audience, max_frame=max_frame, rate=rate, fail=failed.append)
+    try:
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            reader.feed(received_data(message))
+            await reader.idle()
+            if failed:
+                raise failed[0]
+    finally:
+        reader.close()

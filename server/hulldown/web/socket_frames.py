@@ -65,19 +65,32 @@ async def receive_frame(websocket: WebSocket, max_frame: int) -> str | Refused:
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    return checked_frame(received_data(message), max_frame)
+
+
+def received_data(message: Any) -> str | bytes:
+    """The text (or, of a binary frame, the bytes) of an ASGI ``websocket.receive`` message."""
     text: str | None = message.get("text")
-    if text is None:
-        data = message.get("bytes") or b""
+    if text is not None:
+        return text
+    data: bytes = message.get("bytes") or b""
+    return data
+
+
+def checked_frame(message: str | bytes, max_frame: int) -> str | Refused:
+    """A received message as a text frame to decode, or the error that answers it: a binary
+    frame, or one over ``max_frame`` bytes."""
+    if not isinstance(message, str):
         return Refused(
             error_text(
                 "binary_frame",
-                f"a binary frame of {len(data)} bytes: send each message as a JSON text frame",
+                f"a binary frame of {len(message)} bytes: send each message as a JSON text frame",
             )
         )
-    size = utf8_size(text, max_frame)
+    size = utf8_size(message, max_frame)
     if size > max_frame:
         return Refused(error_text("too_large", f"frame of {size} bytes > {max_frame}"))
-    return text
+    return message
 
 
 def decode_frame(decoder: msgspec.json.Decoder[Any], text: str) -> Any | Refused:

@@ -82,6 +82,23 @@ class FrameOutlet:
             transport.write(message.frame + then.frame)
         return not self.paused
 
+    def receive_directly(self, deliver: Callable[[str | bytes], None]) -> None:
+        """From now on, hand every message the socket receives to ``deliver`` as it is read,
+        in order, instead of queueing it for the app's ``receive`` (which then only learns of
+        the disconnect); messages already queued are handed over first."""
+        self._protocol.receive_directly(deliver)
+
+    def pause_reading(self) -> None:
+        """Stop reading from the socket (what the client sends waits in the kernel)."""
+        self._protocol.pause_reading_now()
+
+    def resume_reading(self) -> None:
+        self._protocol.resume_reading_now()
+
+    def abort(self) -> None:
+        """Close the connection at once (the app failed on it)."""
+        self._transport.close()
+
     def pause(self) -> None:
         self.paused = True
 
@@ -101,12 +118,44 @@ READ_AHEAD_BYTES = 4096
 
 
 class FrameWritingProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's websockets sans-I/O protocol plus a :class:`FrameOutlet` in the ASGI scope, and
-    reading paused only when the messages waiting for the app are many or large."""
+    """uvicorn's websockets sans-I/O protocol plus a :class:`FrameOutlet` in the ASGI scope,
+    reading paused only when the messages waiting for the app are many or large, and messages
+    handed straight to the app's reader once it asks for them (:meth:`receive_directly`)."""
 
     outlet: FrameOutlet | None = None
+    deliver: Callable[[str | bytes], None] | None = None
+
+    def receive_directly(self, deliver: Callable[[str | bytes], None]) -> None:
+        self.deliver = deliver
+        queue, kept = self.queue, []
+        was_paused, self.read_paused = self.read_paused, False
+        while not queue.empty():
+            message = queue.get_nowait()
+            if message["type"] == "websocket.receive":
+                text = message.get("text")
+                deliver(text if text is not None else message.get("bytes") or b"")
+            else:  # the disconnect stays for the app's receive
+                kept.append(message)
+        for message in kept:
+            queue.put_nowait(message)
+        if was_paused and not self.read_paused:
+            self.transport.resume_reading()
+
+    def pause_reading_now(self) -> None:
+        if not self.read_paused:
+            self.read_paused = True
+            self.transport.pause_reading()
+
+    def resume_reading_now(self) -> None:
+        if self.read_paused:
+            self.read_paused = False
+            self.transport.resume_reading()
 
     def send_receive_event_to_app(self) -> None:
+        deliver = self.deliver
+        if deliver is not None:
+            self._deliver(deliver)
+            return
         if self.read_paused:
             super().send_receive_event_to_app()
             return
@@ -120,6 +169,24 @@ class FrameWritingProtocol(WebSocketsSansIOProtocol):
             self.transport.pause_reading()
         else:
             self.read_paused = False
+
+    def _deliver(self, deliver: Callable[[str | bytes], None]) -> None:
+        """uvicorn's ``send_receive_event_to_app``, handing the message to ``deliver``."""
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:
+            return  # past the app's close: discarded, as uvicorn does
+        if self.curr_msg_data_type != "text":
+            deliver(bytes(data))
+            return
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:  # as uvicorn: close 1007 (invalid frame payload data)
+            self.logger.exception("Invalid UTF-8 sequence received from client.")
+            self.conn.send_close(1007)
+            self.handle_parser_exception()
+            return
+        deliver(text)
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
