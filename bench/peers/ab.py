@@ -59,6 +59,7 @@ def summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
             "last_spectator_p50_us": last.get("p50"),
             "last_spectator_p99_us": last.get("p99"),
             "server_cpu_us_per_move": run["server"]["cpu_us_per_move"],
+            "redis_cpu_us_per_move": (run["server"].get("aux") or {}).get("redis", {}).get("cpu_us_per_move"),
             "other_cpu_cores": run["other_cpu_cores"],
         }
 

@@ -1,7 +1,9 @@
 """A server on its own embedded Redis reads nothing back from the match streams: no other process
 can write to that store (one owner per data directory), so every event reaches the runtime from
-the append that made it (store/tailers.py, docs/architecture.md section 5). Players and
-spectators still get every patch, and the ready check still says ready."""
+the append that made it (store/tailers.py, docs/architecture.md section 5), and an act of a kind
+known to be quick is appended without the append script (the runtime, the one writer, checked
+the version and the action id itself). Players and spectators still get every patch, and the
+ready check still says ready."""
 
 from __future__ import annotations
 
@@ -43,7 +45,8 @@ async def test_a_server_on_its_embedded_redis_plays_without_reading_its_streams_
             stats = direct.info("commandstats")
         finally:
             direct.close()
-        assert "cmdstat_evalsha" in stats  # the appends happened here
+        assert "cmdstat_evalsha" in stats  # the appends happened here: the first of each kind...
+        assert "cmdstat_exec" in stats  # ...by the script, those of a quick kind without it
         assert "cmdstat_xread" not in stats, stats.get("cmdstat_xread")
         for client in (a, b, spectator):
             await client.close()

@@ -7,17 +7,21 @@ for the sockets (tests/live/test_answer_with_patch.py)."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
+from typing import Any
 
 from hulldown.live import rules_pool
 from hulldown.live.runtime import MatchRuntime
-from hulldown.live.service import LiveService
+from hulldown.live.service import CreatedMatch, LiveService
 from hulldown.match.actions import Concede, EndPhase, Fire, Shoot
 from hulldown.match.events import decode_event
 from hulldown.match.hashing import state_hash
+from hulldown.store.embedded import EmbeddedRedis
 from hulldown.store.redis_store import RedisEventStore
 from hulldown.wire import protocol
 from tests.live.runtimes import duel_runtime
 from tests.live.test_answer_with_patch import Writes, connection, kinds
+from tests.scenarios import duel
 
 Answer = protocol.Ack | protocol.Rejected | BaseException
 
@@ -173,4 +177,44 @@ async def test_a_shot_stores_its_dice_and_the_hash_of_the_state_it_made(
     assert await answers.one() == protocol.Ack(action_id="shot", seq=3)
     event = decode_event((await store.read(runtime.match_id, after=2))[0][1])
     assert event.rolls  # the lascannon's to-hit roll at least
-    assert event.state_hash == state_hash(runtime.state)
+    made = runtime.states.cached(3)  # (the shot may have ended the match: then the reveal is seq 4)
+    assert made is not None and event.state_hash == state_hash(made)
+
+
+def calls(stats: dict[str, Any], command: str) -> int:
+    found = stats.get(f"cmdstat_{command}")
+    return 0 if found is None else int(found["calls"])
+
+
+async def test_a_private_stores_runtime_appends_without_the_script(tmp_path: Path) -> None:
+    """On the embedded Redis (one owner: nobody else appends) the runtime knows every action id of
+    its match and checked the version itself, so a quick act is appended by one plain
+    transaction; a retry of it goes the awaited way and is answered with its first seq."""
+    embedded = EmbeddedRedis(tmp_path / "data")
+    embedded.start()
+    try:
+        async with RedisEventStore.from_url(embedded.url, prefix="private") as store:
+            live = LiveService(store, embedded.url, prefix="private", snapshot_every=100, private_store=True)
+            created = await live.create(duel())
+            assert isinstance(created, CreatedMatch)
+            runtime = await live.get(created.match_id)
+            assert runtime is not None and runtime.action_ids == {"create": 1}
+            rules_pool.kind_costs.record("decide/end_phase", 0.0)  # known to be quick
+
+            before = await store.client.info("commandstats")
+            answers = Answers()
+            assert runtime.submit_now("a", EndPhase(), "end", None, connection("a", "a", []), answers)
+            assert await answers.one() == protocol.Ack(action_id="end", seq=2)
+            after = await store.client.info("commandstats")
+            assert calls(after, "exec") - calls(before, "exec") == 1
+            assert calls(after, "evalsha") == calls(before, "evalsha")
+            assert runtime.action_ids == {"create": 1, "end": 2}
+            assert await store.action_ids(runtime.match_id) == {"create": 1, "end": 2}
+
+            again = Answers()
+            assert not runtime.submit_now("a", EndPhase(), "end", None, connection("a", "a", []), again)
+            retried = await runtime.submit("a", EndPhase(), "end")
+            assert retried == protocol.Ack(action_id="end", seq=2, duplicate=True)
+            assert runtime.state.seq == 2 and again.got == []
+    finally:
+        embedded.stop()

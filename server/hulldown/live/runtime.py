@@ -33,7 +33,8 @@ from ..match.state import MatchState, Side
 from ..match.validate import validate
 from ..match.views import view_json, view_patch
 from ..rules.dice import Dice
-from ..store.redis_store import LeanAppend, RedisEventStore
+from ..store.pending_append import PendingAppend
+from ..store.redis_store import RedisEventStore
 from ..store.results import AppendResult
 from ..store.snapshots import should_snapshot
 from ..wire import protocol
@@ -87,6 +88,10 @@ class MatchRuntime:
         # The event this process is appending, the state it makes and its bytes, while the append
         # is in flight: the tailer may deliver it first, and it is neither decoded nor folded twice.
         self._inflight: Decided | None = None
+        # The store's every action id of this match with its seq, kept by the runtime of a
+        # private store (no other writer, LiveService): its acts are appended without the
+        # append script, the runtime having checked the version and the action id itself.
+        self.action_ids: dict[str, int] | None = None
         # Acts started by submit_now that finish in a task (kept here while they run).
         self._finishing: set[asyncio.Future[None]] = set()
         # Snapshots are saved in the background after the ack, one at a time per match; a newer
@@ -253,13 +258,7 @@ class MatchRuntime:
         base = self.state
         try:
             decided = self._decide_now(base, side, action, action_id, kind)
-            pending = (
-                None
-                if decided is None
-                else self.store.append_now(
-                    self.match_id, decided.payload, expect=base.seq, action_id=action_id
-                )
-            )
+            pending = None if decided is None else self._append_now(base, decided, action_id)
         except BaseException:
             self.lock.release()
             raise
@@ -274,6 +273,15 @@ class MatchRuntime:
         # The patch is made while Redis runs the script; nothing is sent before it answers.
         decided.patch = _patch_text(base, decided.after)
         return True
+
+    def _append_now(self, base: MatchState, decided: Decided, action_id: str) -> PendingAppend | None:
+        """Write the append of ``decided`` (expecting ``base.seq``) now; None if it cannot be."""
+        known = self.action_ids
+        if known is None:
+            return self.store.append_now(self.match_id, decided.payload, expect=base.seq, action_id=action_id)
+        if action_id in known:  # a retry: answered by submit (the duplicate ack)
+            return None
+        return self.store.append_private_now(self.match_id, decided.payload, base.seq + 1, action_id)
 
     def _decide_now(
         self, base: MatchState, side: Side, action: Action, action_id: str, kind: str
@@ -296,7 +304,7 @@ class MatchRuntime:
         self,
         base: MatchState,
         decided: Decided,
-        pending: LeanAppend,
+        pending: PendingAppend,
         side: Side,
         action: Action,
         action_id: str,
@@ -354,7 +362,7 @@ class MatchRuntime:
         self,
         base: MatchState,
         decided: Decided,
-        pending: LeanAppend,
+        pending: PendingAppend,
         known: AppendResult | None,
         side: Side,
         action: Action,
@@ -521,6 +529,8 @@ class MatchRuntime:
     ) -> None:
         """Commit the state of an append Redis confirmed, unless the tailer committed it first
         (the caller holds the fold lock, or saw it free); the actor's ack goes with the patch."""
+        if self.action_ids is not None and action_id is not None:
+            self.action_ids[action_id] = seq
         if self.state is not base:
             return
         answer = None

@@ -72,7 +72,9 @@ class LiveService:
         private_store: bool = False,
     ) -> None:
         """``private_store``: no other process writes to this store (the embedded Redis), so
-        nothing is read back from its streams (``store/tailers.py``)."""
+        nothing is read back from its streams (``store/tailers.py``), and each runtime, knowing
+        every action id of its match, appends without the append script (section 5 of
+        docs/architecture.md)."""
         self.store = store
         self.evict_after = evict_after
         self.max_matches = max_matches
@@ -83,6 +85,7 @@ class LiveService:
         self.snapshot_every = snapshot_every
         self.runtimes: dict[str, MatchRuntime] = {}
         self._loading = KeyedLocks()
+        self.private_store = private_store
         self.tailer = make_tailer(redis_url, self._on_events, prefix=prefix, private=private_store)
         self._timelines: OrderedDict[str, Timeline] = OrderedDict()
         self._timeline_build = asyncio.Lock()  # one cold history fold at a time
@@ -236,6 +239,8 @@ class LiveService:
             if state is None:
                 return None
             runtime = MatchRuntime(self.store, match_id, seed, state, snapshot_every=self.snapshot_every)
+            if self.private_store:  # its runtime is the one writer: it keeps the action ids
+                runtime.action_ids = await self.store.action_ids(match_id)
             await runtime.start_delayed()
             self._follow_summary(runtime, meta)
             self.runtimes[match_id] = runtime

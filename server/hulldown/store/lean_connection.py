@@ -84,13 +84,15 @@ class LeanAddress:
 
 
 class _Pending:
-    """A command written and waiting for its reply."""
+    """A command (or a batch of them) written and waiting for its reply (their replies)."""
 
-    __slots__ = ("future", "timer")
+    __slots__ = ("future", "left", "replies", "timer")
 
-    def __init__(self, future: asyncio.Future[Any], timer: asyncio.TimerHandle) -> None:
+    def __init__(self, future: asyncio.Future[Any], timer: asyncio.TimerHandle, count: int = 1) -> None:
         self.future = future
         self.timer = timer
+        self.left = count  # replies still to come
+        self.replies: list[Any] | None = [] if count > 1 else None
 
 
 class _RespProtocol(asyncio.Protocol):
@@ -114,7 +116,15 @@ class _RespProtocol(asyncio.Protocol):
             reply = reader.gets()
             if reply is False:
                 return
-            done = pending.popleft()
+            done = pending[0]
+            replies = done.replies
+            if replies is not None:  # a batch: its future gets every reply, in order
+                replies.append(reply)
+                done.left -= 1
+                if done.left:
+                    continue
+                reply = replies
+            pending.popleft()
             done.timer.cancel()
             if not done.future.done():  # its caller may have been cancelled
                 done.future.set_result(reply)
@@ -182,6 +192,14 @@ class LeanConnection:
             return None
         return self._write(protocol, command)
 
+    def send_batch_now(self, commands: list[Command]) -> asyncio.Future[list[Any]] | None:
+        """:meth:`send_now` for several commands in one write (a ``MULTI`` ... ``EXEC``
+        transaction, say): the future of the list of their replies, in order."""
+        protocol = self._protocol
+        if protocol is None or protocol.closed:
+            return None
+        return self._write(protocol, *commands)
+
     async def call(self, command: Command) -> Any:
         """Send ``command`` and wait for its reply; an error reply raises ``ResponseError``."""
         reply = await (await self.send(command))
@@ -189,14 +207,17 @@ class LeanConnection:
             raise reply
         return reply
 
-    def _write(self, protocol: _RespProtocol, command: Command) -> asyncio.Future[Any]:
+    def _write(self, protocol: _RespProtocol, *commands: Command) -> asyncio.Future[Any]:
+        """Write ``commands`` in one write; one future for their reply (a list of the replies
+        when there are several), one timer."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         timer = loop.call_later(self.reply_timeout, self._timed_out, protocol)
-        protocol.pending.append(_Pending(future, timer))
+        protocol.pending.append(_Pending(future, timer, len(commands)))
         assert protocol.transport is not None
         # hiredis' stub types the argument as a 1-tuple; it takes any number of arguments.
-        protocol.transport.write(hiredis.pack_command(command))  # type: ignore[arg-type]
+        packed = [hiredis.pack_command(command) for command in commands]  # type: ignore[arg-type]
+        protocol.transport.write(packed[0] if len(packed) == 1 else b"".join(packed))
         return future
 
     def _timed_out(self, protocol: _RespProtocol) -> None:

@@ -11,7 +11,7 @@ from typing import Any, Self
 
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import RedisError
 from redis.typing import EncodableT, FieldT
 
 from .cluster_append import ClusterScriptRunner
@@ -19,16 +19,11 @@ from .connect import is_cluster_url, make_store_client, parse_cluster_url
 from .decode import as_bytes, as_int, as_str, stream_entries
 from .keys import DEFAULT_PREFIX, Keys
 from .lean_connection import APPEND_REPLY_TIMEOUT, LeanAddress, LeanConnection, report_command
-from .results import AppendResult, AppendStatus
+from .pending_append import LeanAppend, PrivateAppend, append_result, private_append_commands
+from .results import AppendResult
 from .scripts import Scripts, script_source
 
 PING_TIMEOUT = 1.0  # seconds: /healthz answers within about this long even when Redis hangs
-
-_STATUSES: dict[str, AppendStatus] = {
-    "appended": "appended",
-    "duplicate": "duplicate",
-    "conflict": "conflict",
-}
 
 
 class RedisEventStore:
@@ -169,6 +164,28 @@ class RedisEventStore:
             return None
         return LeanAppend(lean, reply, keys, args, started)
 
+    def append_private_now(
+        self, match_id: str, payload: bytes, seq: int, action_id: str
+    ) -> PrivateAppend | None:
+        """Append event ``seq`` without the append script, for the runtime of a private store
+        that checked the version and the action id itself (``pending_append.PrivateAppend``):
+        written before this returns, nothing awaited. None, with nothing written, unless the
+        lean connection is open right now."""
+        lean = self.append_connection
+        if lean is None:
+            return None
+        events, dedupe = self.keys.events(match_id), self.keys.dedupe(match_id)
+        started = time.perf_counter()
+        reply = lean.send_batch_now(private_append_commands(events, dedupe, seq, payload, action_id))
+        if reply is None:
+            return None
+        return PrivateAppend(lean, reply, dedupe, action_id, seq, started)
+
+    async def action_ids(self, match_id: str) -> dict[str, int]:
+        """Every action id appended to the match, with the seq it was appended at."""
+        found = await self.client.hgetall(self.keys.dedupe(match_id))
+        return {as_str(action_id): as_int(seq) for action_id, seq in found.items()}
+
     def _append_arguments(
         self, match_id: str, payload: bytes, expect: int, action_id: str | None
     ) -> tuple[list[str], list[bytes | str | int]]:
@@ -193,8 +210,8 @@ class RedisEventStore:
                 keys,
                 [*args, self.keys.tail_channel(match_id)],
             )
-            return _append_result(acked.reply)
-        return _append_result(await self._scripts.append(keys=keys, args=args))
+            return append_result(acked.reply)
+        return append_result(await self._scripts.append(keys=keys, args=args))
 
     async def version(self, match_id: str) -> int:
         """The seq of the last event appended (0 for an empty or unknown match)."""
@@ -290,61 +307,3 @@ class RedisEventStore:
         if payload is None:
             return None
         return seq, as_bytes(payload)
-
-
-class LeanAppend:
-    """An append written on the lean connection whose reply is still to come."""
-
-    __slots__ = ("_args", "_keys", "_lean", "_started", "reply")
-
-    def __init__(
-        self,
-        lean: LeanConnection,
-        reply: asyncio.Future[Any],
-        keys: list[str],
-        args: list[bytes | str | int],
-        started: float,
-    ) -> None:
-        self._lean = lean
-        self.reply = reply
-        self._keys = keys
-        self._args = args
-        self._started = started
-
-    def settled_now(self) -> AppendResult | None:
-        """The result, when the reply is in and is one; None while it is not in, and when it
-        is an error, a lost script (``NOSCRIPT``: Redis restarted, or its script cache was
-        flushed) or a failure: :meth:`finish` then deals with it (loads the script again,
-        raises the error). Never raises."""
-        reply = self.reply
-        if not reply.done() or reply.cancelled() or reply.exception() is not None:
-            return None
-        value = reply.result()
-        if isinstance(value, ResponseError):
-            return None
-        report_command("EVALSHA", self._started, None)
-        return _append_result(value)
-
-    async def finish(self) -> AppendResult:
-        """Await the reply (and send the script again after ``NOSCRIPT``); the result."""
-        try:
-            reply = await self.reply
-            if isinstance(reply, ResponseError) and _lost_script(reply):
-                reply = await self._lean.call(
-                    ("EVAL", script_source("append.lua"), 2, *self._keys, *self._args)
-                )
-            if isinstance(reply, ResponseError):
-                raise reply
-        except RedisError as exc:
-            report_command("EVALSHA", self._started, exc)
-            raise
-        report_command("EVALSHA", self._started, None)
-        return _append_result(reply)
-
-
-def _lost_script(reply: ResponseError) -> bool:
-    return str(reply).startswith("NOSCRIPT")
-
-
-def _append_result(reply: Any) -> AppendResult:
-    return AppendResult(status=_STATUSES[as_str(reply[0])], seq=as_int(reply[1]))
