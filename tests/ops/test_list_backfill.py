@@ -3,9 +3,8 @@ are added once, from Redis alone - public ones only, ended ones as ended."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import asyncio
+from collections.abc import AsyncIterator
 
 import pytest
 from msgspec.structs import replace
