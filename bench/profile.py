@@ -1,6 +1,6 @@
 """Where one action's server CPU goes, by stage, for N = 0 and N spectators (prints JSON).
 
-    PYTHONPATH=server python bench/profile.py [--spectators 0 1000] [--moves 300] [--gc-freeze]
+    PYTHONPATH=server python bench/profile.py [--spectators 0 1000] [--moves 300] [--think-ms 50] [--gc-freeze]
 
 The server runs in this process - the hulldown app under uvicorn as ``hulldown serve`` configures
 it (web/ws_protocol.py's protocol), on an embedded Redis - and the clients (two players acting
@@ -159,17 +159,20 @@ def instrument() -> list[str]:
     code moved on: the profile then says so instead of silently missing a stage)."""
     from hulldown.live import deciding, hub, runtime, service
     from hulldown.match import validate as validate_mod
-    from hulldown.store import redis_store
-    from hulldown.web import live_socket, socket_frames
+    from hulldown.store import lean_connection, redis_store
+    from hulldown.web import live_reader, live_socket, socket_frames
     from hulldown.web.ws_protocol import FrameWritingProtocol
     from hulldown.wire import protocol
 
     missing: list[str] = []
+    # A live socket's messages are handed to its reader from data_received (web/ws_protocol.py):
+    # what data_received costs beyond the stages below is websocket parsing.
     wrap(FrameWritingProtocol, "data_received", "receive_ws_parse", is_async=False, missing=missing)
-    wrap(live_socket, "receive_frame", "receive_asgi", is_async=True, missing=missing)
+    wrap(live_reader.LiveReader, "_handle", "receive_reader", is_async=False, missing=missing)
+    wrap(live_socket, "receive_frame", "receive_asgi", is_async=True, missing=missing)  # hello only
     wrap(socket_frames, "decode_frame", "decode", is_async=False, missing=missing)
-    wrap(live_socket, "decode_frame", "decode", is_async=False, missing=missing)
-    # An act is validated, folded, hashed and encoded in one rules-pool trip (live/deciding.py);
+    wrap(live_reader, "decode_frame", "decode", is_async=False, missing=missing)
+    # An act is validated, folded, hashed and encoded in one call (live/deciding.py);
     # the runtime validates only for checks and folds only other processes' events.
     wrap(deciding, "validate", "validate", is_async=False, missing=missing)
     wrap(runtime, "validate", "validate", is_async=False, missing=missing)
@@ -181,6 +184,9 @@ def instrument() -> list[str]:
     wrap(deciding, "encode_event", "encode", is_async=False, missing=missing)
     wrap(protocol, "encode", "encode", is_async=False, missing=missing)
     wrap(redis_store.RedisEventStore, "append", "redis_append", is_async=True, missing=missing)
+    wrap(redis_store.RedisEventStore, "append_now", "redis_append", is_async=False, missing=missing)
+    wrap(redis_store.RedisEventStore, "append_private_now", "redis_append", is_async=False, missing=missing)
+    wrap(lean_connection._RespProtocol, "data_received", "redis_reply", is_async=False, missing=missing)
     wrap(service.LiveService, "_on_events", "tailer", is_async=True, missing=missing)
     from hulldown.store import tail
 
@@ -188,6 +194,8 @@ def instrument() -> list[str]:
     wrap(tail.StreamTailer, "_deliver", "tailer", is_async=True, missing=missing)
     wrap(hub.Hub, "broadcast", "fan_out", is_async=False, missing=missing)
     wrap(runtime.MatchRuntime, "submit", "runtime", is_async=True, missing=missing)
+    wrap(runtime.MatchRuntime, "submit_now", "runtime", is_async=False, missing=missing)
+    wrap(runtime.MatchRuntime, "_appended_now", "runtime", is_async=False, missing=missing)
 
     gc_start: dict[int, int] = {}
 
@@ -206,7 +214,11 @@ def instrument() -> list[str]:
 # ---- the clients (child process) ------------------------------------------------------------------
 
 
-async def clients_main(url: str, tokens: dict[str, str], spectators: int, moves: int, warmup: int) -> None:
+async def clients_main(
+    url: str, tokens: dict[str, str], spectators: int, moves: int, warmup: int, think_ms: float
+) -> None:
+    import random
+
     import websockets
 
     async def thin(count: int) -> list[Any]:
@@ -235,6 +247,7 @@ async def clients_main(url: str, tokens: dict[str, str], spectators: int, moves:
         players[side] = ws
     active, phase = welcome["view"]["active"], 0
     pause = 0.002 + spectators * 15e-6  # the fan-out finishes before the next action
+    think = random.Random(7)  # --think-ms: a random think time on top, as the peers harness has
     sys.stdout.write("CONNECTED\n")
     sys.stdout.flush()
     for i in range(warmup + moves):
@@ -249,7 +262,7 @@ async def clients_main(url: str, tokens: dict[str, str], spectators: int, moves:
                 break
             if message["type"] == "rejected":
                 raise RuntimeError(message)
-        await asyncio.sleep(pause)
+        await asyncio.sleep(pause + think.random() * think_ms / 1000)
         phase += 1
         if phase == PHASES_PER_TURN:
             phase, active = 0, "b" if active == "a" else "a"
@@ -308,7 +321,9 @@ async def profile_once(spectators: int, args: argparse.Namespace) -> dict[str, A
             __file__,
             "--clients",
             base64.b64encode(
-                json.dumps([url, created["tokens"], spectators, args.moves, args.warmup]).encode()
+                json.dumps(
+                    [url, created["tokens"], spectators, args.moves, args.warmup, args.think_ms]
+                ).encode()
             ).decode(),
             stdout=subprocess.PIPE,
         )
@@ -344,7 +359,10 @@ async def profile_once(spectators: int, args: argparse.Namespace) -> dict[str, A
         k: round(v / moves / 1000, 1) for k, v in sorted(totals.items()) if not k.startswith("gc_gen")
     }
     stages_us["receive_decode"] = round(
-        sum(totals.get(k, 0) for k in ("receive_ws_parse", "receive_asgi", "decode")) / moves / 1000, 1
+        sum(totals.get(k, 0) for k in ("receive_ws_parse", "receive_asgi", "receive_reader", "decode"))
+        / moves
+        / 1000,
+        1,
     )
     stages_us["event_loop"] = round((loop_cpu - sum(on_main.values())) / moves / 1000, 1)
     off_main = sum(STAGES.off_main.values())
@@ -379,12 +397,18 @@ def main() -> int:
     parser.add_argument("--spectators", type=int, nargs="+", default=[0, 1000])
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--warmup", type=int, default=30)
+    parser.add_argument(
+        "--think-ms",
+        type=float,
+        default=0.0,
+        help="a random pause in [0, this) ms after each action (from idle)",
+    )
     parser.add_argument("--gc-freeze", action="store_true", help="gc.freeze() once the clients are connected")
     parser.add_argument("--clients", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.clients:
-        url, tokens, spectators, moves, warmup = json.loads(base64.b64decode(args.clients))
-        asyncio.run(clients_main(url, tokens, spectators, moves, warmup))
+        url, tokens, spectators, moves, warmup, think_ms = json.loads(base64.b64decode(args.clients))
+        asyncio.run(clients_main(url, tokens, spectators, moves, warmup, think_ms))
         return 0
     missing = instrument()
     runs = [asyncio.run(profile_once(n, args)) for n in args.spectators]

@@ -256,32 +256,38 @@ class MatchRuntime:
         if not inline_now(kind) or not self.lock.try_acquire():
             return False
         base = self.state
+        settle: list[Callable[[], None]] = []  # what Redis' reply calls (set once it is written)
         try:
             decided = self._decide_now(base, side, action, action_id, kind)
-            pending = None if decided is None else self._append_now(base, decided, action_id)
+            pending = (
+                None if decided is None else self._append_now(base, decided, action_id, lambda: settle[0]())
+            )
         except BaseException:
             self.lock.release()
             raise
         if decided is None or pending is None:
             self.lock.release()
             return False
-        self._inflight = decided
         reply = _Reply(answer)
-        pending.reply.add_done_callback(
-            lambda _: self._appended_now(base, decided, pending, side, action, action_id, expect, reply, done)
+        settle.append(
+            lambda: self._appended_now(base, decided, pending, side, action, action_id, expect, reply, done)
         )
-        # The patch is made while Redis runs the script; nothing is sent before it answers.
+        self._inflight = decided
+        # The patch is made while Redis runs the append; nothing is sent before it answers.
         decided.patch = _patch_text(base, decided.after)
         return True
 
-    def _append_now(self, base: MatchState, decided: Decided, action_id: str) -> PendingAppend | None:
-        """Write the append of ``decided`` (expecting ``base.seq``) now; None if it cannot be."""
+    def _append_now(
+        self, base: MatchState, decided: Decided, action_id: str, then: Callable[[], None]
+    ) -> PendingAppend | None:
+        """Write the append of ``decided`` (expecting ``base.seq``) now, ``then`` to be called
+        when Redis answered; None if it cannot be written now."""
         known = self.action_ids
         if known is None:
-            return self.store.append_now(self.match_id, decided.payload, expect=base.seq, action_id=action_id)
+            return self.store.append_now(self.match_id, decided.payload, base.seq, action_id, then)
         if action_id in known:  # a retry: answered by submit (the duplicate ack)
             return None
-        return self.store.append_private_now(self.match_id, decided.payload, base.seq + 1, action_id)
+        return self.store.append_private_now(self.match_id, decided.payload, base.seq + 1, action_id, then)
 
     def _decide_now(
         self, base: MatchState, side: Side, action: Action, action_id: str, kind: str

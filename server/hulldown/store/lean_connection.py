@@ -11,11 +11,12 @@ Bounded, never wedged (docs/limits-and-outages.md):
 
 - connecting gives up after :data:`LEAN_CONNECT_TIMEOUT` seconds (the AUTH/SELECT/SETNAME
   hand-shake after the reply timeout more); one attempt is shared by every caller waiting;
-- each command has its own timer: no reply within the connection's reply timeout of being
+- each command has a deadline: no reply within the connection's reply timeout of being
   written (:data:`APPEND_REPLY_TIMEOUT` for appends; the tailer's block time plus
   ``TAIL_REPLY_MARGIN``) drops the connection - every command in flight on it fails with a
   redis-py ``TimeoutError`` (a ``RedisError``: an act is answered ``store_unavailable``) - and
-  the next call connects afresh. A closed connection (Redis killed) fails its calls with a
+  the next call connects afresh. Replies come in order, so one timer per connection watches
+  the oldest command in flight (no timer is made or cancelled per command). A closed connection (Redis killed) fails its calls with a
   ``ConnectionError`` the same way. There is no retry here: the caller answers at once, and a
   client's resend with the same action id is deduplicated by the append script;
 - nothing else uses these connections: health checks (``PING``), reads and snapshots go through
@@ -28,8 +29,10 @@ Redis Cluster keep the redis-py clients (``store/cluster_append.py``).
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -41,6 +44,8 @@ from redis.exceptions import InvalidResponse, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .connect import command_observers
+
+log = logging.getLogger("hulldown.store")
 
 # Seconds: connecting (TCP or unix socket) to Redis gives up after this long.
 LEAN_CONNECT_TIMEOUT = 2.0
@@ -83,14 +88,18 @@ class LeanAddress:
         )
 
 
+Then = Callable[[], None]
+
+
 class _Pending:
     """A command (or a batch of them) written and waiting for its reply (their replies)."""
 
-    __slots__ = ("future", "left", "replies", "timer")
+    __slots__ = ("future", "left", "replies", "then", "written")
 
-    def __init__(self, future: asyncio.Future[Any], timer: asyncio.TimerHandle, count: int = 1) -> None:
+    def __init__(self, future: asyncio.Future[Any], written: float, count: int, then: Then | None) -> None:
         self.future = future
-        self.timer = timer
+        self.written = written  # the loop's time when it was written (for the reply timeout)
+        self.then = then  # called right after the future is resolved, from data_received
         self.left = count  # replies still to come
         self.replies: list[Any] | None = [] if count > 1 else None
 
@@ -104,6 +113,9 @@ class _RespProtocol(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.pending: deque[_Pending] = deque()
         self.closed = False
+        # One timer watches the oldest command in flight (replies come in order), instead of a
+        # timer per command; it is armed while commands are in flight (LeanConnection._watch).
+        self.watchdog: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # uvloop's is no asyncio.Transport
@@ -125,9 +137,7 @@ class _RespProtocol(asyncio.Protocol):
                     continue
                 reply = replies
             pending.popleft()
-            done.timer.cancel()
-            if not done.future.done():  # its caller may have been cancelled
-                done.future.set_result(reply)
+            _resolve(done, reply, None)
         if reader.gets() is not False:  # a reply nobody asked for: the stream is out of step
             self.fail(RedisConnectionError("unexpected reply on a lean Redis connection"))
 
@@ -138,14 +148,29 @@ class _RespProtocol(asyncio.Protocol):
         """Fail every command in flight and close the connection (idempotent)."""
         if not self.closed:
             self.closed = True
+            if self.watchdog is not None:
+                self.watchdog.cancel()
+                self.watchdog = None
             if self.transport is not None:
                 self.transport.abort()
             self._owner._lost(self)
         while self.pending:
-            done = self.pending.popleft()
-            done.timer.cancel()
-            if not done.future.done():
-                done.future.set_exception(error)
+            _resolve(self.pending.popleft(), None, error)
+
+
+def _resolve(done: _Pending, reply: Any, error: Exception | None) -> None:
+    """Settle a command's future with its reply (or ``error``), then tell its ``then``."""
+    future = done.future
+    if not future.done():  # its caller may have been cancelled
+        if error is None:
+            future.set_result(reply)
+        else:
+            future.set_exception(error)
+    if done.then is not None:
+        try:
+            done.then()
+        except Exception:  # the caller's own failure must not stop this connection's replies
+            log.exception("a lean Redis connection's reply callback failed")
 
 
 class LeanConnection:
@@ -181,24 +206,27 @@ class LeanConnection:
         protocol = self._protocol
         if protocol is None or protocol.closed:
             protocol = await self._connection()
-        return self._write(protocol, command)
+        return self._write(protocol, (command,))
 
-    def send_now(self, command: Command) -> asyncio.Future[Any] | None:
+    def send_now(self, command: Command, then: Then | None = None) -> asyncio.Future[Any] | None:
         """Write ``command`` now if the connection is open, without awaiting anything (for
         callers on a callback of the loop); None, with nothing written, when it is not (then
-        :meth:`send` connects first)."""
+        :meth:`send` connects first). ``then`` is called as soon as the future is settled,
+        from the connection's own callback (the future's callbacks run a loop turn later)."""
         protocol = self._protocol
         if protocol is None or protocol.closed:
             return None
-        return self._write(protocol, command)
+        return self._write(protocol, (command,), then)
 
-    def send_batch_now(self, commands: list[Command]) -> asyncio.Future[list[Any]] | None:
+    def send_batch_now(
+        self, commands: tuple[Command, ...], then: Then | None = None
+    ) -> asyncio.Future[list[Any]] | None:
         """:meth:`send_now` for several commands in one write (a ``MULTI`` ... ``EXEC``
         transaction, say): the future of the list of their replies, in order."""
         protocol = self._protocol
         if protocol is None or protocol.closed:
             return None
-        return self._write(protocol, *commands)
+        return self._write(protocol, commands, then)
 
     async def call(self, command: Command) -> Any:
         """Send ``command`` and wait for its reply; an error reply raises ``ResponseError``."""
@@ -207,18 +235,34 @@ class LeanConnection:
             raise reply
         return reply
 
-    def _write(self, protocol: _RespProtocol, *commands: Command) -> asyncio.Future[Any]:
+    def _write(
+        self, protocol: _RespProtocol, commands: tuple[Command, ...], then: Then | None = None
+    ) -> asyncio.Future[Any]:
         """Write ``commands`` in one write; one future for their reply (a list of the replies
-        when there are several), one timer."""
+        when there are several)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        timer = loop.call_later(self.reply_timeout, self._timed_out, protocol)
-        protocol.pending.append(_Pending(future, timer, len(commands)))
+        protocol.pending.append(_Pending(future, loop.time(), len(commands), then))
+        if protocol.watchdog is None:
+            protocol.watchdog = loop.call_later(self.reply_timeout, self._watch, protocol)
         assert protocol.transport is not None
         # hiredis' stub types the argument as a 1-tuple; it takes any number of arguments.
         packed = [hiredis.pack_command(command) for command in commands]  # type: ignore[arg-type]
         protocol.transport.write(packed[0] if len(packed) == 1 else b"".join(packed))
         return future
+
+    def _watch(self, protocol: _RespProtocol) -> None:
+        """The watchdog: the oldest command in flight has had no reply for ``reply_timeout``
+        seconds - drop the connection - or else look again when it will have."""
+        protocol.watchdog = None
+        if protocol.closed or not protocol.pending:
+            return
+        loop = asyncio.get_running_loop()
+        left = protocol.pending[0].written + self.reply_timeout - loop.time()
+        if left > 0:
+            protocol.watchdog = loop.call_later(left, self._watch, protocol)
+            return
+        self._timed_out(protocol)
 
     def _timed_out(self, protocol: _RespProtocol) -> None:
         protocol.fail(
@@ -275,7 +319,7 @@ class LeanConnection:
         if address.db:
             handshake.append(("SELECT", address.db))
         handshake.append(("CLIENT", "SETNAME", self.client_name))
-        replies = await asyncio.gather(*(self._write(protocol, command) for command in handshake))
+        replies = await asyncio.gather(*(self._write(protocol, (command,)) for command in handshake))
         for reply in replies:
             if isinstance(reply, ResponseError):
                 protocol.fail(RedisConnectionError(f"{self.client_name} hand-shake: {reply}"))

@@ -99,14 +99,14 @@ def _lost_script(reply: ResponseError) -> bool:
 
 def private_append_commands(
     events: str, dedupe: str, seq: int, payload: bytes, action_id: str
-) -> list[Command]:
+) -> tuple[Command, ...]:
     """The transaction of a private store's append: event ``seq`` and its action id, together."""
-    return [
+    return (
         ("MULTI",),
         ("XADD", events, f"0-{seq}", "e", payload),
         ("HSET", dedupe, action_id, seq),
         ("EXEC",),
-    ]
+    )
 
 
 class PrivateAppend:

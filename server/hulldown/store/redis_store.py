@@ -18,7 +18,7 @@ from .cluster_append import ClusterScriptRunner
 from .connect import is_cluster_url, make_store_client, parse_cluster_url
 from .decode import as_bytes, as_int, as_str, stream_entries
 from .keys import DEFAULT_PREFIX, Keys
-from .lean_connection import APPEND_REPLY_TIMEOUT, LeanAddress, LeanConnection, report_command
+from .lean_connection import APPEND_REPLY_TIMEOUT, LeanAddress, LeanConnection, Then, report_command
 from .pending_append import LeanAppend, PrivateAppend, append_result, private_append_commands
 from .results import AppendResult
 from .scripts import Scripts, script_source
@@ -149,34 +149,41 @@ class RedisEventStore:
         return lambda: self._client_append(match_id, keys, args)
 
     def append_now(
-        self, match_id: str, payload: bytes, expect: int, action_id: str | None = None
+        self,
+        match_id: str,
+        payload: bytes,
+        expect: int,
+        action_id: str | None = None,
+        then: Then | None = None,
     ) -> LeanAppend | None:
         """:meth:`begin_append` for a caller on a callback of the loop: the command is written
         before this returns, nothing is awaited. None, with nothing written, unless the store
-        appends on a lean connection that is open right now (then use :meth:`begin_append`)."""
+        appends on a lean connection that is open right now (then use :meth:`begin_append`).
+        ``then`` is called once the reply is in (or the command failed), from the connection's
+        own callback."""
         lean = self.append_connection
         if lean is None:
             return None
         keys, args = self._append_arguments(match_id, payload, expect, action_id)
         started = time.perf_counter()
-        reply = lean.send_now(("EVALSHA", self._scripts.append.sha, 2, *keys, *args))
+        reply = lean.send_now(("EVALSHA", self._scripts.append.sha, 2, *keys, *args), then)
         if reply is None:
             return None
         return LeanAppend(lean, reply, keys, args, started)
 
     def append_private_now(
-        self, match_id: str, payload: bytes, seq: int, action_id: str
+        self, match_id: str, payload: bytes, seq: int, action_id: str, then: Then | None = None
     ) -> PrivateAppend | None:
         """Append event ``seq`` without the append script, for the runtime of a private store
         that checked the version and the action id itself (``pending_append.PrivateAppend``):
         written before this returns, nothing awaited. None, with nothing written, unless the
-        lean connection is open right now."""
+        lean connection is open right now. ``then`` as for :meth:`append_now`."""
         lean = self.append_connection
         if lean is None:
             return None
         events, dedupe = self.keys.events(match_id), self.keys.dedupe(match_id)
         started = time.perf_counter()
-        reply = lean.send_batch_now(private_append_commands(events, dedupe, seq, payload, action_id))
+        reply = lean.send_batch_now(private_append_commands(events, dedupe, seq, payload, action_id), then)
         if reply is None:
             return None
         return PrivateAppend(lean, reply, dedupe, action_id, seq, started)
