@@ -73,18 +73,17 @@ def install(path: str) -> None:
     # Messages handed straight to the live socket's reader (web/ws_protocol.py) skip the above.
     from hulldown.web import ws_protocol as direct_protocol
 
-    original_deliver = direct_protocol.FrameWritingProtocol._deliver
+    original_hand_over = direct_protocol.FrameWritingProtocol._hand_over
 
-    def deliver(self: Any, to: Any) -> None:
+    def hand_over(self: Any, to: Any, data: bytes, kind: str) -> None:
         t = now()
-        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
         match = ACTION_STAMP.search(data.decode(errors="replace")) if b'"act"' in data else None
         if match is not None:
             flush()
             current.update({"client_send": int(match.group(1)), "recv": t})
-        original_deliver(self, to)
+        original_hand_over(self, to, data, kind)
 
-    direct_protocol.FrameWritingProtocol._deliver = deliver  # type: ignore[method-assign]
+    direct_protocol.FrameWritingProtocol._hand_over = hand_over  # type: ignore[method-assign]
 
     original_data_received = proto.data_received
 

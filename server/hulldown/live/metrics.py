@@ -18,6 +18,7 @@ from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.registry import Collector
 
 from .. import __version__
+from .light_metrics import LightCounter, LightHistogram
 
 # Latency buckets from 0.5 ms to 10 s: acks on loopback take ~1-5 ms, a stalled loop seconds.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -28,21 +29,22 @@ BUILD_INFO.labels(version=__version__).set(1)
 CONNECTIONS = Gauge(
     "hulldown_connections", "Open websocket connections by role (a, b, spectator, delayed, replay).", ["role"]
 )
-ACTIONS = Counter(
+# On every act's path: the light kinds (live/light_metrics.py), cheap to update, same exposition.
+ACTIONS = LightCounter(
     "hulldown_actions_total",
     "Actions received over the live socket, by action kind and outcome (ack, duplicate, rejected).",
     ["kind", "outcome"],
 )
 REJECTIONS = Counter("hulldown_rejections_total", "Actions rejected, by rejection code.", ["code"])
-ACK_SECONDS = Histogram(
+ACK_SECONDS = LightHistogram(
     "hulldown_ack_seconds",
     "Time from an act frame being decoded to its ack or rejected being queued for the player.",
     buckets=LATENCY_BUCKETS,
 )
-FOLD_SECONDS = Histogram(
+FOLD_SECONDS = LightHistogram(
     "hulldown_fold_seconds", "Time to fold one event into the match state.", buckets=LATENCY_BUCKETS
 )
-REDIS_SECONDS = Histogram(
+REDIS_SECONDS = LightHistogram(
     "hulldown_redis_command_seconds",
     "Redis command latency, by command (XREAD includes its BLOCK wait).",
     ["command"],

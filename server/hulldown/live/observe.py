@@ -50,6 +50,8 @@ def action_done(
     if isinstance(result, protocol.Ack):
         outcome = "duplicate" if result.duplicate else "ack"
         _actions(kind, outcome).inc()
+        if not actions_log.isEnabledFor(logging.INFO):
+            return
         actions_log.info(
             "act %s",
             outcome,

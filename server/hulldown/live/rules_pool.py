@@ -105,9 +105,9 @@ class FairShare:
         self.count(owner, cpu)
         self.release_slot()
 
-    def count(self, owner: str, cpu: float) -> None:
-        """Add ``cpu`` seconds to ``owner``'s recent usage."""
-        now = time.monotonic()
+    def count(self, owner: str, cpu: float, now: float | None = None) -> None:
+        """Add ``cpu`` seconds to ``owner``'s recent usage (``now``: ``time.monotonic()``)."""
+        now = time.monotonic() if now is None else now
         self._usage[owner] = (self.usage(owner, now) + cpu, now)
         self._usage.move_to_end(owner)
         if len(self._usage) > USAGE_KEPT:
@@ -143,10 +143,10 @@ class KindCosts:
         estimate = self.estimate(kind)
         return estimate is not None and estimate < INLINE_BUDGET
 
-    def record(self, kind: str, cpu: float) -> None:
+    def record(self, kind: str, cpu: float, now: float | None = None) -> None:
         """A call of ``kind`` took ``cpu`` seconds: the estimate is the larger of it and the
-        decayed one."""
-        now = time.monotonic()
+        decayed one (``now``: ``time.monotonic()``)."""
+        now = time.monotonic() if now is None else now
         estimate = self.estimate(kind, now)
         self._costs[kind] = (cpu if estimate is None else max(cpu, estimate), now)
 
@@ -197,13 +197,14 @@ def inline_now(kind: str) -> bool:
 def run_inline(owner: str, kind: str, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """``fn(*args, **kwargs)`` right here (ask :func:`inline_now` first), its CPU counted
     towards ``owner``'s fair share and ``kind``'s estimate."""
-    spent: list[float] = []
+    start = time.thread_time()
     try:
-        return _counted(spent, fn, *args, **kwargs)
+        return fn(*args, **kwargs)
     finally:
-        cpu = spent[0] if spent else 0.0
-        kind_costs.record(kind, cpu)
-        _share.count(owner, cpu)
+        cpu = time.thread_time() - start
+        now = time.monotonic()
+        kind_costs.record(kind, cpu, now)
+        _share.count(owner, cpu, now)
 
 
 async def _on_pool(owner: str, kind: str | None, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:

@@ -84,7 +84,7 @@ class MatchRuntime:
         self.states = StateSource(store, match_id, seed)
         self.states.remember(state)
         self.delayed: DelayedFeed | None = None
-        self.changed = asyncio.Event()
+        self._changed: asyncio.Event | None = None  # made when someone waits (``changed``)
         # The event this process is appending, the state it makes and its bytes, while the append
         # is in flight: the tailer may deliver it first, and it is neither decoded nor folded twice.
         self._inflight: Decided | None = None
@@ -151,9 +151,19 @@ class MatchRuntime:
             self.delayed.release(after.seq)
         self._notify()
 
+    @property
+    def changed(self) -> asyncio.Event:
+        """Set at the next change of the state (a new event each time: wait on the one got
+        before looking at the state)."""
+        changed = self._changed
+        if changed is None:
+            changed = self._changed = asyncio.Event()
+        return changed
+
     def _notify(self) -> None:
-        self.changed.set()
-        self.changed = asyncio.Event()
+        changed, self._changed = self._changed, None
+        if changed is not None:
+            changed.set()
         if self.on_visible is not None:
             self.on_visible(self.public_state)
 

@@ -28,6 +28,7 @@ from websockets.protocol import State
 
 from ..live.hub import Outlet
 from ..live.outgoing import Outgoing
+from .client_frames import TooLarge, split_frames
 
 FRAME_OUTLET = "hulldown.frame_outlet"  # the ASGI scope extension that carries the outlet
 
@@ -125,8 +126,17 @@ class FrameWritingProtocol(WebSocketsSansIOProtocol):
     outlet: FrameOutlet | None = None
     deliver: Callable[[str | bytes], None] | None = None
 
+    # Reading frames ourselves (web/client_frames.py) once messages go to the reader; what is
+    # read of a frame not complete yet waits here.
+    framing = False
+    _unparsed = b""
+
     def receive_directly(self, deliver: Callable[[str | bytes], None]) -> None:
         self.deliver = deliver
+        conn = self.conn
+        # Read frames ourselves only when the websockets parser holds nothing, waits for the
+        # start of a frame and is in no fragmented message: it then never sees half a frame.
+        self.framing = not conn.extensions and _fragment_free(conn) and _at_frame_boundary(conn)
         queue, kept = self.queue, []
         was_paused, self.read_paused = self.read_paused, False
         while not queue.empty():
@@ -151,6 +161,40 @@ class FrameWritingProtocol(WebSocketsSansIOProtocol):
             self.read_paused = False
             self.transport.resume_reading()
 
+    def data_received(self, data: bytes) -> None:
+        if not self.framing:
+            super().data_received(data)
+            return
+        buffer = self._unparsed + data if self._unparsed else data
+        used = split_frames(
+            buffer, self.config.ws_max_size, self._plain_ok, self._plain_text, self._other_frame
+        )
+        if isinstance(used, TooLarge):  # the websockets parser refuses it (close 1009)
+            self.framing, self._unparsed = False, b""
+            super().data_received(buffer[used.at :])
+            return
+        self._unparsed = buffer[used:]
+
+    def _plain_ok(self) -> bool:
+        conn = self.conn
+        return (
+            conn.state is State.OPEN
+            and not self.close_sent
+            and conn.parser_exc is None
+            and _fragment_free(conn)
+        )
+
+    def _plain_text(self, payload: bytes) -> None:
+        deliver = self.deliver
+        assert deliver is not None  # reading frames ourselves starts with the hand-over
+        self._hand_over(deliver, payload, "text")
+
+    def _other_frame(self, frame: bytes) -> None:
+        """A frame for the websockets parser, whole: uvicorn handles what it makes of it."""
+        super().data_received(frame)
+        if self.conn.parser_exc is not None or self.conn.state is not State.OPEN:
+            self.framing = False  # it failed the connection or is closing it: all its own now
+
     def send_receive_event_to_app(self) -> None:
         deliver = self.deliver
         if deliver is not None:
@@ -174,9 +218,12 @@ class FrameWritingProtocol(WebSocketsSansIOProtocol):
         """uvicorn's ``send_receive_event_to_app``, handing the message to ``deliver``."""
         data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
         self.frames = []
+        self._hand_over(deliver, data, self.curr_msg_data_type)
+
+    def _hand_over(self, deliver: Callable[[str | bytes], None], data: bytes, kind: str) -> None:
         if self.close_sent:
             return  # past the app's close: discarded, as uvicorn does
-        if self.curr_msg_data_type != "text":
+        if kind != "text":
             deliver(bytes(data))
             return
         try:
@@ -204,6 +251,30 @@ class FrameWritingProtocol(WebSocketsSansIOProtocol):
         super().resume_writing()
         if self.outlet is not None:
             self.outlet.resume()
+
+
+def _fragment_free(conn: Any) -> bool:
+    """The websockets protocol is in no fragmented message (``current_size``; ``cur_size``
+    before websockets 13): False when neither is known."""
+    return getattr(conn, "current_size", getattr(conn, "cur_size", 0)) is None
+
+
+def _at_frame_boundary(conn: Any) -> bool:
+    """The websockets parser has nothing buffered and waits for the first byte of a frame: its
+    generator is suspended in ``at_eof`` (websockets' ``Protocol.parse`` loop), not part way
+    through a frame. False whenever that cannot be seen (another websockets version)."""
+    reader = getattr(conn, "reader", None)
+    if reader is None or len(getattr(reader, "buffer", b"x")):
+        return False
+    generator = getattr(conn, "parser", None)
+    while generator is not None:
+        inner = getattr(generator, "gi_yieldfrom", None)
+        if inner is None:
+            return False
+        if getattr(inner, "__name__", "") == "at_eof":
+            return getattr(inner, "gi_yieldfrom", None) is None
+        generator = inner
+    return False
 
 
 class TextOutlet:
