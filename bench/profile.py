@@ -404,6 +404,7 @@ def main() -> int:
         help="a random pause in [0, this) ms after each action (from idle)",
     )
     parser.add_argument("--gc-freeze", action="store_true", help="gc.freeze() once the clients are connected")
+    parser.add_argument("--loop", choices=("auto", "asyncio"), default="auto", help="the server's event loop")
     parser.add_argument("--clients", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.clients:
@@ -411,7 +412,15 @@ def main() -> int:
         asyncio.run(clients_main(url, tokens, spectators, moves, warmup, think_ms))
         return 0
     missing = instrument()
-    runs = [asyncio.run(profile_once(n, args)) for n in args.spectators]
+    run = asyncio.run
+    if args.loop == "auto":  # as `hulldown serve` (uvicorn's "auto"): uvloop where it is installed
+        try:
+            import uvloop
+
+            run = uvloop.run
+        except ImportError:
+            pass
+    runs = [run(profile_once(n, args)) for n in args.spectators]
     print(
         json.dumps(
             {"bench": "profile", "missing_targets": missing, "runs": runs, "python": sys.version.split()[0]}

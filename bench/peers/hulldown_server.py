@@ -137,7 +137,7 @@ def main() -> int:
         ws_ping_interval=20.0,
         ws_per_message_deflate=settings.ws_deflate,
         lifespan="on",
-        # uvicorn's default ("auto": uvloop if installed, which it is not in the project's venv).
+        # As `hulldown serve`: uvicorn's "auto" (uvloop, a dependency, where it installs).
         loop=os.environ.get("HULLDOWN_BENCH_LOOP", "auto"),
     )
     server = uvicorn.Server(config)
