@@ -135,7 +135,13 @@ async def server_main(args: argparse.Namespace) -> dict[str, Any]:
             hub.broadcast(text)
 
         frame = text_frame(text.encode())
-        raw_sockets = [websocket.scope["extensions"][FRAME_OUTLET]._transport._sock for websocket in joined]
+        # Each connection's socket, as a socket object of its own (a duplicate of its descriptor).
+        raw_sockets = [
+            socket.socket(
+                fileno=os.dup(websocket.scope["extensions"][FRAME_OUTLET]._transport.get_extra_info("socket").fileno())
+            )
+            for websocket in joined
+        ]
 
         def floor() -> None:  # the system calls alone: one send(2) of the ready frame per socket
             for sock in raw_sockets:
@@ -192,12 +198,21 @@ def main() -> int:
     parser.add_argument("--broadcasts", type=int, default=300)
     parser.add_argument("--bytes", type=int, default=540, help="message size (the median patch)")
     parser.add_argument("--pause-ms", type=float, default=20.0, help="pause after each broadcast")
+    parser.add_argument("--loop", choices=("auto", "asyncio"), default="auto", help="the server's event loop")
     parser.add_argument("--client", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
         asyncio.run(client_main(args.client, args.sockets))
         return 0
-    print(json.dumps(asyncio.run(server_main(args))))
+    run = asyncio.run
+    if args.loop == "auto":  # as `hulldown serve` (uvicorn's "auto"): uvloop where it is installed
+        try:
+            import uvloop
+
+            run = uvloop.run
+        except ImportError:
+            pass
+    print(json.dumps({**run(server_main(args)), "loop": "asyncio" if run is asyncio.run else "uvloop"}))
     return 0
 
 

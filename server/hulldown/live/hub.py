@@ -31,8 +31,37 @@ _PLAYERS_FIRST: tuple[Audience, ...] = ("a", "b", "spectator", "delayed")  # bro
 LIVE_AUDIENCES: tuple[Audience, ...] = ("a", "b", "spectator")
 
 
+class Transport(Protocol):
+    """The part of an asyncio transport the fan-out's express lane uses."""
+
+    def is_closing(self) -> bool: ...
+
+    def write(self, data: bytes) -> None: ...
+
+
+class Closing(Protocol):
+    """The socket's protocol, as far as the express lane looks at it."""
+
+    close_sent: bool  # a close frame was sent: nothing may follow it
+
+
+class Pushback(Protocol):
+    """The outlet, as far as the express lane looks at it."""
+
+    paused: bool  # the socket pushed back: part of what was written waits in the transport
+
+
+Express = tuple[Transport, Closing, Pushback]
+
+
 class Outlet(Protocol):
     """Where one connection's messages are written."""
+
+    def express(self) -> Express | None:
+        """The transport a shared frame can be written to directly, and what says whether the
+        socket was closed or pushed back; None when every message must go through ``send`` (a
+        socket that compresses its messages, or one written through a task)."""
+        ...
 
     @property
     def closed(self) -> bool:
@@ -61,11 +90,13 @@ class Connection:
 
     __slots__ = (
         "_clear",
+        "_express",
         "_outlet",
         "_resync",
         "audience",
         "capacity",
         "closed",
+        "express",
         "pending",
         "resync_due",
         "resyncs",
@@ -89,6 +120,10 @@ class Connection:
         # Nothing queued, no resync due, the outlet took everything: the next message goes
         # straight out. The one flag the fan-out's per-socket step tests.
         self._clear = True
+        # The fan-out's express lane (Hub.broadcast): the socket's transport and its outlet's
+        # state while the connection is clear, None otherwise (or when the outlet has none).
+        self._express = outlet.express()
+        self.express = self._express
         outlet.attach(self._drained)
 
     def push(self, text: str) -> None:
@@ -118,6 +153,7 @@ class Connection:
 
     def _pushed_back(self) -> None:
         self._clear = False
+        self.express = None
         if self._outlet.closed:
             self.close()
 
@@ -139,6 +175,7 @@ class Connection:
                 message = pending.popleft()
             else:
                 self._clear = True
+                self.express = self._express
                 return
             if not outlet.send(message):
                 if outlet.closed:
@@ -149,6 +186,7 @@ class Connection:
         """Stop sending: whatever is queued is dropped."""
         self.closed = True
         self._clear = False
+        self.express = None
         self.pending.clear()
         self.resync_due = False
         self._outlet.detach()
@@ -187,12 +225,25 @@ class Hub:
         if answer is not None:
             actor, reply = answer
             actor.send(message, reply)
+        frame = message.frame
         for audience in _PLAYERS_FIRST:
             if audience in audiences:
                 # Nothing here awaits, so no connection joins or leaves during the loop.
                 for connection in self._audiences[audience]:
-                    if connection is not actor:
-                        connection.send(message)
+                    if connection is actor:
+                        continue
+                    # The express lane: a clear socket that takes shared frames gets this one
+                    # written to its transport right here (what Connection.send and the outlet
+                    # would do, without their calls: bench/fanout.py).
+                    express = connection.express
+                    if express is not None:
+                        transport, protocol, outlet = express
+                        if not transport.is_closing() and not protocol.close_sent:
+                            transport.write(frame)
+                            if outlet.paused:
+                                connection._pushed_back()
+                            continue
+                    connection.send(message)
 
     def count(self, audience: Audience | None = None) -> int:
         if audience is None:

@@ -26,7 +26,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from websockets.http11 import Request
 from websockets.protocol import State
 
-from ..live.hub import Outlet
+from ..live.hub import Express, Outlet
 from ..live.outgoing import Outgoing
 from .client_frames import TooLarge, split_frames
 
@@ -54,6 +54,11 @@ class FrameOutlet:
     def closed(self) -> bool:
         protocol = self._protocol
         return protocol.close_sent or protocol.disconnected or self._transport.is_closing()
+
+    def express(self) -> Express | None:
+        """This transport, for shared frames written directly (hub.Connection.express); none for
+        a socket that compresses its messages."""
+        return None if self._compressed else (self._transport, self._protocol, self)
 
     def attach(self, drained: Callable[[], None]) -> None:
         self._drained = drained
@@ -286,6 +291,9 @@ class TextOutlet:
         self._drained: Callable[[], None] = _never_drained
         self._writing: asyncio.Task[None] | None = None
         self.closed = False
+
+    def express(self) -> None:
+        return None  # every message goes through a writer task
 
     def attach(self, drained: Callable[[], None]) -> None:
         self._drained = drained
