@@ -37,6 +37,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import event_loops
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -138,7 +140,9 @@ async def server_main(args: argparse.Namespace) -> dict[str, Any]:
         # Each connection's socket, as a socket object of its own (a duplicate of its descriptor).
         raw_sockets = [
             socket.socket(
-                fileno=os.dup(websocket.scope["extensions"][FRAME_OUTLET]._transport.get_extra_info("socket").fileno())
+                fileno=os.dup(
+                    websocket.scope["extensions"][FRAME_OUTLET]._transport.get_extra_info("socket").fileno()
+                )
             )
             for websocket in joined
         ]
@@ -198,21 +202,14 @@ def main() -> int:
     parser.add_argument("--broadcasts", type=int, default=300)
     parser.add_argument("--bytes", type=int, default=540, help="message size (the median patch)")
     parser.add_argument("--pause-ms", type=float, default=20.0, help="pause after each broadcast")
-    parser.add_argument("--loop", choices=("auto", "asyncio"), default="auto", help="the server's event loop")
+    parser.add_argument("--loop", choices=event_loops.CHOICES, default="auto", help="the server's event loop")
     parser.add_argument("--client", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.client:
         asyncio.run(client_main(args.client, args.sockets))
         return 0
-    run = asyncio.run
-    if args.loop == "auto":  # as `hulldown serve` (uvicorn's "auto"): uvloop where it is installed
-        try:
-            import uvloop
-
-            run = uvloop.run
-        except ImportError:
-            pass
-    print(json.dumps({**run(server_main(args)), "loop": "asyncio" if run is asyncio.run else "uvloop"}))
+    run = event_loops.runner(args.loop)
+    print(json.dumps({**run(server_main(args)), "loop": event_loops.name(run)}))
     return 0
 
 

@@ -41,6 +41,8 @@ from collections.abc import Callable, Coroutine, Generator
 from pathlib import Path
 from typing import Any
 
+import event_loops
+
 ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "examples" / "duel-40k7.json"
 PHASES_PER_TURN = 3  # a 40k7 player turn: movement, shooting, assault
@@ -404,7 +406,7 @@ def main() -> int:
         help="a random pause in [0, this) ms after each action (from idle)",
     )
     parser.add_argument("--gc-freeze", action="store_true", help="gc.freeze() once the clients are connected")
-    parser.add_argument("--loop", choices=("auto", "asyncio"), default="auto", help="the server's event loop")
+    parser.add_argument("--loop", choices=event_loops.CHOICES, default="auto", help="the server's event loop")
     parser.add_argument("--clients", default="", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.clients:
@@ -412,14 +414,7 @@ def main() -> int:
         asyncio.run(clients_main(url, tokens, spectators, moves, warmup, think_ms))
         return 0
     missing = instrument()
-    run = asyncio.run
-    if args.loop == "auto":  # as `hulldown serve` (uvicorn's "auto"): uvloop where it is installed
-        try:
-            import uvloop
-
-            run = uvloop.run
-        except ImportError:
-            pass
+    run = event_loops.runner(args.loop)
     runs = [run(profile_once(n, args)) for n in args.spectators]
     print(
         json.dumps(

@@ -42,17 +42,21 @@ async def test_a_release_hands_the_lock_to_the_waiters_in_order() -> None:
     assert not lock.locked()
 
 
-async def test_a_cancelled_waiter_is_skipped() -> None:
-    lock = MatchLock()
-    assert lock.try_acquire()
-    got: list[str] = []
+def waiting(lock: MatchLock, got: list[str], *names: str) -> list[asyncio.Task[None]]:
+    """A task per name that takes ``lock`` and, holding it, appends its name to ``got``."""
 
     async def waiter(name: str) -> None:
         async with lock:
             got.append(name)
 
-    gone = asyncio.create_task(waiter("gone"))
-    kept = asyncio.create_task(waiter("kept"))
+    return [asyncio.create_task(waiter(name)) for name in names]
+
+
+async def test_a_cancelled_waiter_is_skipped() -> None:
+    lock = MatchLock()
+    assert lock.try_acquire()
+    got: list[str] = []
+    gone, kept = waiting(lock, got, "gone", "kept")
     await asyncio.sleep(0)
     gone.cancel()
     await asyncio.sleep(0)
@@ -67,13 +71,7 @@ async def test_a_waiter_cancelled_as_it_is_handed_the_lock_passes_it_on() -> Non
     lock = MatchLock()
     assert lock.try_acquire()
     got: list[str] = []
-
-    async def waiter(name: str) -> None:
-        async with lock:
-            got.append(name)
-
-    first = asyncio.create_task(waiter("first"))
-    second = asyncio.create_task(waiter("second"))
+    first, second = waiting(lock, got, "first", "second")
     await asyncio.sleep(0)
     lock.release()  # handed to "first", which has not run yet...
     first.cancel()  # ...and is cancelled before it does

@@ -353,6 +353,20 @@ class MatchRuntime:
             reply.connection.push(protocol.encode(ack).decode())
         done(ack)
 
+    def submit_later(
+        self,
+        side: Side,
+        action: Action,
+        action_id: str,
+        expect: int | None,
+        answer: Connection,
+        done: Callable[[protocol.Ack | protocol.Rejected | BaseException], None],
+    ) -> None:
+        """:meth:`submit` in a task, for a caller on a callback of the loop (when
+        :meth:`submit_now` could not start the act): ``done`` gets the answer, or the exception
+        that stopped it."""
+        self._later(self.submit(side, action, action_id, expect, answer=answer), done)
+
     def _later(
         self,
         work: Awaitable[protocol.Ack | protocol.Rejected],
@@ -398,10 +412,7 @@ class MatchRuntime:
                     result = await pending.finish()
                 finally:
                     self._inflight = None
-            if result.status == "appended":
-                async with self._fold_lock:
-                    self._commit_appended(base, decided, action_id, result.seq, reply)
-                self._snapshot_soon()
+            if await self._commit_if_appended(base, decided, action_id, result, reply):
                 await self._reveal_if_ended()
                 return protocol.Ack(action_id=action_id, seq=result.seq)
             await self.catch_up()
@@ -534,11 +545,25 @@ class MatchRuntime:
             result = await result_of()
         finally:
             self._inflight = None
-        if result.status == "appended":
-            async with self._fold_lock:
-                self._commit_appended(base, decided, action_id, result.seq, reply)
-            self._snapshot_soon()
+        await self._commit_if_appended(base, decided, action_id, result, reply)
         return result.status, result.seq
+
+    async def _commit_if_appended(
+        self,
+        base: MatchState,
+        decided: Decided,
+        action_id: str | None,
+        result: AppendResult,
+        reply: _Reply | None,
+    ) -> bool:
+        """Once Redis confirmed ``decided``'s append: commit it (under the fold lock) and save a
+        snapshot if one is due. Whether it was appended."""
+        if result.status != "appended":
+            return False
+        async with self._fold_lock:
+            self._commit_appended(base, decided, action_id, result.seq, reply)
+        self._snapshot_soon()
+        return True
 
     def _commit_appended(
         self, base: MatchState, decided: Decided, action_id: str | None, seq: int, reply: _Reply | None

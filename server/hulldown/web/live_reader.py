@@ -5,8 +5,8 @@ callback when the server hands them over directly (``web/ws_protocol.py``), else
 app's receive loop - and answers each before the next: the rate limit, the size limit, the
 strict decode, then the message itself. Nothing here awaits. An act is started with
 ``MatchRuntime.submit_now`` (decided and its append written right away; Redis' reply commits
-and answers it) or, when it needs to wait for something, in a task through
-``MatchRuntime.submit``. Until an act is answered the reader holds the messages read after it
+and answers it) or, when it needs to wait for something, in a task
+(``MatchRuntime.submit_later``). Until an act is answered the reader holds the messages read after it
 (up to ``RECEIVE_BACKLOG``, or one larger than ``READ_AHEAD_BYTES``, before reading pauses),
 so a connection's acts are applied one by one, each on the state the one before made.
 """
@@ -18,8 +18,7 @@ import logging
 import re
 import time
 from collections import deque
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Callable
 
 import msgspec
 
@@ -72,7 +71,6 @@ class LiveReader:
         self.busy = False  # an act of this connection is being answered
         self.closed = False
         self._idle: asyncio.Future[None] | None = None
-        self._submitting: asyncio.Future[None] | None = None  # an act answered through a task
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -180,14 +178,9 @@ class LiveReader:
             self._acted(kind, started, result)
 
         self.busy = True
-        if self.runtime.submit_now(
-            role, message.action, message.action_id, message.expect, self.connection, done
-        ):
-            return
-        submitted = self.runtime.submit(
-            role, message.action, message.action_id, message.expect, answer=self.connection
-        )
-        self._submitting = asyncio.ensure_future(_answer_later(submitted, done))
+        act = (role, message.action, message.action_id, message.expect, self.connection, done)
+        if not self.runtime.submit_now(*act):
+            self.runtime.submit_later(*act)
 
     def _acted(self, kind: str, started: float, result: Answer | BaseException) -> None:
         """An act of this connection was answered (or failed): record it, then go on reading."""
@@ -197,19 +190,6 @@ class LiveReader:
         observe.action_done(self.runtime.match_id, self.role, kind, result, time.perf_counter() - started)
         self.busy = False
         self._drain()
-
-
-async def _answer_later(
-    submitted: Coroutine[Any, Any, Answer], done: Callable[[Answer | BaseException], None]
-) -> None:
-    try:
-        result = await submitted
-    except BaseException as exc:
-        done(exc)
-        if isinstance(exc, asyncio.CancelledError):
-            raise
-        return
-    done(result)
 
 
 # ---- answers shared with the socket's set-up ---------------------------------------------------

@@ -175,11 +175,8 @@ async def _read_directly(
     )
     outlet.receive_directly(reader.feed)
     try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            reader.feed(received_data(message))
+        while (message := await _received(websocket)) is not None:
+            reader.feed(message)  # (only what reached the app's queue before the hand-over)
     finally:
         reader.close()
 
@@ -197,13 +194,18 @@ async def _read_in_turn(
     failed: list[BaseException] = []
     reader = LiveReader(runtime, connection, audience, max_frame=max_frame, rate=rate, fail=failed.append)
     try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            reader.feed(received_data(message))
+        while (message := await _received(websocket)) is not None:
+            reader.feed(message)
             await reader.idle()
             if failed:
                 raise failed[0]
     finally:
         reader.close()
+
+
+async def _received(websocket: WebSocket) -> str | bytes | None:
+    """The next message the app receives, None once the client has gone."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    return received_data(message)
