@@ -8,9 +8,12 @@ import math
 from pathlib import Path
 
 import httpx
+import msgspec
+import msgspec.inspect
 import pytest
 
-from hulldown.match.actions import Disembark, Fire, Move, Pivot, Shoot
+from hulldown.match import bounds
+from hulldown.match.actions import Action, Disembark, Fire, Move, Pivot, Shoot
 from hulldown.match.bounds import (
     MAX_COORDINATE,
     MAX_FIRE_ORDERS,
@@ -114,3 +117,34 @@ async def test_arcs_never_answer_500_even_for_numbers_a_definition_let_through(
     )
     assert arcs.status_code in (200, 422), arcs.text
     assert "error" in arcs.json() or "polygons" in arcs.json()
+
+
+def _holds_float(info: msgspec.inspect.Type) -> bool:
+    """Whether a float can occur anywhere in a value of this (inspected) type."""
+    if isinstance(info, msgspec.inspect.FloatType):
+        return True
+    if isinstance(info, msgspec.inspect.StructType):
+        return any(_holds_float(f.type) for f in info.fields)
+    if isinstance(info, msgspec.inspect.UnionType):
+        return any(_holds_float(t) for t in info.types)
+    if isinstance(info, msgspec.inspect.DictType):
+        return _holds_float(info.key_type) or _holds_float(info.value_type)
+    if isinstance(info, msgspec.inspect.TupleType):
+        return any(_holds_float(t) for t in info.item_types)
+    if isinstance(info, msgspec.inspect.VarTupleType | msgspec.inspect.ListType):
+        return _holds_float(info.item_type)
+    return False
+
+
+def test_only_action_kinds_that_cannot_hold_a_float_skip_the_walk() -> None:
+    """The walk over an action's numbers is skipped for kinds with no float anywhere in them
+    (``end_phase``, ``concede``...): checked against a full walk of every kind's type."""
+    union = msgspec.inspect.type_info(Action)
+    assert isinstance(union, msgspec.inspect.UnionType)
+    kinds = [t for t in union.types if isinstance(t, msgspec.inspect.StructType)]
+    assert len(kinds) > 10
+    skipped = [t.cls.__name__ for t in kinds if not bounds._may_hold_floats(t.cls)]
+    for info in kinds:
+        if _holds_float(info):
+            assert bounds._may_hold_floats(info.cls), info.cls.__name__
+    assert "EndPhase" in skipped and "Move" not in skipped

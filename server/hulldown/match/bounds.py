@@ -9,10 +9,12 @@ names the field, the value and what is allowed. Pure.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 
 import msgspec
+import msgspec.inspect
 
 from .actions import Action, Decide, Disembark, Move, Shoot
 from .rejection import Rejection, reject
@@ -32,6 +34,8 @@ def check_bounds(action: Action) -> Rejection | None:
     counted = _counts(action)
     if counted is not None:
         return counted
+    if not _may_hold_floats(type(action)):
+        return None
     for where, value in _numbers(msgspec.to_builtins(action), ""):
         field = where.rsplit(".", 1)[-1].split("[", 1)[0]
         limit = MAX_HEADING if field in _HEADING_FIELDS else MAX_COORDINATE
@@ -81,6 +85,26 @@ def _counts(action: Action) -> Rejection | None:
             max=MAX_FIRE_ORDERS,
         )
     return None
+
+
+# Field types that never hold a float (the bounds only look at floats).
+_NO_FLOATS = (
+    msgspec.inspect.StrType,
+    msgspec.inspect.IntType,
+    msgspec.inspect.BoolType,
+    msgspec.inspect.LiteralType,
+    msgspec.inspect.NoneType,
+)
+
+
+@functools.cache
+def _may_hold_floats(kind: type) -> bool:
+    """Whether an action of type ``kind`` can carry a float anywhere (worked out once per type
+    from its fields: ``end_phase`` and the like have none to walk)."""
+    info = msgspec.inspect.type_info(kind)
+    if not isinstance(info, msgspec.inspect.StructType):
+        return True
+    return any(not isinstance(f.type, _NO_FLOATS) for f in info.fields)
 
 
 def _numbers(value: object, where: str) -> Iterator[tuple[str, float]]:

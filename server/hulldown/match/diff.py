@@ -55,8 +55,13 @@ def diff(old: Any, new: Any, path: str = "") -> list[Op]:
 def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     if old is new:
         return
-    if isinstance(old, msgspec.Struct) and type(old) is type(new):
-        keys, fields_of = _struct_walk(type(old))
+    kind, other = type(old), type(new)
+    if kind in _SCALARS and other in _SCALARS:  # most nodes a patch reaches: two plain values
+        if old != new or kind is not other:
+            ops.append({"op": "replace", "path": path, "value": _json(new)})
+        return
+    if isinstance(old, msgspec.Struct) and kind is other:
+        keys, fields_of = _struct_walk(kind)
         for key, a, b in zip(keys, fields_of(old), fields_of(new), strict=True):
             if a is not b:
                 _diff(a, b, f"{path}/{key}", ops)
@@ -67,8 +72,12 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
     if isinstance(old, tuple | list) and isinstance(new, tuple | list):
         _diff_sequence(old, new, path, ops)
         return
-    if old != new or type(old) is not type(new):
+    if old != new or kind is not other:
         ops.append({"op": "replace", "path": path, "value": _json(new)})
+
+
+# Types whose values are compared, never walked.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _diff_dict(old: dict[Any, Any], new: dict[Any, Any], path: str, ops: list[Op]) -> None:
