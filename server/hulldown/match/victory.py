@@ -34,16 +34,24 @@ _counts: IdentityCache[dict[str, Unit], tuple[dict[Side, int], frozenset[Side], 
 
 
 def _count(state: MatchState) -> tuple[dict[Side, int], frozenset[Side], tuple[Side, ...]]:
-    found = _counts.get(state.units)
+    units = state.units
+    found = _counts.get(units)
     if found is None:
-        left: dict[Side, int] = {"a": 0, "b": 0}
-        for unit in state.units.values():
-            if not unit.destroyed:
-                left[unit.side] += 1
-        sides = frozenset(u.side for u in state.units.values())
-        wiped = tuple(side for side in SIDES if side in sides and left[side] == 0)
-        found = _counts.put(state.units, (left, sides, wiped))
+        found = _counts.put(units, _counted(units))
     return found
+
+
+def _counted(units: dict[str, Unit]) -> tuple[dict[Side, int], frozenset[Side], tuple[Side, ...]]:
+    """One pass over the units (asked after every game action: a unit that moved makes a new map)."""
+    left: dict[Side, int] = {"a": 0, "b": 0}
+    sides: set[Side] = set()
+    for unit in units.values():
+        side = unit.side
+        sides.add(side)
+        if not unit.destroyed:
+            left[side] += 1
+    wiped = tuple(side for side in SIDES if left[side] == 0 and side in sides)
+    return left, frozenset(sides), wiped
 
 
 def units_left(state: MatchState) -> dict[Side, int]:
