@@ -11,9 +11,9 @@ around the hull centre, so that a viewer can draw them too.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+import msgspec
 import shapely
 from shapely import Point as ShapelyPoint
 from shapely import Polygon, box, unary_union
@@ -36,8 +36,7 @@ _ARC_STEP_DEG = 5.0
 _FACING_DIRECTION: dict[str, float] = {"front": 0.0, "left": 90.0, "rear": 180.0, "right": 270.0}
 
 
-@dataclass(frozen=True, slots=True)
-class Mount:
+class Mount(msgspec.Struct, frozen=True, gc=False):
     """Where a weapon sits and how it can point.
 
     kind: hull | turret | pintle | sponson | centreline | coaxial.

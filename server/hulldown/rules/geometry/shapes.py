@@ -13,9 +13,10 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
 from typing import Literal, TypeAlias, TypeGuard, TypeVar, cast
 
+import msgspec
+from msgspec.structs import replace
 from shapely import Point as ShapelyPoint
 from shapely import Polygon
 from shapely.geometry.base import BaseGeometry
@@ -36,8 +37,11 @@ EPS = 1e-9
 AREA_EPS = 1e-9
 
 
-@dataclass(frozen=True, slots=True)
-class Hull:
+# Footprints are frozen, hashable values (equal fields: equal footprints). They are msgspec
+# Structs rather than frozen dataclasses because one is built for every model that moved or
+# turned: a Struct is made about ten times faster. Only numbers inside: no reference cycles, so
+# the cyclic collector need not track them (gc=False).
+class Hull(msgspec.Struct, frozen=True, gc=False):
     """A vehicle without a base: an oriented rectangle.
 
     # 40k7 Vehicles, "Vehicles and measuring distances" (measure to the hull); 40k11 17 FRAME;
@@ -95,8 +99,7 @@ class Hull:
         return replace(self, cx=cx, cy=cy, heading=normalize_heading(self.heading + degrees))
 
 
-@dataclass(frozen=True, slots=True)
-class Base:
+class Base(msgspec.Struct, frozen=True, gc=False):
     """A model on a round base (diameter in mm)."""
 
     cx: float

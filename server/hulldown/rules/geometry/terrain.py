@@ -7,9 +7,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+import msgspec
 from shapely import Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -19,8 +19,7 @@ TerrainKind: TypeAlias = Literal["difficult", "dangerous", "impassable", "blocks
 TERRAIN_KINDS: tuple[TerrainKind, ...] = ("difficult", "dangerous", "impassable", "blocks_los", "cover")
 
 
-@dataclass(frozen=True, slots=True)
-class TerrainPiece:
+class TerrainPiece(msgspec.Struct, frozen=True, gc=False):
     """A piece of terrain: a polygon (vertices in inches), what it does, its cover save (e.g. 4
     for a 4+ save) and its level (0 = ground)."""
 

@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import msgspec
 from shapely import Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -46,8 +47,7 @@ CONTACT_CACHE_SIZE = 256
 _footprints: IdentityCache[Model, g.Footprint] = IdentityCache(FOOTPRINT_CACHE_SIZE)
 
 
-@dataclass(frozen=True, slots=True)
-class UnitShape:
+class UnitShape(msgspec.Struct, frozen=True, gc=False):
     """A unit's living models' footprints and a circle holding them all (centre, radius)."""
 
     footprints: tuple[g.Footprint, ...]
@@ -126,15 +126,21 @@ def unit_shape(unit: Unit) -> UnitShape:
     """The unit's living footprints and their bounding circle, once per unit object."""
     found = _unit_shapes.get(unit)
     if found is None:
-        prints = tuple(footprint(m) for m in alive(unit))
-        if prints:
-            cx = sum(f.cx for f in prints) / len(prints)
-            cy = sum(f.cy for f in prints) / len(prints)
-            radius = max(math.hypot(f.cx - cx, f.cy - cy) + f.reach for f in prints)
-        else:
-            cx = cy = radius = 0.0
-        found = _unit_shapes.put(unit, UnitShape(prints, cx, cy, radius))
+        found = _unit_shapes.put(unit, _build_unit_shape(unit))
     return found
+
+
+def _build_unit_shape(unit: Unit) -> UnitShape:
+    prints = tuple([footprint(m) for m in unit.models.values() if m.alive])
+    if len(prints) == 1:  # a vehicle, most often: the circle is its own
+        only = prints[0]
+        return UnitShape(prints, only.cx, only.cy, only.reach)
+    if not prints:
+        return UnitShape(prints, 0.0, 0.0, 0.0)
+    cx = sum([f.cx for f in prints]) / len(prints)
+    cy = sum([f.cy for f in prints]) / len(prints)
+    radius = max([math.hypot(f.cx - cx, f.cy - cy) + f.reach for f in prints])
+    return UnitShape(prints, cx, cy, radius)
 
 
 def may_be_within(a: UnitShape, b: UnitShape, d: float) -> bool:
