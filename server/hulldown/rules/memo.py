@@ -5,7 +5,7 @@ same geometry (sight, facings, cover) on the same positions. A function decorate
 :func:`geometry_memo` is a pure function of its arguments; inside :func:`memo_scope` its results
 are kept, keyed by the exact msgpack encoding of the arguments, so equal questions are answered
 once. Outside a scope (every live match, replay and test of the rules) the decorator only calls
-the function. The results kept must be immutable (frozen dataclasses, tuples, numbers).
+the function. The results kept must be immutable (frozen dataclasses or Structs, tuples, numbers).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def geometry_memo(fn: Callable[P, R]) -> Callable[P, R]:
 
 
 def measure_memo(fn: Callable[[A, B], float]) -> Callable[[A, B], float]:
-    """:func:`geometry_memo` for a cheap measure of two hashable shapes (frozen dataclasses,
+    """:func:`geometry_memo` for a cheap measure of two hashable shapes (frozen Structs,
     tuples of numbers), keyed by the shapes themselves: encoding them would cost about what the
     measure does. Equal shapes (``==``, so ``1 == 1.0`` and ``0.0 == -0.0``) must have equal
     measures. Unhashable shapes are measured through."""
