@@ -41,17 +41,35 @@ def _count(state: MatchState) -> tuple[dict[Side, int], frozenset[Side], tuple[S
     return found
 
 
+# The sides that fielded units and the sides wiped out, by (side a did, side b did): made once.
+_FIELDED: dict[tuple[bool, bool], frozenset[Side]] = {
+    (a, b): frozenset(side for side, did in zip(SIDES, (a, b), strict=True) if did)
+    for a in (False, True)
+    for b in (False, True)
+}
+_WIPED: dict[tuple[bool, bool], tuple[Side, ...]] = {
+    (a, b): tuple(side for side, was in zip(SIDES, (a, b), strict=True) if was)
+    for a in (False, True)
+    for b in (False, True)
+}
+
+
 def _counted(units: dict[str, Unit]) -> tuple[dict[Side, int], frozenset[Side], tuple[Side, ...]]:
     """One pass over the units (asked after every game action: a unit that moved makes a new map)."""
-    left: dict[Side, int] = {"a": 0, "b": 0}
-    sides: set[Side] = set()
+    fielded_a = fielded_b = False
+    left_a = left_b = 0
     for unit in units.values():
-        side = unit.side
-        sides.add(side)
-        if not unit.destroyed:
-            left[side] += 1
-    wiped = tuple(side for side in SIDES if left[side] == 0 and side in sides)
-    return left, frozenset(sides), wiped
+        if unit.side == "a":
+            fielded_a = True
+            if not unit.destroyed:
+                left_a += 1
+        else:
+            fielded_b = True
+            if not unit.destroyed:
+                left_b += 1
+    left: dict[Side, int] = {"a": left_a, "b": left_b}
+    wiped = _WIPED[(fielded_a and left_a == 0, fielded_b and left_b == 0)]
+    return left, _FIELDED[(fielded_a, fielded_b)], wiped
 
 
 def units_left(state: MatchState) -> dict[Side, int]:
