@@ -171,7 +171,9 @@ def instrument() -> list[str]:
     # what data_received costs beyond the stages below is websocket parsing.
     wrap(FrameWritingProtocol, "data_received", "receive_ws_parse", is_async=False, missing=missing)
     wrap(live_reader.LiveReader, "_handle", "receive_reader", is_async=False, missing=missing)
-    wrap(live_socket, "receive_frame", "receive_asgi", is_async=True, missing=missing)  # hello only
+    # the hello, and every message of a socket read the awaited way
+    wrap(live_socket, "read_first", "receive_asgi", is_async=True, missing=missing)
+    wrap(live_socket, "_received", "receive_asgi", is_async=True, missing=missing)
     wrap(socket_frames, "decode_frame", "decode", is_async=False, missing=missing)
     wrap(live_reader, "decode_frame", "decode", is_async=False, missing=missing)
     # An act is validated, folded, hashed and encoded in one call (live/deciding.py);
