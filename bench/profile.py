@@ -288,6 +288,7 @@ async def profile_once(spectators: int, args: argparse.Namespace) -> dict[str, A
 
     from hulldown.store.embedded import EmbeddedRedis
     from hulldown.web.app import create_app
+    from hulldown.web.quiet_server import QuietServer
     from hulldown.web.settings import Settings
     from hulldown.web.socket_frames import ws_hard_limit
     from hulldown.web.ws_protocol import FrameWritingProtocol
@@ -310,7 +311,7 @@ async def profile_once(spectators: int, args: argparse.Namespace) -> dict[str, A
             log_level="warning",
             lifespan="on",
         )
-        server = uvicorn.Server(config)
+        server = QuietServer(config)  # as `hulldown serve` (web/quiet_server.py)
         serving = asyncio.create_task(server.serve())
         while not server.started:
             await asyncio.sleep(0.01)
@@ -348,7 +349,7 @@ async def profile_once(spectators: int, args: argparse.Namespace) -> dict[str, A
         own1 = process_jiffies(os.getpid()) + process_jiffies(child.pid) + process_jiffies(embedded.pid)
         STAGES.enabled = False
         await child.wait()
-        server.should_exit = True
+        server.request_exit()
         await serving
     finally:
         embedded.stop()

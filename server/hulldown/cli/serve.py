@@ -22,6 +22,7 @@ import uvicorn
 from ..live import rules_pool
 from ..store.embedded import DataDirInUse, EmbeddedRedis
 from ..web.app import create_app
+from ..web.quiet_server import QuietServer
 from ..web.settings import Settings
 from ..web.socket_frames import ws_hard_limit
 from ..web.ws_protocol import FrameWritingProtocol
@@ -32,8 +33,9 @@ SHUTDOWN_GRACE = 3  # seconds requests and sockets get to finish after SIGTERM
 SHUTDOWN_DEADLINE = 10.0  # seconds after SIGTERM by which the process has exited, whatever it does
 
 
-class _Server(uvicorn.Server):
-    """uvicorn's server, with a watchdog armed by the first shutdown signal."""
+class _Server(QuietServer):
+    """uvicorn's server (woken once a second: web/quiet_server.py), with a watchdog armed by
+    the first shutdown signal."""
 
     def __init__(self, config: uvicorn.Config, embedded: EmbeddedRedis | None) -> None:
         super().__init__(config)
