@@ -22,6 +22,7 @@ from hulldown.rules.wh40k7.geo import (
     unit_shape,
     units_within,
 )
+from hulldown.rules.wh40k7.pivot import contact_enemies
 
 
 def _model(rng: random.Random, mid: str, x: float, y: float) -> Model:
@@ -132,3 +133,43 @@ def test_contact_pairs_per_units_map_equal_the_pairs_from_scratch() -> None:
         }
         moved = {**units, first.id: replace(first, models=moved_models)}
         assert (first.id, enemy.id) in contact_pairs(moved, first.side)
+
+
+def test_the_pivots_contact_check_passes_over_far_units_only() -> None:
+    """Seed 001, Vehicles and Close Combat (the enemy models in base contact a pivot moves aside):
+    the pivot's check skips an enemy unit whose bounding circle is out of contact range; it
+    finds exactly the models a model-by-model check finds, for vehicles ringed by enemy units
+    at random, near and far."""
+    rng = random.Random(23)
+    found = 0
+    for k in range(150):
+        vehicle = replace(
+            _unit(rng, f"v{k}", "a", (36.0, 24.0), 0.0),
+            models={
+                f"v{k}-m": Model(
+                    id=f"v{k}-m",
+                    pos=Point(36.0, 24.0),
+                    heading=rng.uniform(0, 360),
+                    hull=HullSize(length=rng.uniform(3.0, 7.0), width=rng.uniform(2.0, 4.0)),
+                )
+            },
+        )
+        units = {vehicle.id: vehicle}
+        for i in range(rng.randint(1, 6)):
+            angle = rng.uniform(0, 2 * math.pi)
+            reach = rng.uniform(1.0, 8.0)
+            centre = (36.0 + reach * math.cos(angle), 24.0 + reach * math.sin(angle))
+            side = "b" if i % 3 else "a"  # a friendly unit now and then: never in the answer
+            units[f"e{k}-{i}"] = _unit(rng, f"e{k}-{i}", side, centre, rng.uniform(0.5, 3.0))
+        state = MatchState(match_id="m", edition="40k7", units=units)
+        expected = [
+            (other.id, m.id)
+            for other in units.values()
+            if other.side != vehicle.side and on_table(other)
+            for m in other.models.values()
+            if m.alive and any(in_contact(h, m) for h in vehicle.models.values())
+        ]
+        got = [(other.id, m.id) for other, m in contact_enemies(state, vehicle)]
+        assert got == expected, k
+        found += len(got)
+    assert found > 20  # models in contact were found, not only far units skipped
