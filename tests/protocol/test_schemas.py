@@ -112,3 +112,19 @@ def test_schema_required_fields_are_what_msgspec_requires() -> None:
         broken = {k: v for k, v in minimal.items() if k != field}
         with pytest.raises(msgspec.ValidationError):
             protocol.client_decoder.decode(json.dumps(broken))
+
+
+def test_a_struct_of_the_same_name_elsewhere_changes_no_document() -> None:
+    """The documents depend on the types they hold only: a struct named like one of the view's
+    (the geometry's Mount, say, beside the state's Mount) leaves every field of the view's
+    struct required, as the server always writes it."""
+    before = {doc.filename: schemas.build_document(doc) for doc in schemas.DOCUMENTS}
+
+    class Battlefield(msgspec.Struct):  # the view's Battlefield has width and height
+        other: int = 0
+
+    after = {doc.filename: schemas.build_document(doc) for doc in schemas.DOCUMENTS}
+    assert after == before
+    state = after["match-state.json"]["$defs"]["Battlefield"]
+    assert state["required"] == ["width", "height"]
+    del Battlefield

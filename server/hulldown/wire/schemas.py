@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import msgspec.inspect
 
 from ..match.actions import Action
 from ..match.definition import MatchDefinition
@@ -130,13 +131,18 @@ DOCUMENTS: tuple[Document, ...] = (
 )
 
 
+def _with_views(types: list[Any]) -> list[Any]:
+    """``types`` and, where a message among them carries a view (typed ``Any`` in the
+    protocol), MatchState: the types a document's definitions come from."""
+    with_views = (protocol.ServerMessage, protocol.ReplayServerMessage)
+    needs_state = any(t in with_views for t in types) and MatchState not in types
+    return [*types, MatchState] if needs_state else list(types)
+
+
 def components(types: list[Any], ref_template: str) -> tuple[list[Schema], dict[str, Schema]]:
     """Schemas for ``types`` and their shared components, with the protocol's ``Any`` fields
     (``view``, ``ops``) given their real shapes."""
-    with_views = (protocol.ServerMessage, protocol.ReplayServerMessage)
-    needs_state = any(t in with_views for t in types) and MatchState not in types
-    all_types = [*types, MatchState] if needs_state else list(types)
-    roots, comps = msgspec.json.schema_components(all_types, ref_template=ref_template)
+    roots, comps = msgspec.json.schema_components(_with_views(types), ref_template=ref_template)
     kept = list(roots[: len(types)])
     ref: Callable[[str], Schema] = lambda name: {"$ref": ref_template.format(name=name)}  # noqa: E731
     for name in ("Welcome", "Resync", "ReplayState"):
@@ -180,25 +186,36 @@ def _lists_or_maps(defs: dict[str, Schema]) -> None:
             }
 
 
-def _struct_types() -> dict[str, type[msgspec.Struct]]:
-    """Every msgspec struct class by name (names the generator gives its definitions); a name
-    two classes share is left out."""
-    found: dict[str, type[msgspec.Struct]] = {}
-    shared: set[str] = set()
-    pending: list[type[msgspec.Struct]] = list(msgspec.Struct.__subclasses__())
+def _struct_types(roots: list[Any]) -> dict[str, type[msgspec.Struct]]:
+    """The msgspec struct classes ``roots`` reach, by name (the names the generator gives
+    their definitions); a name two of them share is left out. Only the classes the document
+    holds count: a struct of the same name elsewhere in the process (the geometry's ``Mount``
+    beside the state's) changes nothing."""
+    found: dict[str, set[type[msgspec.Struct]]] = {}
+    walked: set[type[msgspec.Struct]] = set()
+    pending: list[Any] = list(msgspec.inspect.multi_type_info(roots))
     while pending:
-        cls = pending.pop()
-        pending.extend(cls.__subclasses__())
-        if cls.__name__ in found and found[cls.__name__] is not cls:
-            shared.add(cls.__name__)
-        found[cls.__name__] = cls
-    return {name: cls for name, cls in found.items() if name not in shared}
+        node = pending.pop()
+        if isinstance(node, msgspec.inspect.StructType):
+            if node.cls in walked:  # a recursive type: its fields are on their way already
+                continue
+            walked.add(node.cls)
+            found.setdefault(node.cls.__name__, set()).add(node.cls)
+            pending.extend(field.type for field in node.fields)
+            continue
+        for name in ("type", "item_type", "key_type", "value_type"):
+            inner = getattr(node, name, None)
+            if isinstance(inner, msgspec.inspect.Type):
+                pending.append(inner)
+        for name in ("types", "item_types"):
+            pending.extend(getattr(node, name, None) or ())
+    return {name: next(iter(classes)) for name, classes in found.items() if len(classes) == 1}
 
 
-def _always_present_required(defs: dict[str, Schema]) -> None:
+def _always_present_required(root: Any, defs: dict[str, Schema]) -> None:
     """In a document the server writes, a struct that does not omit its defaults always encodes
     every field: mark them all ``required`` (in property order)."""
-    types = _struct_types()
+    types = _struct_types(_with_views([root]))
     for name, schema in defs.items():
         cls = types.get(name)
         properties = schema.get("properties")
@@ -230,7 +247,7 @@ def build_document(doc: Document) -> Schema:
         _lists_or_maps(defs)
         defs = dict(sorted(defs.items()))
     if doc.output:
-        _always_present_required(defs)
+        _always_present_required(doc.root, defs)
     root = _inline_root(root, defs)
     return {
         "$schema": DIALECT,
