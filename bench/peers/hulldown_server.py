@@ -140,23 +140,26 @@ def main() -> int:
         # As `hulldown serve`: uvicorn's "auto" (uvloop, a dependency, where it installs).
         loop=os.environ.get("HULLDOWN_BENCH_LOOP", "auto"),
     )
+    server: uvicorn.Server
+    request_exit: Callable[[], None]
     try:  # as `hulldown serve`: woken once a second (an older hulldown, run for an A/B, has not it)
         from hulldown.web.quiet_server import QuietServer
 
-        server: uvicorn.Server = QuietServer(config)
+        server = quiet = QuietServer(config)
+        request_exit = quiet.request_exit
     except ImportError:
         server = uvicorn.Server(config)
+
+        def request_exit() -> None:
+            server.should_exit = True
+
     stopping = threading.Event()
 
     def stop(reason: str) -> None:
         if not stopping.is_set():
             stopping.set()
             log(f"{reason}; stopping")
-            request_exit = getattr(server, "request_exit", None)
-            if request_exit is not None:
-                request_exit()
-            else:
-                server.should_exit = True
+            request_exit()
 
     watch_stdin(stop)
     limit = threading.Timer(HARD_LIMIT_S, stop, args=(f"hard limit of {HARD_LIMIT_S:.0f} s reached",))

@@ -8,7 +8,7 @@ import asyncio
 import os
 import signal
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from email.utils import parsedate_to_datetime
 
@@ -24,8 +24,19 @@ from hulldown.web import quiet_server
 from hulldown.web.quiet_server import QuietServer
 from tests.server_process import free_port
 
-# Generous bound on how long a stopped server may take to return (a hang guard, not a timing).
+# Generous bound on how long a stopped server may take to return, or a tick to come (a hang
+# guard, not a timing).
 STOP_GUARD_S = 10.0
+
+
+async def until(holds: Callable[[], bool]) -> None:
+    """Wait until ``holds()`` is true; fail after STOP_GUARD_S instead of hanging."""
+
+    async def polled() -> None:
+        while not holds():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(polled(), STOP_GUARD_S)
 
 
 async def hello(request: Request) -> PlainTextResponse:
@@ -63,14 +74,13 @@ async def running(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Running]:
     handed_back: list[int] = []
     previous = signal.signal(signal.SIGTERM, lambda sig, frame: handed_back.append(sig))
     serving = asyncio.create_task(server.serve())
-    while not server.started:
-        assert not serving.done(), "uvicorn did not start"
-        await asyncio.sleep(0.01)
+    await until(lambda: server.started or serving.done())
+    assert server.started, "uvicorn did not start"
     try:
         yield Running(server, serving, port, ticks, handed_back)
     finally:
         if not serving.done():
-            server.should_exit = True
+            server.request_exit()
             await asyncio.wait_for(serving, STOP_GUARD_S)
         signal.signal(signal.SIGTERM, previous)
 
@@ -80,15 +90,13 @@ async def test_it_serves_with_a_date_header_renewed_at_every_tick(running: Runni
         answer = await http.get("/hello")
     assert answer.status_code == 200 and answer.text == "hello"
     assert parsedate_to_datetime(answer.headers["date"]).year >= 2024
-    while len(running.ticks) < 4:
-        await asyncio.sleep(0.02)
+    await until(lambda: len(running.ticks) >= 4)
     # uvicorn renews the Date header when its counter is a multiple of its ticks per second:
     # every one of ours is such a tick.
     assert all(t % quiet_server.UVICORN_TICKS_PER_SECOND == 0 for t in running.ticks), running.ticks
     assert running.ticks[:4] == [0, 10, 20, 30]
     headers = running.server.server_state.default_headers
-    while running.server.server_state.default_headers is headers:
-        await asyncio.sleep(0.01)  # the next tick makes a new list of headers
+    await until(lambda: running.server.server_state.default_headers is not headers)  # the next tick
     assert any(name == b"date" for name, _ in running.server.server_state.default_headers)
 
 
@@ -98,8 +106,7 @@ async def test_a_request_to_exit_from_another_thread_stops_it(
     # A tick far longer than the guard: only the wake-up can end the wait in time.
     monkeypatch.setattr(quiet_server, "TICK_SECONDS", 3600.0)
     seen = len(running.ticks)
-    while len(running.ticks) < seen + 1:  # the short wait under way has ended: now the long one
-        await asyncio.sleep(0.01)
+    await until(lambda: len(running.ticks) > seen)  # the short wait under way ended: now the long one
     threading.Thread(target=running.server.request_exit).start()
     await asyncio.wait_for(running.serving, STOP_GUARD_S)
     assert running.server.should_exit
@@ -108,8 +115,7 @@ async def test_a_request_to_exit_from_another_thread_stops_it(
 async def test_a_shutdown_signal_wakes_it(running: Running, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(quiet_server, "TICK_SECONDS", 3600.0)
     seen = len(running.ticks)
-    while len(running.ticks) < seen + 1:
-        await asyncio.sleep(0.01)
+    await until(lambda: len(running.ticks) > seen)
     os.kill(os.getpid(), signal.SIGTERM)  # uvicorn's handler: QuietServer.handle_exit
     await asyncio.wait_for(running.serving, STOP_GUARD_S)
     assert running.server.should_exit

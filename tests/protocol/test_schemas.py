@@ -127,4 +127,3 @@ def test_a_struct_of_the_same_name_elsewhere_changes_no_document() -> None:
     assert after == before
     state = after["match-state.json"]["$defs"]["Battlefield"]
     assert state["required"] == ["width", "height"]
-    del Battlefield
