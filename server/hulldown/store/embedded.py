@@ -22,8 +22,10 @@ most ~1 s of writes on a power cut or kernel crash; a crash of hulldown itself l
   (``flock``, released by the kernel when the owner exits, even on SIGKILL). A second process
   asking for the same data dir gets :class:`DataDirInUse` and leaves the running server alone;
   only a server nobody holds the lock for counts as stale.
-- Supervision: ``supervise()`` watches the server from a daemon thread and starts it again
-  (same socket, same AOF) if it dies while hulldown runs; clients reconnect by themselves.
+- Supervision: ``supervise()`` watches the server from a daemon thread, which waits on the
+  process (no polling), and starts it again (same socket, same AOF) if it dies while hulldown
+  runs; a restart that fails is tried again with a growing pause. Clients reconnect by
+  themselves.
 """
 
 from __future__ import annotations
@@ -64,7 +66,12 @@ _PR_SET_PDEATHSIG = 1
 
 
 LOCK_NAME = "hulldown.lock"
-SUPERVISE_INTERVAL = 0.5  # seconds between checks that the embedded server is alive
+# The supervisor notices an exit at once (it waits on the process). A restart that fails (the
+# binary gone, the append-only file unreadable) is tried again after RESTART_RETRY_FIRST
+# seconds, the wait doubling each time up to RESTART_RETRY_MAX.
+RESTART_RETRY_FIRST = 0.5
+RESTART_RETRY_MAX = 30.0
+WATCHER_STOP_TIMEOUT = 5.0  # seconds stop() waits for the supervisor thread to end
 
 
 class DataDirInUse(RuntimeError):
@@ -269,34 +276,49 @@ class EmbeddedRedis:
         if getattr(self, "_lock_fd", None) is not None:
             self._unlock_data_dir()
 
-    def supervise(self, interval: float = SUPERVISE_INTERVAL) -> None:
-        """Watch the server from a daemon thread; start it again if it dies before ``stop()``."""
-        if self._watcher is not None:
-            return
-        self._stopping.clear()
-        self._watcher = threading.Thread(
-            target=self._watch, args=(interval,), name="hulldown-redis-watch", daemon=True
-        )
-        self._watcher.start()
+    def supervise(self) -> None:
+        """Watch the server from a daemon thread; start it again if it dies before ``stop()``,
+        and keep trying (RESTART_RETRY_FIRST, doubling up to RESTART_RETRY_MAX) while it
+        cannot be started."""
+        with self._guard:
+            if self._proc is None:
+                raise RuntimeError("supervise() watches a started server: call start() first")
+            if self._watcher is not None and self._watcher.is_alive():
+                return
+            self._stopping.clear()
+            self._watcher = threading.Thread(target=self._watch, name="hulldown-redis-watch", daemon=True)
+            self._watcher.start()
 
-    def _watch(self, interval: float) -> None:
-        while not self._stopping.wait(interval):
+    def _watch(self) -> None:
+        retry = RESTART_RETRY_FIRST
+        while True:
+            proc = self._proc
+            if proc is not None:
+                proc.wait()  # returns when it exits, for whatever reason (stop() included)
             with self._guard:
-                proc = self._proc
-                if self._stopping.is_set() or proc is None or proc.poll() is None:
+                if self._stopping.is_set():
+                    return
+                if self._proc is not proc:  # started again meanwhile by start()
                     continue
-                log.error(
-                    "embedded redis pid %d exited with %s; starting it again on %s",
-                    proc.pid,
-                    proc.returncode,
-                    self.data_dir,
-                )
-                self._proc = None
+                if proc is not None:
+                    log.error(
+                        "embedded redis pid %d exited with %s; starting it again on %s",
+                        proc.pid,
+                        proc.returncode,
+                        self.data_dir,
+                    )
+                    self._proc = None
                 try:
                     self._start_locked()
-                    self.restarts += 1
                 except Exception:
-                    log.exception("embedded redis: restart failed; trying again")
+                    log.exception("embedded redis: restart failed; trying again in %.1f s", retry)
+                else:
+                    self.restarts += 1
+                    retry = RESTART_RETRY_FIRST
+                    continue
+            if self._stopping.wait(retry):
+                return
+            retry = min(retry * 2, RESTART_RETRY_MAX)
 
     def _start_locked(self) -> None:
         executable = self.executable or find_redis_server()
@@ -343,6 +365,9 @@ class EmbeddedRedis:
                 self._stop_server()
             finally:
                 self._unlock_data_dir()
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None and watcher is not threading.current_thread():
+            watcher.join(WATCHER_STOP_TIMEOUT)
 
     def _stop_server(self) -> None:
         proc, self._proc = self._proc, None
