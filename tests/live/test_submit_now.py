@@ -10,6 +10,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
 from hulldown.live import rules_pool
 from hulldown.live.runtime import MatchRuntime
 from hulldown.live.service import CreatedMatch, LiveService
@@ -216,5 +218,55 @@ async def test_a_private_stores_runtime_appends_without_the_script(tmp_path: Pat
             retried = await runtime.submit("a", EndPhase(), "end")
             assert retried == protocol.Ack(action_id="end", seq=2, duplicate=True)
             assert runtime.state.seq == 2 and again.got == []
+    finally:
+        embedded.stop()
+
+
+async def test_a_private_stores_retry_after_a_lost_reply_gets_the_first_seq(tmp_path: Path) -> None:
+    """docs/limits-and-outages.md: an act answered ``store_unavailable`` may have been appended;
+    sent again with the same action id it is answered by its ack. Here Redis ran the append and
+    its reply was lost: the runtime, still at the state before it, catches up before deciding
+    the retry, which is then a duplicate - the stream holds the act once."""
+    embedded = EmbeddedRedis(tmp_path / "data")
+    embedded.start()
+    try:
+        async with RedisEventStore.from_url(embedded.url, prefix="private") as store:
+            live = LiveService(store, embedded.url, prefix="private", snapshot_every=100, private_store=True)
+            created = await live.create(duel())
+            assert isinstance(created, CreatedMatch)
+            runtime = await live.get(created.match_id)
+            assert runtime is not None
+            rules_pool.kind_costs.record("decide/end_phase", 0.0)  # known to be quick
+            writes: Writes = []
+            a = connection("a", "a", writes)
+            runtime.hub.add(a)
+            lean = store.append_connection
+            assert lean is not None and lean._protocol is not None
+
+            first = Answers()
+            assert runtime.submit_now("a", EndPhase(), "X", None, a, first)
+            # The transaction is written; the connection fails before its reply is read (as when
+            # the reply timeout drops it). Redis runs what it was sent all the same.
+            lean._protocol.fail(RedisTimeoutError("no reply in time"))
+            answer = await first.one()
+            assert isinstance(answer, protocol.Rejected) and answer.code == "store_unavailable"
+            assert [seq for seq, _ in await store.read(runtime.match_id)] == [1, 2]
+            assert runtime.state.seq == 1  # it does not know the act landed
+
+            await lean.call(("PING",))  # the connection is open again
+            retry = Answers()
+            if not runtime.submit_now("a", EndPhase(), "X", None, a, retry):
+                runtime.submit_later("a", EndPhase(), "X", None, a, retry)
+            assert await retry.one() == protocol.Ack(action_id="X", seq=2, duplicate=True)
+            stored = await store.read(runtime.match_id)
+            assert [(seq, decode_event(p).action_id) for seq, p in stored] == [(1, "create"), (2, "X")]
+            assert await store.action_ids(runtime.match_id) == {"create": 1, "X": 2}
+            assert runtime.state.seq == 2 and runtime.action_ids == {"create": 1, "X": 2}
+            assert [kinds(texts) for _, texts in writes] == [["rejected"], ["patch"], ["ack"]]
+
+            # and the next act goes the quick way again, at the next seq
+            after = Answers()
+            assert runtime.submit_now("a", EndPhase(), "Y", None, a, after)
+            assert await after.one() == protocol.Ack(action_id="Y", seq=3)
     finally:
         embedded.stop()

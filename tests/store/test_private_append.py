@@ -1,8 +1,8 @@
 """A private store's append (store/pending_append.py ``PrivateAppend``): the runtime that is its
 stream's only writer checked the version and the action id itself, so the event and its action
-id go in one plain transaction - ``MULTI``, ``XADD 0-<seq>``, ``HSET``, ``EXEC`` - without the
+id go in one plain transaction - ``MULTI``, ``XADD 0-<seq>``, ``HSETNX``, ``EXEC`` - without the
 append script. ``XADD``'s own rule still refuses a seq that is taken: that is a ``conflict``, and
-the action id written beside it is taken out again."""
+the action id written beside it is taken out again - but one recorded before stays."""
 
 from __future__ import annotations
 
@@ -44,6 +44,19 @@ async def test_a_taken_seq_is_a_conflict_and_leaves_no_action_id(store: RedisEve
     assert pending.settled_now() is None  # not an ordinary result: finish() settles it
     assert [p for _, p in await store.read("m")] == [b"x", b"x"]
     assert await store.action_ids("m") == {"a1": 1, "a2": 2}
+
+
+async def test_a_conflict_keeps_the_action_id_of_the_append_that_landed(store: RedisEventStore) -> None:
+    """A retry of an append whose reply was lost, decided on the state before it: its seq is
+    taken (by the append itself), and the action id keeps the seq it landed at."""
+    store = lean_store(store)
+    assert (await store.append("m", b"x", expect=0, action_id="x")).seq == 1
+    pending = store.append_private_now("m", b"x again", 1, "x")
+    assert pending is not None
+    assert await pending.finish() == AppendResult("conflict", 0)
+    assert [p for _, p in await store.read("m")] == [b"x"]
+    assert await store.action_ids("m") == {"x": 1}
+    assert (await store.append("m", b"x again", expect=1, action_id="x")) == AppendResult("duplicate", 1)
 
 
 async def test_nothing_is_written_without_an_open_connection(store: RedisEventStore) -> None:

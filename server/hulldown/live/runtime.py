@@ -92,6 +92,10 @@ class MatchRuntime:
         # private store (no other writer, LiveService): its acts are appended without the
         # append script, the runtime having checked the version and the action id itself.
         self.action_ids: dict[str, int] | None = None
+        # An append failed with the store (no reply, a lost connection): it may have landed,
+        # so the state may trail the stream. Until a catch-up, acts take the awaited path, which
+        # catches up first: a private store's runtime must not decide on a state that trails.
+        self._may_trail = False
         # Acts started by submit_now that finish in a task (kept here while they run).
         self._finishing: set[asyncio.Future[None]] = set()
         # Snapshots are saved in the background after the ack, one at a time per match; a newer
@@ -121,8 +125,15 @@ class MatchRuntime:
             else:
                 after, _ = await self._fold(self.state, event)
             self._commit(event, after, patch)
+            self._note_action_id(event)
             self.last_used = time.monotonic()
             return True
+
+    def _note_action_id(self, event: Event) -> None:
+        """A private store's runtime keeps every action id in the stream, also those of events
+        it folds from the stream (an append whose reply was lost, read back by a catch-up)."""
+        if self.action_ids is not None and event.action_id:
+            self.action_ids[event.action_id] = event.seq
 
     async def _fold(self, base: MatchState, event: Event) -> tuple[MatchState, Dice]:
         dice = self.states.dice(event)
@@ -172,21 +183,31 @@ class MatchRuntime:
         (by seq, undecoded), and commits this process's own append in flight without decoding
         or folding it again (the stored bytes are the ones it sent)."""
         for seq, payload in entries:
-            if seq <= self.state.seq:
+            if seq > self.state.seq + 1:
+                # A gap: an earlier delivery failed (the tailer logged it and went on). Read
+                # what is missing from the stream; that read covers this entry and the rest.
+                await self.catch_up()
                 continue
-            inflight = self._inflight
-            if inflight is not None and seq == inflight.event.seq and payload == inflight.payload:
-                async with self._fold_lock:
-                    if seq == self.state.seq + 1:
-                        self._commit(inflight.event, inflight.after, inflight.patch)
-                        self.last_used = time.monotonic()
-                continue
-            await self.advance(decode_event(payload))
+            await self._advance_payload(seq, payload)
+
+    async def _advance_payload(self, seq: int, payload: bytes) -> None:
+        if seq <= self.state.seq:
+            return
+        inflight = self._inflight
+        if inflight is not None and seq == inflight.event.seq and payload == inflight.payload:
+            async with self._fold_lock:
+                if seq == self.state.seq + 1:
+                    self._commit(inflight.event, inflight.after, inflight.patch)
+                    self._note_action_id(inflight.event)
+                    self.last_used = time.monotonic()
+            return
+        await self.advance(decode_event(payload))
 
     async def catch_up(self) -> None:
-        """Read and fold whatever the stream holds beyond our state (another process's appends)."""
-        entries = await self.store.read(self.match_id, after=self.state.seq)
-        await self.advance_payloads(entries)
+        """Read and fold whatever the stream holds beyond our state (another process's appends,
+        or this one's whose reply was lost)."""
+        for seq, payload in await self.store.read(self.match_id, after=self.state.seq):
+            await self._advance_payload(seq, payload)
 
     # ---- acting --------------------------------------------------------------------------
 
@@ -259,6 +280,8 @@ class MatchRuntime:
         returns False too: :meth:`submit` answers it (it looks up whether a rejected act is a
         retry of one appended already, and whether the state trails the stream)."""
         if expect is not None and expect != self.state.seq:
+            return False
+        if self._may_trail:  # the awaited path catches up first
             return False
         if isinstance(action, TakebackRequest):  # may need the states of the line of play
             return False
@@ -410,6 +433,9 @@ class MatchRuntime:
                 self._inflight = decided
                 try:
                     result = await pending.finish()
+                except RedisError:
+                    self._may_trail = True
+                    raise
                 finally:
                     self._inflight = None
             if await self._commit_if_appended(base, decided, action_id, result, reply):
@@ -434,6 +460,9 @@ class MatchRuntime:
         self, side: Side, action: Action, action_id: str, expect: int | None, reply: _Reply | None
     ) -> protocol.Ack | protocol.Rejected:
         async with self.lock:
+            if self._may_trail:
+                await self.catch_up()
+                self._may_trail = False
             for _ in range(MAX_APPEND_RETRIES):
                 if expect is not None and expect != self.state.seq:
                     await self.catch_up()
@@ -543,6 +572,9 @@ class MatchRuntime:
             )
             decided.patch = _patch_text(base, decided.after)
             result = await result_of()
+        except RedisError:
+            self._may_trail = True
+            raise
         finally:
             self._inflight = None
         await self._commit_if_appended(base, decided, action_id, result, reply)

@@ -100,22 +100,25 @@ def _lost_script(reply: ResponseError) -> bool:
 def private_append_commands(
     events: str, dedupe: str, seq: int, payload: bytes, action_id: str
 ) -> tuple[Command, ...]:
-    """The transaction of a private store's append: event ``seq`` and its action id, together."""
+    """The transaction of a private store's append: event ``seq`` and its action id, together.
+    ``HSETNX``: an action id already recorded keeps its seq, even when ``XADD`` refuses the seq
+    (a retry of an append that landed though its reply was lost)."""
     return (
         ("MULTI",),
         ("XADD", events, f"0-{seq}", "e", payload),
-        ("HSET", dedupe, action_id, seq),
+        ("HSETNX", dedupe, action_id, seq),
         ("EXEC",),
     )
 
 
 class PrivateAppend:
-    """A private store's append in flight: ``MULTI``, ``XADD 0-<seq>``, ``HSET`` of the action
+    """A private store's append in flight: ``MULTI``, ``XADD 0-<seq>``, ``HSETNX`` of the action
     id, ``EXEC``, in one write. Its runtime is the only writer of the stream (the embedded
     Redis: one process owns it) and checked the version and the action id itself; ``XADD``'s own
     rule - an entry id must be above the stream's last - still refuses a seq that is taken. Such
-    a refusal (the stream changed behind the runtime's back) is a ``conflict``, and the action id
-    written beside it is taken out again before that is reported."""
+    a refusal (the stream changed behind the runtime's back) is a ``conflict``, and the action id,
+    if this transaction wrote it, is taken out again before that is reported (one recorded
+    before, by the append that landed, stays)."""
 
     __slots__ = ("_action_id", "_dedupe", "_lean", "_seq", "_started", "reply")
 
@@ -162,7 +165,7 @@ class PrivateAppend:
             if appended is None:
                 failed = replies[-1]
                 raise failed if isinstance(failed, RedisError) else ResponseError(f"EXEC answered {failed!r}")
-            if not appended:
+            if not appended and replies[-1][1] == 1:  # HSETNX wrote the action id
                 await self._lean.call(("HDEL", self._dedupe, self._action_id))
         except RedisError as exc:
             report_command("EXEC", self._started, exc)
