@@ -190,6 +190,7 @@ class LeanConnection:
         self.client_name = client_name
         self._protocol: _RespProtocol | None = None
         self._connecting: asyncio.Task[_RespProtocol] | None = None
+        self._opening: _RespProtocol | None = None  # the connection whose hand-shake runs
         self._closed = False
         self.connects = 0  # connections made so far (a reconnect after a drop adds one)
 
@@ -213,8 +214,8 @@ class LeanConnection:
         callers on a callback of the loop); None, with nothing written, when it is not (then
         :meth:`send` connects first). ``then`` is called as soon as the future is settled,
         from the connection's own callback (the future's callbacks run a loop turn later)."""
-        protocol = self._protocol
-        if protocol is None or protocol.closed:
+        protocol = self._open_now()
+        if protocol is None:
             return None
         return self._write(protocol, (command,), then)
 
@@ -223,10 +224,20 @@ class LeanConnection:
     ) -> asyncio.Future[list[Any]] | None:
         """:meth:`send_now` for several commands in one write (a ``MULTI`` ... ``EXEC``
         transaction, say): the future of the list of their replies, in order."""
+        protocol = self._open_now()
+        if protocol is None:
+            return None
+        return self._write(protocol, commands, then)
+
+    def _open_now(self) -> _RespProtocol | None:
+        """The connection, if it is open and not closing right now."""
         protocol = self._protocol
         if protocol is None or protocol.closed:
             return None
-        return self._write(protocol, commands, then)
+        transport = protocol.transport
+        if transport is None or transport.is_closing():
+            return None
+        return protocol
 
     async def call(self, command: Command) -> Any:
         """Send ``command`` and wait for its reply; an error reply raises ``ResponseError``."""
@@ -245,17 +256,26 @@ class LeanConnection:
         protocol.pending.append(_Pending(future, loop.time(), len(commands), then))
         if protocol.watchdog is None:
             protocol.watchdog = loop.call_later(self.reply_timeout, self._watch, protocol)
-        assert protocol.transport is not None
+        transport = protocol.transport
+        assert transport is not None
+        if protocol.closed or transport.is_closing():
+            # Closed under its caller (between the connect and this write, say): the command
+            # fails, a loop turn later, so that ``then`` is not called before this returns.
+            loop.call_soon(protocol.fail, RedisConnectionError(f"{self.client_name} closed"))
+            return future
         # hiredis' stub types the argument as a 1-tuple; it takes any number of arguments.
         packed = [hiredis.pack_command(command) for command in commands]  # type: ignore[arg-type]
-        protocol.transport.write(packed[0] if len(packed) == 1 else b"".join(packed))
+        transport.write(packed[0] if len(packed) == 1 else b"".join(packed))
         return future
 
     def _watch(self, protocol: _RespProtocol) -> None:
         """The watchdog: the oldest command in flight has had no reply for ``reply_timeout``
         seconds - drop the connection - or else look again when it will have."""
         protocol.watchdog = None
-        if protocol.closed or not protocol.pending:
+        if not protocol.pending:
+            return
+        if protocol.closed:  # commands left on a closed connection fail now
+            protocol.fail(RedisConnectionError(f"{self.client_name} closed"))
             return
         loop = asyncio.get_running_loop()
         left = protocol.pending[0].written + self.reply_timeout - loop.time()
@@ -296,9 +316,16 @@ class LeanConnection:
             task.exception()  # retrieved here: a failed attempt is reported to its waiters
 
     async def _connect(self) -> _RespProtocol:
+        protocol = _RespProtocol(self)
+        self._opening = protocol
+        try:
+            return await self._open(protocol)
+        finally:
+            self._opening = None
+
+    async def _open(self, protocol: _RespProtocol) -> _RespProtocol:
         loop = asyncio.get_running_loop()
         address = self.address
-        protocol = _RespProtocol(self)
         try:
             if address.path is not None:
                 opened = loop.create_unix_connection(lambda: protocol, address.path)
@@ -327,6 +354,8 @@ class LeanConnection:
         if self._closed:
             protocol.fail(RedisConnectionError(f"{self.client_name} is closed"))
             raise RedisConnectionError(f"{self.client_name} is closed")
+        if protocol.closed:  # Redis closed it right after the hand-shake (a restart, CLIENT KILL)
+            raise RedisConnectionError(f"{self.client_name}: Redis closed the connection as it opened")
         self._protocol = protocol
         self.connects += 1
         return protocol
@@ -334,12 +363,15 @@ class LeanConnection:
     async def close(self) -> None:
         """Close for good: commands in flight fail with a ``ConnectionError``."""
         self._closed = True
-        task = self._connecting
-        if task is not None:
+        closed = RedisConnectionError(f"{self.client_name} is closed")
+        opening, task = self._opening, self._connecting
+        if opening is not None and opening.transport is not None:
+            opening.fail(closed)  # its hand-shake fails, and so do the callers waiting on it
+        elif task is not None:
             task.cancel()
         protocol, self._protocol = self._protocol, None
         if protocol is not None:
-            protocol.fail(RedisConnectionError(f"{self.client_name} is closed"))
+            protocol.fail(closed)
 
 
 def report_command(name: str, started: float, error: BaseException | None) -> None:
