@@ -29,6 +29,7 @@ class RecordingOutlet:
         self.writes = writes
         self.push_back = push_back
         self.closed = False
+        self.aborted = False
         self.drained: Callable[[], None] = lambda: None
 
     def express(self) -> None:
@@ -44,6 +45,9 @@ class RecordingOutlet:
         texts = (message.text,) if then is None else (message.text, then.text)
         self.writes.append((self.name, texts))
         return not self.push_back
+
+    def abort(self) -> None:
+        self.aborted = self.closed = True
 
 
 def connection(name: str, audience: Audience, writes: Writes, push_back: bool = False) -> Connection:
@@ -108,3 +112,38 @@ async def test_submit_with_the_actors_connection_answers_it_with_the_patch(
     assert isinstance(refused, protocol.Rejected)
     assert [(name, kinds(texts)) for name, texts in writes] == [("b", ["rejected"])]
     assert runtime.state.seq == 2
+
+
+def test_an_overflow_replaces_the_patches_and_keeps_the_answers() -> None:
+    """client-protocol/SPEC.md: every act gets exactly one answer, and a pong comes in order with
+    every other frame - a queue that overflows drops its patches for a resync, never an answer."""
+    writes: Writes = []
+    outlet = RecordingOutlet("a", writes, push_back=True)
+    a = Connection(outlet, "a", 3, lambda: '{"type":"resync"}')
+    hub = Hub()
+    hub.add(a)
+    a.push('{"type":"pong","nonce":"1"}')  # pushed back: what follows is queued
+    hub.broadcast('{"type":"patch","seq":2}', answer=(a, Outgoing('{"type":"ack","seq":2}')))
+    a.push('{"type":"pong","nonce":"2"}')  # the queue is full now: patch, ack, pong
+    hub.broadcast('{"type":"patch","seq":3}')  # overflows: the patches give way to a resync
+    hub.broadcast('{"type":"patch","seq":4}')  # the resync's view has it: dropped
+    assert a.resyncs == 1 and a.resync_due
+    assert [m.text for m in a.pending] == ['{"type":"ack","seq":2}', '{"type":"pong","nonce":"2"}']
+    outlet.push_back = False
+    outlet.drained()
+    sent = [text for name, texts in writes[1:] for text in texts]
+    assert sent == ['{"type":"resync"}', '{"type":"ack","seq":2}', '{"type":"pong","nonce":"2"}']
+    assert not outlet.aborted
+
+
+def test_a_socket_whose_own_answers_fill_the_queue_is_closed() -> None:
+    """A client that sent the queue's worth of messages without reading one answer does not read:
+    its socket is aborted rather than an answer dropped."""
+    writes: Writes = []
+    outlet = RecordingOutlet("s", writes, push_back=True)
+    s = Connection(outlet, "spectator", 3, lambda: '{"type":"resync"}')
+    for k in range(4):  # the first write pushed back; three pongs wait
+        s.push(f'{{"type":"pong","nonce":"{k}"}}')
+    assert not outlet.aborted and len(s.pending) == 3
+    s.push('{"type":"pong","nonce":"4"}')
+    assert outlet.aborted and s.closed and not s.pending

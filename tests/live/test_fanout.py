@@ -3,7 +3,9 @@
 
 - every socket of an audience receives byte-identical frames for a broadcast;
 - a client that stops reading falls back to its bounded queue, and once that overflows gets one
-  ``resync`` (reason ``too far behind``) while the clients that read keep receiving every patch;
+  ``resync`` (reason ``too far behind``) in place of its queued patches - its own answers all
+  kept - while the clients that read keep receiving every patch; one that reads none of its
+  answers is closed;
 - a socket that goes away is dropped from the match.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import socket
@@ -37,6 +40,16 @@ from tests.spectators.test_spectators import create, get, live_url
 
 SEND_QUEUE = 4  # messages a connection may queue behind a socket that pushes back
 BIG_NONCE = "x" * 60_000  # a ping's nonce comes back in the pong: 60 KB per answer
+
+
+MID_SEND_QUEUE = 256  # more than the pongs the overflow test leaves queued
+
+
+@pytest.fixture
+def mid_queue_server(redis_url: str, key_prefix: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    env = {"HULLDOWN_SEND_QUEUE": str(MID_SEND_QUEUE), "HULLDOWN_RATE": "100000"}
+    with server_with_env(redis_url, key_prefix, tmp_path, env) as process:
+        yield process
 
 
 @pytest.fixture
@@ -210,55 +223,88 @@ def overflows(server: ServerProcess) -> float:
 
 
 async def test_a_client_that_stops_reading_is_queued_then_resynced_while_the_others_keep_up(
-    small_queue_server: ServerProcess,
+    mid_queue_server: ServerProcess,
 ) -> None:
-    server = small_queue_server
-    created = create(server, Options())
+    server = mid_queue_server
+    created = create(server, Options(turn_limit=0))
     match_id = created["match_id"]
-    a = await RawClient.connect(live_url(server, match_id), {"token": created["tokens"]["a"]})
+    players = {
+        side: await RawClient.connect(live_url(server, match_id), {"token": created["tokens"][side]})
+        for side in ("a", "b")
+    }
     fast = await RawClient.connect(live_url(server, match_id), {"spectator": True})
     slow = await stalled_spectator(server, match_id)
     assert overflows(server) == 0
 
-    # Each pong carries its 60 KB nonce back: the slow socket's buffers fill, then its queue of
-    # SEND_QUEUE messages, then it overflows.
+    # Each pong carries its 60 KB nonce back: the slow socket's buffers fill and the rest of its
+    # pongs wait in its queue (fewer than MID_SEND_QUEUE).
     pings = 120
     for k in range(pings):
         await slow.send(json.dumps({"type": "ping", "nonce": f"{k}-{BIG_NONCE}"}))
-    deadline = asyncio.get_running_loop().time() + 20
-    while overflows(server) == 0:
+    # The match goes on: the patches queue behind the pongs until the queue overflows, while the
+    # reading spectator keeps receiving every patch at once.
+    deadline = asyncio.get_running_loop().time() + 60
+    acts = 0
+    while overflows(server) == 0 or acts < 3:
         assert asyncio.get_running_loop().time() < deadline, "the stalled client's queue never overflowed"
-        await asyncio.sleep(0.05)
-
-    # The match goes on and the reading spectator keeps receiving every patch at once.
-    for k, action in enumerate((MOVE, END, END)):
-        ack = await a.act(action, f"act-{k}")
-        assert ack["type"] == "ack"
+        side = fast.view["active"] if fast.view else "a"
+        ack = await players[side].act(END, f"act-{acts}")
+        assert ack["type"] == "ack", ack
         await fast.wait_seq(ack["seq"], timeout=5)
-    final = a.seq
-    assert fast.patch_seqs == [2, 3, 4] and fast.seq == final == 4
+        acts += 1
+    final = fast.seq
+    assert fast.patch_seqs == list(range(2, final + 1))
     assert [m for m in fast.messages if m["type"] == "resync"] == []
 
-    # The slow client reads again: the pongs that were written before the overflow, then one
-    # resync (too far behind) with the current view; nothing from the dropped queue.
+    # The slow client reads again: the pongs written before it pushed back, one resync (too far
+    # behind) with the current view in place of the queued patches, then the queued pongs - every
+    # pong, in order (no answer is dropped).
     seen = SpecView()
-    pongs = 0
-    while seen.seq < final or not seen.resyncs:
+    nonces: list[str] = []
+    while seen.seq < final or not seen.resyncs or len(nonces) < pings:
         message = json.loads(await asyncio.wait_for(slow.recv(), 10))
-        pongs += message["type"] == "pong"
+        if message["type"] == "pong":
+            nonces.append(message["nonce"].split("-", 1)[0])
         seen.take(message)
     assert seen.resyncs == ["too far behind"]
-    assert 0 < pongs < pings  # some answers were dropped with the overflowing queue
+    assert nonces == [str(k) for k in range(pings)]
     assert seen.view == fast.view and seen.seq == final and seen.gaps == 0
 
     # Caught up, it follows live patches again.
-    ack = await a.act(END, "after")
+    ack = await players[fast.view["active"]].act(END, "after")
     while seen.seq < ack["seq"]:
         seen.take(json.loads(await asyncio.wait_for(slow.recv(), 10)))
     await fast.wait_seq(ack["seq"])
     assert seen.view == fast.view
     await slow.close()
-    for client in (a, fast):
+    for client in (*players.values(), fast):
+        await client.close()
+
+
+async def test_a_client_that_reads_none_of_its_answers_is_closed(small_queue_server: ServerProcess) -> None:
+    """Its own answers alone fill its queue (SEND_QUEUE pongs): rather than drop an answer, the
+    server closes the socket; the others carry on."""
+    server = small_queue_server
+    created = create(server, Options())
+    match_id = created["match_id"]
+    a = await RawClient.connect(live_url(server, match_id), {"token": created["tokens"]["a"]})
+    watcher = await RawClient.connect(live_url(server, match_id), {"spectator": True})
+    stalled = await stalled_spectator(server, match_id)
+    assert get(server, f"/matches/{match_id}").json()["spectators"] == 2
+    with contextlib.suppress(websockets.ConnectionClosed):  # closed part way, as it should be
+        for k in range(120):
+            await stalled.send(json.dumps({"type": "ping", "nonce": f"{k}-{BIG_NONCE}"}))
+    deadline = asyncio.get_running_loop().time() + 20
+    while get(server, f"/matches/{match_id}").json()["spectators"] != 1:
+        assert asyncio.get_running_loop().time() < deadline, "the socket that reads nothing was not closed"
+        await asyncio.sleep(0.05)
+    with pytest.raises(websockets.ConnectionClosed):  # what was written, then the end
+        while True:
+            await asyncio.wait_for(stalled.recv(), 10)
+    ack = await a.act(MOVE, "m1")
+    await watcher.wait_seq(ack["seq"], timeout=5)
+    assert watcher.patch_seqs == [2]
+    for client in (a, watcher):
         await client.close()
 
 
@@ -272,10 +318,10 @@ async def test_closed_sockets_are_dropped_and_the_others_carry_on(small_queue_se
     crashed = await RawFrames.connect(server, path)  # goes away without a closing handshake
     await crashed.send({"type": "hello", "spectator": True})
     await crashed.message("welcome")
-    stalled = await stalled_spectator(server, match_id)  # goes away with a full queue
-    for k in range(40):
-        await stalled.send(json.dumps({"type": "ping", "nonce": f"{k}-{BIG_NONCE}"}))
+    stalled = await stalled_spectator(server, match_id)  # goes away with bytes waiting for it
     assert get(server, f"/matches/{match_id}").json()["spectators"] == 3
+    for k in range(3):
+        await stalled.send(json.dumps({"type": "ping", "nonce": f"{k}-{BIG_NONCE}"}))
 
     crashed.abort()
     stalled.transport.abort()

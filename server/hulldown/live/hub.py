@@ -5,9 +5,11 @@ A broadcast is one :class:`~.outgoing.Outgoing`: its websocket frame is built on
 bytes are written to every socket of the audience whose write buffer is empty - synchronously, no
 task, no coroutine. A socket that takes only part of a frame (the rest waits in its transport)
 has pushed back: later messages wait in that connection's queue until its outlet reports it has
-drained. A queue that would grow past its capacity is cleared and replaced by one ``resync`` (a
-fresh full view, built when the socket drains): a slow consumer never slows the others, and the
-patches broadcast while a resync is pending are dropped (the resync's view contains them).
+drained. A queue that would grow past its capacity has its patches replaced by one ``resync`` (a
+fresh full view, built when the socket drains; the connection's own answers stay queued after
+it, and a socket whose own answers alone fill the queue is closed): a slow consumer never slows
+the others, and the patches broadcast while a resync is pending are dropped (the resync's view
+contains them).
 
 The players come first: a broadcast reaches side ``a`` and side ``b`` before any spectator, and
 spectators in the order they joined.
@@ -18,12 +20,15 @@ an ASGI server without that hook, a writer task awaiting ``send_text`` one messa
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from collections.abc import Callable
 from typing import Literal, Protocol
 
 from . import observe
 from .outgoing import Outgoing
+
+log = logging.getLogger(__name__)
 
 Audience = Literal["a", "b", "spectator", "delayed"]
 
@@ -81,6 +86,10 @@ class Outlet(Protocol):
         """Write ``message`` now (and ``then`` right after it, in the same write where the socket
         allows); False when the socket pushed back (part of it waits to be written: wait for
         ``drained``) or is closed."""
+        ...
+
+    def abort(self) -> None:
+        """Close the socket at once, dropping what waits to be written."""
         ...
 
 
@@ -148,7 +157,8 @@ class Connection:
             return  # the resync about to be sent is a view that already contains it
         if 0 < self.capacity <= len(self.pending):
             self._overflow()
-            return
+            if self.closed or message.shared:
+                return
         self.pending.append(message)
 
     def _pushed_back(self) -> None:
@@ -158,9 +168,24 @@ class Connection:
             self.close()
 
     def _overflow(self) -> None:
+        """The queue is full: its shared messages (patches) give way to one resync, whose view
+        contains them; the connection's own messages (acks, rejections, errors, pongs: answers
+        to what the client sent) stay, in order, after it - no answer is ever dropped. When they
+        alone fill the queue, the client has sent that many messages without reading an answer:
+        the socket is closed."""
+        own = [message for message in self.pending if not message.shared]
+        if len(own) >= self.capacity:
+            observe.queue_overflowed()
+            log.warning(
+                "a %s socket sent %d messages without reading their answers: closed", self.audience, len(own)
+            )
+            self.close()
+            self._outlet.abort()
+            return
         observe.queue_overflowed()
         self.resyncs += 1
         self.pending.clear()
+        self.pending.extend(own)
         self.resync_due = True
 
     def _drained(self) -> None:

@@ -18,8 +18,9 @@ Under any other ASGI server there is no such extension and :func:`outlet_for` fa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from starlette.websockets import WebSocket
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -30,11 +31,61 @@ from ..live.hub import Express, Outlet
 from ..live.outgoing import Outgoing
 from .client_frames import TooLarge, split_frames
 
+POLICY_VIOLATION = 1008  # websocket close code: a TextOutlet's socket that does not read its answers
 FRAME_OUTLET = "hulldown.frame_outlet"  # the ASGI scope extension that carries the outlet
 
 
 def _never_drained() -> None:
     return None
+
+
+# A close of a websocket connection whose buffered bytes have not gone out this many seconds
+# later becomes an abort: the peer stopped reading, so they never will, and a plain close would
+# wait for them for ever - the connection, its app task and its queue held with it. The abort
+# ends the connection, and the app hears of the disconnect (docs/limits-and-outages.md).
+CLOSE_FLUSH_TIMEOUT = 5.0
+
+
+class ClosingTransport:
+    """The transport as uvicorn's protocol holds it: the real one, except that ``close`` also
+    arms an abort after CLOSE_FLUSH_TIMEOUT unless the connection is gone by then. Whoever closes
+    - the keepalive's ping timeout, the app's close after its close timeout, a protocol error -
+    the connection ends. The hub's frames go to the real transport (:class:`FrameOutlet`)."""
+
+    __slots__ = ("_abort_armed", "_protocol", "transport")
+
+    def __init__(self, transport: asyncio.Transport, protocol: FrameWritingProtocol) -> None:
+        self.transport = transport
+        self._protocol = protocol
+        self._abort_armed = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.transport.write(data)
+
+    def is_closing(self) -> bool:
+        return self.transport.is_closing()
+
+    def pause_reading(self) -> None:
+        self.transport.pause_reading()
+
+    def resume_reading(self) -> None:
+        self.transport.resume_reading()
+
+    def abort(self) -> None:
+        self.transport.abort()
+
+    def close(self) -> None:
+        self.transport.close()
+        if not self._abort_armed:
+            self._abort_armed = True
+            asyncio.get_running_loop().call_later(CLOSE_FLUSH_TIMEOUT, self._abort_if_open)
+
+    def _abort_if_open(self) -> None:
+        if not self._protocol.disconnected:
+            self.transport.abort()
+
+    def __getattr__(self, name: str) -> Any:  # the rest of the transport's interface
+        return getattr(self.transport, name)
 
 
 class FrameOutlet:
@@ -44,7 +95,7 @@ class FrameOutlet:
 
     def __init__(self, protocol: FrameWritingProtocol) -> None:
         self._protocol = protocol
-        self._transport = protocol.transport
+        self._transport = protocol.raw_transport
         # Extensions are settled by the handshake (before the outlet exists).
         self._compressed = bool(protocol.conn.extensions)
         self._drained: Callable[[], None] = _never_drained
@@ -102,8 +153,8 @@ class FrameOutlet:
         self._protocol.resume_reading_now()
 
     def abort(self) -> None:
-        """Close the connection at once (the app failed on it)."""
-        self._transport.close()
+        """Close the connection at once (the app failed on it): what is buffered is dropped."""
+        self._transport.abort()
 
     def pause(self) -> None:
         self.paused = True
@@ -130,11 +181,16 @@ class FrameWritingProtocol(WebSocketsSansIOProtocol):
 
     outlet: FrameOutlet | None = None
     deliver: Callable[[str | bytes], None] | None = None
+    raw_transport: asyncio.Transport  # what ``transport`` wraps (a ClosingTransport)
 
     # Reading frames ourselves (web/client_frames.py) once messages go to the reader; what is
     # read of a frame not complete yet waits here.
     framing = False
     _unparsed = b""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.raw_transport = cast(asyncio.Transport, transport)
+        super().connection_made(cast(asyncio.Transport, ClosingTransport(self.raw_transport, self)))
 
     def receive_directly(self, deliver: Callable[[str | bytes], None]) -> None:
         self.deliver = deliver
@@ -286,10 +342,14 @@ class TextOutlet:
     """For ASGI servers without the frame outlet: a writer task per message, awaiting
     ``send_text``; the socket counts as pushed back until that send finished."""
 
-    def __init__(self, send_text: Callable[[str], Awaitable[None]]) -> None:
+    def __init__(
+        self, send_text: Callable[[str], Awaitable[None]], close: Callable[[int], Awaitable[None]]
+    ) -> None:
         self._send_text = send_text
+        self._close = close
         self._drained: Callable[[], None] = _never_drained
         self._writing: asyncio.Task[None] | None = None
+        self._aborting: asyncio.Future[None] | None = None
         self.closed = False
 
     def express(self) -> None:
@@ -310,6 +370,18 @@ class TextOutlet:
         self._writing = asyncio.ensure_future(self._write(texts))
         return False
 
+    def abort(self) -> None:
+        """Stop writing and close the socket (policy violation, 1008)."""
+        if self.closed:
+            return
+        self.closed = True
+        self.detach()
+        self._aborting = asyncio.ensure_future(self._close_quietly())
+
+    async def _close_quietly(self) -> None:
+        with contextlib.suppress(Exception):  # the socket may be gone already
+            await self._close(POLICY_VIOLATION)
+
     async def _write(self, texts: tuple[str, ...]) -> None:
         try:
             for text in texts:
@@ -326,4 +398,4 @@ def outlet_for(websocket: WebSocket) -> Outlet:
     outlet: FrameOutlet | None = websocket.scope.get("extensions", {}).get(FRAME_OUTLET)
     if outlet is not None:
         return outlet
-    return TextOutlet(websocket.send_text)
+    return TextOutlet(websocket.send_text, websocket.close)
