@@ -109,3 +109,11 @@ async def test_odds_needs_a_side_token_in_the_header_and_a_strict_body(server: S
     assert undo.status_code == 422 and undo.json()["error"]["code"] == "odds_not_applicable"
     nobody = httpx.post(f"{server.http}/matches/nope/odds", json={"action": SHOOT}, timeout=10)
     assert nobody.status_code == 404
+    # 2 KB of nesting before the union's tag: a clear 422, not a 500 (the decoder's recursion)
+    deep = httpx.post(
+        f"{server.http}/matches/{created['match_id']}/odds",
+        content=b'{"action":{"unit":' + b"[" * 1000 + b"]" * 1000 + b',"type":"shoot"}}',
+        headers={"authorization": f"Bearer {created['tokens']['a']}"},
+        timeout=10,
+    )
+    assert deep.status_code == 422 and deep.json()["error"]["code"] == "too_deep"

@@ -176,6 +176,10 @@ async def test_check_needs_a_side_token_and_a_good_body(server: ServerProcess) -
         assert response.status_code == 400 and "teleport" in response.json()["error"]["message"]
         response = await http.post(f"{server.http}/matches/nope/check", json={"action": END}, headers=headers)
         assert response.status_code == 404
+        # 2 KB of nesting before the union's tag: a clear 422, not a 500 (the decoder's recursion)
+        deep = b'{"action":{"unit":' + b"[" * 1000 + b"]" * 1000 + b',"type":"move"}}'
+        response = await http.post(url, content=deep, headers=headers)
+        assert response.status_code == 422 and response.json()["error"]["code"] == "too_deep"
     assert (await get_state(server.http, created["match_id"]))["seq"] == 1  # none of it changed the match
 
 

@@ -91,3 +91,7 @@ def test_http_arcs_follow_private_spectator_access(server: ServerProcess) -> Non
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_weapon"
     bad_seq = httpx.get(url, params={**params, "at": 7}, headers=spectator, timeout=10)
     assert bad_seq.status_code == 404 and bad_seq.json()["error"]["code"] == "unknown_seq"
+    # Not integers, though some pass str.isdigit ("²") or are too long for int(): a 400, no 500.
+    for at in ("²", "9" * 5000, "-1", "one"):
+        bad = httpx.get(url, params={**params, "at": at}, headers=spectator, timeout=10)
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_parameter", at

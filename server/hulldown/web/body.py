@@ -7,7 +7,7 @@ nested deeper than msgspec's recursion limit is a clear error, not a ``Recursion
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 from starlette.requests import Request
@@ -15,11 +15,13 @@ from starlette.responses import Response
 
 from .responses import error
 
+T = TypeVar("T")
+
 
 async def read_limited(request: Request, limit: int) -> bytes | Response:
     """The body, or a 413 ``too_large`` answer as soon as it is known to exceed ``limit`` bytes."""
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    if declared is not None and declared.isascii() and declared.isdigit() and int(declared) > limit:
         return error(413, "too_large", f"request body of {declared} bytes is over the limit of {limit} bytes")
     chunks: list[bytes] = []
     size = 0
@@ -41,3 +43,14 @@ def decode_json(body: bytes) -> Any | Response:
         )
     except msgspec.DecodeError as exc:
         return error(400, "bad_request", f"not JSON: {exc}")
+
+
+def decode_typed(decoder: msgspec.json.Decoder[T], body: bytes) -> T | Response:
+    """``body`` decoded strictly by ``decoder``, or a 400 ``bad_request`` (the decoder's message
+    names the path) / 422 ``too_deep`` answer."""
+    try:
+        return decoder.decode(body)
+    except RecursionError:
+        return error(422, "too_deep", "the JSON is nested too deeply")
+    except msgspec.DecodeError as exc:
+        return error(400, "bad_request", str(exc))

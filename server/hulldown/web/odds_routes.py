@@ -22,6 +22,7 @@ from ..odds import DEFAULT_SAMPLES, MAX_EXACT_PLAYS, OddsOptions, compute_odds
 from ..odds.answer import MethodChoice
 from ..odds.engine import MAX_SAMPLES
 from .access import token_of
+from .body import decode_typed
 from .responses import MsgspecJSON, error, rejection
 
 MAX_BODY = 100_000
@@ -59,10 +60,9 @@ async def post_odds(request: Request) -> Response:
     body = await request.body()
     if len(body) > MAX_BODY:
         return error(413, "too_large", f"request body {len(body)} bytes > {MAX_BODY}")
-    try:
-        asked = _decoder.decode(body)
-    except msgspec.DecodeError as exc:
-        return error(400, "bad_request", str(exc))
+    asked = decode_typed(_decoder, body)
+    if isinstance(asked, Response):
+        return asked
     if not 1 <= asked.samples <= MAX_SAMPLES:
         return error(
             400, "bad_request", f"samples must be 1 .. {MAX_SAMPLES}, got {asked.samples} - at `$.samples`"

@@ -57,7 +57,9 @@ def odds_paths() -> dict[str, Schema]:
                     "404": _json("ErrorResponse", "unknown_match: no such match."),
                     "413": _json("ErrorResponse", "too_large: the body exceeds 100,000 bytes."),
                     "422": _json(
-                        "ErrorResponse", "A rejection: the action is not legal now (as validation)."
+                        "ErrorResponse",
+                        "A rejection: the action is not legal now (as validation); or too_deep: the body's "
+                        "JSON is nested too deeply.",
                     ),
                 },
             }

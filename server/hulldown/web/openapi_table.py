@@ -84,6 +84,7 @@ def table_paths() -> dict[str, Schema]:
                     "401": _json(err, "unauthorised: no valid side token."),
                     "404": _json(err, "unknown_match: no such match."),
                     "413": _json(err, "too_large: the body exceeds 100,000 bytes."),
+                    "422": _json(err, "too_deep: the body's JSON is nested too deeply."),
                     "429": _json(err, "rate_limited: too many checks per second."),
                 },
             }

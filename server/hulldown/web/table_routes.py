@@ -29,6 +29,7 @@ from ..match.state import MatchState
 from ..rules import measure
 from ..wire import protocol
 from .access import open_match
+from .body import decode_typed
 from .check_limits import side_call
 from .responses import MsgspecJSON, error, int_param
 
@@ -100,10 +101,9 @@ async def check_action(request: Request) -> Response:
     body = await request.body()
     if len(body) > MAX_CHECK_BODY:
         return error(413, "too_large", f"request body {len(body)} bytes > {MAX_CHECK_BODY}")
-    try:
-        asked = _check_decoder.decode(body)
-    except msgspec.DecodeError as exc:
-        return error(400, "bad_request", str(exc))
+    asked = decode_typed(_check_decoder, body)
+    if isinstance(asked, Response):
+        return asked
     with runtime.in_use():
         base, answer = await runtime.check(side, asked.action, asked.action_id, asked.expect)
     return MsgspecJSON(check_result(base, answer, asked.action))

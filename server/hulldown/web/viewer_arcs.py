@@ -22,7 +22,7 @@ from ..live.service import LiveService
 from ..match.state import MatchState, Model, Unit, Weapon
 from ..rules import geometry as g
 from .access import open_match
-from .responses import MsgspecJSON, error
+from .responses import MsgspecJSON, error, int_param
 
 ArcEdition = Literal["40k7", "hh3"]
 SIMPLIFY = 0.05  # inches: drawing tolerance of the returned polygons
@@ -99,17 +99,16 @@ async def get_arcs(request: Request) -> Response:
     match_id = request.path_params["match_id"]
     unit_id = request.query_params.get("unit", "")
     weapon_id = request.query_params.get("weapon", "")
-    raw_at = request.query_params.get("at")
     opened = await open_match(request)
     if isinstance(opened, Response):
         return opened
+    at = int_param(request, "at")
+    if isinstance(at, Response):
+        return at
     runtime, access = opened.runtime, opened.access
     latest = access.state(runtime)  # a delayed match's spectators: the delayed state
     state: MatchState | None = latest
-    if raw_at:
-        if not raw_at.isdigit():
-            return error(400, "bad_parameter", f"at must be a non-negative integer, got {raw_at!r}")
-        at = int(raw_at)
+    if at is not None:
         if not 1 <= at <= latest.seq:
             return error(404, "unknown_seq", f"seq {at} is outside 1..{latest.seq}")
         state = latest if at == latest.seq else await live.state_at(match_id, at)
