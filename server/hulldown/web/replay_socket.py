@@ -242,6 +242,15 @@ class ReplaySession:
                 await player
 
     async def _play(self) -> None:
+        """Play on until paused; the store failing under it ends the connection as it would any
+        other request's (``store_unavailable``, close 1013), not the player alone, silently."""
+        try:
+            await self._play_on()
+        except RedisError as exc:
+            async with self._send_lock:
+                await close_store_unavailable(self.websocket, exc)
+
+    async def _play_on(self) -> None:
         while True:
             changed = self.runtime.changed
             cursor = self.cursor
