@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
+from typing import Any
+
+import httpx
+import msgspec
+import uvicorn
 
 from hulldown.live.service import CreatedMatch, LiveService
 from hulldown.match.actions import EndPhase
 from hulldown.match.reducer import state_hash
 from hulldown.store.redis_store import RedisEventStore
+from hulldown.web.app import create_app
+from hulldown.web.settings import Settings
+from hulldown.web.ws_protocol import FrameWritingProtocol
 from hulldown.wire.protocol import Ack
+from tests.live.wsclient import RawClient
 from tests.scenarios import duel
+from tests.server_process import free_port
 
 
 async def test_an_idle_match_is_evicted_and_reloads_identically(
@@ -41,3 +52,47 @@ async def test_an_idle_match_is_evicted_and_reloads_identically(
         assert isinstance(await reloaded.submit("b", EndPhase(), "b-end"), Ack)
     finally:
         await live.stop()
+
+
+async def test_a_match_is_not_evicted_while_a_socket_joining_it_checks_its_token(
+    redis_url: str, key_prefix: str
+) -> None:
+    """The token check awaits the store; were the runtime not in use yet, an eviction meanwhile
+    (the evictor's round, or another match loaded into a full process) would leave the socket
+    on a runtime the process no longer follows."""
+    port = free_port()
+    app = create_app(Settings(redis_url=redis_url, key_prefix=key_prefix, rate=100_000))
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, ws=FrameWritingProtocol, log_level="warning", lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    serving = asyncio.create_task(server.serve())
+    try:
+        while not server.started:
+            assert not serving.done(), "uvicorn did not start"
+            await asyncio.sleep(0.02)
+        live: LiveService = app.state.live
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
+            answer = await http.post("/matches", content=msgspec.json.encode(duel()), timeout=10)
+        created = answer.json()
+        match_id = created["match_id"]
+        authenticate = live.authenticate
+        evicted: list[str] = []
+
+        async def evicting_meanwhile(match: str, token: str) -> Any:
+            evicted.extend(await live.evict_idle(0.0))  # idle for 0 s or more: anything unused goes
+            return await authenticate(match, token)
+
+        live.authenticate = evicting_meanwhile  # type: ignore[method-assign]
+        client = await RawClient.connect(
+            f"ws://127.0.0.1:{port}/matches/{match_id}/live", {"token": created["tokens"]["a"]}
+        )
+        assert evicted == []
+        runtime = live.runtimes[match_id]
+        assert len(runtime.hub.connections) == 1
+        ack = await client.act({"type": "end_phase"}, "end-1")
+        assert ack["seq"] == 2 and live.runtimes[match_id] is runtime
+        await client.close()
+    finally:
+        server.should_exit = True
+        await serving

@@ -62,17 +62,26 @@ async def live_socket(websocket: WebSocket) -> None:
             await websocket.send_text(_error("unknown_match", f"no match {match_id}", fatal=True))
             await websocket.close(code=4404)
             return
-        audience = await _authorise(live, match_id, hello)
-        if audience == "spectator" and runtime.delayed is not None:
-            audience = "delayed"  # the match's delay is enforced for every spectator
-        if audience is None:
-            await websocket.send_text(_error("unauthorised", "bad token for this match", fatal=True))
-            await websocket.close(code=4401)
-            return
-        with runtime.in_use(), observe.connected(audience):
-            await _serve(
-                websocket, runtime, audience, hello, settings.send_queue, settings.max_frame, settings.rate
-            )
+        # In use from here (nothing awaited since ``get``): the match cannot be evicted from the
+        # process while the token is checked, leaving this socket on a runtime nobody follows.
+        with runtime.in_use():
+            audience = await _authorise(live, match_id, hello)
+            if audience == "spectator" and runtime.delayed is not None:
+                audience = "delayed"  # the match's delay is enforced for every spectator
+            if audience is None:
+                await websocket.send_text(_error("unauthorised", "bad token for this match", fatal=True))
+                await websocket.close(code=4401)
+                return
+            with observe.connected(audience):
+                await _serve(
+                    websocket,
+                    runtime,
+                    audience,
+                    hello,
+                    settings.send_queue,
+                    settings.max_frame,
+                    settings.rate,
+                )
     except WebSocketDisconnect:
         return
     except RedisError as exc:
@@ -118,24 +127,26 @@ async def _serve(
     # Registering and queueing the welcome happen with no await between them, so no patch
     # can fall between the welcome's seq and the first queued patch.
     runtime.hub.add(connection)
-    role: protocol.Role = audience if audience in ("a", "b") else "spectator"
-    resumed = patches_after(runtime, audience, hello.resume_from) if hello.resume_from is not None else None
-    if resumed is not None:
-        for text in resumed:
-            connection.push(text)
-    else:
-        seq, view = view_text(runtime, audience)
-        delay = runtime.delayed
-        delayed = (
-            f'"delay_events":{delay.events},"delay_seconds":{delay.seconds},"delayed":true'
-            if delay is not None and audience == "delayed"
-            else '"delay_events":0,"delay_seconds":0.0,"delayed":false'
+    try:  # whatever fails from here, the connection leaves the hub
+        role: protocol.Role = audience if audience in ("a", "b") else "spectator"
+        resumed = (
+            patches_after(runtime, audience, hello.resume_from) if hello.resume_from is not None else None
         )
-        connection.push(
-            f'{{"type":"welcome","match_id":"{runtime.match_id}","role":"{role}","seq":{seq},'
-            f'"view":{view},"protocol":{protocol.PROTOCOL_VERSION},{delayed}}}'
-        )
-    try:
+        if resumed is not None:
+            for text in resumed:
+                connection.push(text)
+        else:
+            seq, view = view_text(runtime, audience)
+            delay = runtime.delayed
+            delayed = (
+                f'"delay_events":{delay.events},"delay_seconds":{delay.seconds},"delayed":true'
+                if delay is not None and audience == "delayed"
+                else '"delay_events":0,"delay_seconds":0.0,"delayed":false'
+            )
+            connection.push(
+                f'{{"type":"welcome","match_id":"{runtime.match_id}","role":"{role}","seq":{seq},'
+                f'"view":{view},"protocol":{protocol.PROTOCOL_VERSION},{delayed}}}'
+            )
         if isinstance(outlet, FrameOutlet):
             await _read_directly(websocket, outlet, runtime, connection, audience, max_frame, rate)
         else:

@@ -59,13 +59,16 @@ async def replay_socket(websocket: WebSocket) -> None:
             await websocket.send_text(_error("unknown_match", f"no match {match_id}", fatal=True))
             await websocket.close(code=4404)
             return
-        access = await check_access(live, match_id, opened.token)
-        if access is None:
-            await websocket.send_text(_error("unauthorised", "this match is private: bad token", fatal=True))
-            await websocket.close(code=4401)
-            return
-        with runtime.in_use(), observe.connected("replay"):
-            await ReplaySession(websocket, live, runtime, access, opened, max_frame).run()
+        with runtime.in_use():  # from here: not evicted while the token is checked
+            access = await check_access(live, match_id, opened.token)
+            if access is None:
+                await websocket.send_text(
+                    _error("unauthorised", "this match is private: bad token", fatal=True)
+                )
+                await websocket.close(code=4401)
+                return
+            with observe.connected("replay"):
+                await ReplaySession(websocket, live, runtime, access, opened, max_frame).run()
     except WebSocketDisconnect:
         return
     except RedisError as exc:
