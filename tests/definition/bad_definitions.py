@@ -400,6 +400,22 @@ BAD: tuple[Bad, ...] = (
         "MAX_BATTLEFIELD",
     ),
     Bad("negative turn limit", _set("options.turn_limit", -1), "options.turn_limit", "between 0"),
+    # Integers no float can hold (401 digits): refused by their bound, and shown by their length.
+    Bad("a 401-digit turn limit", _set("options.turn_limit", 10**400), "options.turn_limit", "19 digits"),
+    Bad(
+        "a 401-digit coordinate",
+        _set(f"{U0}.models[0].pos", [10**400, 24]),
+        f"{U0}.models[0].pos[0]",
+        "finite number",
+        stage="shape",
+    ),
+    # "²" passes str.isdigit and int() refuses it
+    Bad(
+        "a dice target in superscript",
+        _set(f"{U0}.keywords", ["tank", "psychic_pilot:²"]),
+        f"{U0}.keywords[1]",
+        "dice target 1-6",
+    ),
     Bad("too many units", _many_units(250), "scenario.units", "MAX_UNITS"),
     Bad(
         "too many terrain vertices",

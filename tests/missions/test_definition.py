@@ -72,3 +72,23 @@ def test_a_custom_mission_is_checked() -> None:
     assert both[0][0] == "mission"
     typo = parse_definition(_doc({"ID": "take_and_hold"}))
     assert isinstance(typo, DefinitionError) and typo.stage == "shape"
+
+
+def test_a_standard_mission_that_does_not_fit_the_battlefield_is_refused() -> None:
+    """docs/missions.md: zones and markers must be on the battlefield - a standard mission built
+    for a small table too. The Crucible of War's Hammer and Anvil zones are each 24 in deep from
+    the centre line's 12 in gap: on a 20 in wide table they fall off it."""
+    doc = _doc({"id": "the_crucible_of_war"})
+    doc["scenario"]["battlefield"] = {"width": 20.0, "height": 48.0}
+    found = problems(doc)
+    assert [p for p, _ in found] == ["mission"]
+    assert "does not fit a 20 x 48 in battlefield" in found[0][1]
+    assert "every corner must be on the 20 x 48 battlefield" in found[0][1]
+
+
+def test_a_map_that_cannot_be_drawn_on_the_table_is_a_problem_not_a_crash() -> None:
+    """40k7 Vanguard Strike keeps 12 in clear around the centre: on a 72 x 20 table that circle
+    cuts each triangle in two."""
+    found = mission("40k7", "the_emperors_will", "vanguard_strike", 72.0, 20.0)
+    assert isinstance(found, str) and "'vanguard_strike' does not fit a 72 x 20 in battlefield" in found
+    assert isinstance(mission("40k7", "the_emperors_will", "vanguard_strike", 72.0, 30.0), Mission)

@@ -25,6 +25,12 @@ UNITS = "scenario.units"
 # 40k11 here has no Embark/Disembark (rules/wh40k11/edition.py answers unsupported_action).
 EDITIONS_WITHOUT_TRANSPORTS = ("40k11",)
 TERRAIN = "scenario.terrain"
+# A variable keyword's dice target (``psychic_pilot:5`` or ``psychic_pilot:5+``): one of these,
+# written in ASCII digits (str.isdigit would let "²" through, which int() refuses).
+DICE_TARGETS = frozenset({"1", "2", "3", "4", "5", "6"})
+# Integers in messages are shown whole below this many bits (an integer too large for a float
+# cannot even be formatted as one: it is described by its length).
+SHOWN_INT_BITS = 64
 
 
 def check_definition(d: MatchDefinition) -> list[Problem]:
@@ -98,7 +104,14 @@ def _positive(path: Where, value: float | None, high: float, what: str, limit: s
 
 
 def _n(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"
+    """A number for a message; an integer too long to show whole (or to convert to a float) is
+    shown by its sign and length."""
+    if isinstance(x, int):
+        digits = str(abs(x)) if x.bit_length() < SHOWN_INT_BITS else None
+        if digits is None:
+            return f"{'-' if x < 0 else ''}an integer of more than {SHOWN_INT_BITS * 3 // 10} digits"
+        return f"{'-' if x < 0 else ''}{digits}"
+    return str(int(x)) if x.is_integer() and abs(x) < 1e15 else f"{x:g}"
 
 
 def _text(path: str, value: str, what: str, max_length: int, *, required: bool) -> Iterator[Problem]:
@@ -304,7 +317,7 @@ def _name(where: Where, word: str, terms: tuple[Term, ...], what: str) -> Iterat
                 yield Problem(
                     path, f"{head}:{value}: the value must be one of the allowed", allowed=term.values
                 )
-        elif not value.rstrip("+").isdigit() or not 0 < int(value.rstrip("+")) <= 6:
+        elif value.rstrip("+") not in DICE_TARGETS:
             yield Problem(
                 path, f"{word!r}: {head} takes a dice target 1-6 ({head}:5 for {head.title()} (5+))"
             )

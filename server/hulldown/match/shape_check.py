@@ -68,6 +68,15 @@ def _describe(t: mi.Type) -> str:
             return "a value"
 
 
+def _finite(value: float) -> bool:
+    """A finite float, or an integer a float can hold (math.isfinite raises OverflowError on an
+    integer too large to convert)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
 def _walk(value: Any, t: mi.Type, path: str, out: list[Problem], hints: Hints) -> None:
     if len(out) >= MAX_PROBLEMS:
         return
@@ -80,8 +89,8 @@ def _walk(value: Any, t: mi.Type, path: str, out: list[Problem], hints: Hints) -
         case mi.FloatType():
             if not isinstance(value, int | float) or isinstance(value, bool):
                 out.append(Problem(path, f"expected a number, got {_kind(value)}"))
-            elif not math.isfinite(value):
-                out.append(Problem(path, "expected a finite number"))
+            elif not _finite(value):
+                out.append(Problem(path, "expected a finite number (a float: at most about 1.8e308)"))
         case mi.StrType():
             if not isinstance(value, str):
                 out.append(Problem(path, f"expected a string, got {_kind(value)}"))

@@ -8,7 +8,15 @@ from collections.abc import Callable
 
 from msgspec.structs import replace
 
-from .maps import dawn_of_war, hammer_and_anvil, search_and_destroy, vanguard_strike, zone_centre
+from .fit import misfits
+from .maps import (
+    DoesNotFit,
+    dawn_of_war,
+    hammer_and_anvil,
+    search_and_destroy,
+    vanguard_strike,
+    zone_centre,
+)
 from .model import DeploymentMap, MarkerPlacement, Mission, MissionChoice, ObjectiveMarker, Scoring
 
 MapBuilder = Callable[[float, float, str], DeploymentMap]
@@ -176,10 +184,19 @@ def mission(edition: str, mission_id: str, deployment: str, width: float, height
     map_id = deployment or default_map
     if map_id not in maps:
         return f"no {edition} deployment map {map_id!r} (known: {', '.join(sorted(maps))})"
-    dmap = maps[map_id](width, height, "")
+    size = f"a {width:g} x {height:g} in battlefield"
+    try:
+        dmap = maps[map_id](width, height, "")
+    except DoesNotFit as exc:
+        return f"the {edition} deployment map {map_id!r} does not fit {size}: {exc}"
     section = R7 if edition == "40k7" else RH if edition == "hh3" else R11
     dmap = replace(dmap, rule=f"{section}, {dmap.name}")
-    return build(mission_id, name, dmap, width, height)
+    built = build(mission_id, name, dmap, width, height)
+    problems = misfits(built, width, height)
+    if problems:
+        where, what = problems[0]
+        return f"the {edition} mission {mission_id!r} on {map_id!r} does not fit {size} ({where}: {what})"
+    return built
 
 
 def resolve(choice: MissionChoice, edition: str, width: float, height: float) -> Mission | str:
@@ -232,11 +249,12 @@ def published_placement(found: Mission) -> Mission:
 
 
 def catalogue(edition: str, width: float, height: float) -> list[Mission]:
-    """Every standard mission of ``edition`` on each of the edition's deployment maps."""
+    """Every standard mission of ``edition`` on each of the edition's deployment maps that fits
+    a ``width`` x ``height`` battlefield (a small table leaves some out)."""
     out: list[Mission] = []
     for mission_id in MISSIONS.get(edition, {}):
         for map_id in MAPS[edition]:
             found = mission(edition, mission_id, map_id, width, height)
-            assert isinstance(found, Mission)
-            out.append(found)
+            if isinstance(found, Mission):
+                out.append(found)
     return out

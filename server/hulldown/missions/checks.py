@@ -3,13 +3,11 @@ and map, or a custom mission whose zones and markers fit the battlefield."""
 
 from __future__ import annotations
 
-from shapely.geometry import Polygon
-
 from .catalogue import MAPS, MISSIONS, resolve
+from .fit import misfits
 from .model import SECONDARIES, Mission, MissionChoice
 
 MAX_MARKERS = 20
-MAX_ZONE_POINTS = 200
 MAX_TURNS = 20
 
 
@@ -43,10 +41,6 @@ def mission_problems(
     return list(_custom(choice.custom, edition, width, height))
 
 
-def _inside(x: float, y: float, width: float, height: float) -> bool:
-    return 0 <= x <= width and 0 <= y <= height
-
-
 def _custom(m: Mission, edition: str, width: float, height: float) -> list[tuple[str, str, tuple[str, ...]]]:
     out: list[tuple[str, str, tuple[str, ...]]] = []
     base = "mission.custom"
@@ -54,19 +48,10 @@ def _custom(m: Mission, edition: str, width: float, height: float) -> list[tuple
         out.append(
             (f"{base}.edition", f"the mission is for {m.edition!r}, the match is {edition!r}", (edition,))
         )
-    zones = m.deployment.zones
-    ids = [z.id for z in zones]
+    ids = [z.id for z in m.deployment.zones]
     if sorted(ids) != ["A", "B"]:
         out.append((f"{base}.deployment.zones", "a deployment map has exactly the zones A and B", ("A", "B")))
-    for i, zone in enumerate(zones):
-        path = f"{base}.deployment.zones[{i}].points"
-        if not 3 <= len(zone.points) <= MAX_ZONE_POINTS:
-            out.append((path, f"a zone has 3 to {MAX_ZONE_POINTS} corners, not {len(zone.points)}", ()))
-            continue
-        if not all(_inside(x, y, width, height) for x, y in zone.points):
-            out.append((path, f"every corner must be on the {width} x {height} battlefield", ()))
-        elif not Polygon(zone.points).is_valid or Polygon(zone.points).area <= 0:
-            out.append((path, "the zone is not a simple polygon with an area", ()))
+    out.extend((f"{base}.{path}", message, ()) for path, message in misfits(m, width, height))
     if len(m.objectives) > MAX_MARKERS:
         out.append((f"{base}.objectives", f"at most {MAX_MARKERS} markers", ()))
     seen: set[str] = set()
@@ -75,8 +60,6 @@ def _custom(m: Mission, edition: str, width: float, height: float) -> list[tuple
         if marker.id in seen:
             out.append((f"{path}.id", f"marker id {marker.id!r} is used twice", ()))
         seen.add(marker.id)
-        if not _inside(marker.pos[0], marker.pos[1], width, height):
-            out.append((f"{path}.pos", "the marker is off the battlefield", ()))
         if marker.value < 0:
             out.append((f"{path}.value", "a marker's value is 0 or more", ()))
     if not 1 <= m.turns <= MAX_TURNS:

@@ -27,9 +27,15 @@ def _rect(x0: float, y0: float, x1: float, y1: float) -> tuple[XY, ...]:
     return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
 
 
+class DoesNotFit(ValueError):
+    """A deployment map cannot be drawn on a battlefield this size."""
+
+
 def _minus_circle(points: tuple[XY, ...], centre: XY, radius: float) -> tuple[XY, ...]:
     cut = Polygon(points).difference(ShapelyPoint(centre).buffer(radius, quad_segs=CIRCLE_QUAD_SEGS))
-    assert isinstance(cut, Polygon)
+    if not isinstance(cut, Polygon) or cut.is_empty or cut.area <= 0:
+        # A small table: the circle kept clear splits the zone in two, or leaves nothing of it.
+        raise DoesNotFit(f"the {radius:g} in kept clear around the centre leaves no single zone")
     coords = list(cut.exterior.coords)[:-1]
     return tuple((round(x, 3), round(y, 3)) for x, y in coords)
 
