@@ -37,7 +37,9 @@ def test_missions_are_listed_per_edition(server: ServerProcess) -> None:
     assert short.status_code == 200
     maps = {m["deployment"]["id"] for m in short.json()["missions"]}
     assert maps == {"dawn_of_war", "hammer_and_anvil"}
-    tiny = httpx.get(f"{server.http}/missions", params={"edition": "hh3", "width": 12, "height": 12}, timeout=10)
+    tiny = httpx.get(
+        f"{server.http}/missions", params={"edition": "hh3", "width": 12, "height": 12}, timeout=10
+    )
     assert tiny.status_code == 200 and tiny.json()["missions"] == []
 
 
