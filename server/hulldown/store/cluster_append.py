@@ -15,7 +15,8 @@ Redirections and failures, handled here because this bypasses redis-py's cluster
   of a landed append with ``duplicate`` (action id) or ``conflict`` (version), never a second
   event.
 - ``ASK`` (the slot is being migrated and the keys are already on the target): ``ASKING`` then
-  the script on the target node.
+  the script on the target node; a target the slot map does not know yet (a node just added)
+  is waited for with the backoff, within ``retry_for``. A second ``MOVED`` in a row waits too.
 - ``TRYAGAIN`` / ``CLUSTERDOWN``: retry after the backoff.
 - ``NOSCRIPT``: the script is sent in full (``EVAL``) on the same connection.
 
@@ -41,6 +42,7 @@ from redis.exceptions import (
     ClusterDownError,
     MovedError,
     NoScriptError,
+    RedisClusterException,
     RedisError,
     ResponseError,
     SlotNotCoveredError,
@@ -52,6 +54,20 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 log = logging.getLogger(__name__)
 
 DEFAULT_RETRY_FOR = 20.0
+
+
+# The pause between two tries: doubling from BACKOFF_FIRST to BACKOFF_MAX seconds, jittered.
+BACKOFF_FIRST = 0.05
+BACKOFF_MAX = 1.0
+
+
+class _Backoff:
+    def __init__(self) -> None:
+        self.delay = BACKOFF_FIRST
+
+    async def pause(self) -> None:
+        await asyncio.sleep(self.delay * (0.5 + random.random() / 2))
+        self.delay = min(self.delay * 2, BACKOFF_MAX)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,10 +98,14 @@ class ClusterScriptRunner:
         self._warned: set[str] = set()  # primaries already reported as having no replica
 
     async def run(self, sha: str, source: str, keys: Sequence[str], args: Sequence[Any]) -> AckedReply:
-        await self.cluster.initialize()  # a no-op once the slot map is loaded
+        try:
+            await self.cluster.initialize()  # a no-op once the slot map is loaded
+        except RedisClusterException as exc:  # no node answers (not a RedisError in redis-py)
+            raise RedisConnectionError(f"cluster append to {keys[0]}: {exc}") from exc
         deadline = time.monotonic() + self.retry_for
-        delay = 0.05
+        backoff = _Backoff()
         asking_node: ClusterNode | None = None
+        redirected = False  # the last try was redirected (MOVED): the next one waits first
         while True:
             try:
                 node: ClusterNode | None = asking_node
@@ -99,13 +119,20 @@ class ClusterScriptRunner:
                 return result
             except AskError as exc:
                 if isinstance(exc, MovedError):
+                    # The slot moved: the map is refreshed and the primary tried at once; moved
+                    # again (the map not settled yet), the next try waits.
                     asking_node = None
+                    if redirected:
+                        await backoff.pause()
+                    redirected = True
                     await self._refresh()
                 else:
                     asking_node = self.cluster.get_node(host=exc.host, port=exc.port)
                     if asking_node is None:
+                        # A node the slot map does not know yet (one just added, still without
+                        # slots): wait for the map rather than ask the old owner again at once.
+                        await backoff.pause()
                         await self._refresh()
-                    continue  # an ASK is followed at once
             except (
                 RedisConnectionError,
                 RedisTimeoutError,
@@ -118,9 +145,8 @@ class ClusterScriptRunner:
                 asking_node = None
                 if time.monotonic() >= deadline:
                     raise
-                log.info("cluster append: %r; refreshing the slot map, retrying in %.2fs", exc, delay)
-                await asyncio.sleep(delay * (0.5 + random.random() / 2))
-                delay = min(delay * 2, 1.0)
+                log.info("cluster append: %r; refreshing the slot map, retrying soon", exc)
+                await backoff.pause()
                 await self._refresh()
             if time.monotonic() >= deadline:
                 raise RedisConnectionError(
@@ -130,7 +156,7 @@ class ClusterScriptRunner:
     async def _refresh(self) -> None:
         try:
             await self.cluster.nodes_manager.initialize()
-        except (RedisError, OSError) as exc:
+        except (RedisError, RedisClusterException, OSError) as exc:  # no node answers: retried
             log.info("cluster append: slot map refresh failed: %r", exc)
 
     async def _run_on(

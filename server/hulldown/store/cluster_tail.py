@@ -38,9 +38,9 @@ from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import AskError, MovedError, RedisError, SlotNotCoveredError
+from redis.exceptions import AskError, MovedError, RedisClusterException, RedisError, SlotNotCoveredError
 
-from .connect import make_cluster_client
+from .connect import make_cluster_client, parse_cluster_url
 from .decode import as_str, stream_entries
 from .keys import DEFAULT_PREFIX, Keys
 from .tail import EventsCallback
@@ -68,6 +68,14 @@ class ClusterStreamTailer:
         if sweep_ms <= 0:
             raise ValueError("sweep_ms must be > 0")
         self._url = url
+        parsed = parse_cluster_url(url)
+        # What a plain client of one node needs from the cluster URL (the node loops connect to
+        # each primary directly): its user and password, and TLS for rediss+cluster://.
+        self.node_credentials: dict[str, Any] = {"ssl": parsed.tls}
+        if parsed.username is not None:
+            self.node_credentials["username"] = parsed.username
+        if parsed.password is not None:
+            self.node_credentials["password"] = parsed.password
         self._on_events = on_events
         self.keys = Keys(prefix)
         self.sweep_s = sweep_ms / 1000.0
@@ -181,7 +189,7 @@ class ClusterStreamTailer:
         self.refreshes += 1
         try:
             await cluster.nodes_manager.initialize()
-        except (RedisError, OSError) as exc:
+        except (RedisError, RedisClusterException, OSError) as exc:  # no node answers: retried
             log.info("cluster tail: slot map refresh failed (%r); retrying", exc)
             await asyncio.sleep(self.backoff_initial * (0.5 + random.random()))
             self._refresh_wanted = True
@@ -320,6 +328,7 @@ class _NodeLoop:
             max_connections=2,
             client_name=owner.client_name,
             retry=Retry(NoBackoff(), 0),  # no silent reconnect: it would resubscribe CROSSSLOT
+            **owner.node_credentials,  # the URL's user, password and TLS, as every node needs
         )
         pubsub = client.pubsub()
         subscribed: dict[str, str] = {}  # channel -> match id
