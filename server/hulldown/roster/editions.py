@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from . import dimensions
-from .values import first_int, inches, target, whole, words
+from .values import first_int, inches, small_int, target, whole, words
 from .xmltree import Profile, RosterError, Selection
 
 Add = Callable[[Any, str, str, str], None]
@@ -284,7 +284,7 @@ class WH40K7(EditionReader):
             if kind == "infantry" and unit_type and not unit_type.startswith("infantry"):
                 add("decided", anchor.path, p.name, f"unit type {p.get('Unit Type')!r} is played as infantry")
             save = p.get("Save", "Sv")
-            inv = re.search(r"(\d)\+\+", save)
+            inv = re.search(r"([0-9])\+\+", save)
             profile: dict[str, Any] = {
                 "ws": _int(p.get("WS")),
                 "bs": _int(p.get("BS")),
@@ -384,8 +384,9 @@ class WH40K7(EditionReader):
     def _strength(self, text: str, s: Statline, sel: Selection, p: Profile, add: Add) -> int:
         base = int(s.profile.get("s", 0))
         t = text.strip().lower()
-        if t.isdigit():
-            return int(t)
+        plain = small_int(t)
+        if plain is not None:
+            return plain
         if t in ("user", "as user", ""):
             return base
         if t.startswith("x"):

@@ -9,7 +9,10 @@ weapon per model per weapon profile (every profile of a multi-profile weapon). W
 every group (hh3 and 40k11 put them beside the model) go to the unit's models in order. A vehicle
 group inside a unit of other models (a 40k7 dedicated transport) becomes a unit of its own.
 
-What cannot be mapped is reported by name and path, never dropped silently.
+What cannot be mapped is reported by name and path, never dropped silently. A unit that would
+hold more models or weapons than a match definition allows (match/limits.py) is refused, naming
+the selection that goes over, before its models or weapons are built (docs/roster-import.md,
+"Limits").
 """
 
 from __future__ import annotations
@@ -17,11 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..match.limits import MAX_MODELS, MAX_MODELS_PER_UNIT, MAX_WEAPONS_PER_UNIT
 from . import dimensions
 from .deploy import deploy
 from .editions import EDITIONS, EditionReader, Statline, WeaponLine
-from .values import slug
-from .xmltree import Profile, RosterError, Selection, parse_roster
+from .values import slug, small_int
+from .xmltree import LIMITS_DOC, Profile, RosterError, Selection, parse_roster
 
 Level = Literal["unmapped", "default", "decided", "skipped"]
 
@@ -56,6 +60,31 @@ class _Group:
     rules: list[tuple[Selection, str]] = field(default_factory=list)
 
 
+class _Ids:
+    """Unique ids: ``base``, then ``base-2``, ``base-3``... A counter per base resumes where the
+    last search for that base stopped, so n ids of one base cost n steps, not n * n / 2."""
+
+    def __init__(self) -> None:
+        self._taken: set[str] = set()
+        self._next: dict[str, int] = {}
+
+    def new(self, base: str) -> str:
+        uid, n = base, self._next.get(base, 2)
+        while uid in self._taken:
+            uid, n = f"{base}-{n}", n + 1
+        self._next[base] = n
+        self._taken.add(uid)
+        return uid
+
+
+@dataclass
+class _RosterTally:
+    """What the units built so far have used: their ids and models (against MAX_MODELS)."""
+
+    unit_ids: _Ids = field(default_factory=_Ids)
+    models: int = 0
+
+
 class _Report:
     def __init__(self) -> None:
         self.entries: list[ReportEntry] = []
@@ -79,10 +108,10 @@ def import_roster(data: bytes, edition: str, side: str = "a", *, deploy_units: b
     reader.check_system(roster.game_system_id, roster.game_system_name)
     report = _Report()
     units: list[dict[str, Any]] = []
-    ids: set[str] = set()
+    tally = _RosterTally()
     for force in roster.all_forces():
         for sel in force.selections:
-            units.extend(_units_of(sel, reader, side, ids, report))
+            units.extend(_units_of(sel, reader, side, tally, report))
     if not units:
         report.add("unmapped", "forces", roster.name, "no selection of this roster carries a statline")
     if deploy_units:
@@ -91,7 +120,7 @@ def import_roster(data: bytes, edition: str, side: str = "a", *, deploy_units: b
 
 
 def _units_of(
-    root: Selection, reader: EditionReader, side: str, ids: set[str], report: _Report
+    root: Selection, reader: EditionReader, side: str, tally: _RosterTally, report: _Report
 ) -> list[dict[str, Any]]:
     groups = _groups(root, reader, report)
     if not groups:
@@ -124,7 +153,7 @@ def _units_of(
     for index, (name, members) in enumerate(parts):
         unit_rules = [(root, r) for r in root.rules] if index == 0 else []
         out.append(
-            _unit(name, root, members, loose if index == 0 else [], unit_rules, reader, side, ids, report)
+            _unit(name, root, members, loose if index == 0 else [], unit_rules, reader, side, tally, report)
         )
     return out
 
@@ -216,12 +245,25 @@ def _loose_weapons(
     return out
 
 
-def _unique(base: str, ids: set[str]) -> str:
-    uid, n = base, 2
-    while uid in ids:
-        uid, n = f"{base}-{n}", n + 1
-    ids.add(uid)
-    return uid
+def _check_model_counts(name: str, groups: list[_Group], tally: _RosterTally) -> None:
+    """Refuse the unit before its models are built when its model groups hold more models than
+    a unit may (MAX_MODELS_PER_UNIT) or the roster would hold more than a match (MAX_MODELS)."""
+    total = 0
+    for g in groups:
+        total += g.count
+        if total > MAX_MODELS_PER_UNIT:
+            raise RosterError(
+                f"{g.anchor.path}: {g.anchor.name!r} (number {g.anchor.number}) brings unit {name!r} "
+                f"to {total} models; allowed at most {MAX_MODELS_PER_UNIT} per unit "
+                f"(MAX_MODELS_PER_UNIT, {LIMITS_DOC})"
+            )
+        if tally.models + total > MAX_MODELS:
+            raise RosterError(
+                f"{g.anchor.path}: {g.anchor.name!r} (number {g.anchor.number}) brings the roster "
+                f"to {tally.models + total} models; allowed at most {MAX_MODELS} in a match "
+                f"(MAX_MODELS, {LIMITS_DOC})"
+            )
+    tally.models += total
 
 
 def _unit(
@@ -232,17 +274,18 @@ def _unit(
     unit_rules: list[tuple[Selection, str]],
     reader: EditionReader,
     side: str,
-    ids: set[str],
+    tally: _RosterTally,
     report: _Report,
 ) -> dict[str, Any]:
-    uid = _unique(slug(name), ids)
+    _check_model_counts(name, groups, tally)
+    uid = tally.unit_ids.new(slug(name))
     main = max(groups, key=lambda g: g.count)  # the statline of most models (not the sergeant's)
     lead = main.statline
     keywords: list[str] = []
     models: list[dict[str, Any]] = []
     weapons: list[dict[str, Any]] = []
     model_slots: list[str] = []
-    weapon_ids: set[str] = set()
+    weapon_ids = _Ids()
     for g in groups:
         for k in g.statline.keywords:
             if k not in keywords:
@@ -349,6 +392,7 @@ def _unit_rule(
 
 
 _COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "twin": 1}
+MAX_NAMED_COUNT = 12  # copies a weapon's name may state ("12 Bolters"); a larger number is a name
 
 
 def _named_count(name: str) -> int:
@@ -356,8 +400,8 @@ def _named_count(name: str) -> int:
     first = name.split(" ", 1)[0].lower() if name else ""
     if first in _COUNT_WORDS:
         return _COUNT_WORDS[first]
-    digits = first.rstrip("x")
-    return int(digits) if digits.isdigit() and 0 < int(digits) <= 12 else 1
+    count = small_int(first.rstrip("x"))
+    return count if count is not None and 0 < count <= MAX_NAMED_COUNT else 1
 
 
 def _add_weapons(
@@ -366,7 +410,7 @@ def _add_weapons(
     g: _Group,
     reader: EditionReader,
     weapons: list[dict[str, Any]],
-    weapon_ids: set[str],
+    weapon_ids: _Ids,
     report: _Report,
 ) -> None:
     """One weapon per model per profile. A selection's ``number`` N is already multiplied down
@@ -380,19 +424,37 @@ def _add_weapons(
         if line is None:
             continue
         total = max(sel.number, _named_count(sel.name), 1)
-        if total >= len(owners):
-            plan = [(mid, total // len(owners)) for mid in owners]
-        else:
-            plan = [(owners[(cursor + k) % len(owners)], 1) for k in range(total)]
+        plan = _weapon_plan(total, owners, cursor)
+        if total < len(owners):
             cursor += total
-        for mid, copies in plan:
-            for k in range(copies):
-                doc = line.document()
-                if doc.get("mount", {}).get("kind") == "sponson" and copies > 1:
-                    doc["mount"] = {**doc["mount"], "side": "left" if k % 2 == 0 else "right"}
-                base = slug(line.name)
-                wid, n = base, 2
-                while wid in weapon_ids:
-                    wid, n = f"{base}-{n}", n + 1
-                weapon_ids.add(wid)
-                weapons.append({**doc, "id": wid, "model": mid})
+        _check_weapon_count(sel, len(weapons) + sum(copies for _, copies in plan))
+        weapons.extend(_weapon_copies(line, plan, weapon_ids))
+
+
+def _weapon_plan(total: int, owners: list[str], cursor: int) -> list[tuple[str, int]]:
+    """(model id, copies): ``total`` copies over the models, N // M each, or one each in turn
+    from ``cursor`` when there are fewer copies than models."""
+    if total >= len(owners):
+        return [(mid, total // len(owners)) for mid in owners]
+    return [(owners[(cursor + k) % len(owners)], 1) for k in range(total)]
+
+
+def _check_weapon_count(sel: Selection, count: int) -> None:
+    """Refuse the unit before the weapons of ``sel`` are built when they would be too many."""
+    if count > MAX_WEAPONS_PER_UNIT:
+        raise RosterError(
+            f"{sel.path}: {sel.name!r} (number {sel.number}) brings its unit to {count} weapons; "
+            f"allowed at most {MAX_WEAPONS_PER_UNIT} per unit (MAX_WEAPONS_PER_UNIT, {LIMITS_DOC})"
+        )
+
+
+def _weapon_copies(line: WeaponLine, plan: list[tuple[str, int]], weapon_ids: _Ids) -> list[dict[str, Any]]:
+    """The weapon documents of ``plan``; two copies of a sponson weapon go left and right."""
+    out: list[dict[str, Any]] = []
+    for mid, copies in plan:
+        for k in range(copies):
+            doc = line.document()
+            if doc.get("mount", {}).get("kind") == "sponson" and copies > 1:
+                doc["mount"] = {**doc["mount"], "side": "left" if k % 2 == 0 else "right"}
+            out.append({**doc, "id": weapon_ids.new(slug(line.name)), "model": mid})
+    return out

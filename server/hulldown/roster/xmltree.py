@@ -3,22 +3,53 @@
 ``.rosz`` is a zip with one ``.ros`` entry; its expanded size is bounded (zip bombs). The XML is
 parsed by defusedxml, which refuses DTDs, entity declarations and external references (billion
 laughs, external entities) instead of expanding them. Element names are read without their
-namespace: BattleScribe's ``rosterSchema`` namespace, or none.
+namespace: BattleScribe's ``rosterSchema`` namespace, or none. Everything the importer later
+iterates over is bounded here, before anything is built: forces, selections, how deep they nest,
+a selection's ``number`` and the digits of a characteristic (docs/roster-import.md, "Limits").
+Every refusal names the path of the element (``forces[0].selections[3]``).
 """
 
 from __future__ import annotations
 
 import io
+import re
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 from xml.etree.ElementTree import Element
 
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
+from ..match.limits import MAX_MODELS_PER_UNIT, MAX_WEAPONS_PER_UNIT
+from .values import MAX_NUMBER_DIGITS, foreign_digit, long_number
+
 MAX_ROSTER_BYTES = 4_000_000  # expanded .ros text; real 2,500-point lists are ~200 KB
 MAX_ZIP_ENTRIES = 8
-MAX_SELECTIONS = 5_000
+MAX_SELECTIONS = 5_000  # at any depth; real 2,500-point lists have about 50
+MAX_FORCES = 100  # at any depth; real rosters have 1 to 3 (a detachment each)
+MAX_NESTING = 32  # forces and selections inside one another; real rosters nest 4 or 5 deep
+# A selection's ``number`` counts models or weapons of one unit: never more than a unit may hold
+# (docs/match-definition.md, "Limits"). The importer checks each unit's totals against both.
+MAX_SELECTION_NUMBER = max(MAX_MODELS_PER_UNIT, MAX_WEAPONS_PER_UNIT)
+# What BattleScribe and New Recruit write (deflated) and a plain store; others are refused.
+ZIP_METHODS = {zipfile.ZIP_STORED: "stored", zipfile.ZIP_DEFLATED: "deflated"}
+LIMITS_DOC = "docs/roster-import.md, Limits"  # cited by every refusal over a limit
+SHOWN_CHARACTERS = 20  # of a refused value or name quoted in a message (the rest is counted)
+
+# What zipfile raises on a damaged or unusual archive: a bad CRC, a truncated or corrupt stream,
+# a zip feature it does not implement (a newer zip version, strong encryption, patched data), an
+# encrypted member (RuntimeError: a password is required).
+_ZIP_READ_ERRORS = (
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    OSError,
+    ValueError,
+    NotImplementedError,
+    RuntimeError,
+)
+_ENCODING_DECLARATION = re.compile(rb"""^\s*<\?xml[^>]*?encoding\s*=\s*["']([^"']*)["']""")
 
 
 class RosterError(Exception):
@@ -88,53 +119,108 @@ class Roster:
 def roster_text(data: bytes) -> bytes:
     """The XML of a ``.ros`` (as is) or a ``.rosz`` (its single ``.ros`` entry)."""
     if data[:4] == b"PK\x03\x04":
-        try:
-            archive = zipfile.ZipFile(io.BytesIO(data))
-        except zipfile.BadZipFile as exc:
-            raise RosterError(f"not a readable .rosz archive: {exc}") from exc
-        entries = [i for i in archive.infolist() if not i.is_dir()]
-        if len(entries) > MAX_ZIP_ENTRIES:
-            raise RosterError(f"a .rosz holds one roster, this archive has {len(entries)} entries")
-        ros = [i for i in entries if i.filename.lower().endswith(".ros")] or entries[:1]
-        if len(ros) != 1:
-            raise RosterError("a .rosz must hold exactly one .ros entry")
-        entry = ros[0]
-        if entry.file_size > MAX_ROSTER_BYTES:
-            raise RosterError(f"the roster expands to {entry.file_size} bytes, over {MAX_ROSTER_BYTES}")
-        with archive.open(entry) as stream:
-            text = stream.read(MAX_ROSTER_BYTES + 1)
-        if len(text) > MAX_ROSTER_BYTES:
-            raise RosterError(f"the roster expands to more than {MAX_ROSTER_BYTES} bytes")
-        return text
+        return _zipped_roster(data)
     if len(data) > MAX_ROSTER_BYTES:
         raise RosterError(f"the roster is {len(data)} bytes, over {MAX_ROSTER_BYTES}")
     return data
 
 
+def _zipped_roster(data: bytes) -> bytes:
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+    except _ZIP_READ_ERRORS as exc:
+        raise RosterError(
+            f"not a readable .rosz archive ({exc}); expected a zip archive holding one .ros entry, "
+            "as BattleScribe and New Recruit save it"
+        ) from exc
+    entry = _roster_entry(archive)
+    _check_entry_readable(entry)
+    try:
+        with archive.open(entry) as stream:
+            text = stream.read(MAX_ROSTER_BYTES + 1)
+    except _ZIP_READ_ERRORS as exc:
+        raise RosterError(
+            f"{entry.filename}: the .rosz entry is damaged ({exc}); expected the roster as "
+            "BattleScribe or New Recruit saved it: save or export it again"
+        ) from exc
+    if len(text) > MAX_ROSTER_BYTES:
+        raise RosterError(f"the roster expands to more than {MAX_ROSTER_BYTES} bytes")
+    return text
+
+
+def _roster_entry(archive: zipfile.ZipFile) -> zipfile.ZipInfo:
+    entries = [i for i in archive.infolist() if not i.is_dir()]
+    if len(entries) > MAX_ZIP_ENTRIES:
+        raise RosterError(f"a .rosz holds one roster, this archive has {len(entries)} entries")
+    ros = [i for i in entries if i.filename.lower().endswith(".ros")] or entries[:1]
+    if len(ros) != 1:
+        raise RosterError("a .rosz must hold exactly one .ros entry")
+    entry = ros[0]
+    if entry.file_size > MAX_ROSTER_BYTES:
+        raise RosterError(f"the roster expands to {entry.file_size} bytes, over {MAX_ROSTER_BYTES}")
+    return entry
+
+
+def _check_entry_readable(entry: zipfile.ZipInfo) -> None:
+    """Refuse, before reading, an encrypted entry or one compressed by a method not allowed."""
+    if entry.flag_bits & 0x1:
+        raise RosterError(
+            f"{entry.filename}: the .rosz entry is encrypted; expected an archive without a "
+            "password, as BattleScribe and New Recruit save it"
+        )
+    if entry.compress_type not in ZIP_METHODS:
+        raise RosterError(
+            f"{entry.filename}: the .rosz entry is compressed with method {entry.compress_type}; "
+            f"allowed: {', '.join(f'{n} ({m})' for m, n in ZIP_METHODS.items())}"
+        )
+
+
 def parse_roster(data: bytes) -> Roster:
     """Parse ``.ros`` / ``.rosz`` bytes; hostile XML and anything that is not a roster raise
     :class:`RosterError`."""
-    text = roster_text(data)
-    try:
-        root = SafeET.fromstring(text, forbid_dtd=True, forbid_entities=True, forbid_external=True)
-    except DefusedXmlException as exc:
-        raise RosterError(f"refused: the XML declares a DTD or entities ({type(exc).__name__})") from exc
-    except SafeET.ParseError as exc:
-        raise RosterError(f"not well-formed XML: {exc}") from exc
+    root = _xml_root(roster_text(data))
     if _local(root.tag) != "roster":
         raise RosterError(f"not a roster: the root element is <{_local(root.tag)}>, expected <roster>")
     if root.find(_child("forces")) is None and root.get("points") is not None:
         raise RosterError(
             "a BattleScribe 1.x roster (no <forces>): save it again with BattleScribe 2 or New Recruit"
         )
-    counter = [0]
-    forces = [_force(f, f"forces[{i}]", counter) for i, f in enumerate(_children(root, "forces", "force"))]
+    budget = _Budget()
+    forces = [_force(f, f"forces[{i}]", 1, budget) for i, f in enumerate(_children(root, "forces", "force"))]
     return Roster(
         name=root.get("name", ""),
         game_system_id=root.get("gameSystemId", ""),
         game_system_name=root.get("gameSystemName", ""),
         forces=forces,
     )
+
+
+def _xml_root(text: bytes) -> Element:
+    try:
+        root: Element = SafeET.fromstring(text, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException as exc:
+        raise RosterError(f"refused: the XML declares a DTD or entities ({type(exc).__name__})") from exc
+    except SafeET.ParseError as exc:
+        raise RosterError(f"not well-formed XML: {exc}") from exc
+    except (LookupError, ValueError) as exc:  # an encoding Python or expat cannot decode
+        raise RosterError(_encoding_message(text, exc)) from exc
+    return root
+
+
+def _encoding_message(text: bytes, exc: Exception) -> str:
+    found = _ENCODING_DECLARATION.match(text)
+    declared = _shown(found.group(1).decode("ascii", "replace")) if found else "?"
+    return (
+        f"<?xml?> declaration: encoding {declared!r} cannot be read ({exc}); allowed: UTF-8 (what "
+        "BattleScribe and New Recruit write), UTF-16, ISO-8859-1 or another single-byte encoding"
+    )
+
+
+def _shown(text: str) -> str:
+    """``text`` to quote in a message: whole when short, else its start and its length."""
+    if len(text) <= SHOWN_CHARACTERS:
+        return text
+    return f"{text[:SHOWN_CHARACTERS]}... ({len(text)} characters)"
 
 
 def _local(tag: str) -> str:
@@ -153,51 +239,123 @@ def _children(element: Element, group: str, item: str) -> list[Element]:
     return out
 
 
-def _force(element: Element, path: str, counter: list[int]) -> Force:
+class _Budget:
+    """What the roster has used so far of the limits on forces and selections."""
+
+    def __init__(self) -> None:
+        self.forces = 0
+        self.selections = 0
+
+    def count_force(self, path: str) -> None:
+        self.forces += 1
+        if self.forces > MAX_FORCES:
+            raise RosterError(
+                f"{path}: force number {self.forces}; allowed at most {MAX_FORCES} forces "
+                f"(MAX_FORCES, {LIMITS_DOC})"
+            )
+
+    def count_selection(self, path: str) -> None:
+        self.selections += 1
+        if self.selections > MAX_SELECTIONS:
+            raise RosterError(
+                f"{path}: selection number {self.selections}; allowed at most {MAX_SELECTIONS} "
+                f"selections (MAX_SELECTIONS, {LIMITS_DOC})"
+            )
+
+
+def _check_nesting(path: str, depth: int) -> None:
+    if depth > MAX_NESTING:
+        raise RosterError(
+            f"{path}: nested {depth} forces and selections deep; allowed at most {MAX_NESTING} "
+            f"(MAX_NESTING, {LIMITS_DOC})"
+        )
+
+
+def _force(element: Element, path: str, depth: int, budget: _Budget) -> Force:
+    _check_nesting(path, depth)
+    budget.count_force(path)
     name = " ".join(element.get("name", "").split())
     selections = [
-        _selection(s, f"{path}.selections[{i}]", counter)
+        _selection(s, f"{path}.selections[{i}]", depth + 1, budget)
         for i, s in enumerate(_children(element, "selections", "selection"))
     ]
     forces = [
-        _force(f, f"{path}.forces[{i}]", counter) for i, f in enumerate(_children(element, "forces", "force"))
+        _force(f, f"{path}.forces[{i}]", depth + 1, budget)
+        for i, f in enumerate(_children(element, "forces", "force"))
     ]
     return Force(name=name, path=path, selections=selections, forces=forces)
 
 
-def _selection(element: Element, path: str, counter: list[int]) -> Selection:
-    counter[0] += 1
-    if counter[0] > MAX_SELECTIONS:
-        raise RosterError(f"more than {MAX_SELECTIONS} selections")
-    try:
-        number = int(element.get("number", "1"))
-    except ValueError:
-        number = 1
+def _selection(element: Element, path: str, depth: int, budget: _Budget) -> Selection:
+    _check_nesting(path, depth)
+    budget.count_selection(path)
     sel = Selection(
         id=element.get("id", ""),
         name=" ".join(element.get("name", "").replace("\u00a0", " ").split()),
         type=element.get("type", ""),
-        number=max(number, 0),
+        number=_number(element, path),
         path=path,
     )
-    for p in _children(element, "profiles", "profile"):
-        chars: dict[str, str] = {}
-        for c in _children(p, "characteristics", "characteristic"):
-            attribute = c.get("value")  # BattleScribe 1.x kept the value in an attribute
-            chars[c.get("name", "")] = attribute if attribute is not None else (c.text or "")
-        sel.profiles.append(
-            Profile(
-                name=" ".join(p.get("name", "").replace("\u00a0", " ").split()),
-                type_name=(p.get("typeName") or p.get("type") or "").strip(),
-                characteristics=chars,
-            )
-        )
+    sel.profiles = [
+        _profile(p, f"{path}.profiles[{i}]") for i, p in enumerate(_children(element, "profiles", "profile"))
+    ]
     sel.rules = [" ".join(r.get("name", "").split()) for r in _children(element, "rules", "rule")]
     sel.categories = [
         " ".join(c.get("name", "").split()) for c in _children(element, "categories", "category")
     ]
     sel.children = [
-        _selection(s, f"{path}.selections[{i}]", counter)
+        _selection(s, f"{path}.selections[{i}]", depth + 1, budget)
         for i, s in enumerate(_children(element, "selections", "selection"))
     ]
     return sel
+
+
+def _number(element: Element, path: str) -> int:
+    """The selection's ``number`` (1 when absent): ASCII digits, at most MAX_SELECTION_NUMBER."""
+    text = element.get("number", "1").strip()
+    shown = _shown(text)
+    if not text.isascii() or not text.isdigit():
+        raise RosterError(
+            f"{path}: number {shown!r} is not a whole number; expected how many models or weapons "
+            f"the selection is, allowed 0 to {MAX_SELECTION_NUMBER}"
+        )
+    if len(text) > len(str(MAX_SELECTION_NUMBER)) or int(text) > MAX_SELECTION_NUMBER:
+        raise RosterError(
+            f"{path}: number {shown} is more than one unit may hold; allowed 0 to "
+            f"{MAX_SELECTION_NUMBER} (MAX_SELECTION_NUMBER: MAX_MODELS_PER_UNIT {MAX_MODELS_PER_UNIT}, "
+            f"MAX_WEAPONS_PER_UNIT {MAX_WEAPONS_PER_UNIT}, {LIMITS_DOC})"
+        )
+    return int(text)
+
+
+def _profile(element: Element, path: str) -> Profile:
+    chars: dict[str, str] = {}
+    for j, c in enumerate(_children(element, "characteristics", "characteristic")):
+        attribute = c.get("value")  # BattleScribe 1.x kept the value in an attribute
+        value = attribute if attribute is not None else (c.text or "")
+        name = c.get("name", "")
+        _check_digits(f"{path}.characteristics[{j}]", name, value)
+        chars[name] = value
+    return Profile(
+        name=" ".join(element.get("name", "").replace("\u00a0", " ").split()),
+        type_name=(element.get("typeName") or element.get("type") or "").strip(),
+        characteristics=chars,
+    )
+
+
+def _check_digits(path: str, name: str, value: str) -> None:
+    """A characteristic holding a number longer than any game value, or a digit other than 0-9,
+    is refused rather than misread."""
+    run = long_number(value)
+    if run is not None:
+        raise RosterError(
+            f"{path}: characteristic {_shown(name)!r} holds a number of {len(run)} digits; expected a "
+            f"game value, allowed at most {MAX_NUMBER_DIGITS} digits (MAX_NUMBER_DIGITS, {LIMITS_DOC})"
+        )
+    foreign = foreign_digit(value)
+    if foreign is not None:
+        raise RosterError(
+            f"{path}: characteristic {_shown(name)!r} holds {foreign!r} (U+{ord(foreign):04X}), a digit "
+            "other than 0-9; expected a game value written with the digits 0-9, as BattleScribe and "
+            "New Recruit write them"
+        )
