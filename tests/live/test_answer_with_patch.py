@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from hulldown.live import metrics
 from hulldown.live.hub import Audience, Connection, Hub
 from hulldown.live.outgoing import Outgoing
 from hulldown.match.actions import EndPhase, Shoot
@@ -145,5 +146,9 @@ def test_a_socket_whose_own_answers_fill_the_queue_is_closed() -> None:
     for k in range(4):  # the first write pushed back; three pongs wait
         s.push(f'{{"type":"pong","nonce":"{k}"}}')
     assert not outlet.aborted and len(s.pending) == 3
+    resyncs = metrics.RESYNCS.labels(reason="overflow")._value.get()
+    overflows = metrics.QUEUE_OVERFLOWS._value.get()
     s.push('{"type":"pong","nonce":"4"}')
     assert outlet.aborted and s.closed and not s.pending
+    assert metrics.QUEUE_OVERFLOWS._value.get() == overflows + 1
+    assert metrics.RESYNCS.labels(reason="overflow")._value.get() == resyncs  # none was sent

@@ -175,7 +175,7 @@ class Connection:
         the socket is closed."""
         own = [message for message in self.pending if not message.shared]
         if len(own) >= self.capacity:
-            observe.queue_overflowed()
+            observe.queue_overflowed(resync=False)
             log.warning(
                 "a %s socket sent %d messages without reading their answers: closed", self.audience, len(own)
             )

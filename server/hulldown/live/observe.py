@@ -104,9 +104,12 @@ def folding() -> Iterator[None]:
         metrics.FOLD_SECONDS.observe(time.perf_counter() - start)
 
 
-def queue_overflowed() -> None:
+def queue_overflowed(resync: bool = True) -> None:
+    """A connection's send queue filled: its patches give way to a resync, or (``resync``
+    False) its own answers alone filled it and the socket is closed, no resync sent."""
     metrics.QUEUE_OVERFLOWS.inc()
-    metrics.RESYNCS.labels(reason="overflow").inc()
+    if resync:
+        metrics.RESYNCS.labels(reason="overflow").inc()
 
 
 def resynced(reason: str) -> None:
