@@ -2,16 +2,19 @@
 
 verify: re-derives every logged roll from the revealed seed, checks the commitment and refolds
 the log; prints which roll, event or commitment fails; exit status 0 (verified), 1 (a check
-failed), 2 (the seed is not revealed yet or the match is unknown). A progress bar on stderr for
-long matches.
+failed), 2 (the seed is not revealed yet or the match is unknown, an id no match can have
+included), 3 (the store could not be read: Redis unreachable, a bad ``--redis-url``, a data dir
+that is not a usable directory). A progress bar on stderr for long matches.
 
-replay: the log turn by turn with every dice roll and its outcome.
+replay: the log turn by turn with every dice roll and its outcome; exit status 0, 2 (the match
+is unknown) or 3 (the store could not be read).
+
+Every error is one line on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from pathlib import Path
@@ -22,12 +25,17 @@ import msgspec
 from ..match.dice_binding import event_nonce
 from ..match.events import Event
 from ..rules.dice import Dice, FixedDice, NoDice, SeededDice
-from .offline import MatchLog, UnknownMatch, load, redis_url_for
+from .offline import MatchLog, StoreUnreadable, UnknownMatch, read_match_log
 from .progress import ProgressBar
 from .replay import render
 from .verify import NotRevealed, Report, verify_events
 
 PROGRESS_FROM = 1000  # events: below this a verify is quick and shows no bar
+
+EXIT_OK = 0  # verified (verify) or printed (replay)
+EXIT_CHECK_FAILED = 1  # verify: a roll, event or the commitment does not verify
+EXIT_NOT_VERIFIABLE = 2  # the match is unknown, or (verify) its seed is not revealed yet
+EXIT_STORE_UNREADABLE = 3  # the store could not be reached or read
 
 
 def add_commands(commands: Any) -> None:
@@ -62,23 +70,32 @@ def _read(args: argparse.Namespace) -> MatchLog:
     url = args.redis_url or os.environ.get("REDIS_URL", "")
     data_dir = args.data_dir or Path(os.environ.get("HULLDOWN_DATA_DIR", "hulldown-data"))
     prefix = args.prefix or os.environ.get("HULLDOWN_KEY_PREFIX", "hulldown")
-    with redis_url_for(url, data_dir) as resolved:
-        return asyncio.run(load(resolved, prefix, args.match_id))
+    return read_match_log(url, data_dir, prefix, args.match_id)
+
+
+def _read_or_explain(args: argparse.Namespace, command: str) -> MatchLog | int:
+    """The match's log, or the exit status after one line on stderr saying why there is none."""
+    try:
+        return _read(args)
+    except UnknownMatch as exc:
+        print(f"hulldown {command}: {exc}", file=sys.stderr)
+        return EXIT_NOT_VERIFIABLE
+    except StoreUnreadable as exc:
+        print(f"hulldown {command}: {exc}", file=sys.stderr)
+        return EXIT_STORE_UNREADABLE
 
 
 def _verify(args: argparse.Namespace) -> int:
-    try:
-        log = _read(args)
-    except UnknownMatch as exc:
-        print(f"hulldown verify: {exc}", file=sys.stderr)
-        return 2
+    log = _read_or_explain(args, "verify")
+    if isinstance(log, int):
+        return log
     show = args.progress if args.progress is not None else len(log.events) >= PROGRESS_FROM
     bar = ProgressBar(f"verifying {log.match_id}") if show else None
     try:
         report = verify_events(log.match_id, log.events, progress=bar.update if bar else None)
     except NotRevealed as exc:
         print(f"hulldown verify: {exc} (the match is at seq {len(log.events)})", file=sys.stderr)
-        return 2
+        return EXIT_NOT_VERIFIABLE
     finally:
         if bar is not None:
             bar.close()
@@ -86,7 +103,7 @@ def _verify(args: argparse.Namespace) -> int:
         print(msgspec.json.encode(report).decode())
     else:
         print("\n".join(summary(report)))
-    return 0 if report.ok else 1
+    return EXIT_OK if report.ok else EXIT_CHECK_FAILED
 
 
 def summary(report: Report) -> list[str]:
@@ -110,11 +127,9 @@ def summary(report: Report) -> list[str]:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    try:
-        log = _read(args)
-    except UnknownMatch as exc:
-        print(f"hulldown replay: {exc}", file=sys.stderr)
-        return 2
+    log = _read_or_explain(args, "replay")
+    if isinstance(log, int):
+        return log
     seed = bytes.fromhex(log.meta["seed"]) if "seed" in log.meta else None
 
     def dice_for(event: Event) -> Dice:
@@ -127,4 +142,4 @@ def _replay(args: argparse.Namespace) -> int:
 
     for line in render(log.match_id, log.events, dice_for, start=args.start, end=args.end):
         print(line)
-    return 0
+    return EXIT_OK

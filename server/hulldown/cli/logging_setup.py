@@ -18,10 +18,20 @@ import logging
 import re
 import sys
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Any
 
-LogFormat = Literal["text", "json"]
-LOG_FORMATS: tuple[LogFormat, ...] = ("text", "json")
+from ..web.settings import LogFormat
+
+TRACE = 5  # uvicorn's extra level below debug (``--log-level trace``)
+LEVELS = {
+    "critical": logging.CRITICAL,
+    "error": logging.ERROR,
+    "warning": logging.WARNING,
+    "info": logging.INFO,
+    "debug": logging.DEBUG,
+    "trace": TRACE,
+}
+LOG_LEVELS = tuple(LEVELS)  # the ``--log-level`` choices (uvicorn's names)
 REDACTED = "[redacted]"
 
 _QUERY_TOKEN = re.compile(r"(?i)((?:^|[?&;\s\"'])(?:spectator_)?token=)[^&\s\"';\\]*")
@@ -95,14 +105,15 @@ def formatter(log_format: LogFormat) -> logging.Formatter:
 
 
 def configure_logging(level: str, log_format: LogFormat) -> None:
-    """One scrubbing handler on stderr for every logger; uvicorn's loggers propagate to it."""
+    """One scrubbing handler on stderr for every logger; uvicorn's loggers propagate to it.
+    ``level`` is one of :data:`LOG_LEVELS`."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(formatter(log_format))
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
     root.addHandler(handler)
-    root.setLevel(level.upper())
+    root.setLevel(LEVELS[level])
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access", "websockets"):
         logger = logging.getLogger(name)
         for old in list(logger.handlers):

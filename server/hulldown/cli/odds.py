@@ -1,28 +1,35 @@
 """``hulldown odds FILE``: the odds of the last action of a ``simulate`` file, after the other
 actions are played (docs/odds.md). The same engine and numbers as ``POST /matches/{id}/odds``;
-``--json`` prints the answer as that route does, else a readable table."""
+``--json`` prints the answer as that route does, else a readable table.
+
+Exit status 0, or 1 with ``{"error": ...}`` on standard output when the file cannot be read or
+is invalid (its last action included), a flag is out of range, or the action is rejected."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from ..match.actions import Action
 from ..match.rejection import Rejection
-from ..match.state import MatchState, Side
+from ..match.state import MatchState
 from ..odds import DEFAULT_SAMPLES, MAX_EXACT_PLAYS, OddsAnswer, OddsOptions, Prob, UnitOdds, compute_odds
-from .simulate import run_scenario
+from .input_files import UnreadableInput, read_json_object
+from .simulate import ACTION_ERRORS, EXIT_ERROR, EXIT_OK, read_action, read_simulation, run_scenario
+
+MAX_SAMPLES = 100_000
 
 
 def odds_of_file(data: dict[str, Any], options: OddsOptions) -> dict[str, Any]:
-    """Play every action of the file but the last, then give the odds of the last one."""
-    actions = data.get("actions", [])
-    if not isinstance(actions, list) or not actions:
+    """Play every action of the file but the last, then give the odds of the last one. The whole
+    file, the last action included, is read as strictly as ``simulate`` reads it."""
+    definition = read_simulation(data)
+    if isinstance(definition, dict):
+        return definition
+    actions = list(definition.actions)
+    if not actions:
         return {"error": "invalid simulation file: the odds are asked about its last action, and it has none"}
     last = actions[-1]
     played = run_scenario({**data, "actions": actions[:-1], "stop_on_rejection": True})
@@ -33,25 +40,14 @@ def odds_of_file(data: dict[str, Any], options: OddsOptions) -> dict[str, Any]:
         return {"error": f"action {rejected[0]['index']} is rejected: {rejected[0]['rejected']['message']}"}
     state = msgspec.convert(played["final_state"], MatchState)
     try:
-        side, action = _last_action(last, state)
-    except (msgspec.ValidationError, KeyError, TypeError) as exc:
+        side, action = read_action(last, state)
+    except ACTION_ERRORS as exc:
         return {"error": f"action {len(actions) - 1}: {exc}"}
     answer = compute_odds(state, side, action, options)
     if isinstance(answer, Rejection):
         return {"error": answer.message, "rejection": msgspec.to_builtins(answer)}
     result: dict[str, Any] = msgspec.to_builtins(answer)
     return result
-
-
-def _last_action(entry: dict[str, Any], state: MatchState) -> tuple[Side, Action]:
-    """As ``simulate`` reads an action: ``{"by": "a", "action": {...}}`` or flat, and a ``decide``
-    without ``decision`` answers the pending one."""
-    by = entry.get("by", state.pending.side if state.pending is not None else state.active)
-    body = dict(entry["action"]) if "action" in entry else {k: v for k, v in entry.items() if k != "by"}
-    if body.get("type") == "decide" and "decision" not in body and state.pending is not None:
-        body["decision"] = state.pending.id
-    side: Side = "a" if by == "a" else "b"
-    return side, msgspec.convert(body, Action)
 
 
 def _pct(p: Prob | None) -> str:
@@ -148,27 +144,37 @@ def add_odds_command(subparsers: Any) -> None:
     parser.set_defaults(handler=_odds)
 
 
-def _odds(args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        print(json.dumps({"error": f"not JSON: {exc}"}))
-        return 1
+def _error(message: str) -> int:
+    print(json.dumps({"error": message}))
+    return EXIT_ERROR
+
+
+def _choices(items: list[str]) -> dict[str, str]:
+    """``--choose KIND=OPTION`` flags as a map; ValueError naming a malformed one."""
     choices: dict[str, str] = {}
-    for item in args.choose:
+    for item in items:
         kind, sep, option = item.partition("=")
         if not sep or not kind or not option:
-            print(json.dumps({"error": f"--choose takes KIND=OPTION, got {item!r}"}))
-            return 1
+            raise ValueError(f"--choose takes KIND=OPTION, got {item!r}")
         choices[kind] = option
-    if not 1 <= args.samples <= 100_000 or args.max_plays < 1:
-        print(json.dumps({"error": "--samples must be 1 .. 100000 and --max-plays at least 1"}))
-        return 1
+    return choices
+
+
+def _odds(args: argparse.Namespace) -> int:
+    try:
+        data = read_json_object(args.file)
+    except UnreadableInput as exc:
+        return _error(str(exc))
+    try:
+        choices = _choices(args.choose)
+    except ValueError as exc:
+        return _error(str(exc))
+    if not 1 <= args.samples <= MAX_SAMPLES or args.max_plays < 1:
+        return _error(f"--samples must be 1 .. {MAX_SAMPLES} and --max-plays at least 1")
     options = OddsOptions(method=args.method, samples=args.samples, max_plays=args.max_plays, choices=choices)
     result = odds_of_file(data, options)
     if "error" in result or args.json:
         print(json.dumps(result, indent=2))
     else:
         print(render_table(msgspec.convert(result, OddsAnswer)))
-    return 1 if "error" in result else 0
+    return EXIT_ERROR if "error" in result else EXIT_OK

@@ -3,20 +3,41 @@
 The Redis is ``--redis-url`` / ``REDIS_URL`` when given; otherwise the embedded one of the data
 directory: its unix socket when a server is running on it, else a private embedded Redis started
 on the data dir for the time of the command (it reads the AOF) and stopped afterwards.
+
+:func:`read_match_log` raises :class:`UnknownMatch` (no such match, or an id no match can have)
+or :class:`StoreUnreadable` (the Redis cannot be reached or read, the data dir cannot be used),
+each with a one-line message.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from redis.exceptions import RedisClusterException, RedisError
+
 from ..match.events import Event, decode_event
 from ..store.embedded import EmbeddedRedis, socket_path_for
+from ..store.keys import validate_match_id
 from ..store.redis_store import RedisEventStore
 
 BATCH = 5000
+
+# What reaching and reading a Redis (or starting the embedded one) raises when it cannot: no
+# server, a refused or timed-out connection, a URL of no known scheme, a data dir that is not a
+# directory or not ours, an embedded redis-server that does not start.
+STORE_ERRORS: tuple[type[Exception], ...] = (
+    RedisError,
+    RedisClusterException,
+    OSError,
+    ValueError,
+    RuntimeError,
+)
+_URL_PASSWORD = re.compile(r"(//[^/@]*?:)[^/@]*@")
 
 
 @dataclass(frozen=True)
@@ -27,7 +48,37 @@ class MatchLog:
 
 
 class UnknownMatch(Exception):
-    pass
+    """No match of that id in the store (or an id no match can have)."""
+
+
+class StoreUnreadable(Exception):
+    """The store could not be reached or read; the message says which store and why."""
+
+
+def read_match_log(redis_url: str, data_dir: Path, prefix: str, match_id: str) -> MatchLog:
+    """The match's log from the Redis of ``redis_url``, else the embedded one of ``data_dir``."""
+    try:
+        validate_match_id(match_id)
+    except ValueError as exc:
+        raise UnknownMatch(f"no such match: {exc}") from None
+    try:
+        with redis_url_for(redis_url, data_dir) as resolved:
+            return asyncio.run(load(resolved, prefix, match_id))
+    except STORE_ERRORS as exc:
+        where = store_label(redis_url, data_dir)
+        raise StoreUnreadable(f"cannot read the store ({where}): {one_line(exc)}") from exc
+
+
+def store_label(redis_url: str, data_dir: Path) -> str:
+    """Which store a message is about, without the URL's password."""
+    if redis_url:
+        return _URL_PASSWORD.sub(r"\1***@", redis_url)
+    return f"the embedded Redis of data dir {data_dir}"
+
+
+def one_line(exc: BaseException) -> str:
+    """The exception's message on one line (its type when it has none)."""
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 @contextlib.contextmanager
@@ -42,6 +93,8 @@ def redis_url_for(redis_url: str, data_dir: Path) -> Iterator[str]:
         return
     if not data_dir.exists():
         raise UnknownMatch(f"no data directory {data_dir} (and no --redis-url / REDIS_URL)")
+    if not data_dir.is_dir():
+        raise NotADirectoryError("not a directory")
     embedded = EmbeddedRedis(data_dir)
     embedded.start()
     try:

@@ -1,7 +1,9 @@
 """``hulldown roster FILE.ros|FILE.rosz --edition E``: import a BattleScribe / New Recruit roster.
 
 Prints the units (the ``units`` of a match definition, docs/match-definition.md) as JSON on
-standard output and the import report on standard error (docs/roster-import.md).
+standard output and the import report on standard error (docs/roster-import.md). Exit status 0,
+or 1 with one line ``hulldown roster: ...`` on standard error when the file cannot be read or
+imported.
 """
 
 from __future__ import annotations
@@ -9,13 +11,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 from ..match.state import SIDES
 from ..roster.editions import EDITIONS
 from ..roster.importer import import_roster
 from ..roster.xmltree import RosterError
+from .input_files import UnreadableInput, read_bytes
+
+EXIT_OK = 0
+EXIT_ERROR = 1
 
 
 def add_roster_command(subparsers: Any) -> None:
@@ -31,16 +36,15 @@ def add_roster_command(subparsers: Any) -> None:
 
 
 def _roster(args: argparse.Namespace) -> int:
-    data = sys.stdin.buffer.read() if args.file == "-" else Path(args.file).read_bytes()
     try:
-        result = import_roster(data, args.edition, args.side)
-    except RosterError as exc:
+        result = import_roster(read_bytes(args.file), args.edition, args.side)
+    except (UnreadableInput, RosterError) as exc:
         print(f"hulldown roster: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_ERROR
     print(json.dumps(result.units, indent=None if args.compact else 2, ensure_ascii=False))
     print(
         f"{result.roster_name}: {len(result.units)} units, {len(result.report)} report lines", file=sys.stderr
     )
     for line in result.report_lines():
         print(line, file=sys.stderr)
-    return 0
+    return EXIT_OK

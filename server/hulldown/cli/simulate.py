@@ -4,15 +4,17 @@ match and print every event and the final state as JSON.
 A what-if tool for players and a test bench for the rules: the file gives the units, their
 positions, the terrain, a list of actions and optionally fixed dice (docs/simulate.md).
 ``run_scenario`` is pure (no I/O); ``add_simulate_command`` wires it into the CLI.
+
+Exit status 0, or 1 with ``{"error": ...}`` on standard output when the file cannot be read or
+is invalid, ``--dice`` is not a list of D6 faces, the fixed dice run out or an action cannot be
+read.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -26,9 +28,15 @@ from ..match.scenario import check_scenario, match_created
 from ..match.state import Edition, MatchState, Side
 from ..match.validate import validate
 from ..rules.dice import DiceExhausted, Roll, SeededDice, commitment
+from .input_files import UnreadableInput, read_json_object
 
 DEFAULT_SEED = "hulldown-simulate"
 DEFAULT_MATCH_ID = "simulation"
+D6_FACES = range(1, 7)
+EXIT_OK = 0
+EXIT_ERROR = 1  # the answer is {"error": ...}
+# What reading an action entry into an Action raises for an entry that is not one.
+ACTION_ERRORS = (msgspec.ValidationError, KeyError, TypeError)
 
 
 class _FixedPool:
@@ -36,7 +44,7 @@ class _FixedPool:
 
     def __init__(self, faces: Sequence[int]) -> None:
         for face in faces:
-            if not 1 <= face <= 6:
+            if face not in D6_FACES:
                 raise ValueError(f"a D6 face must be 1-6, got {face}")
         self.faces = list(faces)
         self.used = 0
@@ -63,11 +71,15 @@ class _PoolDice:
         return tuple(self._rolls)
 
 
-def _action(entry: dict[str, Any], state: MatchState) -> tuple[Side, Action]:
+def read_action(entry: dict[str, Any], state: MatchState) -> tuple[Side, Action]:
     """An action entry: ``{"by": "a", "action": {...}}`` or ``{"by": "a", "type": ..., ...}``.
-    A ``decide`` without ``decision`` answers the pending decision."""
+    A ``decide`` without ``decision`` answers the pending decision. Raises one of
+    :data:`ACTION_ERRORS` for an entry that is not an action."""
     by = entry.get("by", state.pending.side if state.pending is not None else state.active)
-    body = dict(entry["action"]) if "action" in entry else {k: v for k, v in entry.items() if k != "by"}
+    nested = entry.get("action")
+    if "action" in entry and not isinstance(nested, dict):
+        raise TypeError(f'"action" must be an object, got {json.dumps(nested)}')
+    body = dict(nested) if isinstance(nested, dict) else {k: v for k, v in entry.items() if k != "by"}
     if body.get("type") == "decide" and "decision" not in body and state.pending is not None:
         body["decision"] = state.pending.id
     side: Side = "a" if by == "a" else "b"
@@ -82,8 +94,8 @@ def _refused(problem: DefinitionError) -> dict[str, Any]:
     }
 
 
-def run_scenario(file_data: dict[str, Any]) -> dict[str, Any]:
-    """Run a simulation file (already parsed from JSON); returns the result as plain data.
+def read_simulation(file_data: dict[str, Any]) -> SimulationFile | dict[str, Any]:
+    """The simulation file read strictly (every action included), or the refusal to print.
 
     The file is a match definition (docs/match-definition.md) plus ``actions``, ``dice``,
     ``seed``, ``match_id`` and ``stop_on_rejection``; it is checked exactly as ``POST /matches``
@@ -93,6 +105,15 @@ def run_scenario(file_data: dict[str, Any]) -> dict[str, Any]:
     if isinstance(definition, DefinitionError):
         return _refused(definition)
     assert isinstance(definition, SimulationFile)
+    return definition
+
+
+def run_scenario(file_data: dict[str, Any]) -> dict[str, Any]:
+    """Run a simulation file (already parsed from JSON, read by :func:`read_simulation`);
+    returns the result as plain data."""
+    definition = read_simulation(file_data)
+    if isinstance(definition, dict):
+        return definition
     create = checked(definition)
     if isinstance(create, DefinitionError):
         return _refused(create)
@@ -118,8 +139,8 @@ def run_scenario(file_data: dict[str, Any]) -> dict[str, Any]:
     error: str | None = None
     for index, entry in enumerate(definition.actions):
         try:
-            side, action = _action(entry, state)
-        except (msgspec.ValidationError, KeyError, TypeError) as exc:
+            side, action = read_action(entry, state)
+        except ACTION_ERRORS as exc:
             error = f"action {index}: {exc}"
             break
         record: dict[str, Any] = {"index": index, "by": side, "action": msgspec.to_builtins(action)}
@@ -179,25 +200,41 @@ def add_simulate_command(subparsers: Any) -> None:
     parser.set_defaults(handler=_simulate)
 
 
+def parse_dice(text: str) -> list[int]:
+    """``--dice``: D6 faces, comma separated (blanks between commas ignored)."""
+    faces: list[int] = []
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        try:
+            face = int(item)
+        except ValueError:
+            face = 0
+        if face not in D6_FACES:
+            raise ValueError(f"--dice takes D6 faces 1-6, comma separated; got {text!r}")
+        faces.append(face)
+    return faces
+
+
+def _error(message: str) -> int:
+    print(json.dumps({"error": message}))
+    return EXIT_ERROR
+
+
 def _simulate(args: argparse.Namespace) -> int:
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        print(json.dumps({"error": f"not JSON: {exc}"}))
-        return 1
-    except RecursionError:
-        print(json.dumps({"error": "not a simulation file: the JSON is nested too deeply"}))
-        return 1
-    if not isinstance(data, dict):
-        print(json.dumps({"error": "not a simulation file: expected a JSON object"}))
-        return 1
+        data = read_json_object(args.file)
+    except UnreadableInput as exc:
+        return _error(str(exc))
     if args.seed is not None:
         data["seed"] = args.seed
     if args.states:
         data["states"] = True
     if args.dice is not None:
-        data["dice"] = [int(x) for x in args.dice.split(",") if x.strip()]
+        try:
+            data["dice"] = parse_dice(args.dice)
+        except ValueError as exc:
+            return _error(str(exc))
     result = run_scenario(data)
     print(json.dumps(result, indent=None if args.compact else 2))
-    return 1 if "error" in result else 0
+    return EXIT_ERROR if "error" in result else EXIT_OK

@@ -1,29 +1,155 @@
-"""Server configuration, from the command line and the environment."""
+"""Server configuration, from the command line and the environment.
+
+Every setting is checked as it is read: a value the server cannot use (not a number, out of its
+range, not one of the allowed words) raises :class:`SettingError`, whose one-line message names
+the variable, what it must be and what it was; ``hulldown serve`` prints it and exits 2. An
+empty variable is the same as an unset one (the default).
+"""
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal, TypeVar
+
+from ..store.embedded import APPENDFSYNC_MODES
+
+LogFormat = Literal["text", "json"]
+LOG_FORMATS: tuple[LogFormat, ...] = ("text", "json")
+
+# The words a switch (HULLDOWN_WS_DEFLATE) may be, in any case; unset or empty is off.
+SWITCH_ON = ("1", "true", "yes", "on")
+SWITCH_OFF = ("0", "false", "no", "off")
+
+# Smaller than this and not even a ``hello`` frame (a token and a few fields) fits.
+MIN_MAX_FRAME = 1024  # bytes
+
+PORT_ENV = "HULLDOWN_PORT"
+SNAPSHOT_EVERY_ENV = "HULLDOWN_SNAPSHOT_EVERY"
+SEND_QUEUE_ENV = "HULLDOWN_SEND_QUEUE"
+MAX_FRAME_ENV = "HULLDOWN_MAX_FRAME"
+RATE_ENV = "HULLDOWN_RATE"
+APPENDFSYNC_ENV = "HULLDOWN_APPENDFSYNC"
+WS_DEFLATE_ENV = "HULLDOWN_WS_DEFLATE"
+EVICT_AFTER_ENV = "HULLDOWN_EVICT_AFTER"
+MAX_MATCHES_ENV = "HULLDOWN_MAX_MATCHES"
+LOG_FORMAT_ENV = "HULLDOWN_LOG_FORMAT"
+
+Word = TypeVar("Word", bound=str)
 
 
-def _env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    return int(value) if value else default
+class SettingError(ValueError):
+    """A setting the server cannot use; the message (one line) names it and what it allows."""
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """The finite numbers a numeric setting allows: ``low`` up to ``high`` (inclusive, None: no
+    upper bound); ``zero_means`` explains a 0 that is allowed and special."""
+
+    low: int
+    high: int | None = None
+    zero_means: str = ""
+
+    def allows(self, value: float) -> bool:
+        return math.isfinite(value) and self.low <= value and (self.high is None or value <= self.high)
+
+    def describe(self) -> str:
+        span = f"{self.low}..{self.high}" if self.high is not None else f"{self.low} or more"
+        return f"{span} ({self.zero_means})" if self.zero_means else span
+
+
+PORT_BOUNDS = Bounds(0, 65535)
+SNAPSHOT_EVERY_BOUNDS = Bounds(1)
+SEND_QUEUE_BOUNDS = Bounds(1)
+MAX_FRAME_BOUNDS = Bounds(MIN_MAX_FRAME)
+RATE_BOUNDS = Bounds(1)
+EVICT_AFTER_BOUNDS = Bounds(0, zero_means="0: never")
+MAX_MATCHES_BOUNDS = Bounds(0, zero_means="0: no limit")
+
+
+def whole_number(text: str, bounds: Bounds) -> int | None:
+    """``text`` as a whole number within ``bounds``; None when it is not one."""
+    try:
+        value = int(text)
+    except ValueError:
+        return None
+    return value if bounds.allows(value) else None
+
+
+def parse_int(name: str, text: str, bounds: Bounds) -> int:
+    """``text`` as a whole number within ``bounds``, else a SettingError naming ``name``."""
+    value = whole_number(text, bounds)
+    if value is None:
+        raise SettingError(f"{name} must be a whole number {bounds.describe()}, got {text!r}")
+    return value
+
+
+def parse_seconds(name: str, text: str, bounds: Bounds) -> float:
+    """``text`` as a number of seconds within ``bounds``, else a SettingError naming ``name``."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan  # refused below with the same message as a number out of bounds
+    if not bounds.allows(value):
+        raise SettingError(f"{name} must be a number of seconds, {bounds.describe()}, got {text!r}")
+    return value
+
+
+def _env_text(name: str, default: str) -> str:
+    """The variable's value with surrounding blanks removed; ``default`` when unset or empty."""
+    text = os.environ.get(name, "").strip()
+    return text or default
+
+
+def _env_int(name: str, default: int, bounds: Bounds) -> int:
+    text = _env_text(name, "")
+    return parse_int(name, text, bounds) if text else default
+
+
+def _env_seconds(name: str, default: float, bounds: Bounds) -> float:
+    text = _env_text(name, "")
+    return parse_seconds(name, text, bounds) if text else default
+
+
+def _env_word(name: str, default: Word, allowed: tuple[Word, ...]) -> Word:
+    """One of ``allowed`` (exactly as written), ``default`` when unset or empty."""
+    text = _env_text(name, default)
+    for word in allowed:
+        if text == word:
+            return word
+    raise SettingError(f"{name} must be one of {', '.join(allowed)}; got {text!r}")
+
+
+def _env_switch(name: str) -> bool:
+    """On or off (any case); unset or empty is off."""
+    text = _env_text(name, "").lower()
+    if text in SWITCH_ON:
+        return True
+    if not text or text in SWITCH_OFF:
+        return False
+    raise SettingError(
+        f"{name} must be one of {', '.join(SWITCH_ON)} (on) or {', '.join(SWITCH_OFF)} (off); "
+        f"got {os.environ[name]!r}"
+    )
 
 
 @dataclass(frozen=True)
 class Settings:
     """Everything the server can be told. Environment names are in brackets.
 
+    - ``port`` (HULLDOWN_PORT): listen port, 0..65535.
     - ``redis_url`` (REDIS_URL): a real Redis/Valkey; empty = start the embedded one.
     - ``data_dir`` (HULLDOWN_DATA_DIR): where the embedded Redis keeps its AOF and socket.
-    - ``snapshot_every`` (HULLDOWN_SNAPSHOT_EVERY): snapshot the state every K events.
-    - ``send_queue`` (HULLDOWN_SEND_QUEUE): per-connection bounded send queue, in messages.
-    - ``max_frame`` (HULLDOWN_MAX_FRAME): largest websocket frame accepted, in bytes.
-    - ``rate`` (HULLDOWN_RATE): messages per second a connection may send (burst 2x).
+    - ``snapshot_every`` (HULLDOWN_SNAPSHOT_EVERY): snapshot the state every K events (K >= 1).
+    - ``send_queue`` (HULLDOWN_SEND_QUEUE): per-connection bounded send queue, in messages (>= 1).
+    - ``max_frame`` (HULLDOWN_MAX_FRAME): largest websocket frame accepted, in bytes
+      (>= :data:`MIN_MAX_FRAME`).
+    - ``rate`` (HULLDOWN_RATE): messages per second a connection may send (burst 2x; >= 1).
     - ``key_prefix`` (HULLDOWN_KEY_PREFIX): prefix of every Redis key.
-    - ``appendfsync`` (HULLDOWN_APPENDFSYNC): embedded Redis AOF fsync policy (everysec/always).
+    - ``appendfsync`` (HULLDOWN_APPENDFSYNC): embedded Redis AOF fsync policy (everysec/always/no).
     - ``ws_deflate`` (HULLDOWN_WS_DEFLATE): per-message deflate on websockets (off: patches are small).
     - ``evict_after`` (HULLDOWN_EVICT_AFTER): seconds after which a match nobody uses is dropped
       from the process (loaded again from its snapshot on next use); 0 keeps every match.
@@ -48,7 +174,7 @@ class Settings:
     ws_deflate: bool = False
     evict_after: float = 900.0
     max_matches: int = 1000
-    log_format: str = "text"
+    log_format: LogFormat = "text"
     private_store: bool = False
 
     @classmethod
@@ -61,25 +187,27 @@ class Settings:
         redis_url: str | None = None,
         snapshot_every: int | None = None,
     ) -> Settings:
-        """Settings from the environment; arguments that are not None (command-line flags) win."""
+        """Settings from the environment; arguments that are not None (command-line flags,
+        already checked by the command line) win. Raises SettingError for a value it cannot use."""
+        defaults = cls()
         return cls(
-            host=host if host is not None else os.environ.get("HULLDOWN_HOST", "127.0.0.1"),
-            port=port if port is not None else _env_int("HULLDOWN_PORT", 8000),
+            host=host if host is not None else os.environ.get("HULLDOWN_HOST", defaults.host),
+            port=port if port is not None else _env_int(PORT_ENV, defaults.port, PORT_BOUNDS),
             redis_url=redis_url if redis_url is not None else os.environ.get("REDIS_URL", ""),
             data_dir=data_dir
             if data_dir is not None
-            else Path(os.environ.get("HULLDOWN_DATA_DIR", "hulldown-data")),
+            else Path(os.environ.get("HULLDOWN_DATA_DIR", str(defaults.data_dir))),
             snapshot_every=snapshot_every
             if snapshot_every is not None
-            else _env_int("HULLDOWN_SNAPSHOT_EVERY", 100),
-            send_queue=_env_int("HULLDOWN_SEND_QUEUE", 512),
-            max_frame=_env_int("HULLDOWN_MAX_FRAME", 65536),
-            rate=_env_int("HULLDOWN_RATE", 50),
-            key_prefix=os.environ.get("HULLDOWN_KEY_PREFIX", "hulldown"),
-            appendfsync=os.environ.get("HULLDOWN_APPENDFSYNC", "everysec"),
+            else _env_int(SNAPSHOT_EVERY_ENV, defaults.snapshot_every, SNAPSHOT_EVERY_BOUNDS),
+            send_queue=_env_int(SEND_QUEUE_ENV, defaults.send_queue, SEND_QUEUE_BOUNDS),
+            max_frame=_env_int(MAX_FRAME_ENV, defaults.max_frame, MAX_FRAME_BOUNDS),
+            rate=_env_int(RATE_ENV, defaults.rate, RATE_BOUNDS),
+            key_prefix=os.environ.get("HULLDOWN_KEY_PREFIX", defaults.key_prefix),
+            appendfsync=_env_word(APPENDFSYNC_ENV, defaults.appendfsync, APPENDFSYNC_MODES),
             public_url=os.environ.get("HULLDOWN_PUBLIC_URL", ""),
-            ws_deflate=os.environ.get("HULLDOWN_WS_DEFLATE", "") in ("1", "true", "yes"),
-            evict_after=float(os.environ.get("HULLDOWN_EVICT_AFTER", "900")),
-            max_matches=_env_int("HULLDOWN_MAX_MATCHES", 1000),
-            log_format=os.environ.get("HULLDOWN_LOG_FORMAT", "text"),
+            ws_deflate=_env_switch(WS_DEFLATE_ENV),
+            evict_after=_env_seconds(EVICT_AFTER_ENV, defaults.evict_after, EVICT_AFTER_BOUNDS),
+            max_matches=_env_int(MAX_MATCHES_ENV, defaults.max_matches, MAX_MATCHES_BOUNDS),
+            log_format=_env_word(LOG_FORMAT_ENV, defaults.log_format, LOG_FORMATS),
         )

@@ -1,0 +1,54 @@
+"""Reading the input of the offline tools (``simulate``, ``odds``, ``roster``): a file, or
+standard input for ``-``. Whatever cannot be read raises :class:`UnreadableInput` with a one-line
+message the tool prints in its usual error form."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+STDIN = "-"
+
+
+class UnreadableInput(Exception):
+    """The input cannot be read, or is not what the tool reads; the message is one line."""
+
+
+def _label(file: str) -> str:
+    return "standard input" if file == STDIN else file
+
+
+def read_bytes(file: str) -> bytes:
+    """The file's bytes (standard input's for ``-``)."""
+    try:
+        return sys.stdin.buffer.read() if file == STDIN else Path(file).read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or str(exc) or type(exc).__name__
+        raise UnreadableInput(f"cannot read {_label(file)}: {reason}") from None
+
+
+def read_text(file: str) -> str:
+    """The file as UTF-8 text."""
+    data = read_bytes(file)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnreadableInput(
+            f"cannot read {_label(file)}: not UTF-8 text (byte {exc.start} is 0x{data[exc.start]:02x})"
+        ) from None
+
+
+def read_json_object(file: str) -> dict[str, Any]:
+    """The file as a JSON object (a simulation file, docs/simulate.md)."""
+    text = read_text(file)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UnreadableInput(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise UnreadableInput("not a simulation file: the JSON is nested too deeply") from None
+    if not isinstance(data, dict):
+        raise UnreadableInput("not a simulation file: expected a JSON object")
+    return data

@@ -1,0 +1,188 @@
+"""Settings are checked as they are read (web/settings.py): a value the server cannot use is
+refused at start with one line naming the variable, what it must be and what it was, and
+``hulldown serve`` exits 2 without starting; the documented 0 = no limit / never still works."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hulldown.cli import main
+from hulldown.cli import serve as serve_module
+from hulldown.cli.logging_setup import LEVELS, LOG_LEVELS, configure_logging
+from hulldown.web.settings import SettingError, Settings
+
+from .helpers import clear_settings, error_lines, run_cli
+
+EXIT_BAD_SETTING = 2
+
+PORT = "0..65535"
+AT_LEAST_ONE = "1 or more"
+SECONDS = "0 or more (0: never)"
+NO_LIMIT = "0 or more (0: no limit)"
+
+BAD_VALUES = [
+    ("HULLDOWN_PORT", "abc", PORT),
+    ("HULLDOWN_PORT", "99999", PORT),
+    ("HULLDOWN_PORT", "65536", PORT),
+    ("HULLDOWN_PORT", "-1", PORT),
+    ("HULLDOWN_SNAPSHOT_EVERY", "0", AT_LEAST_ONE),
+    ("HULLDOWN_SNAPSHOT_EVERY", "1e3", AT_LEAST_ONE),
+    ("HULLDOWN_SEND_QUEUE", "0", AT_LEAST_ONE),
+    ("HULLDOWN_SEND_QUEUE", "-1", AT_LEAST_ONE),
+    ("HULLDOWN_MAX_FRAME", "0", "1024 or more"),
+    ("HULLDOWN_MAX_FRAME", "1023", "1024 or more"),
+    ("HULLDOWN_RATE", "0", AT_LEAST_ONE),
+    ("HULLDOWN_RATE", "2.5", AT_LEAST_ONE),
+    ("HULLDOWN_EVICT_AFTER", "15m", SECONDS),
+    ("HULLDOWN_EVICT_AFTER", "-1", SECONDS),
+    ("HULLDOWN_EVICT_AFTER", "nan", SECONDS),
+    ("HULLDOWN_EVICT_AFTER", "inf", SECONDS),
+    ("HULLDOWN_MAX_MATCHES", "-1", NO_LIMIT),
+    ("HULLDOWN_MAX_MATCHES", "ten", NO_LIMIT),
+    ("HULLDOWN_APPENDFSYNC", "bogus", "always, everysec, no"),
+    ("HULLDOWN_LOG_FORMAT", "JSON", "text, json"),
+    ("HULLDOWN_LOG_FORMAT", "yaml", "text, json"),
+    ("HULLDOWN_WS_DEFLATE", "maybe", "1, true, yes, on"),
+]
+
+GOOD_VALUES: list[tuple[str, str, str, Any]] = [
+    ("HULLDOWN_PORT", "0", "port", 0),
+    ("HULLDOWN_PORT", "65535", "port", 65535),
+    ("HULLDOWN_PORT", "", "port", 8000),  # empty is unset: the default
+    ("HULLDOWN_SNAPSHOT_EVERY", "1", "snapshot_every", 1),
+    ("HULLDOWN_SEND_QUEUE", "1", "send_queue", 1),
+    ("HULLDOWN_MAX_FRAME", "1024", "max_frame", 1024),
+    ("HULLDOWN_RATE", " 7 ", "rate", 7),
+    ("HULLDOWN_EVICT_AFTER", "0", "evict_after", 0.0),  # 0: never evict (README)
+    ("HULLDOWN_EVICT_AFTER", "2.5", "evict_after", 2.5),
+    ("HULLDOWN_MAX_MATCHES", "0", "max_matches", 0),  # 0: no limit (README)
+    ("HULLDOWN_APPENDFSYNC", "no", "appendfsync", "no"),
+    ("HULLDOWN_APPENDFSYNC", "always", "appendfsync", "always"),
+    ("HULLDOWN_LOG_FORMAT", "json", "log_format", "json"),
+    ("HULLDOWN_WS_DEFLATE", "TRUE", "ws_deflate", True),
+    ("HULLDOWN_WS_DEFLATE", "on", "ws_deflate", True),
+    ("HULLDOWN_WS_DEFLATE", "off", "ws_deflate", False),
+]
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    clear_settings(monkeypatch)
+
+
+@pytest.fixture
+def serve_never_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A setting that gets through would start a real server: fail the test instead."""
+
+    def started(settings: Settings, log_level: str = "info") -> int:
+        raise AssertionError(f"hulldown serve started with {settings}")
+
+    monkeypatch.setattr(serve_module, "serve", started)
+
+
+@pytest.mark.parametrize(("variable", "value", "allowed"), BAD_VALUES)
+def test_a_bad_value_is_refused_naming_the_variable_and_what_it_allows(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, allowed: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(SettingError) as refused:
+        Settings.from_env()
+    message = str(refused.value)
+    assert message.startswith(f"{variable} must be ")
+    assert allowed in message and repr(value) in message
+    assert "\n" not in message
+
+
+@pytest.mark.parametrize(("variable", "value", "field", "expected"), GOOD_VALUES)
+def test_values_in_range_are_read(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str, field: str, expected: Any
+) -> None:
+    monkeypatch.setenv(variable, value)
+    assert getattr(Settings.from_env(), field) == expected
+
+
+def test_unset_variables_give_the_documented_defaults() -> None:
+    assert Settings.from_env() == Settings()
+
+
+@pytest.mark.parametrize(("variable", "value", "allowed"), BAD_VALUES)
+@pytest.mark.usefixtures("serve_never_starts")
+def test_serve_with_a_bad_setting_exits_2_with_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    variable: str,
+    value: str,
+    allowed: str,
+) -> None:
+    monkeypatch.setenv(variable, value)
+    assert main(["serve"]) == EXIT_BAD_SETTING
+    captured = capsys.readouterr()
+    (line,) = error_lines(captured.err)
+    assert line.startswith(f"hulldown serve: {variable} must be ") and allowed in line
+    assert captured.out == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (["--port", "99999"], ("argument --port", PORT, "'99999'")),
+        (["--port", "-1"], ("argument --port", PORT)),
+        (["--port", "http"], ("argument --port", PORT, "'http'")),
+        (["--snapshot-every", "0"], ("argument --snapshot-every", AT_LEAST_ONE)),
+        (["--log-level", "verbose"], ("argument --log-level", "'verbose'", "'warning'", "'debug'")),
+        (["--log-format", "JSON"], ("argument --log-format", "'text'", "'json'")),
+    ],
+)
+@pytest.mark.usefixtures("serve_never_starts")
+def test_serve_refuses_bad_flags_as_usage_errors(
+    capsys: pytest.CaptureFixture[str], args: list[str], names: tuple[str, ...]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", *args])
+    assert exited.value.code == EXIT_BAD_SETTING
+    last = error_lines(capsys.readouterr().err)[-1]
+    assert last.startswith("hulldown serve: error: ")
+    assert all(name in last for name in names), last
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "expected"),
+    [
+        ((), {"HULLDOWN_PORT": "99999"}, "hulldown serve: HULLDOWN_PORT must be a whole number 0..65535"),
+        ((), {"HULLDOWN_RATE": "0"}, "hulldown serve: HULLDOWN_RATE must be a whole number 1 or more"),
+        (("--port", "99999"), {}, "argument --port: expected a whole number 0..65535, got '99999'"),
+    ],
+)
+def test_the_real_command_exits_2_without_a_traceback(
+    tmp_path: Path, args: tuple[str, ...], env: dict[str, str], expected: str
+) -> None:
+    data_dir = tmp_path / "data"
+    result = run_cli("serve", "--data-dir", str(data_dir), *args, env=env)
+    assert result.returncode == EXIT_BAD_SETTING
+    assert "Traceback" not in result.stderr
+    assert expected in error_lines(result.stderr)[-1]
+    assert not data_dir.exists()  # refused before the embedded Redis was started
+
+
+@pytest.fixture
+def restored_logging() -> Iterator[None]:
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    yield
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    for handler in handlers:
+        root.addHandler(handler)
+    root.setLevel(level)
+
+
+@pytest.mark.parametrize("level", LOG_LEVELS)
+@pytest.mark.usefixtures("restored_logging")
+def test_every_log_level_choice_sets_the_root_level(level: str) -> None:
+    configure_logging(level, "text")
+    assert logging.getLogger().level == LEVELS[level]
