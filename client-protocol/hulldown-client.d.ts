@@ -92,9 +92,11 @@ export declare class HulldownClient {
   on(kind: "view", listener: (view: MatchState, seq: number, reason: "welcome" | "resync" | "patch") => void): () => void;
   on(kind: "status", listener: (status: Status) => void): () => void;
   on(kind: "message", listener: (message: ServerMessage) => void): () => void;
+  /** Resolves when the view is current; while a reconnect waits for its delay, waits for it (no second socket). */
   connect(): Promise<void>;
   close(): void;
   dropConnection(): void;
+  /** A second call with the actionId of an action still waiting returns the same promise. */
   act(action: Action, options?: ActOptions): Promise<ActResult>;
   waitUntil(predicate: () => boolean, timeout?: number): Promise<void>;
   waitSeq(seq: number, timeout?: number): Promise<void>;

@@ -1,7 +1,7 @@
 """The JavaScript client (client-protocol/hulldown-client.js) and the TypeScript declarations
 generated from the JSON Schemas: the declarations are current and compile (``tsc --noEmit``),
 tsc refuses a wrong use of them, and the client's own tests pass under Node against a real
-server. The npm packages are installed by ``./dev test`` (``npm ci`` in client-protocol/)."""
+server (test/client.test.mjs) and scripted fake servers (test/faults.test.mjs). The npm packages are installed by ``./dev test`` (``npm ci`` in client-protocol/)."""
 
 from __future__ import annotations
 
@@ -96,4 +96,4 @@ def test_the_js_client_passes_its_tests_against_a_real_server(server: ServerProc
     )
     assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
     assert "# fail 0" in result.stdout and "# skipped 0" in result.stdout
-    assert "# pass 9" in result.stdout
+    assert "# pass 16" in result.stdout  # 9 against the server, 7 against fake servers

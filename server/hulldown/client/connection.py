@@ -9,7 +9,11 @@
 - a patch whose seq is not the next one is a gap: the client sends ``resume {from_seq}`` and
   ignores patches until the missing ones arrive (a ``resync`` replaces the view whole);
 - a lost connection is re-opened with exponential backoff, saying ``hello {resume_from}`` so
-  the server sends only the patches missed meanwhile (or a fresh welcome if it can not).
+  the server sends only the patches missed meanwhile (or a fresh welcome if it can not); the
+  fatal error ``store_unavailable`` (close 1013, "try again later") is such a loss, not a refusal;
+- ``rate_limited`` means the server dropped one frame sent before the error, without saying
+  which: after a pause the client re-sends the unanswered acts (and the outstanding resume) sent
+  before it, a few at a time, with one re-send scheduled however many errors arrive.
 
 Readiness: after ``hello`` the client sends ``ping {nonce}``; the server answers frames in
 order, so the ``pong`` arrives after the welcome or the resumed patches - from then on the view
@@ -38,7 +42,10 @@ from .view import LocalView
 
 ActResult = protocol.Ack | protocol.Rejected
 Listener = Callable[[protocol.ServerMessage], None]
-RATE_LIMIT_RETRY = 0.25  # seconds before re-sending pending actions after ``rate_limited``
+RATE_LIMIT_RETRY = 0.25  # seconds before re-sending what a ``rate_limited`` error may have dropped
+RATE_LIMIT_RESEND_BATCH = 10  # frames re-sent per pause: 40 a second, under the server's 50
+RETRY_LATER_CODES = frozenset({"store_unavailable"})  # fatal errors that mean "reconnect shortly"
+NO_FRAME = 0  # frame marks count from 1 on each connection
 
 
 class ClientError(Exception):
@@ -56,6 +63,10 @@ class FatalError(ClientError):
 
 class ConnectionLost(ClientError):
     """Reconnecting gave up (the backoff's ``max_attempts`` ran out)."""
+
+
+class _TryAgainLater(Exception):
+    """The server ends this connection but asks to reconnect shortly (``store_unavailable``)."""
 
 
 @dataclass
@@ -80,6 +91,8 @@ class _Pending:
     message: protocol.Act
     future: asyncio.Future[ActResult]
     sent_on: int = -1  # the connection number it was last sent on
+    sent_mark: int = NO_FRAME  # its frame mark on that connection (see Client._limited_mark)
+    callers: int = 0  # act() calls waiting for the answer: the entry lives while one does
 
 
 class Client:
@@ -127,7 +140,12 @@ class Client:
         self._resume_from: int | None = None
         self._closing = False
         self._failure: ClientError | None = None
-        self._background: set[asyncio.Task[None]] = set()
+        # Acts and resumes get increasing marks on each connection; a ``rate_limited`` error
+        # may have dropped any of them sent up to ``_limited_mark``.
+        self._frame_marks = NO_FRAME
+        self._limited_mark = NO_FRAME
+        self._resume_mark = NO_FRAME
+        self._rate_limit_resend: asyncio.Task[None] | None = None
 
     # ---- lifecycle -------------------------------------------------------------------------
 
@@ -162,8 +180,8 @@ class Client:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
-        for task in list(self._background):
-            task.cancel()
+        if self._rate_limit_resend is not None:
+            self._rate_limit_resend.cancel()
 
     @property
     def connected(self) -> bool:
@@ -198,7 +216,9 @@ class Client:
 
         ``action`` may be an Action struct or its JSON form (checked locally first). Safe to
         call while disconnected: the action goes out when the connection is back, and is sent
-        again with the same ``action_id`` until answered."""
+        again with the same ``action_id`` until answered. Calling again with the ``action_id``
+        of an action still waiting for its answer sends nothing new: the call waits for the same
+        answer, with its own timeout (``ClientError`` on ``close()``)."""
         if self.spectator:
             raise ClientError("spectators can not act")
         if self._failure is not None:
@@ -207,18 +227,36 @@ class Client:
             raise ClientError("client closed")
         typed: Action = msgspec.convert(action, Action) if isinstance(action, Mapping) else action
         action_id = action_id or uuid.uuid4().hex
-        existing = self._pending.get(action_id)
-        if existing is not None:
-            return await asyncio.shield(existing.future)
+        pending = self._pending.get(action_id)
+        if pending is not None:
+            return await self._await_answer(pending, timeout or self.act_timeout)
         future: asyncio.Future[ActResult] = asyncio.get_running_loop().create_future()
         pending = _Pending(protocol.Act(action_id=action_id, action=typed, expect=expect), future)
         self._pending[action_id] = pending
+        return await self._await_answer(pending, timeout or self.act_timeout, send_now=self._ready)
+
+    async def _await_answer(self, pending: _Pending, timeout: float, *, send_now: bool = False) -> ActResult:
+        """Wait for the answer as one more caller; the last caller to stop waiting (answered,
+        timed out, cancelled or closed) forgets the action, so a later answer is dropped."""
+        pending.callers += 1
         try:
-            if self._ready:
+            if send_now:
                 await self._send_act(pending)
-            return await asyncio.wait_for(asyncio.shield(future), timeout or self.act_timeout)
+            return await asyncio.wait_for(asyncio.shield(pending.future), timeout)
         finally:
-            self._pending.pop(action_id, None)
+            pending.callers -= 1
+            action_id = pending.message.action_id
+            if pending.callers == 0 and self._pending.get(action_id) is pending:
+                del self._pending[action_id]
+
+    def _next_frame_mark(self) -> int:
+        self._frame_marks += 1
+        return self._frame_marks
+
+    async def _send_quietly(self, ws: ClientConnection, message: protocol.ClientMessage) -> None:
+        # A send on a dying socket fails quietly: what is pending is re-sent on reconnect.
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(protocol.encode(message).decode())
 
     async def _send_act(self, pending: _Pending) -> None:
         ws = self._ws
@@ -227,20 +265,65 @@ class Client:
         if pending.sent_on != -1:
             self.stats.resent += 1
         pending.sent_on = self._connection_no
-        # A send on a dying socket fails quietly: the pending action is re-sent on reconnect.
-        with contextlib.suppress(ConnectionClosed):
-            await ws.send(protocol.encode(pending.message).decode())
+        pending.sent_mark = self._next_frame_mark()
+        await self._send_quietly(ws, pending.message)
+
+    async def _send_resume(self, ws: ClientConnection) -> None:
+        self._resume_from = self.view.seq
+        self._resume_mark = self._next_frame_mark()
+        self.stats.resumes += 1
+        await self._send_quietly(ws, protocol.Resume(from_seq=self.view.seq))
 
     async def _resend_pending(self) -> None:
         for pending in list(self._pending.values()):
             if pending.sent_on != self._connection_no:
                 await self._send_act(pending)
 
-    async def _resend_later(self, delay: float) -> None:
-        await asyncio.sleep(delay)
-        for pending in list(self._pending.values()):
-            pending.sent_on = -2  # force a re-send on this connection
+    # ---- rate_limited: re-send what may have been dropped ----------------------------------
+
+    def _on_rate_limited(self) -> None:
+        """One frame sent before this error was dropped (the error does not say which). Every
+        error moves the mark; one re-send at a time is scheduled however many errors arrive."""
+        self._limited_mark = self._frame_marks
+        if self._rate_limit_resend is None:
+            self._rate_limit_resend = asyncio.create_task(self._resend_after_rate_limit())
+
+    async def _resend_after_rate_limit(self) -> None:
+        try:
+            while True:
+                await asyncio.sleep(RATE_LIMIT_RETRY)
+                if not await self._resend_dropped_batch():
+                    return
+        finally:
+            self._rate_limit_resend = None
+
+    def _acts_maybe_dropped(self) -> list[_Pending]:
+        """Acts sent on this connection before the last ``rate_limited`` and still unanswered
+        (one whose answer came meanwhile is not re-sent)."""
+        return [
+            pending
+            for pending in self._pending.values()
+            if pending.sent_on == self._connection_no
+            and pending.sent_mark <= self._limited_mark
+            and not pending.future.done()
+        ]
+
+    def _resume_maybe_dropped(self) -> bool:
+        return self._resume_from is not None and self._resume_mark <= self._limited_mark
+
+    async def _resend_dropped_batch(self) -> bool:
+        """Re-send the outstanding resume and up to ``RATE_LIMIT_RESEND_BATCH`` frames in all;
+        True while more wait for the next pause. A reconnect re-sends everything anyway."""
+        ws = self._ws
+        if ws is None or not self._ready:
+            return False
+        budget = RATE_LIMIT_RESEND_BATCH
+        if self._resume_maybe_dropped():
+            await self._send_resume(ws)
+            budget -= 1
+        for pending in self._acts_maybe_dropped()[:budget]:
             await self._send_act(pending)
+        return bool(self._acts_maybe_dropped()) or self._resume_maybe_dropped()
 
     def _fail_pending(self, error: ClientError) -> None:
         for pending in self._pending.values():
@@ -291,7 +374,7 @@ class Client:
             except FatalError as exc:
                 self._give_up(exc)
                 return
-            except (ConnectionClosed, OSError, TimeoutError, InvalidHandshake, InvalidURI):
+            except (_TryAgainLater, ConnectionClosed, OSError, TimeoutError, InvalidHandshake, InvalidURI):
                 pass
             finally:
                 self._ws = None
@@ -314,6 +397,7 @@ class Client:
         self._connection_no += 1
         self._ready_nonce = f"ready-{self._connection_no}"
         self._resume_from = None
+        self._frame_marks = self._limited_mark = self._resume_mark = NO_FRAME
         hello = protocol.Hello(
             token=self.token,
             spectator=self.spectator,
@@ -361,13 +445,16 @@ class Client:
                     self.stats.connections += 1
                     await self._resend_pending()
             case protocol.Error():
-                if message.fatal:
-                    raise FatalError(message.code, message.message)
-                self.stats.errors.append(message)
-                if message.code == "rate_limited" and self._pending:
-                    task = asyncio.create_task(self._resend_later(RATE_LIMIT_RETRY))
-                    self._background.add(task)
-                    task.add_done_callback(self._background.discard)
+                self._on_error(message)
+
+    def _on_error(self, message: protocol.Error) -> None:
+        if message.fatal and message.code not in RETRY_LATER_CODES:
+            raise FatalError(message.code, message.message)
+        self.stats.errors.append(message)
+        if message.fatal:
+            raise _TryAgainLater(message.code)  # SPEC 6.1: retry shortly (close 1013)
+        if message.code == "rate_limited":
+            self._on_rate_limited()
 
     async def _on_patch(self, ws: ClientConnection, message: protocol.Patch) -> None:
         try:
@@ -386,6 +473,4 @@ class Client:
         else:
             self.stats.gaps += 1
             if self.view.ready and self._resume_from != self.view.seq:
-                self._resume_from = self.view.seq
-                self.stats.resumes += 1
-                await ws.send(protocol.encode(protocol.Resume(from_seq=self.view.seq)).decode())
+                await self._send_resume(ws)

@@ -11,13 +11,20 @@
 // - a patch whose seq is not the next one is a gap: the client sends `resume {from_seq}` and
 //   ignores patches until the missing ones arrive (a `resync` replaces the view whole);
 // - a lost connection is re-opened with exponential backoff and jitter, saying
-//   `hello {resume_from}` so the server sends only what was missed;
+//   `hello {resume_from}` so the server sends only what was missed; the fatal error
+//   `store_unavailable` (close 1013, "try again later") is such a loss, not a refusal;
+// - `rate_limited` means the server dropped one frame sent before the error, without saying
+//   which: after a pause the client re-sends the unanswered acts (and the outstanding resume)
+//   sent before it, a few at a time, with one re-send scheduled however many errors arrive;
 // - the side token travels in the first websocket frame (hello), never in a URL; HTTP helpers
 //   send it as `Authorization: Bearer`.
 import { applyPatch, PatchError } from "./jsonpatch.js";
 
 export const PROTOCOL_VERSION = 1;
-const RATE_LIMIT_RETRY_MS = 250;
+const RATE_LIMIT_RETRY_MS = 250; // the pause before re-sending what a rate_limited error may have dropped
+const RATE_LIMIT_RESEND_BATCH = 10; // frames re-sent per pause: 40 a second, under the server's 50
+const RETRY_LATER_CODES = new Set(["store_unavailable"]); // fatal errors that mean "reconnect shortly"
+const NO_FRAME = 0; // frame marks count from 1 on each connection
 
 export class ClientError extends Error {}
 
@@ -55,6 +62,15 @@ export class Backoff {
   }
 }
 
+// A send on a dying socket fails quietly: what is pending is sent again on reconnect.
+function sendQuietly(ws, message) {
+  try {
+    ws.send(JSON.stringify(message));
+  } catch {
+    // onclose follows
+  }
+}
+
 function newActionId() {
   if (globalThis.crypto && typeof globalThis.crypto.randomUUID === "function") {
     return globalThis.crypto.randomUUID().replace(/-/g, "");
@@ -87,7 +103,14 @@ export class HulldownClient {
     this.closing = false;
     this.connectionNo = 0;
     this.resumeFrom = null;
-    this.pending = new Map(); // action_id -> {message, resolve, reject, sentOn}
+    this.reconnectTimer = null; // set while a reconnect waits for its backoff delay
+    this.rateLimitTimer = null; // set while a re-send after rate_limited waits for its pause
+    // Acts and resumes get increasing marks on each connection; a rate_limited error may have
+    // dropped any of them sent up to limitedMark.
+    this.frameMarks = NO_FRAME;
+    this.limitedMark = NO_FRAME;
+    this.resumeMark = NO_FRAME;
+    this.pending = new Map(); // action_id -> {message, resolve, reject, sentOn, sentMark, promise}
     this.waiters = new Set();
     this.listeners = { view: new Set(), status: new Set(), message: new Set() };
   }
@@ -114,10 +137,11 @@ export class HulldownClient {
   // ---- lifecycle -----------------------------------------------------------------------------
 
   // Start the session; resolves when the view is current (rejects with FatalError if the server
-  // refuses, TimeoutError after openTimeout).
+  // refuses, TimeoutError after openTimeout). While a reconnect waits for its backoff delay it
+  // only waits: the reconnect opens the socket, never a second one.
   connect() {
     if (this.closing) return Promise.reject(new ClientError("client closed"));
-    if (!this.ws && !this.ready) this.open();
+    if (!this.ws && !this.ready && this.reconnectTimer === null && !this.failure) this.open();
     return this.waitUntil(() => this.ready, this.openTimeout);
   }
 
@@ -125,6 +149,9 @@ export class HulldownClient {
     this.closing = true;
     this.failPending(new ClientError("client closed"));
     clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = null;
+    clearTimeout(this.rateLimitTimer);
+    this.rateLimitTimer = null;
     if (this.ws) this.ws.close();
     this.ws = null;
     this.ready = false;
@@ -145,6 +172,7 @@ export class HulldownClient {
     const nonce = `ready-${number}`;
     ws.onopen = () => {
       this.resumeFrom = null;
+      this.frameMarks = this.limitedMark = this.resumeMark = NO_FRAME;
       const hello = { type: "hello", protocol: PROTOCOL_VERSION };
       if (this.token !== null) hello.token = this.token;
       if (this.spectator) hello.spectator = true;
@@ -180,6 +208,7 @@ export class HulldownClient {
       }
       this.setStatus("reconnecting");
       this.reconnectTimer = setTimeout(() => {
+        this.reconnectTimer = null;
         if (!this.closing) this.open();
       }, delay);
     };
@@ -226,23 +255,29 @@ export class HulldownClient {
           this.backoff.reset();
           this.stats.connections += 1;
           this.setStatus("live");
-          this.resendPending(false);
+          this.resendPending();
         }
         break;
       case "error":
-        if (message.fatal) {
-          this.setStatus(`refused: ${message.code}`);
-          this.giveUp(new FatalError(message.code, message.message));
-          ws.close();
-          break;
-        }
-        this.stats.errors.push(message);
-        if (message.code === "rate_limited" && this.pending.size) {
-          setTimeout(() => this.resendPending(true), RATE_LIMIT_RETRY_MS);
-        }
+        this.onError(ws, message);
         break;
       default:
         break; // SPEC: ignore message types this client does not know
+    }
+  }
+
+  onError(ws, message) {
+    if (message.fatal && !RETRY_LATER_CODES.has(message.code)) {
+      this.setStatus(`refused: ${message.code}`);
+      this.giveUp(new FatalError(message.code, message.message));
+      ws.close();
+      return;
+    }
+    this.stats.errors.push(message);
+    if (message.fatal) {
+      ws.close(); // SPEC 6.1: retry shortly (the server closes 1013): onclose reconnects
+    } else if (message.code === "rate_limited") {
+      this.onRateLimited();
     }
   }
 
@@ -261,11 +296,7 @@ export class HulldownClient {
     }
     if (message.seq > this.seq + 1) {
       this.stats.gaps += 1;
-      if (this.resumeFrom !== this.seq) {
-        this.resumeFrom = this.seq;
-        this.stats.resumes += 1;
-        ws.send(JSON.stringify({ type: "resume", from_seq: this.seq }));
-      }
+      if (this.resumeFrom !== this.seq) this.sendResume(ws);
       return;
     }
     try {
@@ -288,7 +319,9 @@ export class HulldownClient {
 
   // Send an action; resolves with the server's answer ({type: "ack", seq, duplicate} or
   // {type: "rejected", code, rule, message, values}). Safe while disconnected: the action goes
-  // out when the connection is back, and again with the same action id until answered.
+  // out when the connection is back, and again with the same action id until answered. A second
+  // act() with the id of an action still waiting returns the same promise (one answer, the
+  // first call's timer; close() rejects it).
   act(action, { actionId = null, expect = null, timeout = null } = {}) {
     if (this.spectator) return Promise.reject(new ClientError("spectators can not act"));
     if (this.failure) return Promise.reject(this.failure);
@@ -300,7 +333,7 @@ export class HulldownClient {
     if (expect !== null) message.expect = expect;
     let entry;
     const promise = new Promise((resolve, reject) => {
-      entry = { message, resolve, reject, sentOn: -1 };
+      entry = { message, resolve, reject, sentOn: -1, sentMark: NO_FRAME };
     });
     entry.promise = promise;
     this.pending.set(id, entry);
@@ -315,21 +348,69 @@ export class HulldownClient {
     return promise;
   }
 
+  nextFrameMark() {
+    this.frameMarks += 1;
+    return this.frameMarks;
+  }
+
   send(entry) {
     if (!this.ws || !this.ready) return;
     if (entry.sentOn !== -1) this.stats.resent += 1;
     entry.sentOn = this.connectionNo;
-    try {
-      this.ws.send(JSON.stringify(entry.message));
-    } catch {
-      // a dying socket: the pending action is sent again on reconnect
+    entry.sentMark = this.nextFrameMark();
+    sendQuietly(this.ws, entry.message);
+  }
+
+  sendResume(ws) {
+    this.resumeFrom = this.seq;
+    this.resumeMark = this.nextFrameMark();
+    this.stats.resumes += 1;
+    sendQuietly(ws, { type: "resume", from_seq: this.seq });
+  }
+
+  resendPending() {
+    for (const entry of this.pending.values()) {
+      if (entry.sentOn !== this.connectionNo) this.send(entry);
     }
   }
 
-  resendPending(force) {
-    for (const entry of this.pending.values()) {
-      if (force || entry.sentOn !== this.connectionNo) this.send(entry);
+  // ---- rate_limited: re-send what may have been dropped --------------------------------------
+
+  // One frame sent before this error was dropped (the error does not say which): every error
+  // moves the mark; one re-send at a time is scheduled however many errors arrive.
+  onRateLimited() {
+    this.limitedMark = this.frameMarks;
+    if (this.rateLimitTimer === null) this.scheduleRateLimitResend();
+  }
+
+  scheduleRateLimitResend() {
+    this.rateLimitTimer = setTimeout(() => {
+      this.rateLimitTimer = null;
+      if (this.resendDroppedBatch()) this.scheduleRateLimitResend();
+    }, RATE_LIMIT_RETRY_MS);
+  }
+
+  // Acts sent on this connection before the last rate_limited and still unanswered (one whose
+  // answer came meanwhile has left `pending`).
+  actsMaybeDropped() {
+    return [...this.pending.values()].filter((entry) => entry.sentOn === this.connectionNo && entry.sentMark <= this.limitedMark);
+  }
+
+  resumeMaybeDropped() {
+    return this.resumeFrom !== null && this.resumeMark <= this.limitedMark;
+  }
+
+  // Re-send the outstanding resume and up to RATE_LIMIT_RESEND_BATCH frames in all; true while
+  // more wait for the next pause. A reconnect re-sends everything anyway.
+  resendDroppedBatch() {
+    if (!this.ws || !this.ready) return false;
+    let budget = RATE_LIMIT_RESEND_BATCH;
+    if (this.resumeMaybeDropped()) {
+      this.sendResume(this.ws);
+      budget -= 1;
     }
+    for (const entry of this.actsMaybeDropped().slice(0, budget)) this.send(entry);
+    return this.actsMaybeDropped().length > 0 || this.resumeMaybeDropped();
   }
 
   failPending(error) {
