@@ -409,6 +409,20 @@ BAD: tuple[Bad, ...] = (
         "finite number",
         stage="shape",
     ),
+    # Turn flags that name a unit or a number are the rules' record of a turn under way: one that
+    # names no unit of the match crashed the fold (hh3 combat resolution, 40k7 charges).
+    Bad(
+        "a turn flag naming a unit",
+        _set(f"{U0}.state", {"turn_flags": ["shot", "shot_at:ghost"]}),
+        f"{U0}.state.turn_flags[1]",
+        "one plain word",
+    ),
+    Bad(
+        "every model dead, the unit not destroyed",
+        _set(f"{U0}.models[0].state", {"alive": False}),
+        f"{U0}.models",
+        "mark the unit destroyed",
+    ),
     # "²" passes str.isdigit and int() refuses it
     Bad(
         "a dice target in superscript",

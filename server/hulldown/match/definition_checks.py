@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections.abc import Iterator
 
 from shapely.geometry import Polygon
@@ -28,6 +29,10 @@ TERRAIN = "scenario.terrain"
 # A variable keyword's dice target (``psychic_pilot:5`` or ``psychic_pilot:5+``): one of these,
 # written in ASCII digits (str.isdigit would let "²" through, which int() refuses).
 DICE_TARGETS = frozenset({"1", "2", "3", "4", "5", "6"})
+# A unit's turn flag in a definition: one plain word (moved, shot, advanced...). Flags with
+# arguments (shot_at:<unit>, combat:<unit>:<points>, advance_roll=<n>) are what the rules write
+# during a turn; set by hand they could name units that do not exist [decided, docs/match-definition.md].
+TURN_FLAG_WORD = re.compile(r"[a-z][a-z0-9_]*")
 # Integers in messages are shown whole below this many bits (an integer too large for a float
 # cannot even be formatted as one: it is described by its length).
 SHOWN_INT_BITS = 64
@@ -286,9 +291,25 @@ def _unit(d: MatchDefinition, vocab: Vocabulary, i: int, u: UnitDef) -> Iterator
                 "2 x MAX_TURN_LIMIT",
             )
         for k, flag in enumerate(u.state.turn_flags):
-            yield from _text(
-                join(join(spath, "turn_flags"), k), flag, "a turn flag", L.MAX_TEXT_LENGTH, required=True
-            )
+            fpath = join(join(spath, "turn_flags"), k)
+            yield from _text(fpath, flag, "a turn flag", L.MAX_TEXT_LENGTH, required=True)
+            if flag.strip() and not TURN_FLAG_WORD.fullmatch(flag):
+                yield Problem(
+                    fpath,
+                    f"{flag!r}: a turn flag here is one plain word (a-z, 0-9, _), like moved or shot; "
+                    "flags naming a unit, a model or a number are the rules' own record of a turn "
+                    "under way",
+                )
+    if (
+        not (u.state is not None and u.state.destroyed)
+        and u.models
+        and all(m.state is not None and not m.state.alive for m in u.models)
+    ):
+        yield Problem(
+            join(path, "models"),
+            "every model of the unit is dead: mark the unit destroyed (state.destroyed: true) "
+            "or keep a model alive",
+        )
 
 
 @functools.cache
