@@ -3,7 +3,9 @@ own table edge, 40k7 Deep Strike scatter and mishap, a 40k7 Flyer coming back.""
 
 from __future__ import annotations
 
-from hulldown.match.actions import DeepStrike, Deploy, EndPhase, Fire, Move, Reserve, Shoot
+from msgspec.structs import replace
+
+from hulldown.match.actions import DeepStrike, Deploy, Disembark, EndPhase, Fire, Move, Reserve, Shoot
 from hulldown.match.state import MatchState, Point
 from hulldown.missions.model import Scoring
 from tests.wh40k7 import builders as k7
@@ -125,3 +127,31 @@ def test_a_40k7_flyer_that_left_the_table_comes_back() -> None:
     state = game.act("a", Deploy(unit="jet", positions={hull: Point(60, 5)}, heading=0.0))
     assert state.mission is not None and state.mission.off_table == {}
     assert "reserves" not in state.units["jet"].statuses
+
+
+def test_a_transport_arriving_from_reserve_brings_its_passengers_who_may_then_disembark() -> None:
+    """40k7 rulebook, Reserves: a transport and the unit embarked in it are held in reserve
+    together and arrive together; once the Rhino is on the table its passengers are no longer in
+    reserve (they were kept so, and the mission put them back off the table, so they could never
+    get out)."""
+    m = custom("40k7", scoring=Scoring(objectives="never"), turns=5)
+    tac = k7.infantry("tac", "a", [(10, 5)])
+    rhino = replace(k7.rhino("rh", "a", 30, 5, 90), passengers=("pas",))
+    pas = replace(k7.infantry("pas", "a", [(30, 5), (30, 5)]), embarked_in="rh")
+    foe = k7.infantry("foe", "b", [(36, 40)])
+    game = Game(created("40k7", (tac, rhino, pas, foe), m))
+    _to_deploy(game)
+    game.act("a", Deploy(unit="tac", positions=at(tac, (10, 5))))
+    game.act("a", Reserve(unit="rh"))
+    game.act("b", Deploy(unit="foe", positions=at(foe, (36, 40))))
+    state = _to_turn_2(game, [6])
+    assert state.mission is not None and state.mission.off_table == {"rh": "arriving", "pas": "reserve"}
+    state = game.act("a", Deploy(unit="rh", positions={"rh-m": Point(30, 4)}, heading=90.0))
+    assert state.mission is not None and state.mission.off_table == {}
+    assert "reserves" not in state.units["pas"].statuses
+    assert state.units["pas"].embarked_in == "rh"
+    out = {"pas-0": Point(27.75, 6.25), "pas-1": Point(28.66, 6.76)}
+    assert game.check("a", Disembark(unit="pas", positions=out)) is None
+    state = game.act("a", Disembark(unit="pas", positions=out))
+    assert state.units["pas"].embarked_in is None and state.mission is not None
+    assert "pas" not in state.mission.off_table

@@ -227,12 +227,16 @@ def left_the_table(before: MatchState, after: MatchState) -> MatchState:
 
 
 def arrived(state: MatchState, unit_id: str) -> MatchState:
-    """The unit is on the table again: no longer off it, no longer in reserve."""
+    """The unit is on the table again: no longer off it, no longer in reserve - nor are the
+    passengers it carried in (40k7 Reserves: a transport and its embarked unit are one unit of
+    reserves; they may disembark once it has arrived)."""
     ms = state.mission
     assert ms is not None
     unit = state.units[unit_id]
-    statuses = {k: v for k, v in unit.statuses.items() if k != RESERVES}
-    units = {**state.units, unit_id: replace(unit, statuses=statuses)}
+    units = dict(state.units)
+    for uid in (unit_id, *unit.passengers):
+        held = units[uid]
+        units[uid] = replace(held, statuses={k: v for k, v in held.statuses.items() if k != RESERVES})
     off = {k: v for k, v in ms.off_table.items() if k not in (unit_id, *unit.passengers)}
     edges = {k: v for k, v in ms.arrival_edges.items() if k != unit_id}
     flanking = tuple(u for u in ms.outflanking if u != unit_id)
