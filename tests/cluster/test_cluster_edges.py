@@ -17,6 +17,7 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -81,7 +82,7 @@ class Node:
     def client(self) -> redis.Redis:
         return redis.Redis(port=self.port, password=self.password, socket_timeout=2.0)
 
-    def command(self, *args: object) -> object:
+    def command(self, *args: object) -> Any:
         with self.client() as client:
             return client.execute_command(*args)
 
@@ -110,7 +111,7 @@ def nodes(tmp_path: Path) -> Iterator[Callable[..., Node]]:
 def _serve_every_slot(node: Node) -> None:
     node.command("CLUSTER", "ADDSLOTSRANGE", 0, 16383)
     deadline = time.monotonic() + WAIT_S
-    while b"cluster_state:ok" not in node.command("CLUSTER", "INFO"):  # type: ignore[operator]
+    while b"cluster_state:ok" not in node.command("CLUSTER", "INFO"):
         assert time.monotonic() < deadline, "the cluster did not come up"
         time.sleep(0.05)
 

@@ -18,18 +18,20 @@ from tests.scenarios import duel
 
 
 async def test_the_event_after_a_failed_delivery_brings_the_runtime_up_to_date(
-    store: RedisEventStore, redis_url: str, key_prefix: str
+    store: RedisEventStore, redis_url: str, key_prefix: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     here = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
     there = LiveService(store, redis_url, prefix=key_prefix, snapshot_every=100)
     try:
-        await _check(here, there, store)
+        await _check(here, there, store, monkeypatch)
     finally:
         await here.stop()
         await there.stop()
 
 
-async def _check(here: LiveService, there: LiveService, store: RedisEventStore) -> None:
+async def _check(
+    here: LiveService, there: LiveService, store: RedisEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
     created = await here.create(duel())
     assert isinstance(created, CreatedMatch)
     watching = await here.get(created.match_id)
@@ -42,15 +44,13 @@ async def _check(here: LiveService, there: LiveService, store: RedisEventStore) 
         assert await acting.submit("a", EndPhase(), f"end-{n}") == protocol.Ack(action_id=f"end-{n}", seq=n)
     stored = dict(await store.read(created.match_id))
 
-    fold = watching.states.evolve
-
     async def fails(*args: Any) -> Any:
         raise RedisConnectionError("the store went away while loading a state")
 
-    watching.states.evolve = fails  # type: ignore[method-assign]
+    monkeypatch.setattr(watching.states, "evolve", fails)
     with pytest.raises(RedisConnectionError):
         await watching.advance_payloads([(2, stored[2])])
-    watching.states.evolve = fold  # type: ignore[method-assign]
+    monkeypatch.undo()
     assert watching.state.seq == 1
 
     await watching.advance_payloads([(3, stored[3])])

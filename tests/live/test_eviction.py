@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 import msgspec
+import pytest
 import uvicorn
 
 from hulldown.live.service import CreatedMatch, LiveService
@@ -55,7 +56,7 @@ async def test_an_idle_match_is_evicted_and_reloads_identically(
 
 
 async def test_a_match_is_not_evicted_while_a_socket_joining_it_checks_its_token(
-    redis_url: str, key_prefix: str
+    redis_url: str, key_prefix: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The token check awaits the store; were the runtime not in use yet, an eviction meanwhile
     (the evictor's round, or another match loaded into a full process) would leave the socket
@@ -83,7 +84,7 @@ async def test_a_match_is_not_evicted_while_a_socket_joining_it_checks_its_token
             evicted.extend(await live.evict_idle(0.0))  # idle for 0 s or more: anything unused goes
             return await authenticate(match, token)
 
-        live.authenticate = evicting_meanwhile  # type: ignore[method-assign]
+        monkeypatch.setattr(live, "authenticate", evicting_meanwhile)
         client = await RawClient.connect(
             f"ws://127.0.0.1:{port}/matches/{match_id}/live", {"token": created["tokens"]["a"]}
         )
