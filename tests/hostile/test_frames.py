@@ -117,12 +117,17 @@ async def test_unknown_routes_answer_json(server: ServerProcess) -> None:
     assert response.status_code == 405 and response.json()["error"]["code"] == "method_not_allowed"
 
 
-async def test_post_matches_refuses_a_big_body_before_reading_it(server: ServerProcess) -> None:
-    # Declared too large: refused on the Content-Length alone, after 1 KB of the 100 MB.
+def declared_too_large(server: ServerProcess, path: str, headers: bytes = b"") -> str:
+    """POST ``path`` declaring 100 MB and sending 1 KB of it: the answer, which must come on the
+    Content-Length alone (the socket times out after 10 s if the server waits for the body)."""
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
         raw.sendall(
-            b"POST /matches HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-            b"Content-Length: 100000000\r\n\r\n" + b" " * 1024
+            b"POST "
+            + path.encode()
+            + b" HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + headers
+            + b"Content-Length: 100000000\r\n\r\n"
+            + b" " * 1024
         )
         received = b""
         while b'"too_large"' not in received:  # the status line and the JSON body may come apart
@@ -130,7 +135,12 @@ async def test_post_matches_refuses_a_big_body_before_reading_it(server: ServerP
             if not chunk:
                 break
             received += chunk
-    head = received.decode()
+    return received.decode()
+
+
+async def test_post_matches_refuses_a_big_body_before_reading_it(server: ServerProcess) -> None:
+    # Declared too large: refused on the Content-Length alone, after 1 KB of the 100 MB.
+    head = declared_too_large(server, "/matches")
     assert head.startswith("HTTP/1.1 413"), head
     assert '"too_large"' in head
 
@@ -143,3 +153,27 @@ async def test_post_matches_refuses_a_big_body_before_reading_it(server: ServerP
     assert response.status_code == 413 and response.json()["error"]["code"] == "too_large"
     # A normal body still works.
     assert create(server)["match_id"]
+
+
+@pytest.mark.parametrize("tool", ["check", "odds"])
+async def test_player_tools_refuse_a_big_body_before_reading_it(server: ServerProcess, tool: str) -> None:
+    """/check and /odds take a side token and a small body: a body declared far over their limit
+    is refused on its Content-Length, before the server reads (and holds) any of it."""
+    created = create(server)
+    bearer = f"Authorization: Bearer {created['tokens']['a']}\r\n".encode()
+    head = declared_too_large(server, f"/matches/{created['match_id']}/{tool}", bearer)
+    assert head.startswith("HTTP/1.1 413"), head
+    assert '"too_large"' in head and "100000000 bytes" in head
+
+    # Streamed without a length: refused once more than the limit has arrived.
+    def chunks() -> object:
+        for _ in range(40):
+            yield b" " * 65536
+
+    response = httpx.post(
+        f"{server.http}/matches/{created['match_id']}/{tool}",
+        content=chunks(),  # type: ignore[arg-type]
+        headers={"authorization": f"Bearer {created['tokens']['a']}"},
+        timeout=30,
+    )
+    assert response.status_code == 413 and response.json()["error"]["code"] == "too_large"

@@ -89,6 +89,7 @@ def test_bad_list_parameters_are_refused_clearly(server: ServerProcess) -> None:
         ({"cursor": "not-a-cursor"}, "cursor"),
         ({"cursor": "000000000000001:{x}"}, "cursor"),
         ({"limit": "many"}, "limit must be an integer"),
+        ({"limit": "0"}, "limit must be 1 or more"),
     ):
         response = httpx.get(f"{server.http}/matches", params=params, timeout=10)
         assert response.status_code == 400, params

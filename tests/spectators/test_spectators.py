@@ -67,6 +67,13 @@ async def test_delayed_spectators_stay_n_events_behind_and_never_see_newer_state
     assert get(server, f"/matches/{match_id}/state", at=4).status_code == 404
     assert get(server, f"/matches/{match_id}/state", token=token_a, at=4).status_code == 200
     assert [e["seq"] for e in get(server, f"/matches/{match_id}/events").json()["events"]] == [1, 2, 3]
+    paged = get(server, f"/matches/{match_id}/events", limit=2, **{"from": 2}).json()["events"]
+    assert [e["seq"] for e in paged] == [2, 3]
+    assert [e["seq"] for e in get(server, f"/matches/{match_id}/events", limit=1).json()["events"]] == [1]
+    empty_page = get(server, f"/matches/{match_id}/events", limit=0)
+    assert (
+        empty_page.status_code == 400 and "limit must be 1 or more" in empty_page.json()["error"]["message"]
+    )
     assert get(server, f"/matches/{match_id}/index").json()["seq"] == 3
     assert get(server, f"/matches/{match_id}").json()["seq"] == 3
 

@@ -23,7 +23,7 @@ from ..match.views import view_json
 from ..store.listing import ListStatus
 from .access import open_match
 from .body import decode_json, read_limited
-from .responses import MsgspecJSON, definition_error, error, int_param, rejection
+from .responses import MsgspecJSON, definition_error, error, int_param, page_limit, rejection
 
 MAX_BODY = MAX_BODY_BYTES
 
@@ -76,6 +76,9 @@ async def create_match(request: Request) -> Response:
 
 
 MAX_LIST = 100
+DEFAULT_LIST = 50
+MAX_EVENTS_PAGE = 5000
+DEFAULT_EVENTS_PAGE = 1000
 LIST_STATUSES: tuple[ListStatus, ...] = ("all", "live", "ended")
 
 
@@ -83,7 +86,7 @@ async def list_matches(request: Request) -> Response:
     """Public matches newest first, from the list index (no match is loaded to list it):
     ``?limit=`` (1..100, default 50), ``?status=all|live|ended``, ``?cursor=`` from the previous
     page's ``next_cursor``. Private matches are never listed."""
-    limit = int_param(request, "limit")
+    limit = page_limit(request, DEFAULT_LIST, MAX_LIST)
     if isinstance(limit, Response):
         return limit
     status = request.query_params.get("status") or "all"
@@ -93,7 +96,7 @@ async def list_matches(request: Request) -> Response:
         )
     cursor = request.query_params.get("cursor") or None
     try:
-        page = await _live(request).listing.page(status, min(MAX_LIST, limit or 50), cursor)
+        page = await _live(request).listing.page(status, limit, cursor)
     except ValueError as exc:
         return error(400, "bad_parameter", f"cursor: {exc}; pass next_cursor of the previous page")
     return MsgspecJSON(
@@ -183,7 +186,7 @@ async def get_events(request: Request) -> Response:
     start = int_param(request, "from")
     if isinstance(start, Response):
         return start
-    limit = int_param(request, "limit")
+    limit = page_limit(request, DEFAULT_EVENTS_PAGE, MAX_EVENTS_PAGE)
     if isinstance(limit, Response):
         return limit
     opened = await open_match(request)
@@ -192,7 +195,7 @@ async def get_events(request: Request) -> Response:
     runtime, access = opened.runtime, opened.access
     after = max(0, (start or 1) - 1)
     until = access.limit(runtime)
-    entries = await live.store.read(match_id, after=after, until=until, count=min(limit or 1000, 5000))
+    entries = await live.store.read(match_id, after=after, until=until, count=limit)
     events = [msgspec.to_builtins(decode_event(payload)) for _, payload in entries]
     return MsgspecJSON({"events": events})
 

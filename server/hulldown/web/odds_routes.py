@@ -22,7 +22,7 @@ from ..odds import DEFAULT_SAMPLES, MAX_EXACT_PLAYS, OddsOptions, compute_odds
 from ..odds.answer import MethodChoice
 from ..odds.engine import MAX_SAMPLES
 from .access import token_of
-from .body import decode_typed
+from .body import decode_typed, read_limited
 from .responses import MsgspecJSON, error, rejection
 
 MAX_BODY = 100_000
@@ -57,9 +57,9 @@ async def post_odds(request: Request) -> Response:
     side = await live.authenticate(match_id, token)
     if side is None:
         return error(403, "side_token_required", "this token is not a side token of this match")
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        return error(413, "too_large", f"request body {len(body)} bytes > {MAX_BODY}")
+    body = await read_limited(request, MAX_BODY)
+    if isinstance(body, Response):
+        return body
     asked = decode_typed(_decoder, body)
     if isinstance(asked, Response):
         return asked

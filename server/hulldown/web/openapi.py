@@ -212,12 +212,12 @@ MATCH_ID: Schema = {
 }
 
 
-def _query_int(name: str, description: str) -> Schema:
+def _query_int(name: str, description: str, minimum: int = 0) -> Schema:
     return {
         "name": name,
         "in": "query",
         "required": False,
-        "schema": {"type": "integer", "minimum": 0},
+        "schema": {"type": "integer", "minimum": minimum},
         "description": description,
     }
 
@@ -302,7 +302,9 @@ def _paths() -> dict[str, Schema]:
                 "operationId": "listMatches",
                 "summary": "The public matches, newest first, a page at a time (private matches are never listed).",
                 "parameters": [
-                    _query_int("limit", "At most this many (default 50, capped at 100)."),
+                    _query_int(
+                        "limit", "At most this many, 1 or more (default 50, capped at 100).", minimum=1
+                    ),
                     {
                         "name": "status",
                         "in": "query",
@@ -321,7 +323,7 @@ def _paths() -> dict[str, Schema]:
                 "responses": {
                     "200": _json("MatchList", "A page of matches."),
                     "400": _error(
-                        "bad_parameter: limit is not an integer, or status or cursor is not valid."
+                        "bad_parameter: limit is not a whole number of 1 or more, or status or cursor is not valid."
                     ),
                 },
             },
@@ -440,7 +442,9 @@ def _paths() -> dict[str, Schema]:
                 "parameters": [
                     MATCH_ID,
                     _query_int("from", "The first seq to return (default 1)."),
-                    _query_int("limit", "At most this many (default 1000, capped at 5000)."),
+                    _query_int(
+                        "limit", "At most this many, 1 or more (default 1000, capped at 5000).", minimum=1
+                    ),
                 ],
                 "responses": {"200": _json("EventPage", "Events."), "400": bad_int, "404": unknown},
             }

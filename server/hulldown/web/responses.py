@@ -66,3 +66,16 @@ def int_param(request: Request, name: str) -> int | Response | None:
     if value < 0:
         return error(400, "bad_parameter", f"{name} must be >= 0, got {value}")
     return value
+
+
+def page_limit(request: Request, default: int, cap: int) -> int | Response:
+    """``?limit=``: how many items a page holds, 1 or more (``default`` when not given; more
+    than ``cap`` is ``cap``). 0 is refused: a page of nothing is never what was meant."""
+    limit = int_param(request, "limit")
+    if isinstance(limit, Response):
+        return limit
+    if limit is None:
+        return default
+    if limit == 0:
+        return error(400, "bad_parameter", f"limit must be 1 or more (at most {cap} are sent), got 0")
+    return min(limit, cap)

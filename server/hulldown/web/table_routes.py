@@ -29,7 +29,7 @@ from ..match.state import MatchState
 from ..rules import measure
 from ..wire import protocol
 from .access import open_match
-from .body import decode_typed
+from .body import decode_typed, read_limited
 from .check_limits import side_call
 from .responses import MsgspecJSON, error, int_param
 
@@ -98,9 +98,9 @@ async def check_action(request: Request) -> Response:
     if isinstance(call, Response):
         return call
     runtime, side = call.runtime, call.side
-    body = await request.body()
-    if len(body) > MAX_CHECK_BODY:
-        return error(413, "too_large", f"request body {len(body)} bytes > {MAX_CHECK_BODY}")
+    body = await read_limited(request, MAX_CHECK_BODY)
+    if isinstance(body, Response):
+        return body
     asked = decode_typed(_check_decoder, body)
     if isinstance(asked, Response):
         return asked
