@@ -25,7 +25,7 @@ from hulldown.match.reducer import state_hash
 from hulldown.match.scenario import CreateMatch, Scenario
 from hulldown.match.state import Point
 from hulldown.missions.catalogue import resolve
-from hulldown.missions.model import Mission, MissionChoice
+from hulldown.missions.model import MarkerPlacement, Mission, MissionChoice
 from tests.builders import rectangle
 from tests.hh3 import builders as hh3
 from tests.wh40k7 import builders as k7
@@ -153,3 +153,116 @@ def test_place_markers_over_the_wire(server: ServerProcess) -> None:
     placement = view["mission"]["mission"]["placement"]
     assert placement["count"] == 2 and placement["spacing"] == 18.0 and placement["edge_gap"] == 12.0
     assert view["mission"]["mission"].get("objectives", []) == []
+
+
+# docs/missions.md, "Placing markers and choosing the zone": the rules say nothing of a battlefield with no
+# legal place left for a marker; a definition that cannot fit them all is refused, and in play
+# the markers no place is left for are not placed (missions/placement_room.py).
+
+
+def _hh3_placing(placement: MarkerPlacement) -> Game:
+    mission = replace_placement(_mission("hh3", "take_and_hold"), placement)
+    return Game(
+        created("hh3", (hh3.squad("sq-a", "a", [(10, 6)]), hh3.squad("sq-b", "b", [(10, 42)])), mission)
+    )
+
+
+def replace_placement(m: Mission, placement: MarkerPlacement) -> Mission:
+    from msgspec.structs import replace
+
+    return replace(m, custom=True, placement=placement)
+
+
+def test_markers_no_place_is_left_for_are_not_placed() -> None:
+    """Three markers 18" from the edges of a 72 x 48 table and 12" apart: the legal area is the
+    36 x 12 band from (18, 18) to (54, 30). Placed at (27, 24) and (45, 24), the first two leave
+    every point of it under 12" from one of them (10.8" at the worst: (18, 18), (36, 18)...), so
+    the third is not placed and the deployment roll-off follows (hh3: no zone choice)."""
+    game = _hh3_placing(MarkerPlacement(count=3, value=3, edge_gap=18.0, spacing=12.0))
+    state = game.act("a", RollOff(), dice=[6, 1])  # side a places first
+    assert state.mission is not None and state.mission.markers_left == 3
+    state = game.act("a", PlaceMarker(at=Point(27, 24)))
+    assert state.mission is not None and state.mission.step == "markers" and state.mission.deploying == "b"
+    # The last place left: the second marker takes it, and the deployment roll-off (5 to 3) follows.
+    state = game.act("b", PlaceMarker(at=Point(45, 24)), dice=[5, 3])
+    ms = state.mission
+    assert ms is not None and ms.step == "deploy_order" and ms.markers_left == 0
+    assert [m.id for m in ms.mission.objectives] == ["m1", "m2"]
+    assert state.pending is not None and state.pending.kind == "deploy_order" and state.pending.side == "a"
+    texts = [e.text for e in state.log]
+    assert "No place is left for another objective marker (1 not placed): the set-up goes on." in texts
+    # Placed elsewhere, the second marker leaves room (54, 18 is 12.7" from 40, 24): the third is asked for.
+    game = _hh3_placing(MarkerPlacement(count=3, value=3, edge_gap=18.0, spacing=12.0))
+    game.act("a", RollOff(), dice=[6, 1])
+    game.act("a", PlaceMarker(at=Point(27, 24)))
+    state = game.act("b", PlaceMarker(at=Point(40, 24)))
+    assert state.mission is not None and state.mission.step == "markers" and state.mission.markers_left == 1
+    assert game.check("a", PlaceMarker(at=Point(54, 18))) is None
+    assert state_hash(game.folded()) == state_hash(game.state)
+
+
+def test_a_placement_with_no_place_at_all_goes_straight_on() -> None:
+    """A match made before definitions were checked for room (or built directly): 18" from the
+    edges of a 48" deep table leaves 12" of depth and 36" of width, but 30" from the edges leaves
+    nothing; the roll-off for the first marker is not made and the deployment roll-off (4 to 2)
+    follows."""
+    game = _hh3_placing(MarkerPlacement(count=2, value=3, edge_gap=30.0, spacing=12.0))
+    state = game.act("a", RollOff(), dice=[4, 2])
+    ms = state.mission
+    assert ms is not None and ms.step == "deploy_order" and ms.mission.objectives == ()
+    assert state.pending is not None and state.pending.side == "a"
+    assert "No place is left for another objective marker (2 not placed): the set-up goes on." in [
+        e.text for e in state.log
+    ]
+
+
+def test_a_definition_whose_markers_cannot_all_be_placed_is_refused() -> None:
+    base = _mission("hh3", "the_crucible_of_war")
+    custom = msgspec.to_builtins(replace_custom(base))
+    custom["placement"]["edge_gap"] = 30.0
+    refused = parse_definition(_doc({"custom": custom}))
+    assert isinstance(refused, DefinitionError)
+    [problem] = refused.problems
+    assert problem.path == "mission.custom.placement"
+    assert "room for 0 of 4 on the 72 x 48 battlefield" in problem.message
+    assert 'at least 30" from the edges, 12" apart' in problem.message
+    # 12" from the edges and 12" apart, four fit (the published distances). 40" apart, two do:
+    # (12, 12) and (52, 12); a point of the 48 x 24 legal area 40" from both would need
+    # x >= 44 and x <= 20.
+    custom["placement"]["edge_gap"] = 12.0
+    assert not isinstance(parse_definition(_doc({"custom": custom})), DefinitionError)
+    custom["placement"]["spacing"] = 40.0
+    refused = parse_definition(_doc({"custom": custom}))
+    assert isinstance(refused, DefinitionError)
+    assert "room for 2 of 4" in refused.problems[0].message
+
+
+def test_impassable_terrain_counts_against_the_room() -> None:
+    """Crusade (40k7): D3+2 markers, 6" from the edges, 12" apart, so room for 5 is needed. An
+    impassable slab over all the table but a 12" strip along the bottom edge leaves the legal
+    area's band from y = 6 to 12: room for 6 markers along it (x = 6, 18 ... 66). A slab over
+    all but a 12" strip along the right edge leaves the band from x = 60 (on the slab's edge,
+    so not free) to 66, 36" tall: 4 markers 12" apart along it (y = 6, 18, 30, 42)."""
+    doc = to_document(
+        CreateMatch(
+            edition="40k7",
+            scenario=Scenario(
+                units=(k7.infantry("tac", "a", [(10.0, 2.0)]), k7.infantry("foe", "b", [(60.0, 2.0)]))
+            ),
+        )
+    )
+    doc["mission"] = {"id": "crusade", "deployment": "dawn_of_war", "place_markers": True}
+
+    def with_slab(x0: float, y0: float, x1: float, y1: float) -> object:
+        slab = rectangle("slab", x0, y0, x1, y1, ("impassable",))
+        doc["scenario"]["terrain"] = [msgspec.to_builtins(slab)]
+        return parse_definition(doc)
+
+    assert not isinstance(with_slab(0, 12, 72, 48), DefinitionError)
+    refused = with_slab(0, 0, 60, 48)
+    assert isinstance(refused, DefinitionError)
+    assert refused.problems[0].path == "mission.place_markers"
+    assert "room for 4 of 5 (D3 + 2 at most)" in refused.problems[0].message
+    # The same slab, not impassable: no problem.
+    doc["scenario"]["terrain"] = [msgspec.to_builtins(rectangle("slab", 0, 0, 60, 48, ("difficult",)))]
+    assert not isinstance(parse_definition(doc), DefinitionError)

@@ -74,7 +74,10 @@ def _mission(d: MatchDefinition) -> Iterator[Problem]:
     for unit in d.scenario.units:
         side_of[unit.id] = unit.side
         side_of.update({m.id: unit.side for m in unit.models if m.id})
-    found = mission_problems(d.mission, d.edition, bf.width, bf.height)
+    impassable = [
+        [(q.x, q.y) for q in piece.points] for piece in d.scenario.terrain if "impassable" in piece.kinds
+    ]
+    found = mission_problems(d.mission, d.edition, bf.width, bf.height, impassable)
     for path, message, allowed in found or warlord_problems(d.mission, side_of):
         yield Problem(path, message, allowed=allowed) if allowed else Problem(path, message)
 

@@ -22,6 +22,7 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
 from ..missions.model import ObjectiveMarker
+from ..missions.placement_room import Room
 from .actions import PlaceMarker
 from .context import ApplyContext
 from .rejection import Rejection, reject
@@ -68,11 +69,40 @@ def start(state: MatchState, ctx: ApplyContext) -> MatchState:
             d3 = math.ceil(ctx.roll("objective markers: D3") / 2)
             count += d3
             ctx.log(f"D3 + {placement.count}: {count} objective markers are placed.", r)
+        if not _room_left(state):
+            return _no_room(state, count, ctx)
         winner = roll_off(ctx, "roll-off for the first objective marker")
         ctx.log(f"Side {winner} wins the roll-off and places the first of {count} objective markers.", r)
         mission = replace(state.mission, step="markers", markers_left=count, deploying=winner)
         return replace(state, active=winner, mission=mission)
     return _after_markers(state, ctx)
+
+
+def _room_left(state: MatchState) -> bool:
+    """Is there a place left for the next marker (missions/placement_room.py)?"""
+    assert state.mission is not None
+    mission = state.mission.mission
+    assert mission.placement is not None
+    placed = [m.pos for m in mission.objectives if m.id.startswith(PLACED_MARKER_PREFIX)]
+    fixed = [m.pos for m in mission.objectives if not m.id.startswith(PLACED_MARKER_PREFIX)]
+    impassable = [
+        [(q.x, q.y) for q in piece.points] for piece in state.terrain.values() if "impassable" in piece.kinds
+    ]
+    bf = state.battlefield
+    room = Room(bf.width, bf.height, mission.placement, fixed, placed, impassable)
+    return room.first_free() is not None
+
+
+def _no_room(state: MatchState, left: int, ctx: ApplyContext) -> MatchState:
+    """No legal place is left for the next marker: the ones not yet placed are not placed
+    (docs/missions.md, "Placing markers and choosing the zone") and the set-up goes on."""
+    assert state.mission is not None
+    ctx.log(
+        f"No place is left for another objective marker ({left} not placed): the set-up goes on.",
+        _rule(state, PLACEMENT_RULE),
+    )
+    mission = replace(state.mission, markers_left=0, deploying=None)
+    return _after_markers(replace(state, mission=mission), ctx)
 
 
 def _after_markers(state: MatchState, ctx: ApplyContext) -> MatchState:
@@ -189,5 +219,6 @@ def apply_place_marker(state: MatchState, side: Side, action: PlaceMarker, ctx: 
     ms = replace(ms, mission=mission, values={**ms.values, marker.id: marker.value}, markers_left=left)
     if left > 0:
         nxt = other_side(side)
-        return replace(state, active=nxt, mission=replace(ms, deploying=nxt))
+        placing = replace(state, active=nxt, mission=replace(ms, deploying=nxt))
+        return placing if _room_left(placing) else _no_room(placing, left, ctx)
     return _after_markers(replace(state, mission=replace(ms, deploying=None)), ctx)

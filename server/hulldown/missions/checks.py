@@ -3,18 +3,55 @@ and map, or a custom mission whose zones and markers fit the battlefield."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .catalogue import MAPS, MISSIONS, resolve
 from .fit import misfits
 from .model import SECONDARIES, Mission, MissionChoice
+from .placement_room import XY, markers_to_place, room_for
 
 MAX_MARKERS = 20
 MAX_TURNS = 20
 
 
 def mission_problems(
+    choice: MissionChoice,
+    edition: str,
+    width: float,
+    height: float,
+    impassable: Sequence[Sequence[XY]] = (),
+) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(path, message, allowed values) for each problem of ``choice``; empty when it is playable.
+    ``impassable``: the corners of each impassable terrain piece (no marker is placed on one)."""
+    found = _choice_problems(choice, edition, width, height)
+    if found:
+        return found
+    mission = resolve(choice, edition, width, height)
+    if not isinstance(mission, Mission) or mission.placement is None:
+        return []
+    p = mission.placement
+    wanted = markers_to_place(p)
+    fits = room_for(width, height, p, (m.pos for m in mission.objectives), impassable)
+    if fits >= wanted:
+        return []
+    path = "mission.custom.placement" if choice.custom is not None else "mission.place_markers"
+    most = f"{wanted} (D3 + {p.count} at most)" if p.extra_d3 else str(wanted)
+    return [
+        (
+            path,
+            f"the players could not place all the objective markers: there is room for {fits} of "
+            f'{most} on the {width:g} x {height:g} battlefield at least {p.edge_gap:g}" from the '
+            f'edges, {p.spacing:g}" apart'
+            + (f", {p.fixed_gap:g}\" from the mission's markers" if p.fixed_gap > p.spacing else "")
+            + " and off impassable terrain",
+            (),
+        )
+    ]
+
+
+def _choice_problems(
     choice: MissionChoice, edition: str, width: float, height: float
 ) -> list[tuple[str, str, tuple[str, ...]]]:
-    """(path, message, allowed values) for each problem of ``choice``; empty when it is playable."""
     if choice.custom is None:
         if not choice.id:
             return [
