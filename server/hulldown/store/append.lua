@@ -14,7 +14,8 @@
 --   {"appended",  new seq}
 --   {"duplicate", seq the action id was first appended at}
 --   {"conflict",  current version}
--- All checks happen before the first write, so a rejected call writes nothing.
+-- All checks happen before the first write, so a rejected call writes nothing (in a cluster, a
+-- duplicate rewrites its own dedupe entry unchanged: see below).
 
 local events = KEYS[1]
 local dedupe = KEYS[2]
@@ -46,9 +47,20 @@ local function current_version()
   return tonumber(string.sub(id, dash + 1))
 end
 
+local channel = ARGV[5]
+local in_cluster = channel ~= nil and channel ~= ""
+
 if has_action then
   local seen = redis.call("HGET", dedupe, action_id)
   if seen then
+    if in_cluster then
+      -- The duplicate is acknowledged after WAIT, which counts only the writes of this call's
+      -- own connection: a retry on a new connection (the first one broke before its WAIT
+      -- answered) has written nothing, and WAIT would confirm at once whether or not the
+      -- replicas have the append. Writing the same seq again changes nothing but is
+      -- replicated, so WAIT covers everything the primary holds, the first append included.
+      redis.call("HSET", dedupe, action_id, seen)
+    end
     return {"duplicate", tonumber(seen)}
   end
 end
@@ -67,8 +79,7 @@ redis.call("XADD", events, "0-" .. seq_text, "e", payload)
 if has_action then
   redis.call("HSET", dedupe, action_id, seq_text)
 end
-local channel = ARGV[5]
-if channel ~= nil and channel ~= "" then
+if in_cluster then
   redis.call("SPUBLISH", channel, seq_text)
 end
 return {"appended", seq}
