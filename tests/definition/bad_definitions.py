@@ -459,6 +459,24 @@ BAD: tuple[Bad, ...] = (
         edition="hh3",
     ),
     Bad(
+        "Intelligence out of bounds (hh3 Battlesmith tests use it)",
+        _set(f"{U0}.profile.intelligence", 1000),
+        f"{U0}.profile.intelligence",
+        "MAX_CHARACTERISTIC",
+    ),
+    Bad(
+        "negative barrel",
+        _set(f"{U0}.weapons[0].mount", {"kind": "hull", "arc": "front", "barrel": -5.0}),
+        f"{U0}.weapons[0].mount.barrel",
+        "MAX_MOUNT_OFFSET",
+    ),
+    Bad(
+        "barrel longer than any hull",
+        _set(f"{U0}.weapons[0].mount", {"kind": "hull", "arc": "front", "barrel": 1000.0}),
+        f"{U0}.weapons[0].mount.barrel",
+        "MAX_MOUNT_OFFSET",
+    ),
+    Bad(
         "hh3 model profile out of bounds",
         _set(f"{U2}.models.s0.profile", {"ld": 1000}),
         f"{U2}.models[0].profile.ld",

@@ -355,7 +355,7 @@ def _name(where: Where, word: str, terms: tuple[Term, ...], what: str) -> Iterat
 
 def _profile(path: str, p: Profile) -> Iterator[Problem]:
     yield from _bound((path, "m"), p.m, 0, L.MAX_MOVE, "M", "MAX_MOVE")
-    for key in ("ws", "bs", "s", "t", "i", "a", "ld", "cool"):
+    for key in ("ws", "bs", "s", "t", "i", "a", "ld", "cool", "intelligence"):
         yield from _bound(
             (path, key), getattr(p, key), 0, L.MAX_CHARACTERISTIC, key.upper(), "MAX_CHARACTERISTIC"
         )
@@ -464,6 +464,11 @@ def _weapon(
             allowed=vocab.mounts,
         )
     yield from _bound((path, "mount.swivel"), mount.swivel, 0, L.MAX_SWIVEL, "swivel", "MAX_SWIVEL")
+    # 40k7 Vehicle Weapons and Line of Sight: range is measured from the muzzle, the barrel's
+    # length from the mount; a barrel is no longer than a mount is far from the hull centre.
+    yield from _bound(
+        (path, "mount.barrel"), mount.barrel, 0, L.MAX_MOUNT_OFFSET, "a barrel length", "MAX_MOUNT_OFFSET"
+    )
     for key in ("x", "y"):
         yield from _bound(
             (path, f"mount.offset.{key}"),

@@ -35,7 +35,7 @@ MAX_STRENGTH: Final = 100
 MAX_AP: Final = 10  # |AP|
 MAX_HULL_INCHES: Final = 48.0  # hull length / width
 MAX_BASE_MM: Final = 400.0
-MAX_CHARACTERISTIC: Final = 100  # WS, BS, S, T, I, A, Ld, Cool, Sv, Inv, armour values
+MAX_CHARACTERISTIC: Final = 100  # WS, BS, S, T, I, A, Ld, Cool, Intelligence, Sv, Inv, armour values
 MAX_WOUNDS: Final = 100  # W and HP
 MAX_MOVE: Final = 120.0  # inches, M
 MAX_CAPACITY: Final = 100
@@ -46,7 +46,7 @@ MAX_TURN_LIMIT: Final = 1_000_000  # 0 = no limit; high limits are harmless (eve
 MAX_SPECTATOR_DELAY_EVENTS: Final = 100_000
 MAX_SPECTATOR_DELAY_SECONDS: Final = 86_400.0
 MAX_SWIVEL: Final = 360.0
-MAX_MOUNT_OFFSET: Final = 48.0  # inches from the hull centre
+MAX_MOUNT_OFFSET: Final = 48.0  # inches from the hull centre; also the longest barrel
 
 # Characters never allowed in ids and names: NUL and the other C0/C1 controls, and the Unicode
 # bidirectional controls that make text read differently from what it is (LRE..RLO, LRI..PDI,
