@@ -36,6 +36,7 @@ from msgspec.structs import replace
 from ..rules.dice import Dice
 from . import doc_refs
 from .actions import PLAY_ACTION_KINDS, Action, TakebackAnswer, TakebackRequest, Undo
+from .context import ApplyContext
 from .events import Event
 from .hashing import state_hash
 from .reducer import evolve
@@ -239,14 +240,18 @@ def needed_seq(state: MatchState, event: Event) -> int | None:
     return None
 
 
-def evolve_with_history(state: MatchState, event: Event, dice: Dice, state_at: StateAt) -> MatchState:
+def evolve_with_history(
+    state: MatchState, event: Event, dice: Dice, state_at: StateAt, ctx: ApplyContext | None = None
+) -> MatchState:
     """Fold one event, resolving undos and takebacks through ``state_at``. Total, like
-    ``reducer.evolve``, which it wraps: it also keeps the line of play and checks victory."""
+    ``reducer.evolve``, which it wraps: it also keeps the line of play and checks victory.
+    ``ctx``: the context the reducer applies the event in (its ``entries`` are then every line
+    the rules wrote, even more than the log window keeps), else a new one."""
     body = event.body
     by = event.by
     kind = type(body)
     if kind not in _HISTORY_KINDS:
-        new = evolve(state, event, dice)
+        new = evolve(state, event, dice, ctx)
         if by == "system":
             return new
         acted = {**new.acted, by: event.seq}

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from msgspec.structs import replace
 
 from ..rules.dice import Dice
+from .context import ApplyContext
 from .events import Event
 from .gc_pause import collections_paused
 from .history import StateAt, evolve_with_history
@@ -77,7 +78,8 @@ class Timeline:
         if event.seq != before.seq + 1:
             raise ValueError(f"event seq {event.seq} does not follow seq {before.seq}")
         dice = self.dice_for(event)
-        after = evolve_with_history(before, event, dice, self.state_at)
+        ctx = ApplyContext(event.seq, dice, before.log_count)
+        after = evolve_with_history(before, event, dice, self.state_at, ctx)
         self.events.append(event)
         self.state = after
         rolls = dice.rolls
@@ -88,10 +90,9 @@ class Timeline:
             self._checkpoints[after.seq] = after
             self._checkpoint_seqs.append(after.seq)
         self._record(before, after, event)
-        if after.log_count != before.log_count:
-            written = _written(before, after)
-            if written:
-                self.entries[event.seq] = written
+        count = after.log_count - before.log_count
+        if count > 0:
+            self.entries[event.seq] = _written(ctx.entries, after.log, count)
         return after
 
     def next_state(self, state: MatchState) -> MatchState:
@@ -218,17 +219,14 @@ def _starts(phases: list[PhaseStart], key: Callable[[PhaseStart], int]) -> list[
     return found
 
 
-def _written(before: MatchState, after: MatchState) -> tuple[LogEntry, ...]:
-    """The log lines an event wrote: the window's tail numbered from ``before.log_count`` on
-    (lines are numbered in order; the window may have dropped older lines meanwhile). The
-    tail is first guessed from the count written, then its bounds are checked."""
-    log, first = after.log, before.log_count
-    start = max(0, len(log) - (after.log_count - first))
-    while start > 0 and log[start - 1].n >= first:
-        start -= 1
-    while start < len(log) and log[start].n < first:
-        start += 1
-    return log[start:]
+def _written(rules_lines: list[LogEntry], window: tuple[LogEntry, ...], count: int) -> tuple[LogEntry, ...]:
+    """The ``count`` log lines an event wrote: the lines the rules wrote through its context
+    (all of them, even more than the window keeps), then those written after them (the victory
+    line, an undo's or a takeback's line), the last ones of the window."""
+    after_rules = count - len(rules_lines)
+    if after_rules <= 0:
+        return tuple(rules_lines)
+    return (*rules_lines, *window[len(window) - after_rules :])
 
 
 def fold_history(
