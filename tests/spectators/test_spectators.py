@@ -167,3 +167,26 @@ async def test_private_match_needs_the_spectator_token(server: ServerProcess) ->
     )
     assert in_query.status_code == 400 and in_query.json()["error"]["code"] == "token_in_query"
     await watcher.close()
+
+
+async def test_delayed_spectators_see_the_end_of_the_match(server: ServerProcess) -> None:
+    """docs/architecture.md, "Delayed spectators": once the match is over no newer events come
+    to make up an event delay; the last states are released (by the time delay alone), so the
+    delayed view reaches the end and the revealed seed."""
+    created = create(server, Options(spectator_delay_events=2))
+    match_id = created["match_id"]
+    a = await RawClient.connect(live_url(server, match_id), {"token": created["tokens"]["a"]})
+    watcher = await RawClient.connect(live_url(server, match_id), {"spectator": True})
+    await a.act(MOVE, "move")
+    assert get(server, f"/matches/{match_id}").json()["seq"] == 1  # held: one event behind
+    conceded = await a.act({"type": "concede"}, "give-up")
+    deadline = time.monotonic() + 10
+    while not (public := get(server, f"/matches/{match_id}").json())["ended"]:
+        assert time.monotonic() < deadline, public
+        await asyncio.sleep(0.05)
+    side = get(server, f"/matches/{match_id}", token=created["tokens"]["a"]).json()
+    assert public["seq"] == side["seq"] >= conceded["seq"] and public["winner"] == "b"
+    await watcher.wait_seq(side["seq"])
+    assert get(server, f"/matches/{match_id}/dice").status_code == 200  # the seed is revealed
+    for client in (a, watcher):
+        await client.close()

@@ -23,6 +23,9 @@ from ..match.views import view_json, view_patch
 from ..wire import protocol
 
 RECENT_PATCHES = 1024
+# An ended match has no newer events to count: its last states are released by the time delay
+# alone [decided] (docs/architecture.md, "Delayed spectators").
+MATCH_OVER_WAIVES_EVENT_DELAY = True
 
 _encoder = msgspec.json.Encoder()
 
@@ -57,12 +60,17 @@ class DelayedFeed:
         self._held.append((at, state))
 
     def release(self, current_seq: int, now: float | None = None) -> None:
-        """Release every held state that is now old enough; arm a timer for the next one."""
+        """Release every held state that is now old enough; arm a timer for the next one.
+
+        Once the match is over (the newest held state has ended) no newer events will come to
+        make up the event delay: the held states then wait for the time delay only
+        (``MATCH_OVER_WAIVES_EVENT_DELAY``), so delayed spectators see the end and the dice."""
         now = time.time() if now is None else now
         released = False
+        over = MATCH_OVER_WAIVES_EVENT_DELAY and bool(self._held) and self._held[-1][1].ended
         while self._held:
             at, state = self._held[0]
-            if current_seq - state.seq < self.events:
+            if not over and current_seq - state.seq < self.events:
                 break
             due = at + self.seconds
             if now < due:

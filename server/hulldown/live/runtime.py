@@ -54,6 +54,7 @@ RECENT_PATCHES = 256
 OUTAGES_RULE = "docs/limits-and-outages.md"
 MAX_APPEND_RETRIES = 5
 REVEAL_ACTION_ID = "system-reveal-seed"
+DELAY_READ_PAGE = 4096  # events read back at a time to find where a delayed view starts
 
 state_encoder = msgspec.json.Encoder()
 state_decoder = msgspec.json.Decoder(MatchState)
@@ -733,11 +734,20 @@ class MatchRuntime:
         if events <= 0 and seconds <= 0:
             return
         current = self.state.seq
-        entries = await self.store.read(self.match_id, after=max(0, current - events - 1 - 4096))
-        stamps = {seq: decode_event(payload).at for seq, payload in entries}
         now = time.time()
         cut = max(1, current - max(0, events))
-        while cut > 1 and stamps.get(cut, 0.0) > now - seconds:
+        # The newest seq at least ``events`` behind whose event is at least ``seconds`` old: read
+        # back a page at a time until one is found (an event not read is never taken as old).
+        read: dict[int, Event] = {}
+        low = current  # every event after ``low`` is in ``read``
+        while cut > 1 and seconds > 0:
+            if cut <= low:
+                start = max(0, cut - DELAY_READ_PAGE)
+                for seq, payload in await self.store.read(self.match_id, after=start, until=low):
+                    read[seq] = decode_event(payload)
+                low = start
+            if read[cut].at <= now - seconds:
+                break
             cut -= 1
         released = await self.states.get(cut) or self.state
         feed = DelayedFeed(
@@ -747,7 +757,10 @@ class MatchRuntime:
             lambda text: self.hub.broadcast(text, ("delayed",)),
             self._notify,
         )
-        later = [decode_event(payload) for seq, payload in entries if seq > released.seq]
+        if low > released.seq:  # the events after the cut that were not read back (an event delay)
+            for seq, payload in await self.store.read(self.match_id, after=released.seq, until=low):
+                read[seq] = decode_event(payload)
+        later = [read[seq] for seq in range(released.seq + 1, current + 1)]
         states = await self.states.fold(released, later)
         for event, state in zip(later, states, strict=True):
             feed.hold(event.at, state)
