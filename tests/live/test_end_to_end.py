@@ -195,6 +195,10 @@ async def test_the_whole_log_is_paged_over_http(server: ServerProcess) -> None:
     assert rest["entries"] == window
     bad = httpx.get(f"{server.http}/matches/{match_id}/log", params={"from": "-1"}, timeout=10)
     assert bad.status_code == 400
+    empty = httpx.get(f"{server.http}/matches/{match_id}/log", params={"limit": "0"}, timeout=10)
+    assert empty.status_code == 400 and "limit must be 1 or more" in empty.json()["error"]["message"]
+    default = httpx.get(f"{server.http}/matches/{match_id}/log", params={"from": 0}, timeout=10).json()
+    assert len(default["entries"]) == min(100, total)
     for client in (a, b, spectator):
         await client.close()
 

@@ -93,6 +93,11 @@ async def test_step_by_step_from_any_seq_with_marks(server: ServerProcess) -> No
     assert [f["seq"] for f in viewer.frames() if f["seq"] > 8] == [9, 10, 11]
     assert viewer.view == httpx.get(f"{server.http}/matches/{match_id}/state", timeout=10).json()["view"]
     assert viewer.view["seed"] != ""
+    # Every step asked for at the end is answered, and so is play from the end.
+    for again in ({"type": "replay_step"}, {"type": "replay_play"}):
+        seen = len(viewer.messages)
+        await viewer.send(again)
+        assert await viewer.wait_for(lambda m: m["type"] == "replay_end", start=seen) == end
     await viewer.close()
     for client in clients:
         await client.close()
@@ -163,6 +168,23 @@ async def test_replay_protocol_errors(server: ServerProcess) -> None:
         seen = len(viewer.messages)
         await viewer.ws.send(bad)
         assert (await viewer.wait_for(lambda m: m["type"] == "error", start=seen))["code"] == code
+    # Pacing out of bounds: a clear error naming the field, and nothing moves.
+    for bad, path in (
+        ({"type": "replay_play", "speed": 0}, "$.speed"),
+        ({"type": "replay_play", "speed": -3, "max_gap": 1}, "$.speed"),
+        ({"type": "replay_play", "max_gap": -1}, "$.max_gap"),
+        ({"type": "replay_step", "count": 0}, "$.count"),
+        ({"type": "replay_step", "count": -5}, "$.count"),
+    ):
+        seen = len(viewer.messages)
+        await viewer.send(bad)
+        error = await viewer.wait_for(lambda m: m["type"] == "error", start=seen)
+        assert error["code"] == "bad_message" and path in error["message"], (bad, error)
+        await asyncio.sleep(0.05)
+        assert [m["type"] for m in viewer.messages[seen:]] == ["error"], bad
+    slow = await ReplayClient.open(replay_url(server, match_id), mode="play", speed=0)
+    assert slow.messages[0]["type"] == "error" and "$.speed" in slow.messages[0]["message"]
+    await slow.close()
     unknown = await ReplayClient.open(replay_url(server, "nosuchmatch"))
     assert unknown.messages[0]["code"] == "unknown_match"
     await viewer.close()

@@ -89,6 +89,14 @@ def test_http_arcs_follow_private_spectator_access(server: ServerProcess) -> Non
     assert as_side.status_code == 200
     missing = httpx.get(url, params={"unit": "predator-1", "weapon": "x"}, headers=spectator, timeout=10)
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "unknown_weapon"
+    for params_missing, named in (
+        ({"weapon": "lascannon"}, "unit"),
+        ({"unit": "predator-1"}, "weapon"),
+        ({}, "unit"),
+    ):
+        unnamed = httpx.get(url, params=params_missing, headers=spectator, timeout=10)
+        assert unnamed.status_code == 400 and unnamed.json()["error"]["code"] == "bad_parameter"
+        assert unnamed.json()["error"]["message"].startswith(f"{named} must name"), params_missing
     bad_seq = httpx.get(url, params={**params, "at": 7}, headers=spectator, timeout=10)
     assert bad_seq.status_code == 404 and bad_seq.json()["error"]["code"] == "unknown_seq"
     # Not integers, though some pass str.isdigit ("²") or are too long for int(): a 400, no 500.

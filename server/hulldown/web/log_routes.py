@@ -15,9 +15,10 @@ from starlette.routing import Route
 from ..live.service import LiveService
 from ..match.state import LogEntry
 from .access import open_match
-from .responses import MsgspecJSON, error, int_param
+from .responses import MsgspecJSON, error, int_param, page_limit
 
 MAX_PAGE = 500
+DEFAULT_PAGE = 100
 
 
 async def get_log(request: Request) -> Response:
@@ -27,7 +28,7 @@ async def get_log(request: Request) -> Response:
     start = int_param(request, "from")
     if isinstance(start, Response):
         return start
-    limit = int_param(request, "limit")
+    limit = page_limit(request, DEFAULT_PAGE, MAX_PAGE)
     if isinstance(limit, Response):
         return limit
     opened = await open_match(request)
@@ -39,7 +40,7 @@ async def get_log(request: Request) -> Response:
     if timeline is None:
         return error(404, "unknown_match", "no such match")
     page: list[LogEntry] = []
-    count = min(100 if limit is None else limit, MAX_PAGE)
+    count = limit
     for seq in sorted(timeline.entries):
         if seq > visible:
             break

@@ -462,7 +462,9 @@ def _paths() -> dict[str, Schema]:
                 "security": BEARER_OPTIONAL,
                 "responses": {
                     "200": _json("ArcRegion", "The region a target must reach into."),
-                    "400": bad_int,
+                    "400": _error(
+                        "bad_parameter: unit or weapon missing, or at is not a non-negative integer."
+                    ),
                     "403": _error("spectator_token_required: the match is private."),
                     "404": _error("unknown_match, unknown_seq or unknown_weapon."),
                 },

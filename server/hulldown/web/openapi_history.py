@@ -116,7 +116,8 @@ def history_paths() -> dict[str, Schema]:
                         "name": "limit",
                         "in": "query",
                         "required": False,
-                        "schema": {"type": "integer", "minimum": 0, "maximum": 500, "default": 100},
+                        "schema": {"type": "integer", "minimum": 1, "default": 100},
+                        "description": "At most this many, 1 or more (default 100, capped at 500).",
                     },
                 ],
                 "responses": {
@@ -136,7 +137,10 @@ def history_paths() -> dict[str, Schema]:
                             }
                         },
                     },
-                    "400": _json("ErrorResponse", "bad_parameter: from/limit must be non-negative integers."),
+                    "400": _json(
+                        "ErrorResponse",
+                        "bad_parameter: from must be 0 or more, limit 1 or more (whole numbers).",
+                    ),
                     "403": forbidden,
                     "404": unknown,
                 },

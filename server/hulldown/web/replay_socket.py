@@ -36,6 +36,7 @@ from .socket_frames import (
 OPEN_TIMEOUT = 10.0
 MAX_STEP = 1000
 IDLE_POLL = 1.0
+MAX_PAUSE = 86_400.0  # seconds: the longest pause between two frames in "play", whatever the pace
 
 
 def _text(message: protocol.ReplayServerMessage) -> str:
@@ -156,6 +157,7 @@ class ReplaySession:
                 self.speed = message.speed
                 if message.max_gap is not None:
                     self.max_gap = message.max_gap
+                self._ended_at = None  # playing from the end says so again
                 self.play()
             case protocol.ReplayPause():
                 await self.pause()
@@ -196,6 +198,7 @@ class ReplaySession:
     async def step(self, count: int) -> None:
         for _ in range(count):
             if not await self.advance():
+                self._ended_at = None  # every step asked for at the end is answered
                 await self.end()
                 return
 
@@ -224,7 +227,8 @@ class ReplaySession:
         return True
 
     async def end(self) -> None:
-        """Say once per position that there is nothing more for now."""
+        """Say that there is nothing more for now: once per position while playing (the player
+        looks again every IDLE_POLL seconds), on every step asked for."""
         cursor = self.cursor
         if cursor is None or self._ended_at == cursor.seq:
             return
@@ -269,7 +273,7 @@ class ReplaySession:
             timeline = await self.timeline()
             previous = timeline.events[cursor.seq - 1 - timeline.base].at
             upcoming = timeline.events[cursor.seq - timeline.base].at
-            gap = max(0.0, (upcoming - previous) / max(self.speed, 1e-6))
+            gap = min(max(0.0, (upcoming - previous) / self.speed), MAX_PAUSE)
             if self.max_gap > 0:
                 gap = min(gap, self.max_gap)
             await asyncio.sleep(gap)

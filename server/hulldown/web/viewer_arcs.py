@@ -99,6 +99,12 @@ async def get_arcs(request: Request) -> Response:
     match_id = request.path_params["match_id"]
     unit_id = request.query_params.get("unit", "")
     weapon_id = request.query_params.get("weapon", "")
+    for param, value, what in (
+        ("unit", unit_id, "a unit id"),
+        ("weapon", weapon_id, "a weapon id of that unit"),
+    ):
+        if not value:
+            return error(400, "bad_parameter", f"{param} must name {what}")
     opened = await open_match(request)
     if isinstance(opened, Response):
         return opened

@@ -7,7 +7,7 @@ The JSON Schemas in ``client-protocol/schemas`` are generated from these types.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -118,6 +118,13 @@ ServerMessage = Welcome | Patch | Ack | Rejected | Resync | Error | Pong
 # ---- the replay feed: /matches/{id}/replay ----------------------------------------------
 
 
+# Replay pacing: ``speed`` divides the match's own gaps (more than 0); ``max_gap`` caps each
+# pause in seconds (0: no cap); ``count`` frames at least 1.
+Speed = Annotated[float, msgspec.Meta(gt=0)]
+MaxGap = Annotated[float, msgspec.Meta(ge=0)]
+StepCount = Annotated[int, msgspec.Meta(ge=1)]
+
+
 class ReplayOpen(
     msgspec.Struct, frozen=True, tag="replay_open", tag_field="type", forbid_unknown_fields=True
 ):
@@ -129,16 +136,16 @@ class ReplayOpen(
 
     from_seq: int = 1
     mode: Literal["step", "play"] = "step"
-    speed: float = 1.0
-    max_gap: float = 5.0
+    speed: Speed = 1.0
+    max_gap: MaxGap = 5.0
     token: str | None = None
 
 
 class ReplayPlay(
     msgspec.Struct, frozen=True, tag="replay_play", tag_field="type", forbid_unknown_fields=True
 ):
-    speed: float = 1.0
-    max_gap: float | None = None
+    speed: Speed = 1.0
+    max_gap: MaxGap | None = None
 
 
 class ReplayPause(
@@ -150,9 +157,9 @@ class ReplayPause(
 class ReplayStep(
     msgspec.Struct, frozen=True, tag="replay_step", tag_field="type", forbid_unknown_fields=True
 ):
-    """Send the next ``count`` frames now (pauses playback)."""
+    """Send the next ``count`` frames now (pauses playback; at most 1,000 at a time)."""
 
-    count: int = 1
+    count: StepCount = 1
 
 
 class ReplaySeek(
