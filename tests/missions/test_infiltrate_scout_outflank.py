@@ -87,6 +87,11 @@ def test_40k7_infiltrate_placement_12_hidden_or_18_in_plain_sight() -> None:
     assert "Side b infiltrates inf-b; it cannot charge in the first game turn." in state.log[-1].text
     # Side a's Infiltrator next: 15" from foe in plain sight is refused, 32" away is fine.
     assert state.mission.deploying == "a"
+    # Set up in its own zone as a normal deployment, the Infiltrate distances do not apply
+    # (10.8" from inf-b, which could see it): docs/missions.md, INFILTRATOR_MAY_DEPLOY_IN_ZONE.
+    assert game.check("a", Deploy(unit="inf-a", positions=at(u["inf-a"], (14, 10)))) is None
+    half_out = game.check("a", Deploy(unit="inf-a", positions=at(u["inf-a"], (14, 13))))
+    assert half_out is not None and half_out.code == "infiltrate_too_close"
     refused = game.check("a", Deploy(unit="inf-a", positions=at(u["inf-a"], (40, 28))))
     assert refused is not None and refused.code == "infiltrate_in_sight"
     state = game.act("a", Deploy(unit="inf-a", positions=at(u["inf-a"], (60, 20))))
@@ -98,6 +103,45 @@ def test_40k7_infiltrate_placement_12_hidden_or_18_in_plain_sight() -> None:
     banned = game.check("b", Charge(unit="inf-b", target="tac"))
     assert banned is not None and banned.code == "no_charge_this_turn"
     assert banned.rule == "40k7 rulebook, Special Rules, Infiltrate and Scout"
+
+
+def test_40k7_an_infiltrator_with_no_place_to_infiltrate_deploys_in_its_zone() -> None:
+    """Side a's whole army is one Infiltrator, so it may not wait in reserve. Side b's two mobs of
+    25 (lines in coherency across the table, one of them infiltrating first) leave no place on
+    the table 12" from them: the Infiltrator is set up in its own zone instead (without it no
+    action was legal for side a and the match could not go on; found by fuzzing)."""
+    u = {
+        "inf-a": k7.infantry("inf-a", "a", [(20, 6)], keywords=("infiltrate",)),
+        "mob": k7.infantry("mob", "b", [(10 + k, 40) for k in range(25)]),
+        "inf-b": k7.infantry("inf-b", "b", [(10 + k, 44) for k in range(25)], keywords=("infiltrate",)),
+    }
+    game = Game(created("40k7", u.values(), _crusade()))
+    _to_deploy(game)  # side a deploys first, but all it has infiltrates: side b's turn
+    spread = {"mob": 36.6, "inf-b": 9.0}
+
+    def line(unit_id: str) -> dict[str, Point]:
+        return {f"{unit_id}-{k}": Point(1.2 + 2.9 * k, spread[unit_id]) for k in range(25)}
+
+    state = game.act("b", Deploy(unit="mob", positions=line("mob")), dice=[2, 5])
+    assert state.mission is not None and state.mission.step == "infiltrate_order"
+    state = _decide(game, "first")
+    state = game.act("b", Deploy(unit="inf-b", positions=line("inf-b")))
+    assert state.mission is not None and state.mission.step == "infiltrate" and state.mission.deploying == "a"
+    held = game.check("a", Reserve(unit="inf-a"))
+    assert held is not None and held.code == "must_deploy_one"
+    # No place on the table 12" from side b: every infiltrating placement is refused ...
+    beyond_zone = [(x * 2.0 + 1, y * 2.0 + 1) for x in range(36) for y in range(24) if y * 2.0 + 1 > 12.5]
+    refusals = [game.check("a", Deploy(unit="inf-a", positions=at(u["inf-a"], xy))) for xy in beyond_zone]
+    assert all(r is not None for r in refusals)
+    assert {r.code for r in refusals if r is not None} <= {
+        "infiltrate_too_close",
+        "infiltrate_in_sight",
+        "overlapping",
+    }
+    # ... but its own zone takes it, 3" from inf-b's line.
+    state = game.act("a", Deploy(unit="inf-a", positions=at(u["inf-a"], (20, 6))))
+    assert state.mission is not None and state.mission.step != "infiltrate"
+    assert state_hash(game.folded()) == state_hash(game.state)
 
 
 # ---- 40k7 Scout ---------------------------------------------------------------------------------

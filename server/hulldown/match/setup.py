@@ -83,6 +83,11 @@ DECISION_SCOUT_ORDER = "scout_order"
 DECISION_SCOUT = "scout_redeploy"
 DECISION_OUTFLANK = "outflank"
 DEPLOYING_STEPS = ("deploy", "infiltrate")
+# 40k7 Infiltrate is a choice (docs/missions.md): in the Infiltrate step an Infiltrator may still
+# be set up wholly within its own zone as in a normal deployment [decided]. Without it, enemy
+# Infiltrators placed first could leave no place on the table for it, and a side whose every
+# unit infiltrates (none may wait in reserve) could do nothing at all.
+INFILTRATOR_MAY_DEPLOY_IN_ZONE = True
 SEIZE_ON = 6  # 40k7 and hh3: Seize the Initiative succeeds on a 6
 # A unit off the table (in reserve) has its models here, far from every rule's reach [decided].
 ZONE_TOLERANCE = 1e-6
@@ -297,6 +302,8 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
     if scouting:
         return check_scout(state, side, unit, action.positions, new)
     if step == "infiltrate":
+        if INFILTRATOR_MAY_DEPLOY_IN_ZONE and all(zone.covers(shape) for shape in new):
+            return None  # set up as a normal deployment: the Infiltrate distances do not apply
         return check_infiltrate_40k7(state, side, unit, new)
     if outside:
         return check_infiltrate_hh3(state, side, unit, new)
