@@ -98,6 +98,35 @@ def test_deep_strike_mishap_destroys_or_delays() -> None:
     assert refused is not None and refused.code == "not_arriving"
 
 
+def test_a_drop_pod_destroyed_by_a_mishap_takes_its_passengers() -> None:
+    """40k7 Deep Strike Mishap, 1-2 destroyed, on a Transport with a squad inside: the squad is
+    destroyed with it [decided, docs/rules-notes.md]. It stayed in reserve for ever, embarked in
+    a wreck that never arrives, and kept its side from ever being annihilated (found by fuzzing)."""
+    m = custom("40k7", scoring=Scoring(objectives="never"), turns=5)
+    tac = k7.infantry("tac", "a", [(10, 5)])
+    pod = replace(
+        k7.vehicle(
+            "pod", "a", 30, 5, keywords=("transport", "deep_strike", "open-topped"), capacity=10,
+            access=("left", "right", "front", "rear"),
+        ),
+        passengers=("sq",),
+    )  # fmt: skip
+    sq = replace(k7.infantry("sq", "a", [(30, 5)] * 3), embarked_in="pod")
+    foe = k7.infantry("foe", "b", [(36, 40)])
+    game = Game(created("40k7", (tac, pod, sq, foe), m))
+    _to_deploy(game)
+    game.act("a", Deploy(unit="tac", positions=at(tac, (10, 5))))
+    game.act("a", Reserve(unit="pod"))
+    game.act("b", Deploy(unit="foe", positions=at(foe, (36, 40))))
+    _to_turn_2(game, [3])
+    # On top of the foe: the scatter die hits (1), within 1" of an enemy: a Mishap, and a 1.
+    state = game.act("a", DeepStrike(unit="pod", at=Point(36, 40)), dice=[1, 1])
+    assert "a Mishap! The unit is destroyed, and sq inside it." in state.log[-1].text
+    assert state.units["pod"].destroyed and state.units["sq"].destroyed
+    assert not any(model.alive for model in state.units["sq"].models.values())
+    assert state.mission is not None and state.mission.off_table == {}
+
+
 def test_a_40k7_flyer_that_left_the_table_comes_back() -> None:
     """40k7 rulebook, Flyers: a Flyer that leaves combat airspace enters Ongoing Reserves (the
     movement rule gives it the reserves status); it rolls for reserves again and comes back on

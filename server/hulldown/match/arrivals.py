@@ -52,6 +52,7 @@ ARRIVAL_ENEMY_GAP = {"40k7": 1.0, "hh3": 2.0, "40k11": 9.0}
 DEEP_STRIKE_KEYWORD = "deep_strike"
 DEEP_STRIKE_HIT = 2  # the scatter die shows a hit on 1-2 (two faces of six)
 MISHAP_DESTROYED = 2  # Mishap table: 1-2 destroyed, 3-6 back to Ongoing Reserves [decided]
+MISHAP_DESTROYS_PASSENGERS = True  # a Transport destroyed by a Mishap takes its passengers [decided]
 DEEP_STRIKE_ENEMY_GAP = 1.0
 SCATTER_DIRECTIONS = 36  # two D6 pick one of 36 directions, 10 degrees apart [decided]
 
@@ -318,14 +319,27 @@ def apply_deep_strike(state: MatchState, side: Side, action: DeepStrike, ctx: Ap
         return arrived(new, unit.id)
     value = ctx.roll("Deep Strike Mishap", "", lambda v: "destroyed" if v <= MISHAP_DESTROYED else "delayed")
     if value <= MISHAP_DESTROYED:
-        ctx.log(f"{unit.name} lands at {where}: a Mishap! The unit is destroyed.", DEEP_STRIKE_RULE)
+        # A Transport's passengers share its fate (MISHAP_DESTROYS_PASSENGERS): they cannot
+        # arrive without it.
+        inside = (
+            [state.units[p] for p in unit.passengers if p in state.units]
+            if MISHAP_DESTROYS_PASSENGERS
+            else []
+        )
+        with_them = f", and {', '.join(p.name for p in inside)} inside it" if inside else ""
+        ctx.log(
+            f"{unit.name} lands at {where}: a Mishap! The unit is destroyed{with_them}.", DEEP_STRIKE_RULE
+        )
         ms = state.mission
         assert ms is not None
-        off = {k: v for k, v in ms.off_table.items() if k != unit.id}
-        gone = replace(
-            unit, destroyed=True, models={mid: replace(m, alive=False) for mid, m in unit.models.items()}
-        )
-        return replace(state, units={**state.units, unit.id: gone}, mission=replace(ms, off_table=off))
+        lost = {unit.id, *(p.id for p in inside)}
+        off = {k: v for k, v in ms.off_table.items() if k not in lost}
+        units = dict(state.units)
+        for gone in (unit, *inside):
+            units[gone.id] = replace(
+                gone, destroyed=True, models={mid: replace(m, alive=False) for mid, m in gone.models.items()}
+            )
+        return replace(state, units=units, mission=replace(ms, off_table=off))
     ctx.log(f"{unit.name} lands at {where}: a Mishap! It returns to Ongoing Reserves.", DEEP_STRIKE_RULE)
     ms = state.mission
     assert ms is not None
