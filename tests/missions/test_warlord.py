@@ -16,15 +16,19 @@ import httpx
 import msgspec
 from msgspec.structs import replace
 
+from hulldown.match.actions import Join
 from hulldown.match.context import ApplyContext
 from hulldown.match.definition import parse_definition, to_document
 from hulldown.match.definition_types import DefinitionError
+from hulldown.match.events import Event
+from hulldown.match.history import evolve_with_history
 from hulldown.match.mission_flow import after_action, end_of_game, warlord_slain
 from hulldown.match.scenario import CreateMatch, Scenario
 from hulldown.match.state import MatchState
 from hulldown.missions.model import Scoring
-from hulldown.rules.dice import FixedDice
+from hulldown.rules.dice import FixedDice, SeededDice
 from tests.hh3 import builders as hh3
+from tests.hh3 import test_playthrough as hh3_play
 from tests.wh40k7 import builders as k7
 
 from ..server_process import ServerProcess
@@ -119,6 +123,25 @@ def test_hh3_a_warlord_model_falls_and_scores_at_once_only_once() -> None:
     )
     assert not any("Slay the Warlord" in e.text for e in [*ctx.entries, *ended_ctx.entries])
     assert ended.mission.slew_warlord == ("a",)
+
+
+def test_hh3_a_warlord_paragon_that_joins_a_unit_is_still_the_warlord() -> None:
+    """hh3 Model Types, Paragon: a Paragon named as Warlord by its unit id joins an Infantry
+    unit, whose id the merged unit keeps; the Warlord is its model from then on, so its death
+    still counts for Slay the Warlord (the name pointed at a unit that no longer exists)."""
+    mission = replace(
+        standard("hh3", "the_heart_of_battle", "dawn_of_war"), warlords={"a": "cap-a", "b": "cap-b"}
+    )
+    state = replace(battle("hh3", hh3_play.armies(), mission), active="a", turn=1, player_turn=1)
+    join = Join(unit="cap-a", target="ass-a")
+    event = Event(seq=state.seq + 1, at=0.0, by="a", action_id="join", body=join)
+    joined = evolve_with_history(state, event, SeededDice(b"x", "m", event.seq), lambda seq: state)
+    assert "cap-a" not in joined.units and "cap-a-1" in joined.units["ass-a"].models
+    assert joined.mission is not None and joined.mission.mission.warlords == {"a": "cap-a-1", "b": "cap-b"}
+    assert not warlord_slain(joined, "a")
+    squad = joined.units["ass-a"]
+    fallen = replace(squad, models={**squad.models, "cap-a-1": replace(squad.models["cap-a-1"], alive=False)})
+    assert warlord_slain(replace(joined, units={**joined.units, "ass-a": fallen}), "a")
 
 
 def test_the_standard_missions_list_slay_the_warlord() -> None:

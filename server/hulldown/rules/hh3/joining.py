@@ -205,7 +205,17 @@ def apply_join(state: MatchState, unit: Unit, action: Join, ctx: ApplyContext) -
     units = {uid: u for uid, u in state.units.items() if uid != paragon.id}
     units[infantry.id] = add_flag(merged, F_JOINED)
     ctx.log(f"{unit.name} joins {state.units[action.target].name}.", R_PARAGON)
-    return replace(state, units=units)
+    return _warlord_follows(replace(state, units=units), paragon.id, model.id)
+
+
+def _warlord_follows(state: MatchState, unit_id: str, model_id: str) -> MatchState:
+    """A Warlord named by the Paragon's unit id is its model from now on: the unit id is gone
+    once it joins (docs/missions.md, Slay the Warlord)."""
+    ms = state.mission
+    if ms is None or unit_id not in ms.mission.warlords.values():
+        return state
+    warlords = {side: model_id if named == unit_id else named for side, named in ms.mission.warlords.items()}
+    return replace(state, mission=replace(ms, mission=replace(ms.mission, warlords=warlords)))
 
 
 def validate_leave(state: MatchState, unit: Unit, action: Leave) -> Rejection | None:
