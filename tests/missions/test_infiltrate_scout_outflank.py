@@ -129,6 +129,7 @@ def test_40k7_an_infiltrator_with_no_place_to_infiltrate_deploys_in_its_zone() -
     assert state.mission is not None and state.mission.step == "infiltrate" and state.mission.deploying == "a"
     held = game.check("a", Reserve(unit="inf-a"))
     assert held is not None and held.code == "must_deploy_one"
+    assert held.rule == "docs/missions.md, Set-up, as actions"  # not an hh3 rule in a 40k7 match
     # No place on the table 12" from side b: every infiltrating placement is refused ...
     beyond_zone = [(x * 2.0 + 1, y * 2.0 + 1) for x in range(36) for y in range(24) if y * 2.0 + 1 > 12.5]
     refusals = [game.check("a", Deploy(unit="inf-a", positions=at(u["inf-a"], xy))) for xy in beyond_zone]

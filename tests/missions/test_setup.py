@@ -197,6 +197,7 @@ def test_embarked_units_deploy_with_their_transport_and_one_unit_must_be_deploye
     assert refused is not None and refused.code == "deploys_with_transport"
     last = game.check("a", Reserve(unit="rhino"))
     assert last is not None and last.code == "must_deploy_one"
+    assert last.rule == "hh3 Age of Darkness, Declare Mission Reserves"
     state = game.act(
         "a", Deploy(unit="rhino", positions={next(iter(rhino.models)): Point(20, 5)}, heading=90)
     )
