@@ -29,7 +29,7 @@ export interface ReplayPause {
   type: "replay_pause";
 }
 /**
- * Send the next ``count`` frames now (pauses playback).
+ * Send the next ``count`` frames now (pauses playback; at most 1,000 at a time).
  */
 export interface ReplayStep {
   type: "replay_step";

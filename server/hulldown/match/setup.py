@@ -88,9 +88,6 @@ DEPLOYING_STEPS = ("deploy", "infiltrate")
 # Infiltrators placed first could leave no place on the table for it, and a side whose every
 # unit infiltrates (none may wait in reserve) could do nothing at all.
 INFILTRATOR_MAY_DEPLOY_IN_ZONE = True
-# hh3 says every side deploys at least one unit; the other editions follow it [decided]
-# (docs/missions.md), and their rejections cite that page, not an hh3 rule.
-MUST_DEPLOY_ONE_RULE = {"hh3": "hh3 Age of Darkness, Declare Mission Reserves"}
 SEIZE_ON = 6  # 40k7 and hh3: Seize the Initiative succeeds on a 6
 # A unit off the table (in reserve) has its models here, far from every rule's reach [decided].
 ZONE_TOLERANCE = 1e-6
@@ -411,9 +408,16 @@ def validate_reserve(state: MatchState, side: Side, action: Reserve) -> Rejectio
         and not (mission.mission.flyers_in_reserve and _is_flyer(state.units[uid]))
     ]
     if not deployed and not others and not (mission.mission.flyers_in_reserve and _is_flyer(unit)):
+        if state.edition == "hh3":
+            return reject(
+                "must_deploy_one",
+                "hh3 Age of Darkness, Declare Mission Reserves",
+                "every side deploys at least one unit on the battlefield",
+            )
+        # The other editions follow hh3 here [decided]: their players are shown where it is written.
         return reject(
             "must_deploy_one",
-            MUST_DEPLOY_ONE_RULE.get(state.edition, "docs/missions.md, Set-up, as actions"),
+            "docs/missions.md, Set-up, as actions",
             "every side deploys at least one unit on the battlefield",
         )
     return None
