@@ -6,7 +6,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from hulldown.match.actions import DeepStrike, Deploy, Disembark, EndPhase, Fire, Move, Reserve, Shoot
-from hulldown.match.state import MatchState, Point
+from hulldown.match.state import MatchState, Point, Unit
 from hulldown.missions.model import Scoring
 from tests.wh40k7 import builders as k7
 
@@ -98,12 +98,24 @@ def test_deep_strike_mishap_destroys_or_delays() -> None:
     assert refused is not None and refused.code == "not_arriving"
 
 
+def _transport_in_reserve(transport: Unit, passengers: Unit) -> Game:
+    """40k7, five turns: side a deploys a squad and holds ``transport`` (with ``passengers``
+    inside) in reserve, side b deploys a foe across the table."""
+    m = custom("40k7", scoring=Scoring(objectives="never"), turns=5)
+    tac = k7.infantry("tac", "a", [(10, 5)])
+    foe = k7.infantry("foe", "b", [(36, 40)])
+    game = Game(created("40k7", (tac, transport, passengers, foe), m))
+    _to_deploy(game)
+    game.act("a", Deploy(unit="tac", positions=at(tac, (10, 5))))
+    game.act("a", Reserve(unit=transport.id))
+    game.act("b", Deploy(unit="foe", positions=at(foe, (36, 40))))
+    return game
+
+
 def test_a_drop_pod_destroyed_by_a_mishap_takes_its_passengers() -> None:
     """40k7 Deep Strike Mishap, 1-2 destroyed, on a Transport with a squad inside: the squad is
     destroyed with it [decided, docs/rules-notes.md]. It stayed in reserve for ever, embarked in
     a wreck that never arrives, and kept its side from ever being annihilated (found by fuzzing)."""
-    m = custom("40k7", scoring=Scoring(objectives="never"), turns=5)
-    tac = k7.infantry("tac", "a", [(10, 5)])
     pod = replace(
         k7.vehicle(
             "pod", "a", 30, 5, keywords=("transport", "deep_strike", "open-topped"), capacity=10,
@@ -112,12 +124,7 @@ def test_a_drop_pod_destroyed_by_a_mishap_takes_its_passengers() -> None:
         passengers=("sq",),
     )  # fmt: skip
     sq = replace(k7.infantry("sq", "a", [(30, 5)] * 3), embarked_in="pod")
-    foe = k7.infantry("foe", "b", [(36, 40)])
-    game = Game(created("40k7", (tac, pod, sq, foe), m))
-    _to_deploy(game)
-    game.act("a", Deploy(unit="tac", positions=at(tac, (10, 5))))
-    game.act("a", Reserve(unit="pod"))
-    game.act("b", Deploy(unit="foe", positions=at(foe, (36, 40))))
+    game = _transport_in_reserve(pod, sq)
     _to_turn_2(game, [3])
     # On top of the foe: the scatter die hits (1), within 1" of an enemy: a Mishap, and a 1.
     state = game.act("a", DeepStrike(unit="pod", at=Point(36, 40)), dice=[1, 1])
@@ -163,16 +170,9 @@ def test_a_transport_arriving_from_reserve_brings_its_passengers_who_may_then_di
     together and arrive together; once the Rhino is on the table its passengers are no longer in
     reserve (they were kept so, and the mission put them back off the table, so they could never
     get out)."""
-    m = custom("40k7", scoring=Scoring(objectives="never"), turns=5)
-    tac = k7.infantry("tac", "a", [(10, 5)])
     rhino = replace(k7.rhino("rh", "a", 30, 5, 90), passengers=("pas",))
     pas = replace(k7.infantry("pas", "a", [(30, 5), (30, 5)]), embarked_in="rh")
-    foe = k7.infantry("foe", "b", [(36, 40)])
-    game = Game(created("40k7", (tac, rhino, pas, foe), m))
-    _to_deploy(game)
-    game.act("a", Deploy(unit="tac", positions=at(tac, (10, 5))))
-    game.act("a", Reserve(unit="rh"))
-    game.act("b", Deploy(unit="foe", positions=at(foe, (36, 40))))
+    game = _transport_in_reserve(rhino, pas)
     state = _to_turn_2(game, [6])
     assert state.mission is not None and state.mission.off_table == {"rh": "arriving", "pas": "reserve"}
     state = game.act("a", Deploy(unit="rh", positions={"rh-m": Point(30, 4)}, heading=90.0))
