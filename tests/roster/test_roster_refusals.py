@@ -9,6 +9,7 @@ import io
 import re
 import uuid
 import zipfile
+from collections import Counter
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -355,3 +356,33 @@ def test_the_limits_table_in_the_docs_states_the_constants() -> None:
         "MAX_MODELS": MAX_MODELS,
         "MAX_NUMBER_DIGITS": MAX_NUMBER_DIGITS,
     }
+
+
+def test_weapons_that_do_not_divide_among_the_models_are_all_imported() -> None:
+    """docs/roster-import.md, Weapons: five Shootas over three Boyz are five weapons, two and
+    two and one (the two left over went nowhere: three were imported, with no report line)."""
+    [unit] = import_roster(_roster(_model(3, weapons=_weapon(b"Shoota", 5))), "40k7").units
+    per_model = Counter(w["model"] for w in unit["weapons"])
+    assert sorted(per_model.values()) == [1, 2, 2] and set(per_model) == {m["id"] for m in unit["models"]}
+
+
+def test_every_profile_of_one_weapon_goes_to_the_same_model() -> None:
+    """docs/roster-import.md, Weapons: one missile launcher of two profiles (Krak, Frag) in a
+    squad of five is carried by one model, both its profiles with it (they were split over two
+    models); the next weapon of the squad goes to the next model."""
+    launcher = (
+        b'<selection name="Missile launcher" type="upgrade" number="1"><profiles>'
+        + b"".join(
+            b'<profile name="' + name + b'" typeName="Weapon"><characteristics>'
+            b'<characteristic name="Range">48"</characteristic><characteristic name="Strength">'
+            + strength
+            + b'</characteristic><characteristic name="AP">3</characteristic>'
+            b'<characteristic name="Type">Heavy 1</characteristic></characteristics></profile>'
+            for name, strength in ((b"Krak missile", b"8"), (b"Frag missile", b"4"))
+        )
+        + b"</profiles></selection>"
+    )
+    [unit] = import_roster(_roster(_model(5, weapons=launcher + _weapon(b"Shoota", 1))), "40k7").units
+    carriers = {w["name"]: w["model"] for w in unit["weapons"]}
+    assert carriers["Krak missile"] == carriers["Frag missile"]
+    assert carriers["Shoota"] != carriers["Krak missile"]

@@ -414,29 +414,34 @@ def _add_weapons(
     report: _Report,
 ) -> None:
     """One weapon per model per profile. A selection's ``number`` N is already multiplied down
-    the tree (a name may say more: ``Two Quad Lascannons``): over M models, N >= M gives each
-    model N // M copies, fewer go to the first models one each (in turn)."""
+    the tree (a name may say more: ``Two Quad Lascannons``): over M models, each model gets
+    N // M copies and the N % M left over go to the next models one each (in turn, across the
+    unit's selections). Every profile of one selection goes to the same models."""
     if not owners:
         return
     cursor = 0
+    plans: dict[int, list[tuple[str, int]]] = {}  # id(selection) -> its plan
     for sel, prof in found:
         line: WeaponLine | None = reader.weapon(prof, sel, g.statline, report.add)
         if line is None:
             continue
-        total = max(sel.number, _named_count(sel.name), 1)
-        plan = _weapon_plan(total, owners, cursor)
-        if total < len(owners):
-            cursor += total
+        plan = plans.get(id(sel))
+        if plan is None:
+            total = max(sel.number, _named_count(sel.name), 1)
+            plan = plans[id(sel)] = _weapon_plan(total, owners, cursor)
+            cursor += total % len(owners)
         _check_weapon_count(sel, len(weapons) + sum(copies for _, copies in plan))
         weapons.extend(_weapon_copies(line, plan, weapon_ids))
 
 
 def _weapon_plan(total: int, owners: list[str], cursor: int) -> list[tuple[str, int]]:
-    """(model id, copies): ``total`` copies over the models, N // M each, or one each in turn
-    from ``cursor`` when there are fewer copies than models."""
-    if total >= len(owners):
-        return [(mid, total // len(owners)) for mid in owners]
-    return [(owners[(cursor + k) % len(owners)], 1) for k in range(total)]
+    """(model id, copies): ``total`` copies over the models, ``total // M`` each and one more
+    for each of the ``total % M`` models in turn from ``cursor``."""
+    base, extra = divmod(total, len(owners))
+    copies = dict.fromkeys(owners, base)
+    for k in range(extra):
+        copies[owners[(cursor + k) % len(owners)]] += 1
+    return [(mid, count) for mid, count in copies.items() if count]
 
 
 def _check_weapon_count(sel: Selection, count: int) -> None:
