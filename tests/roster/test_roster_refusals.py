@@ -386,3 +386,23 @@ def test_every_profile_of_one_weapon_goes_to_the_same_model() -> None:
     carriers = {w["name"]: w["model"] for w in unit["weapons"]}
     assert carriers["Krak missile"] == carriers["Frag missile"]
     assert carriers["Shoota"] != carriers["Krak missile"]
+
+
+def test_units_a_match_would_refuse_are_refused_with_the_unit_and_the_value() -> None:
+    """docs/roster-import.md, Limits: a unit the importer made can always be played, so a value
+    beyond the match definition's limits is a refusal naming the unit and the value (it was
+    imported, and the match made from it was refused later)."""
+    with pytest.raises(RosterError) as refused:
+        import_roster(_roster(_model(5, statline=_statline(ws=b"999999999"))), "40k7")
+    message = str(refused.value)
+    assert "'Boy' profile.ws: WS must be between 0 and 100 (MAX_CHARACTERISTIC), got 999999999" in message
+    assert "docs/roster-import.md, Limits" in message
+
+
+def test_an_army_the_deployment_cannot_fit_on_the_table_is_refused() -> None:
+    """Ten mobs of a hundred (the most models a roster may hold) do not fit side a's half of the
+    72 x 48 table in the importer's rows: refused, naming the first models off the table."""
+    with pytest.raises(RosterError) as refused:
+        import_roster(_roster(_model(100) * 10), "40k7")
+    assert "off the 72 x 48 in table" in str(refused.value)
+    assert "more)" in str(refused.value)

@@ -116,7 +116,47 @@ def import_roster(data: bytes, edition: str, side: str = "a", *, deploy_units: b
         report.add("unmapped", "forces", roster.name, "no selection of this roster carries a statline")
     if deploy_units:
         deploy(units, side)
+        _playable(units, edition)
     return RosterImport(edition=edition, roster_name=roster.name, units=units, report=report.entries)
+
+
+PLAYABLE_PROBLEMS_SHOWN = 3  # how many of the problems a refused roster's message names
+
+
+def _playable(units: list[dict[str, Any]], edition: str) -> None:
+    """Refuse units a match definition would refuse: values beyond its limits (a BS of
+    999999999, shots 0, a capacity of -5) or an army the deployment cannot fit on the table
+    (docs/roster-import.md, Limits: a unit the importer made can always be played)."""
+    if not units:
+        return
+    from ..match.definition import parse_definition  # the match package imports nothing of this one
+    from ..match.definition_types import DefinitionError
+
+    parsed = parse_definition({"format": 1, "edition": edition, "scenario": {"units": units}})
+    if not isinstance(parsed, DefinitionError):
+        return
+    problems = [p for p in parsed.problems if p.path.startswith(_UNITS_PATH)]
+    if not problems:
+        return
+    shown = "; ".join(_unit_problem(p.path, p.message, units) for p in problems[:PLAYABLE_PROBLEMS_SHOWN])
+    more = (
+        f" (and {len(problems) - PLAYABLE_PROBLEMS_SHOWN} more)"
+        if len(problems) > PLAYABLE_PROBLEMS_SHOWN
+        else ""
+    )
+    raise RosterError(f"the roster's units could not be played: {shown}{more} ({LIMITS_DOC})")
+
+
+_UNITS_PATH = "scenario.units["
+
+
+def _unit_problem(path: str, message: str, units: list[dict[str, Any]]) -> str:
+    """``path`` (``scenario.units[3].profile.bs``) told by the unit's name."""
+    index, _, rest = path[len(_UNITS_PATH) :].partition("]")
+    if not index.isdigit() or int(index) >= len(units):
+        return f"{path}: {message}"
+    where = rest.lstrip(".")
+    return f"{units[int(index)].get('name', '?')!r}{' ' + where if where else ''}: {message}"
 
 
 def _units_of(
