@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import socket
+from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -145,11 +146,11 @@ async def test_post_matches_refuses_a_big_body_before_reading_it(server: ServerP
     assert '"too_large"' in head
 
     # Streamed without a length (chunked): refused once more than the limit has arrived.
-    def chunks() -> object:
+    def chunks() -> Iterator[bytes]:
         for _ in range(200):
             yield b" " * 65536
 
-    response = httpx.post(f"{server.http}/matches", content=chunks(), timeout=30)  # type: ignore[arg-type]
+    response = httpx.post(f"{server.http}/matches", content=chunks(), timeout=30)
     assert response.status_code == 413 and response.json()["error"]["code"] == "too_large"
     # A normal body still works.
     assert create(server)["match_id"]
@@ -166,13 +167,13 @@ async def test_player_tools_refuse_a_big_body_before_reading_it(server: ServerPr
     assert '"too_large"' in head and "100000000 bytes" in head
 
     # Streamed without a length: refused once more than the limit has arrived.
-    def chunks() -> object:
+    def chunks() -> Iterator[bytes]:
         for _ in range(40):
             yield b" " * 65536
 
     response = httpx.post(
         f"{server.http}/matches/{created['match_id']}/{tool}",
-        content=chunks(),  # type: ignore[arg-type]
+        content=chunks(),
         headers={"authorization": f"Bearer {created['tokens']['a']}"},
         timeout=30,
     )

@@ -68,15 +68,14 @@ def _mission(d: MatchDefinition) -> Iterator[Problem]:
     if d.mission is None:
         return
     from ..missions.checks import mission_problems, warlord_problems
+    from ..missions.placement_room import impassable_outlines
 
     bf = d.scenario.battlefield
     side_of: dict[str, str] = {}
     for unit in d.scenario.units:
         side_of[unit.id] = unit.side
         side_of.update({m.id: unit.side for m in unit.models if m.id})
-    impassable = [
-        [(q.x, q.y) for q in piece.points] for piece in d.scenario.terrain if "impassable" in piece.kinds
-    ]
+    impassable = impassable_outlines(d.scenario.terrain)
     found = mission_problems(d.mission, d.edition, bf.width, bf.height, impassable)
     for path, message, allowed in found or warlord_problems(d.mission, side_of):
         yield Problem(path, message, allowed=allowed) if allowed else Problem(path, message)

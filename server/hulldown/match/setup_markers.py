@@ -22,7 +22,7 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
 from ..missions.model import ObjectiveMarker
-from ..missions.placement_room import Room
+from ..missions.placement_room import Room, impassable_outlines, marker_gap
 from .actions import PlaceMarker
 from .context import ApplyContext
 from .rejection import Rejection, reject
@@ -85,11 +85,10 @@ def _room_left(state: MatchState) -> bool:
     assert mission.placement is not None
     placed = [m.pos for m in mission.objectives if m.id.startswith(PLACED_MARKER_PREFIX)]
     fixed = [m.pos for m in mission.objectives if not m.id.startswith(PLACED_MARKER_PREFIX)]
-    impassable = [
-        [(q.x, q.y) for q in piece.points] for piece in state.terrain.values() if "impassable" in piece.kinds
-    ]
     bf = state.battlefield
-    room = Room(bf.width, bf.height, mission.placement, fixed, placed, impassable)
+    room = Room(
+        bf.width, bf.height, mission.placement, fixed, placed, impassable_outlines(state.terrain.values())
+    )
     return room.first_free() is not None
 
 
@@ -185,7 +184,7 @@ def validate_place_marker(state: MatchState, side: Side, action: PlaceMarker) ->
         )
     placed = {m.id for m in ms.mission.objectives if m.id.startswith(PLACED_MARKER_PREFIX)}
     for marker in ms.mission.objectives:
-        need = p.spacing if marker.id in placed else max(p.spacing, p.fixed_gap)
+        need = marker_gap(p, placed=marker.id in placed)
         d = math.hypot(marker.pos[0] - x, marker.pos[1] - y)
         if d < need:
             return reject(

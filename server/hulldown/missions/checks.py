@@ -27,7 +27,9 @@ def mission_problems(
     if found:
         return found
     mission = resolve(choice, edition, width, height)
-    if not isinstance(mission, Mission) or mission.placement is None:
+    if not isinstance(mission, Mission):
+        return [("mission", mission, ())]  # a standard mission that does not fit the battlefield
+    if mission.placement is None:
         return []
     p = mission.placement
     wanted = markers_to_place(p)
@@ -71,8 +73,7 @@ def _choice_problems(
                     tuple(MAPS[edition]),
                 )
             ]
-        found = resolve(choice, edition, width, height)
-        return [] if isinstance(found, Mission) else [("mission", found, ())]
+        return []
     if choice.id or choice.deployment:
         return [("mission", "give either a standard mission (id, deployment) or a custom one, not both", ())]
     return list(_custom(choice.custom, edition, width, height))

@@ -27,6 +27,7 @@ import numpy
 import shapely
 from shapely.geometry import Polygon
 
+from ..match.state import Terrain
 from .model import MarkerPlacement
 
 MARKER_ROOM_STEP = 0.5  # inches between the grid points where room for a marker is looked for [decided]
@@ -34,6 +35,17 @@ MARKER_ROOM_POINTS = 200  # on a battlefield longer than 100", the grid has this
 EXTRA_D3_MOST = 3  # the most a D3 adds (40k7 Crusade: D3+2 markers)
 
 XY = tuple[float, float]
+
+
+def marker_gap(placement: MarkerPlacement, placed: bool) -> float:
+    """How far a new marker stays from a marker players ``placed`` (``spacing``), or from one of
+    the mission's own (``fixed_gap``, at least ``spacing``)."""
+    return placement.spacing if placed else max(placement.spacing, placement.fixed_gap)
+
+
+def impassable_outlines(terrain: Iterable[Terrain]) -> list[list[XY]]:
+    """The corners of each impassable piece: no marker is placed on one."""
+    return [[(q.x, q.y) for q in piece.points] for piece in terrain if "impassable" in piece.kinds]
 
 
 def grid_step(width: float, height: float) -> float:
@@ -68,10 +80,10 @@ class Room:
         gap = placement.edge_gap
         self.xs = _axis(gap, width - gap, step)
         self.ys = _axis(gap, height - gap, step)
-        fixed_gap = max(placement.spacing, placement.fixed_gap)
+        fixed_gap, spacing = marker_gap(placement, placed=False), marker_gap(placement, placed=True)
         self.markers: list[tuple[float, float, float]] = [(x, y, fixed_gap) for x, y in fixed]
-        self.markers.extend((x, y, placement.spacing) for x, y in placed)
-        self.spacing = placement.spacing
+        self.markers.extend((x, y, spacing) for x, y in placed)
+        self.spacing = spacing
         self.terrain = [Polygon(points) for points in impassable if len(points) >= 3]
         self._rows_off_terrain: dict[int, list[bool]] = {}
 

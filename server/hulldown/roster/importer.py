@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..match.definition import parse_definition
+from ..match.definition_types import DefinitionError
 from ..match.limits import MAX_MODELS, MAX_MODELS_PER_UNIT, MAX_WEAPONS_PER_UNIT
 from . import dimensions
 from .deploy import deploy
@@ -129,9 +131,6 @@ def _playable(units: list[dict[str, Any]], edition: str) -> None:
     (docs/roster-import.md, Limits: a unit the importer made can always be played)."""
     if not units:
         return
-    from ..match.definition import parse_definition  # the match package imports nothing of this one
-    from ..match.definition_types import DefinitionError
-
     parsed = parse_definition({"format": 1, "edition": edition, "scenario": {"units": units}})
     if not isinstance(parsed, DefinitionError):
         return

@@ -157,7 +157,6 @@ class ReplaySession:
                 self.speed = message.speed
                 if message.max_gap is not None:
                     self.max_gap = message.max_gap
-                self._ended_at = None  # playing from the end says so again
                 self.play()
             case protocol.ReplayPause():
                 await self.pause()
@@ -198,8 +197,7 @@ class ReplaySession:
     async def step(self, count: int) -> None:
         for _ in range(count):
             if not await self.advance():
-                self._ended_at = None  # every step asked for at the end is answered
-                await self.end()
+                await self.end(once=False)  # every step asked for at the end is answered
                 return
 
     async def advance(self) -> bool:
@@ -226,11 +224,11 @@ class ReplaySession:
         await self.send(_text(frame))
         return True
 
-    async def end(self) -> None:
-        """Say that there is nothing more for now: once per position while playing (the player
-        looks again every IDLE_POLL seconds), on every step asked for."""
+    async def end(self, *, once: bool = True) -> None:
+        """Say that there is nothing more for now: ``once`` per position while playing (the
+        player looks again every IDLE_POLL seconds), else every time (a step asked for)."""
         cursor = self.cursor
-        if cursor is None or self._ended_at == cursor.seq:
+        if cursor is None or (once and self._ended_at == cursor.seq):
             return
         self._ended_at = cursor.seq
         visible = self.access.state(self.runtime)
@@ -239,6 +237,7 @@ class ReplaySession:
     # ---- playing -------------------------------------------------------------------------
 
     def play(self) -> None:
+        self._ended_at = None  # a player just started says where it stands, even at the end
         self._player = asyncio.create_task(self._play())
 
     async def pause(self) -> None:
