@@ -38,25 +38,27 @@ CONTACT_EPS = 0.05
 # circles are this much farther apart than the distance asked about, so rounding can never
 # reject a pair the exact test would accept.
 FAR_SLACK = 1e-6
-# Models and units whose footprints are kept (by object identity: a model that did not change
-# between events is the same object in the next state, match/identity_cache.py).
+# Models whose footprints and units whose bounding circles are kept (by object identity: a model
+# that did not change between events is the same object in the next state,
+# match/identity_cache.py).
 FOOTPRINT_CACHE_SIZE = 16384
-UNIT_SHAPE_CACHE_SIZE = 4096
+UNIT_BOUNDS_CACHE_SIZE = 4096
 CONTACT_CACHE_SIZE = 256
 
 _footprints: IdentityCache[Model, g.Footprint] = IdentityCache(FOOTPRINT_CACHE_SIZE)
 
 
-class UnitShape(msgspec.Struct, frozen=True, gc=False):
-    """A unit's living models' footprints and a circle holding them all (centre, radius)."""
+class UnitBounds(msgspec.Struct, frozen=True, gc=False):
+    """A circle holding every living model of a unit (centre, radius); ``empty``: no living model.
+    Worked out from the models' positions and sizes alone: no footprint is built for it."""
 
-    footprints: tuple[g.Footprint, ...]
     cx: float
     cy: float
     radius: float
+    empty: bool
 
 
-_unit_shapes: IdentityCache[Unit, UnitShape] = IdentityCache(UNIT_SHAPE_CACHE_SIZE)
+_unit_bounds: IdentityCache[Unit, UnitBounds] = IdentityCache(UNIT_BOUNDS_CACHE_SIZE)
 
 
 def footprint(model: Model) -> g.Footprint:
@@ -122,41 +124,49 @@ def model_distance(a: Model, b: Model) -> float:
     return g.distance(footprint(a), footprint(b))
 
 
-def unit_shape(unit: Unit) -> UnitShape:
-    """The unit's living footprints and their bounding circle, once per unit object."""
-    found = _unit_shapes.get(unit)
+def model_reach(model: Model) -> float:
+    """How far the model's footprint reaches from its position: a hull's corner, a base's edge
+    (equal to its footprint's ``reach``, without building the footprint)."""
+    if model.hull is not None:
+        return math.hypot(model.hull.length / 2.0, model.hull.width / 2.0)
+    return (model.base_mm or DEFAULT_BASE_MM) / g.MM_PER_INCH / 2.0
+
+
+def unit_bounds(unit: Unit) -> UnitBounds:
+    """The circle holding the unit's living models, once per unit object."""
+    found = _unit_bounds.get(unit)
     if found is None:
-        found = _unit_shapes.put(unit, _build_unit_shape(unit))
+        found = _unit_bounds.put(unit, _build_unit_bounds(unit))
     return found
 
 
-def _build_unit_shape(unit: Unit) -> UnitShape:
-    prints = tuple([footprint(m) for m in unit.models.values() if m.alive])
-    if len(prints) == 1:  # a vehicle, most often: the circle is its own
-        only = prints[0]
-        return UnitShape(prints, only.cx, only.cy, only.reach)
-    if not prints:
-        return UnitShape(prints, 0.0, 0.0, 0.0)
-    cx = sum([f.cx for f in prints]) / len(prints)
-    cy = sum([f.cy for f in prints]) / len(prints)
-    radius = max([math.hypot(f.cx - cx, f.cy - cy) + f.reach for f in prints])
-    return UnitShape(prints, cx, cy, radius)
+def _build_unit_bounds(unit: Unit) -> UnitBounds:
+    models = [m for m in unit.models.values() if m.alive]
+    if len(models) == 1:  # a vehicle, most often: the circle is its own
+        only = models[0]
+        return UnitBounds(only.pos.x, only.pos.y, model_reach(only), False)
+    if not models:
+        return UnitBounds(0.0, 0.0, 0.0, True)
+    cx = sum([m.pos.x for m in models]) / len(models)
+    cy = sum([m.pos.y for m in models]) / len(models)
+    radius = max([math.hypot(m.pos.x - cx, m.pos.y - cy) + model_reach(m) for m in models])
+    return UnitBounds(cx, cy, radius, False)
 
 
-def may_be_within(a: UnitShape, b: UnitShape, d: float) -> bool:
+def may_be_within(a: UnitBounds, b: UnitBounds, d: float) -> bool:
     """False when no part of the two units can be within ``d`` inches: their bounding circles
     are farther apart than that (every model lies inside its unit's circle). Cheap, exact."""
-    if not a.footprints or not b.footprints:
+    if a.empty or b.empty:
         return False
     return math.hypot(a.cx - b.cx, a.cy - b.cy) - a.radius - b.radius <= d + FAR_SLACK
 
 
 def units_within(a: Unit, b: Unit, d: float) -> bool:
     """Some living models of the two units are within ``d`` inches (hull or base edges)."""
-    sa, sb = unit_shape(a), unit_shape(b)
-    if not may_be_within(sa, sb, d):
+    if not may_be_within(unit_bounds(a), unit_bounds(b), d):
         return False
-    return any(g.within(fa, fb, d) for fa in sa.footprints for fb in sb.footprints)
+    theirs = [footprint(m) for m in alive(b)]
+    return any(g.within(footprint(m), fb, d) for m in alive(a) for fb in theirs)
 
 
 def unit_distance(a: Unit, b: Unit) -> float:

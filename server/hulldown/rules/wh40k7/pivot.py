@@ -25,7 +25,7 @@ from ...match.state import MatchState, Model, Point, Unit
 from ...match.turns import replace_unit
 from .. import geometry as g
 from . import refs
-from .geo import CONTACT_EPS, alive, all_terrain, footprint, in_contact, may_be_within, on_table, unit_shape
+from .geo import CONTACT_EPS, alive, all_terrain, footprint, in_contact, may_be_within, on_table, unit_bounds
 from .types import is_zooming
 from .wording import degrees, place, plural
 
@@ -45,12 +45,15 @@ def contact_enemies(state: MatchState, unit: Unit) -> list[tuple[Unit, Model]]:
     """Enemy models in base contact with the vehicle. An enemy unit whose bounding circle is
     out of contact range of the vehicle's is passed over without looking at its models."""
     out: list[tuple[Unit, Model]] = []
-    shape, hulls = unit_shape(unit), alive(unit)
+    bounds = unit_bounds(unit)
+    hulls: list[Model] | None = None  # the vehicle's models, once an enemy unit is near
     for other in state.units.values():
         if other.side == unit.side or not on_table(other):
             continue
-        if not may_be_within(shape, unit_shape(other), CONTACT_EPS):
+        if not may_be_within(bounds, unit_bounds(other), CONTACT_EPS):
             continue
+        if hulls is None:
+            hulls = alive(unit)
         out.extend((other, m) for m in alive(other) if any(in_contact(h, m) for h in hulls))
     return out
 
