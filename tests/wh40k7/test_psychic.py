@@ -15,8 +15,9 @@ from msgspec.structs import replace
 from hulldown.match.actions import Decide, EndPhase, Fire, Manifest, Shoot
 from hulldown.match.context import ApplyContext
 from hulldown.match.state import MatchState, Mount, Unit, Weapon
-from hulldown.match.turns import replace_unit
+from hulldown.match.turns import next_phase, replace_unit
 from hulldown.rules.dice import SeededDice
+from hulldown.rules.phases import PHASES_40K7
 from hulldown.rules.wh40k7 import psychic
 from hulldown.rules.wh40k7.allocation import DECISION_ALLOCATE
 from hulldown.rules.wh40k7.warp import PILOT_LEADERSHIP, mastery_level, pool
@@ -82,6 +83,20 @@ def test_without_a_psyker_the_psychic_phase_passes_at_once() -> None:
     res = act(state, "a", EndPhase(), [])
     assert res.state.phase == "shooting"
     assert res.texts == ["Movement phase over; shooting phase."]
+
+
+def test_every_phase_after_movement_leads_where_the_full_order_leads() -> None:
+    """40k7 The Psychic Phase comes after the Movement phase: the order without it differs only
+    there, so the end of any other phase - with or without a Psyker - leads to the phase the full
+    turn order gives, and only the end of the Movement phase asks about Psykers."""
+    for units in ((vehicle("rhino", "a", 10, 24), _marines()), (_psyker(), _marines())):
+        for phase in (*PHASES_40K7, "setup"):
+            state = replace(make_state(*units), phase=phase)
+            order = psychic.phase_order(state)
+            if phase == "movement" and units[0].id == "rhino":
+                assert order == psychic.PHASES_WITHOUT_PSYCHIC
+                continue
+            assert next_phase(state, order) == next_phase(state, PHASES_40K7), phase
 
 
 def test_a_passed_psychic_test_can_be_denied() -> None:

@@ -74,13 +74,22 @@ EndPhase = Callable[[MatchState, ApplyContext], MatchState]
 
 # The turn without its Psychic phase: the order a side with no Psyker plays.
 PHASES_WITHOUT_PSYCHIC: tuple[str, ...] = tuple(p for p in PHASES_40K7 if p != PHASE)
+# The phase the Psychic phase follows (the Movement phase): from any other phase both orders
+# lead to the same next phase.
+PHASE_BEFORE_PSYCHIC = PHASES_40K7[PHASES_40K7.index(PHASE) - 1]
 
 
 def phase_order(state: MatchState) -> tuple[str, ...]:
-    """The phases the side to play goes through: without the Psychic phase when, at the end of its
-    Movement phase, it has no Psyker knowing a power (SKIP_PHASE_WITHOUT_PSYKER). A match with
-    no Psyker therefore plays, and logs, exactly the turn it played before the phase existed."""
-    if SKIP_PHASE_WITHOUT_PSYKER and state.phase != PHASE and not has_caster(state, state.active):
+    """The phases the side to play goes through, to take the next one from: without the Psychic
+    phase when, at the end of its Movement phase, it has no Psyker knowing a power
+    (SKIP_PHASE_WITHOUT_PSYKER). A match with no Psyker therefore plays, and logs, exactly the
+    turn it played before the phase existed. Only the end of the Movement phase asks about
+    Psykers: from any other phase the next phase is the same in both orders."""
+    if (
+        SKIP_PHASE_WITHOUT_PSYKER
+        and state.phase == PHASE_BEFORE_PSYCHIC
+        and not has_caster(state, state.active)
+    ):
         return PHASES_WITHOUT_PSYCHIC
     return PHASES_40K7
 
