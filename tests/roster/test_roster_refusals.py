@@ -406,3 +406,19 @@ def test_an_army_the_deployment_cannot_fit_on_the_table_is_refused() -> None:
         import_roster(_roster(_model(100) * 10), "40k7")
     assert "off the 72 x 48 in table" in str(refused.value)
     assert "more)" in str(refused.value)
+
+
+def test_a_selection_of_number_0_is_none_of_it_and_is_reported() -> None:
+    """docs/roster-import.md, Models: ``number="0"`` is none of the selection - a unit of 0 models
+    is no unit, a weapon of number 0 no weapon - each reported as skipped (they were read as
+    one model and one weapon, with no report line)."""
+    result = import_roster(
+        _roster(_model(0, name=b"Nob") + _model(2, weapons=_weapon(b"Shoota", 2) + _weapon(b"Choppa", 0))),
+        "40k7",
+    )
+    [unit] = result.units
+    assert unit["name"] == "Boy" and len(unit["models"]) == 2
+    assert [w["name"] for w in unit["weapons"]] == ["Shoota", "Shoota"]
+    skipped = {(r.name, r.path) for r in result.report if r.level == "skipped"}
+    assert ("Nob", "forces[0].selections[0]") in skipped
+    assert ("Choppa", "forces[0].selections[1].selections[1]") in skipped

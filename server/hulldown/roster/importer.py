@@ -112,7 +112,7 @@ def import_roster(data: bytes, edition: str, side: str = "a", *, deploy_units: b
     units: list[dict[str, Any]] = []
     tally = _RosterTally()
     for force in roster.all_forces():
-        for sel in force.selections:
+        for sel in _fielded(force.selections, report):
             units.extend(_units_of(sel, reader, side, tally, report))
     if not units:
         report.add("unmapped", "forces", roster.name, "no selection of this roster carries a statline")
@@ -120,6 +120,20 @@ def import_roster(data: bytes, edition: str, side: str = "a", *, deploy_units: b
         deploy(units, side)
         _playable(units, edition)
     return RosterImport(edition=edition, roster_name=roster.name, units=units, report=report.entries)
+
+
+def _fielded(selections: list[Selection], report: _Report) -> list[Selection]:
+    """The selections with a ``number`` of at least 1, at any depth: one of ``number="0"`` is none
+    of it - no unit, model or weapon is made of it or of what it holds - and is reported as
+    skipped (docs/roster-import.md, Models)."""
+    kept = []
+    for sel in selections:
+        if sel.number == 0:
+            report.add("skipped", sel.path, sel.name, "number 0: none of it is in the army, nor what it holds")
+            continue
+        sel.children = _fielded(sel.children, report)
+        kept.append(sel)
+    return kept
 
 
 PLAYABLE_PROBLEMS_SHOWN = 3  # how many of the problems a refused roster's message names
