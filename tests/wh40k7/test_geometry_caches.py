@@ -18,8 +18,8 @@ from hulldown.rules.wh40k7.geo import (
     contact_pairs,
     footprint,
     in_contact,
-    on_table,
     model_reach,
+    on_table,
     unit_bounds,
     units_within,
 )

@@ -129,7 +129,9 @@ def _fielded(selections: list[Selection], report: _Report) -> list[Selection]:
     kept = []
     for sel in selections:
         if sel.number == 0:
-            report.add("skipped", sel.path, sel.name, "number 0: none of it is in the army, nor what it holds")
+            report.add(
+                "skipped", sel.path, sel.name, "number 0: none of it is in the army, nor what it holds"
+            )
             continue
         sel.children = _fielded(sel.children, report)
         kept.append(sel)
