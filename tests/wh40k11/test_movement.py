@@ -4,9 +4,9 @@ never through other MONSTER/VEHICLE models), the two-step Advance, Fall Back, En
 from __future__ import annotations
 
 from hulldown.match.actions import Charge, EndPhase, Fire, Move, Shoot
-from hulldown.match.state import MatchState, Point, Terrain
+from hulldown.match.state import HullSize, MatchState, Model, Point, Profile, Terrain
 
-from .builders import check, infantry, state, step, vehicle, weapon
+from .builders import check, infantry, multi_model_unit, state, step, vehicle, weapon
 
 
 def lane(*extra: object) -> MatchState:
@@ -53,6 +53,41 @@ def test_17_01_never_through_another_vehicle() -> None:
         assert problem.values["obstacle"] == "wall-m"
     # Driving round the friendly vehicle is fine.
     assert check(s, Move(unit="tank", path=(Point(13, 28.5), Point(21, 28.5)))) is None
+
+
+def _squadron() -> MatchState:
+    """One VEHICLE unit of two 4 x 3 hulls facing +x: sq-1 at (18, 24), sq-2 at (24, 24)."""
+    hulls = {
+        f"sq-{k}": Model(id=f"sq-{k}", pos=Point(x, 24), heading=0, hull=HullSize(4, 3), wounds=10)
+        for k, x in ((1, 18), (2, 24))
+    }
+    squadron = multi_model_unit(
+        "sq",
+        "a",
+        hulls,
+        kind="vehicle",
+        profile=Profile(m=12, t=10, w=10),
+        weapons={},
+        keywords=("vehicle", "frame"),
+    )
+    return state(squadron)
+
+
+def test_17_01_never_through_a_vehicle_of_its_own_unit() -> None:
+    """40k11 17.01 ("excluding other MONSTER/VEHICLE models"), inside one unit too: sq-1 may not
+    drive through sq-2 standing still, nor the two swap places head-on (both were accepted). The
+    models move one at a time (OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME), so a column advancing, or
+    sq-2 pulling aside first, is a legal move."""
+    s = _squadron()
+    for positions in ({"sq-1": Point(30, 24)}, {"sq-1": Point(24, 24), "sq-2": Point(18, 24)}):
+        problem = check(s, Move(unit="sq", positions=positions))
+        assert problem is not None and problem.code == "through_monster_vehicle", positions
+        assert problem.rule == "40k11 17.01 Moving Monsters and Vehicles"
+        assert (problem.values["model"], problem.values["obstacle"]) == ("sq-1", "sq-2")
+    assert check(s, Move(unit="sq", positions={"sq-1": Point(26, 24), "sq-2": Point(32, 24)})) is None
+    assert check(s, Move(unit="sq", positions={"sq-1": Point(30, 24), "sq-2": Point(24, 34)})) is None
+    # The unit moving as one along a dog-leg: sq-2 moves first, then sq-1 follows: legal.
+    assert check(s, Move(unit="sq", path=(Point(18, 28), Point(26, 28)))) is None
 
 
 def test_17_01_no_permission_for_infantry() -> None:

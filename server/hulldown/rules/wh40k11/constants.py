@@ -67,6 +67,12 @@ MOVE_THROUGH_KINDS: Final = ("normal", "advance")
 # Without 17.01, may a model move through friendly models? The seed grants it to MONSTER/VEHICLE
 # models explicitly, so the baseline is read as "no" [decided].
 OTHERS_MOVE_THROUGH_FRIENDLY: Final = False
+# 17.01 "excluding other MONSTER/VEHICLE models" holds inside the moving unit too. A move names
+# every model's route at once; the models are moved one at a time [ext], so a path may cross
+# where a fellow MONSTER/VEHICLE model stood if that one moved first, or where it ends if it
+# moves later: the move is legal when some order keeps every path clear [decided]. False: a path
+# may cross neither where a fellow stood nor where it ends.
+OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME: Final = True
 # Flags recording the Advance roll and the charge (Unit.turn_flags; reset as the owner's player
 # turn starts). The number follows the "=".
 ADVANCED: Final = "advanced"

@@ -47,6 +47,7 @@ from .constants import (
     MOVE_THROUGH_KINDS,
     MOVED,
     OTHERS_MOVE_THROUGH_FRIENDLY,
+    OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME,
     R_17_01,
     R_ADVANCE,
     R_CHARGE,
@@ -219,8 +220,9 @@ def check_routes(
     terrain = geo_terrain(state.terrain)
     obstacles = {m.id: footprint(u, m) for u, m in others}
     owners = {m.id: u for u, m in others}
+    sweeps: dict[str, BaseGeometry] = {}
     for r in planned:
-        sweep = move_sweep(footprint(unit, r.model), r.waypoints, r.heading)
+        sweep = sweeps[r.model.id] = move_sweep(footprint(unit, r.model), r.waypoints, r.heading)
         for hit in path_collisions(sweep, obstacles):
             problem = _through(unit, mover_mv, kind, r.model, owners[hit], hit)
             if problem is not None:
@@ -234,6 +236,10 @@ def check_routes(
             problem = _passes_engagement(unit, r.model, sweep, others)
             if problem is not None:
                 return problem
+    if mover_mv:
+        problem = _through_own_monster_vehicles(unit, sweeps, ends)
+        if problem is not None:
+            return problem
     problem = _check_ends(state, unit, kind, planned, ends, others)
     if problem is not None or kind != "charge" or not where_possible:
         return problem
@@ -249,6 +255,52 @@ def _straight(route: Route, spot: Point) -> Route:
     """``route``'s model moved straight to ``spot`` instead."""
     start = (route.model.pos.x, route.model.pos.y)
     return Route(route.model, ((spot.x, spot.y),), geo_path_length([start, (spot.x, spot.y)]), route.heading)
+
+
+def _through_own_monster_vehicles(
+    unit: Unit, sweeps: dict[str, BaseGeometry], ends: dict[str, Footprint]
+) -> Rejection | None:
+    """40k11 17.01: MONSTER/VEHICLE models never move through other MONSTER/VEHICLE models, those
+    of their own unit included. The models move one at a time (OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME):
+    a path crossing where a fellow stood needs that one moved first, a path crossing where it ends
+    needs that one moved later; refused when no order of moving them meets every such need (a
+    fellow that does not move is in the way both ways)."""
+    starts = {m.id: footprint(unit, m) for m in live_models(unit)}
+    first: dict[str, set[str]] = {mid: set() for mid in starts}  # who must move before whom
+    for mid, sweep in sweeps.items():
+        fellows = {oid: shape for oid, shape in starts.items() if oid != mid}
+        for oid in path_collisions(sweep, fellows):
+            if not OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME:
+                return _own_refusal(unit, mid, oid)
+            first[mid].add(oid)
+        finals = {oid: ends.get(oid, shape) for oid, shape in fellows.items()}
+        for oid in path_collisions(sweep, finals):
+            if not OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME:
+                return _own_refusal(unit, mid, oid)
+            first[oid].add(mid)
+    waiting = {mid: set(before) for mid, before in first.items()}
+    while waiting:
+        free = [mid for mid, before in waiting.items() if not before]
+        if not free:  # every model left waits for another: no order works
+            mid, before = next(iter(waiting.items()))
+            return _own_refusal(unit, mid, sorted(before)[0])
+        for mid in free:
+            del waiting[mid]
+        for before in waiting.values():
+            before.difference_update(free)
+    return None
+
+
+def _own_refusal(unit: Unit, model: str, obstacle: str) -> Rejection:
+    return reject(
+        "through_monster_vehicle",
+        R_17_01,
+        f"{model} cannot move through {obstacle} of its own unit {unit.name}: MONSTER/VEHICLE models "
+        "never move through other MONSTER/VEHICLE models, and no order of moving the unit's models "
+        "one at a time keeps their paths clear of each other",
+        model=model,
+        obstacle=obstacle,
+    )
 
 
 def _through(unit: Unit, mover_mv: bool, kind: str, model: Model, owner: Unit, hit: str) -> Rejection | None:
