@@ -6,22 +6,25 @@ from __future__ import annotations
 
 import pytest
 
-from hulldown.match.actions import Challenge, Charge, Fire, Shoot
+from hulldown.match.actions import Challenge, Charge, Decide, Fire, Shoot
 from hulldown.match.state import Unit
 from hulldown.odds import OddsAnswer
 from hulldown.odds.answer import DecisionOdds
 from hulldown.rules.hh3.emergency import DECISION_EMERGENCY
 from hulldown.rules.wh40k7.geo import unit_distance
 from hulldown.rules.wh40k7.survivors import DECISION_SURVIVORS
+from tests.hh3.builders import act as act_hh3
 from tests.hh3.test_allocation_decision import SHOOT as PISTOL_SHOT
 from tests.hh3.test_allocation_decision import scene as allocation_scene
 from tests.hh3.test_challenges import _combat as challenge_combat
 from tests.hh3.test_emergency_decision import SHOT as HH3_SHOT
+from tests.hh3.test_emergency_decision import SHOT_DICE as HH3_SHOT_DICE
 from tests.hh3.test_emergency_decision import _match as hh3_transport_match
 from tests.wh40k7.builders import infantry, make_state, predator, rhino
 from tests.wh40k7.test_aim_decision import BLAST, _blast_match
 from tests.wh40k7.test_survivors_decision import SHOT as WRECK_SHOT
 from tests.wh40k7.test_survivors_decision import _wreck_match
+from tests.wh40k11 import builders as b11
 
 from .helpers import EPS, d6_probability, hit_chance_40k7, odds, unit_odds
 
@@ -131,3 +134,37 @@ def test_a_shot_raising_no_decision_lists_none() -> None:
     answer = odds(state, "a", Shoot("p", (Fire("lascannon", "r"),)))
     assert unit_odds(answer, "r").destroyed.p > 0
     assert answer.decisions == []
+
+
+def test_the_odds_of_answering_a_paused_decision_are_the_whole_actions_from_its_dice_so_far() -> None:
+    """docs/odds.md, Decisions: the odds of a ``decide`` answering a decision the match paused on
+    in the middle of an action play that action again from its start, with the dice it drew and
+    the answers given (as the reducer resumes it). hh3 Transport sub-type, Emergency
+    Disembarkation: the lascannon already took the Rhino's last Hull Point (hit 5, penetration
+    3), so it is destroyed in every play; its passengers are then placed and take the Cool check,
+    2D6 against Cool 8: Pinned on 9 or more, 10/36. (The answer said nothing happens: the decide
+    was applied to the state with nothing resumed.)"""
+    paused = hh3_transport_match()
+    paused = act_hh3(paused, "a", HH3_SHOT, HH3_SHOT_DICE)
+    assert paused.suspended is not None and paused.pending is not None
+    decide = Decide(paused.pending.id, "proposal")
+    answer = odds(paused, "b", decide)
+    assert answer.action == {"type": "decide", "decision": paused.pending.id, "choice": "proposal"}
+    assert unit_odds(answer, "rhino").destroyed.p == pytest.approx(1.0, abs=EPS)
+    pinned = d6_probability(lambda a, b: a + b > 8, 2)
+    assert unit_odds(answer, "s").statuses["pinned"].p == pytest.approx(pinned, abs=EPS)
+    assert answer.plays == 36  # only the Cool check's dice are walked
+
+
+def test_the_odds_of_allocating_a_paused_wound_follow_the_allocation() -> None:
+    """40k11 (core, Allocate Attack [ext]; docs/decisions.md): a D2 wound the save failed, paused
+    on its allocation among three W3 models; allocating it to inf-2 leaves 7 wounds in the unit,
+    certainly, and no die is walked."""
+    gun = b11.weapon("gun", "tank-a-m", rng=36, s=6, ap=2, d=2, shots=1)
+    target = b11.infantry("inf", "b", [(40, 24), (40, 25.5), (40, 27)], t=4, sv=4, w=3)
+    start = b11.state(b11.vehicle("tank-a", "a", 20, 24, weapons=(gun,), bs=3), target, phase="shooting")
+    paused = b11.step(start, Shoot("tank-a", (Fire("gun", "inf"),)), [6, 6, 1])  # hit, wound, save 1
+    assert paused.pending is not None and paused.suspended is not None
+    answer = odds(paused, "b", Decide(paused.pending.id, "inf-2"))
+    assert answer.plays == 1
+    assert {k: p.p for k, p in unit_odds(answer, "inf").final.items()} == {"7": 1.0}

@@ -18,20 +18,41 @@ from .face_classes import EXCHANGEABLE, KEYED_EXCHANGEABLE, SIX_FACES, face_clas
 class Proposing:
     """The answerer of an odds play: every decision taken in the middle of the action (placing
     models, allocating a wound, aiming, a challenge; docs/decisions.md) takes the server's
-    proposal, as with ``auto_decide``; ``asked`` keeps each decision in the order asked."""
+    proposal, as with ``auto_decide``; ``asked`` keeps each decision so answered, in the order
+    asked. ``given``: the answers the match already has for the first decisions of an action it
+    paused on (match/suspend.py), handed out first as the reducer hands them out."""
 
-    def __init__(self) -> None:
+    def __init__(self, given: tuple[Answer, ...] = ()) -> None:
         self.asked: list[Decision] = []
+        self._given = given
+        self._next = 0
 
     def answer(self, decision: Decision, check: Check) -> Answer:
+        if self._next < len(self._given):
+            answer = self._given[self._next]
+            self._next += 1
+            return answer if check(answer) is None else proposal_of(decision)
         self.asked.append(decision)
         return proposal_of(decision)
 
 
 class OddsContext(ApplyContext):
-    def __init__(self, edition: Edition, seq: int, script: Script, first_log_n: int) -> None:
-        self.midway = Proposing()
+    """``faces`` and ``answers``: what an action the match paused on has drawn and been answered
+    so far (match/suspend.py); its rolls hand out those faces first, with no branch."""
+
+    def __init__(
+        self,
+        edition: Edition,
+        seq: int,
+        script: Script,
+        first_log_n: int,
+        faces: tuple[int, ...] = (),
+        answers: tuple[Answer, ...] = (),
+    ) -> None:
+        self.midway = Proposing(answers)
         super().__init__(seq, script, first_log_n, self.midway)
+        self._faces = faces
+        self._faces_used = 0
         self._edition = edition
         self._script = script
         # The batch of exchangeable rolls the last roll belongs to (face_classes.EXCHANGEABLE).
@@ -47,6 +68,15 @@ class OddsContext(ApplyContext):
         judge: Callable[[int], str] | None = None,
         batch: object = None,
     ) -> int:
+        if self._faces_used < len(self._faces):  # drawn already by the match: one branch
+            value = self._faces[self._faces_used]
+            self._faces_used += 1
+            self._batch = None
+            outcome = judge(value) if judge is not None else ""
+            self._pending_rolls.append(
+                LogRoll(i=self._faces_used - 1, value=value, purpose=purpose, target=target, outcome=outcome)
+            )
+            return value
         script = self._script
         branches = script.offered()
         if branches is None:
@@ -64,7 +94,7 @@ class OddsContext(ApplyContext):
             continues = False
         value = script.pick(branches, continues)
         outcome = judge(value) if judge is not None else ""
-        i = len(script.path) - 1
+        i = len(self._faces) + len(script.path) - 1
         self._pending_rolls.append(LogRoll(i=i, value=value, purpose=purpose, target=target, outcome=outcome))
         return value
 

@@ -17,6 +17,7 @@ import contextlib
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import cast
 
 import msgspec
 from msgspec.structs import replace
@@ -24,6 +25,7 @@ from msgspec.structs import replace
 from ..match.actions import Action, Concede, Decide, PlayAction, TakebackAnswer, TakebackRequest, Undo
 from ..match.rejection import Rejection, reject
 from ..match.state import Decision, MatchState, Side
+from ..match.suspend import answer_of, decode_action
 from ..match.validate import validate
 from ..rules.memo import memo_scope
 from .aggregate import aggregate
@@ -31,7 +33,7 @@ from .answer import BEST_ANSWER, MethodChoice, OddsAnswer
 from .dice_sources import FaceStream, TooManyDice, uniform_choice
 from .method import EXACT_BUDGET_S, PlayTimer, ProbeEstimate, estimated_leaves, walk_exactly, walk_limit
 from .observe import amount, measure_of
-from .plays import Answer, Play, play, tokenised
+from .plays import Answer, Play, Resume, play, tokenised
 from .stopping import Event, events_of, largest_se
 from .tree import Leaf, Tree
 
@@ -115,13 +117,15 @@ class _Engine:
         samples: int,
         max_plays: int,
         method: MethodChoice = "exact",
+        resume: Resume | None = None,
     ) -> Distribution:
         """The distribution of the play; ``method`` as the answer's (``exact``: walk any tree
-        of at most ``max_plays`` leaves, ``auto``: only one whose walk fits the budget)."""
+        of at most ``max_plays`` leaves, ``auto``: only one whose walk fits the budget).
+        ``resume``: ``action`` is one the match paused on (plays.Resume)."""
         stream = FaceStream(self.options.sample_seed)
         timer = PlayTimer()
         tree = Tree(
-            timer.timed(lambda script: play(state, side, action, script, self.choose)),
+            timer.timed(lambda script: play(state, side, action, script, self.choose, resume)),
             equal_faces=self.options.equal_faces,
         )
         probe = [tree.sample(stream) for _ in range(min(PROBE_PLAYS, samples))]
@@ -262,23 +266,43 @@ def compute_odds(
     rejection = validate(state, side, action)
     if rejection is not None:
         return rejection
+    start, actor, played, resume = _paused_or_not(state, side, action)
     engine = _Engine(options)
     samples = max(1, min(options.samples, MAX_SAMPLES))
     with memo_scope():
         dist = engine.distribution(
-            tokenised(state),
-            side,
-            action,
+            tokenised(start),
+            actor,
+            played,
             samples=samples,
             max_plays=options.max_plays,
             method=options.method,
+            resume=resume,
         )
-    return aggregate(
-        state,
+    answer = aggregate(
+        start,
         side,
-        action,
+        played,
         dist.plays,
         samples=dist.samples,
         choices=options.choices,
         policy=BEST_ANSWER,
     )
+    if played is not action:  # the answer names the action asked about
+        answer = replace(answer, action=msgspec.to_builtins(action))
+    return answer
+
+
+def _paused_or_not(
+    state: MatchState, side: Side, action: Action
+) -> tuple[MatchState, Side, PlayAction, Resume | None]:
+    """What to play: the action itself; or, for the answer to a decision taken in the middle of
+    an action the match paused on (docs/decisions.md), that action again from its start by its
+    side, with the dice it drew and the answers it has (the reducer resumes it so,
+    match/suspend.py). The outcome is then the whole action's, from the state before it."""
+    paused = state.suspended
+    if not isinstance(action, Decide) or paused is None:
+        return state, side, cast(PlayAction, action), None
+    start = replace(state, pending=paused.before, suspended=None)
+    resume = Resume(paused.faces, (*paused.answers, answer_of(action)))
+    return start, paused.by, decode_action(paused.action), resume

@@ -18,6 +18,7 @@ from msgspec.structs import replace
 
 from ..match.actions import Decide, PlayAction
 from ..match.editions import rules_for
+from ..match.state import Answer as GivenAnswer
 from ..match.state import Decision, LogEntry, MatchState, Side
 from .answer import DecisionPolicy as Policy
 from .context import OddsContext
@@ -109,6 +110,16 @@ class Play:
         ]
 
 
+@dataclass(frozen=True)
+class Resume:
+    """An action the match paused on, in the middle, for a decision (match/suspend.py), played
+    again from its start: ``faces`` are the dice it drew before pausing, handed out first;
+    ``answers`` the answers to its decisions so far, the last being the one asked about."""
+
+    faces: tuple[int, ...]
+    answers: tuple[GivenAnswer, ...]
+
+
 def _apply(
     state: MatchState,
     side: Side,
@@ -116,12 +127,17 @@ def _apply(
     script: Script,
     entries: list[LogEntry],
     raised: list[Raised],
+    resume: Resume | None = None,
 ) -> MatchState:
     """The reducer's step for a game action (``match.reducer.evolve``): the edition applies the
     action with the event's dice (here the engine's script); the new state takes the event's seq.
     The decisions taken in its middle (answered with the proposal) are added to ``raised``."""
     seq = state.seq + 1
-    ctx = OddsContext(state.edition, seq, script, state.log_count + len(entries))
+    first_n = state.log_count + len(entries)
+    if resume is None:
+        ctx = OddsContext(state.edition, seq, script, first_n)
+    else:
+        ctx = OddsContext(state.edition, seq, script, first_n, resume.faces, resume.answers)
     new = rules_for(state.edition).apply(state, side, action, ctx)
     ctx.flush()
     entries.extend(ctx.entries)
@@ -129,12 +145,20 @@ def _apply(
     return replace(new, seq=seq)
 
 
-def play(state: MatchState, side: Side, action: PlayAction, dice: Script, choose: Chooser) -> Play:
+def play(
+    state: MatchState,
+    side: Side,
+    action: PlayAction,
+    dice: Script,
+    choose: Chooser,
+    resume: Resume | None = None,
+) -> Play:
     """Apply ``action`` by ``side`` then answer each decision it raises with ``choose`` (and stop
-    at a decision whose continuation the engine already knows exactly)."""
+    at a decision whose continuation the engine already knows exactly). ``resume``: ``action``
+    is one the match paused on, played again from its start (:class:`Resume`)."""
     entries: list[LogEntry] = []
     raised: list[Raised] = []
-    new = _apply(state, side, action, dice, entries, raised)
+    new = _apply(state, side, action, dice, entries, raised, resume)
     answered = 0
     while new.pending is not None and answered < MAX_DECISIONS:
         decision = new.pending
