@@ -25,9 +25,12 @@ def odds(
 ) -> OddsAnswer:
     """The engine's answer, which must use the ``expect`` method. An exact answer is asked for
     as ``method="exact"`` unless the test names a method: ``auto`` would also weigh the measured
-    cost of a play (odds/method.py), and a test's answer must not depend on the machine's speed."""
+    cost of a play (odds/method.py), and a test's answer must not depend on the machine's speed:
+    nor do the CPU budgets of an answer cut it short unless the test sets them."""
     if expect == "exact":
         options.setdefault("method", "exact")
+    for budget in ("weigh_budget_s", "sampling_budget_s", "max_cpu_s"):  # none cuts a test's answer
+        options.setdefault(budget, math.inf)
     answer = compute_odds(state, side, action, OddsOptions(**options))  # type: ignore[arg-type]
     assert not isinstance(answer, Rejection), answer
     assert answer.method == expect, f"{answer.method} answer ({answer.plays} plays), expected {expect}"

@@ -99,6 +99,24 @@ def test_max_plays_bounds_the_exact_walk() -> None:
     assert answer.method == "sampled" and answer.samples == 300
 
 
+def test_an_answer_costs_at_most_its_cpu_budgets() -> None:
+    """docs/odds.md, What an answer may cost: past ``weigh_budget_s`` no decision state is weighed
+    (it takes its first option, policy first_option), past ``sampling_budget_s`` no batch of
+    samples is drawn (the probe's are all there are), past ``max_cpu_s`` the answer is refused
+    with odds_too_costly. Budgets of 0 make each happen at once."""
+    state = _speeder_duel()
+    unweighed = odds(state, "a", LASCANNON_AT_SPEEDER, weigh_budget_s=0.0)
+    (decision,) = unweighed.decisions
+    assert decision.policy == "first_option"
+    assert decision.chosen == {decision.options[0]: decision.raised}
+    short = odds(state, "a", LASCANNON_AT_SPEEDER, expect="sampled", method="sampled", sampling_budget_s=0.0)
+    assert short.samples == engine.PROBE_PLAYS
+    refused = compute_odds(state, "a", LASCANNON_AT_SPEEDER, OddsOptions(max_cpu_s=0.0))
+    assert isinstance(refused, Rejection) and refused.code == "odds_too_costly"
+    assert refused.rule == "docs/odds.md, What an answer may cost"
+    assert "took more than 0 s of CPU" in refused.message
+
+
 def test_the_engine_cannot_reach_the_match_dice() -> None:
     """No module of the odds package imports the match's dice: the HMAC source, its derivation
     or the binding of events to it (docs/odds.md, "Never the match's dice")."""

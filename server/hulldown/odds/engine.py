@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import cast
@@ -30,7 +31,7 @@ from ..match.validate import validate
 from ..rules.memo import memo_scope
 from .aggregate import aggregate
 from .answer import BEST_ANSWER, MethodChoice, OddsAnswer
-from .dice_sources import FaceStream, TooManyDice, uniform_choice
+from .dice_sources import FaceStream, Script, TooManyDice, uniform_choice
 from .method import EXACT_BUDGET_S, PlayTimer, ProbeEstimate, estimated_leaves, walk_exactly, walk_limit
 from .observe import amount, measure_of
 from .plays import Answer, Play, Resume, play, tokenised
@@ -70,6 +71,16 @@ UNIFORM_PROBE_PLAYS = 32
 SAMPLE_SEED = 0x6F646473  # "odds"
 # The stream of the probe's uniform choices is seeded with SAMPLE_SEED ^ UNIFORM_SALT.
 UNIFORM_SALT = 0x756E69666F726D  # "uniform"
+# CPU seconds of the computing thread an answer may take (the route computes in a worker thread;
+# docs/odds.md, "What an answer may cost"). Weighing the options of decisions - each a
+# distribution of its own, nested up to MAX_DECISION_DEPTH deep - stops after WEIGH_BUDGET_S: a
+# decision state not weighed by then takes its first option (policy ``first_option``). A sampled
+# answer draws no further batch after SAMPLING_BUDGET_S (it has fewer samples, each standard error
+# says so). Past MAX_ANSWER_CPU_S the answer is refused (``odds_too_costly``): an exact walk of
+# many costly plays, which no budget above cuts short, would otherwise hold a core for minutes.
+WEIGH_BUDGET_S = 1.0
+SAMPLING_BUDGET_S = 3.0
+MAX_ANSWER_CPU_S = 10.0
 # Decision states are compared by this encoding: maps in key order, so two equal states whose
 # units were updated in another order are one state.
 _state_key = msgspec.msgpack.Encoder(order="deterministic")
@@ -88,6 +99,14 @@ class OddsOptions:
     equal_faces: bool = True
     # CPU seconds an ``auto`` answer's estimated exact walk may cost (module ``method``).
     exact_budget_s: float = EXACT_BUDGET_S
+    # CPU seconds after which no decision is weighed, no sample batch drawn, the answer refused.
+    weigh_budget_s: float = WEIGH_BUDGET_S
+    sampling_budget_s: float = SAMPLING_BUDGET_S
+    max_cpu_s: float = MAX_ANSWER_CPU_S
+
+
+class AnswerTooCostly(Exception):
+    """The answer has taken more than ``OddsOptions.max_cpu_s`` CPU seconds."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +126,18 @@ class _Engine:
         self._exact_then: dict[tuple[bytes, str], list[tuple[float, Play]]] = {}
         self._weighed: set[tuple[bytes, str]] = set()
         self._depth = 0
+        self._started = time.thread_time()
+
+    def spent(self) -> float:
+        """CPU seconds of this thread since the answer began."""
+        return time.thread_time() - self._started
+
+    def _play(
+        self, state: MatchState, side: Side, action: PlayAction, script: Script, resume: Resume | None
+    ) -> Play:
+        if self.spent() > self.options.max_cpu_s:
+            raise AnswerTooCostly()
+        return play(state, side, action, script, self.choose, resume)
 
     def distribution(
         self,
@@ -125,7 +156,7 @@ class _Engine:
         stream = FaceStream(self.options.sample_seed)
         timer = PlayTimer()
         tree = Tree(
-            timer.timed(lambda script: play(state, side, action, script, self.choose, resume)),
+            timer.timed(lambda script: self._play(state, side, action, script, resume)),
             equal_faces=self.options.equal_faces,
         )
         probe = [tree.sample(stream) for _ in range(min(PROBE_PLAYS, samples))]
@@ -168,7 +199,7 @@ class _Engine:
                     counts[event] = counts.get(event, 0.0) + n * w
 
         counted = 0
-        while len(drawn) < samples:
+        while len(drawn) < samples and self.spent() <= self.options.sampling_budget_s:
             for _ in range(min(SAMPLE_BATCH - len(drawn) % SAMPLE_BATCH, samples - len(drawn))):
                 drawn.append(tree.sample(stream))
             if target > 0 and len(drawn) >= MIN_SAMPLES and len(drawn) < samples:
@@ -192,6 +223,8 @@ class _Engine:
         known = self._best.get(key)
         if known is not None:
             return known, "best_answer", self._exact_then.get((key, known))
+        if self.spent() > self.options.weigh_budget_s:
+            return decision.options[0], "first_option", None
         best, best_score = decision.options[0], math.inf
         for option in decision.options:
             dist = self._option(state, decision, option, key)
@@ -222,7 +255,7 @@ class _Engine:
         return dist
 
     def _then(self, state: MatchState, decision: Decision, option: str) -> list[tuple[float, Play]] | None:
-        if self._depth >= MAX_DECISION_DEPTH:
+        if self._depth >= MAX_DECISION_DEPTH or self.spent() > self.options.weigh_budget_s:
             return None
         key = _state_key.encode(replace(state, log=(), log_count=0))
         if (key, option) not in self._exact_then and (key, option) not in self._weighed:
@@ -269,15 +302,24 @@ def compute_odds(
     start, actor, played, resume = _paused_or_not(state, side, action)
     engine = _Engine(options)
     samples = max(1, min(options.samples, MAX_SAMPLES))
-    with memo_scope():
-        dist = engine.distribution(
-            tokenised(start),
-            actor,
-            played,
-            samples=samples,
-            max_plays=options.max_plays,
-            method=options.method,
-            resume=resume,
+    try:
+        with memo_scope():
+            dist = engine.distribution(
+                tokenised(start),
+                actor,
+                played,
+                samples=samples,
+                max_plays=options.max_plays,
+                method=options.method,
+                resume=resume,
+            )
+    except AnswerTooCostly:
+        return reject(
+            "odds_too_costly",
+            "docs/odds.md, What an answer may cost",
+            f"the answer took more than {options.max_cpu_s:g} s of CPU and was stopped; ask with "
+            f'method "sampled" (its samples stop at {options.sampling_budget_s:g} s) or a smaller max_plays',
+            limit_s=options.max_cpu_s,
         )
     answer = aggregate(
         start,
