@@ -199,7 +199,9 @@ class _Engine:
                     counts[event] = counts.get(event, 0.0) + n * w
 
         counted = 0
-        while len(drawn) < samples and self.spent() <= self.options.sampling_budget_s:
+        # A distribution weighing a decision's option samples within the weighing budget.
+        budget = self.options.weigh_budget_s if self._depth > 0 else self.options.sampling_budget_s
+        while len(drawn) < samples and self.spent() <= budget:
             for _ in range(min(SAMPLE_BATCH - len(drawn) % SAMPLE_BATCH, samples - len(drawn))):
                 drawn.append(tree.sample(stream))
             if target > 0 and len(drawn) >= MIN_SAMPLES and len(drawn) < samples:
