@@ -168,3 +168,22 @@ def test_the_odds_of_allocating_a_paused_wound_follow_the_allocation() -> None:
     answer = odds(paused, "b", Decide(paused.pending.id, "inf-2"))
     assert answer.plays == 1
     assert {k: p.p for k, p in unit_odds(answer, "inf").final.items()} == {"7": 1.0}
+
+
+def test_no_play_draws_the_legal_areas_of_a_placement(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/odds.md, Decisions: a placement taken in the middle of an action (hh3 Emergency
+    Disembarkation, 40k7 passengers of a wreck) is answered with the proposal in every play, and
+    its legal areas - costly polygons for a player to see - are never drawn for it (they were, in
+    every play: 62% of the 40k7 answer's CPU). A match pausing on the decision still shows them."""
+
+    def drawn(*args: object) -> object:
+        raise AssertionError("legal areas drawn in a play")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("hulldown.rules.hh3.emergency.legal_areas", drawn)
+        patched.setattr("hulldown.rules.wh40k7.survivors._areas", drawn)
+        assert _only(odds(hh3_transport_match(), "a", HH3_SHOT), DECISION_EMERGENCY).raised.p > 0
+        assert _only(odds(_wreck_match(), "a", WRECK_SHOT), DECISION_SURVIVORS).raised.p > 0
+    paused = act_hh3(hh3_transport_match(), "a", HH3_SHOT, HH3_SHOT_DICE)
+    assert paused.pending is not None and paused.pending.placement is not None
+    assert paused.pending.placement.area and all(paused.pending.placement.area.values())

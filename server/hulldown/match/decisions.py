@@ -16,8 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
+from msgspec.structs import replace
+
 from .rejection import Rejection, reject
-from .state import Answer, Decision
+from .state import Answer, Decision, Shape
 
 Check = Callable[[Answer], Rejection | None]
 
@@ -50,6 +52,16 @@ def check_wound_taker(options: tuple[str, ...], given: Answer, rule: str) -> Rej
         f"{given.choice!r} cannot take this wound: allowed {', '.join(options)}",
         choice=given.choice,
     )
+
+
+def with_areas(decision: Decision, areas: dict[str, tuple[Shape, ...]]) -> Decision:
+    """A placement decision with the legal area of each model added: costly to draw, so done only
+    for a decision the match pauses on to show it (``ApplyContext.decide``'s ``detail``), never
+    when a proposal or a recorded answer is taken (a fold of the log, ``auto_decide``, the odds)."""
+    placement = decision.placement
+    if placement is None:
+        return decision
+    return replace(decision, placement=replace(placement, area=areas))
 
 
 def proposal_of(decision: Decision) -> Answer:

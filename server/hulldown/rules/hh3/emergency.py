@@ -18,6 +18,7 @@ from msgspec.structs import replace
 from shapely.geometry.base import BaseGeometry
 
 from ...match.context import ApplyContext
+from ...match.decisions import with_areas
 from ...match.rejection import Rejection, reject
 from ...match.state import Answer, Decision, MatchState, Model, Placement, Point, Shape, Unit
 from ...match.turns import add_flag, replace_unit
@@ -44,12 +45,17 @@ def emergency_disembark(state: MatchState, tid: str, ctx: ApplyContext) -> Match
 
 def _disembark_unit(state: MatchState, transport: Unit, unit: Unit, ctx: ApplyContext) -> MatchState:
     decision = placement_decision(state, transport, unit, ctx.seq)
-    answer = ctx.decide(decision, lambda given: check_placement(state, transport, unit, given))
+    answer = ctx.decide(
+        decision,
+        lambda given: check_placement(state, transport, unit, given),
+        lambda asked: with_areas(asked, legal_areas(state, transport, unit)),
+    )
     return _place(state, transport, unit, _positions(decision, answer), ctx)
 
 
 def placement_decision(state: MatchState, transport: Unit, unit: Unit, seq: int) -> Decision:
-    """The decision the owner of ``unit`` answers: legal areas, the proposal, the limits."""
+    """The decision the owner of ``unit`` answers: the proposal and the limits; the legal areas
+    are added (``legal_areas``) only when the match pauses on it to show it (docs/decisions.md)."""
     models = sorted(m.id for m in alive_models(unit))
     proposal = propose(state, transport, unit)
     lost = [mid for mid in models if mid not in proposal]
@@ -71,7 +77,6 @@ def placement_decision(state: MatchState, transport: Unit, unit: Unit, seq: int)
         placement=Placement(
             unit=unit.id,
             models=tuple(models),
-            area=legal_areas(state, transport, unit),
             proposal=proposal,
             limits={"contact": CONTACT, "enemy_gap": ENEMY_GAP},
         ),

@@ -15,6 +15,7 @@ from __future__ import annotations
 from shapely.geometry.base import BaseGeometry
 
 from ...match.context import ApplyContext
+from ...match.decisions import with_areas
 from ...match.rejection import Rejection, reject
 from ...match.state import Answer, Decision, MatchState, Model, Placement, Point, Shape, Unit
 from .. import geometry as g
@@ -56,12 +57,15 @@ def place_aside(
         placement=Placement(
             unit=other.id,
             models=tuple(m.id for m in movers),
-            area=_areas(state, hull, other, movers),
             proposal=proposal,
             limits={"clearance": PUSH_CLEARANCE, "reach": ASIDE_REACH, "enemy_gap": ENEMY_GAP},
         ),
     )
-    answer = ctx.decide(decision, lambda given: check_aside(state, hull, other, movers, given))
+    answer = ctx.decide(
+        decision,
+        lambda given: check_aside(state, hull, other, movers, given),
+        lambda asked: with_areas(asked, _areas(state, hull, other, movers)),
+    )
     chosen = proposal if answer.choice == PROPOSAL else answer.place
     return {m.id: chosen.get(m.id) for m in movers}
 

@@ -16,6 +16,7 @@ from shapely import Point as ShapelyPoint
 from shapely.geometry.base import BaseGeometry
 
 from ...match.context import ApplyContext
+from ...match.decisions import with_areas
 from ...match.rejection import Rejection, reject
 from ...match.state import Answer, Decision, MatchState, Model, Placement, Point, Shape, Unit
 from .. import geometry as g
@@ -63,7 +64,6 @@ def place_survivors(
         placement=Placement(
             unit=passenger.id,
             models=tuple(m.id for m in models),
-            area=_areas(state, passenger, hull, max_gap, inside_first, ignore),
             proposal=proposal,
             limits={"within": max_gap, "enemy_gap": ENEMY_GAP},
         ),
@@ -71,6 +71,7 @@ def place_survivors(
     answer = ctx.decide(
         decision,
         lambda given: check_survivors(state, passenger, hull, max_gap, inside_first, ignore, given),
+        lambda asked: with_areas(asked, _areas(state, passenger, hull, max_gap, inside_first, ignore)),
     )
     chosen = proposal if answer.choice == PROPOSAL else answer.place
     return {m.id: chosen.get(m.id) for m in models}
