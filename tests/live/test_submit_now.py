@@ -207,7 +207,7 @@ async def private_duel(tmp_path: Path) -> AsyncIterator[tuple[RedisEventStore, M
             created = await live.create(duel())
             assert isinstance(created, CreatedMatch)
             runtime = await live.get(created.match_id)
-            assert runtime is not None and runtime.action_ids == {"create": 1}
+            assert runtime is not None and runtime.action_ids == {"system:create": 1}
             rules_pool.kind_costs.forget("decide/end_phase")
             rules_pool.kind_costs.record("decide/end_phase", 0.0)  # known to be quick
             yield store, runtime
@@ -227,8 +227,8 @@ async def test_a_private_stores_runtime_appends_without_the_script(tmp_path: Pat
         after = await store.client.info("commandstats")
         assert calls(after, "exec") - calls(before, "exec") == 1
         assert calls(after, "evalsha") == calls(before, "evalsha")
-        assert runtime.action_ids == {"create": 1, "end": 2}
-        assert await store.action_ids(runtime.match_id) == {"create": 1, "end": 2}
+        assert runtime.action_ids == {"system:create": 1, "a:end": 2}
+        assert await store.action_ids(runtime.match_id) == {"system:create": 1, "a:end": 2}
 
         again = Answers()
         assert not runtime.submit_now("a", EndPhase(), "end", None, connection("a", "a", []), again)
@@ -266,8 +266,8 @@ async def test_a_private_stores_retry_after_a_lost_reply_gets_the_first_seq(tmp_
         assert await retry.one() == protocol.Ack(action_id="X", seq=2, duplicate=True)
         stored = await store.read(runtime.match_id)
         assert [(seq, decode_event(p).action_id) for seq, p in stored] == [(1, "create"), (2, "X")]
-        assert await store.action_ids(runtime.match_id) == {"create": 1, "X": 2}
-        assert runtime.state.seq == 2 and runtime.action_ids == {"create": 1, "X": 2}
+        assert await store.action_ids(runtime.match_id) == {"system:create": 1, "a:X": 2}
+        assert runtime.state.seq == 2 and runtime.action_ids == {"system:create": 1, "a:X": 2}
         assert [kinds(texts) for _, texts in writes] == [["rejected"], ["patch"], ["ack"]]
 
         # and the next act goes the quick way again, at the next seq

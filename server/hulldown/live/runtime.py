@@ -33,6 +33,7 @@ from ..match.state import MatchState, Side
 from ..match.validate import validate
 from ..match.views import view_json, view_patch
 from ..rules.dice import Dice
+from ..store.keys import dedupe_field
 from ..store.pending_append import PendingAppend
 from ..store.redis_store import RedisEventStore
 from ..store.results import AppendResult
@@ -134,7 +135,7 @@ class MatchRuntime:
         """A private store's runtime keeps every action id in the stream, also those of events
         it folds from the stream (an append whose reply was lost, read back by a catch-up)."""
         if self.action_ids is not None and event.action_id:
-            self.action_ids[event.action_id] = event.seq
+            self.action_ids[dedupe_field(event.by, event.action_id)] = event.seq
 
     async def _fold(self, base: MatchState, event: Event) -> tuple[MatchState, Dice]:
         dice = self.states.dice(event)
@@ -317,11 +318,12 @@ class MatchRuntime:
         """Write the append of ``decided`` (expecting ``base.seq``) now, ``then`` to be called
         when Redis answered; None if it cannot be written now."""
         known = self.action_ids
+        field = dedupe_field(decided.event.by, action_id)
         if known is None:
-            return self.store.append_now(self.match_id, decided.payload, base.seq, action_id, then)
-        if action_id in known:  # a retry: answered by submit (the duplicate ack)
+            return self.store.append_now(self.match_id, decided.payload, base.seq, field, then)
+        if field in known:  # a retry: answered by submit (the duplicate ack)
             return None
-        return self.store.append_private_now(self.match_id, decided.payload, base.seq + 1, action_id, then)
+        return self.store.append_private_now(self.match_id, decided.payload, base.seq + 1, field, then)
 
     def _decide_now(
         self, base: MatchState, side: Side, action: Action, action_id: str, kind: str
@@ -470,7 +472,7 @@ class MatchRuntime:
                 base = self.state
                 decided = await self._decide(base, side, action, action_id, expect)
                 if not isinstance(decided, Decided):
-                    duplicate = await self._duplicate_of(action_id)
+                    duplicate = await self._duplicate_of(side, action_id)
                     if duplicate is not None:
                         return protocol.Ack(action_id=action_id, seq=duplicate, duplicate=True)
                     if await self.store.version(self.match_id) > base.seq:
@@ -523,17 +525,19 @@ class MatchRuntime:
         return decided
 
     async def check(
-        self, side: Side, action: Action, action_id: str, expect: int | None = None
+        self, side: Side, action: Action, action_id: str, expect: int | None = None, *, retry: bool = True
     ) -> tuple[MatchState, protocol.Ack | protocol.Rejected]:
         """What :meth:`submit` would answer now, without appending, drawing a die or changing
         anything: validation only (``POST /matches/{id}/check``, docs/table.md). An ``Ack`` gives
-        the seq the action would get. Returns the state it was checked against too."""
+        the seq the action would get. Returns the state it was checked against too. ``retry``:
+        ``action_id`` is one the client named, so an act of ``side`` appended under it makes
+        this a retry (a duplicate ack); False for a check that named none."""
         async with self.lock:
             if expect is not None and expect != self.state.seq:
                 await self.catch_up()
             base = self.state
             rejection = await self._check(base, side, action, expect)
-            duplicate = await self._duplicate_of(action_id)
+            duplicate = await self._duplicate_of(side, action_id) if retry else None
             if duplicate is not None:
                 # The dedupe check runs before validation in submit's append: a retry is an ack.
                 return base, protocol.Ack(action_id=action_id, seq=duplicate, duplicate=True)
@@ -568,8 +572,9 @@ class MatchRuntime:
         then the patch is prepared, then the reply awaited."""
         self._inflight = decided
         try:
+            field = None if action_id is None else dedupe_field(decided.event.by, action_id)
             result_of = await self.store.begin_append(
-                self.match_id, decided.payload, expect=base.seq, action_id=action_id
+                self.match_id, decided.payload, expect=base.seq, action_id=field
             )
             decided.patch = _patch_text(base, decided.after)
             result = await result_of()
@@ -604,7 +609,7 @@ class MatchRuntime:
         """Commit the state of an append Redis confirmed, unless the tailer committed it first
         (the caller holds the fold lock, or saw it free); the actor's ack goes with the patch."""
         if self.action_ids is not None and action_id is not None:
-            self.action_ids[action_id] = seq
+            self.action_ids[dedupe_field(decided.event.by, action_id)] = seq
         if self.state is not base:
             return
         answer = None
@@ -636,9 +641,11 @@ class MatchRuntime:
                 found[parent] = current
         return found
 
-    async def _duplicate_of(self, action_id: str) -> int | None:
-        """The seq a retried action was appended at, if ``action_id`` is already in the stream."""
-        raw = await self.store.client.hget(self.store.keys.dedupe(self.match_id), action_id)
+    async def _duplicate_of(self, side: Side, action_id: str) -> int | None:
+        """The seq a retried action was appended at, if ``side`` appended ``action_id`` already."""
+        raw = await self.store.client.hget(
+            self.store.keys.dedupe(self.match_id), dedupe_field(side, action_id)
+        )
         return None if raw is None else int(raw)
 
     async def append_system(self, event_body: EventBody, action_id: str | None = None) -> int:

@@ -27,6 +27,7 @@ from ..match.state import MatchState, Side
 from ..match.timeline import DiceFor, Timeline
 from ..rules.dice import commitment
 from ..rules.geometry.shapes import polygon_cache_sizes
+from ..store.keys import dedupe_field
 from ..store.listing import MatchListing, created_ms
 from ..store.redis_store import RedisEventStore
 from ..store.tailers import make_tailer
@@ -212,7 +213,9 @@ class LiveService:
         )
         first = state_hash(initial_state(match_id, body))
         event = Event(seq=1, at=time.time(), by="system", action_id="create", body=body, state_hash=first)
-        await self.store.append(match_id, encode_event(event), expect=0, action_id="create")
+        await self.store.append(
+            match_id, encode_event(event), expect=0, action_id=dedupe_field(event.by, event.action_id)
+        )
         if not request.options.private_spectators:  # a private match is never listed
             first_state = initial_state(match_id, body)
             summary = {**summary_fields(first_state), "seq": "1", "created_at": meta["created_at"]}

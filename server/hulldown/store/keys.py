@@ -6,7 +6,7 @@ match index ``<prefix>:matches`` is the one global key: no command touches it to
 match's keys, so it may live in any slot::
 
     <prefix>:{<match_id>}:events    stream, entry id 0-<seq>, field "e" = encoded event
-    <prefix>:{<match_id>}:dedupe    hash   action_id -> seq
+    <prefix>:{<match_id>}:dedupe    hash   <by>:<action_id> -> seq (``dedupe_field``)
     <prefix>:{<match_id>}:meta      hash   str -> str
     <prefix>:{<match_id>}:snaps     hash   seq -> encoded snapshot
     <prefix>:{<match_id>}:snapidx   zset   member seq, score seq
@@ -28,6 +28,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 DEFAULT_PREFIX = "hulldown"
+
+
+def dedupe_field(by: str, action_id: str) -> str:
+    """The field of an action in the match's dedupe hash: its id within the sender's own ids
+    (side ``a``, side ``b``, or ``system`` for the server's events). Each side numbers its acts as
+    it likes - both may send ``1`` - and no act can take an id of the server's (``create``,
+    ``system-reveal-seed``) or the other side's (docs/store.md, "Retries")."""
+    return f"{by}:{action_id}"
+
 
 _FORBIDDEN = frozenset("{}")
 # Match keys built recently, remembered: every action builds a few and checking the id each time

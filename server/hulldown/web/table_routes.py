@@ -36,7 +36,7 @@ from .responses import MsgspecJSON, error, int_param
 logger = logging.getLogger(__name__)
 
 MAX_CHECK_BODY = 100_000
-CHECK_ACTION_ID = "check"  # the action id of a check that names none (no dedupe hit possible)
+CHECK_ACTION_ID = "check"  # the action id the answer of a check that names none carries
 
 
 class CheckRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -44,7 +44,7 @@ class CheckRequest(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ``action_id`` lets a client check a retry (a duplicate is answered as ``act`` would)."""
 
     action: Action
-    action_id: str = CHECK_ACTION_ID
+    action_id: str | None = None
     expect: int | None = None
 
 
@@ -105,7 +105,9 @@ async def check_action(request: Request) -> Response:
     if isinstance(asked, Response):
         return asked
     with runtime.in_use():
-        base, answer = await runtime.check(side, asked.action, asked.action_id, asked.expect)
+        named = asked.action_id is not None
+        action_id = asked.action_id if asked.action_id is not None else CHECK_ACTION_ID
+        base, answer = await runtime.check(side, asked.action, action_id, asked.expect, retry=named)
     return MsgspecJSON(check_result(base, answer, asked.action))
 
 
