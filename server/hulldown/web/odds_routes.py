@@ -23,6 +23,8 @@ from ..odds.answer import MethodChoice
 from ..odds.engine import MAX_SAMPLES
 from .access import token_of
 from .body import decode_typed, read_limited
+from .check_limits import check_buckets
+from .odds_gate import odds_gate
 from .responses import MsgspecJSON, error, rejection
 
 MAX_BODY = 100_000
@@ -76,8 +78,18 @@ async def post_odds(request: Request) -> Response:
     options = OddsOptions(
         method=asked.method, samples=asked.samples, max_plays=asked.max_plays, choices=dict(asked.choices)
     )
-    state = runtime.state
-    answer = await run_in_threadpool(compute_odds, state, side, asked.action, options)
+    if not check_buckets(request).allow(match_id, side):
+        return error(429, "rate_limited", f"more than {request.app.state.settings.rate} requests per second")
+    async with odds_gate(request).turn(match_id, side) as admitted:
+        if not admitted:
+            return error(
+                429,
+                "odds_busy",
+                f"side {side}'s previous odds request on this match is still being answered: ask again "
+                "once it is (docs/odds.md, What an answer may cost)",
+            )
+        state = runtime.state
+        answer = await run_in_threadpool(compute_odds, state, side, asked.action, options)
     if isinstance(answer, Rejection):
         return rejection(422, answer)
     return MsgspecJSON(answer)

@@ -56,9 +56,15 @@ def odds_paths() -> dict[str, Schema]:
                     "403": _json("ErrorResponse", "side_token_required: the token is not a side token."),
                     "404": _json("ErrorResponse", "unknown_match: no such match."),
                     "413": _json("ErrorResponse", "too_large: the body exceeds 100,000 bytes."),
+                    "429": _json(
+                        "ErrorResponse",
+                        "rate_limited: more than the side's rate of requests per second; or odds_busy: "
+                        "this side's previous odds request on the match is still being answered.",
+                    ),
                     "422": _json(
                         "ErrorResponse",
-                        "A rejection: the action is not legal now (as validation); or too_deep: the body's "
+                        "A rejection: the action is not legal now (as validation); odds_not_applicable; "
+                        "odds_too_costly: the answer took more than 10 s of CPU; or too_deep: the body's "
                         "JSON is nested too deeply.",
                     ),
                 },
