@@ -7,13 +7,16 @@ nested deeper than msgspec's recursion limit is a clear error, not a ``Recursion
 
 from __future__ import annotations
 
+import logging
 from typing import Any, TypeVar
 
 import msgspec
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
 from .responses import error
+
+logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -25,11 +28,17 @@ async def read_limited(request: Request, limit: int) -> bytes | Response:
         return error(413, "too_large", f"request body of {declared} bytes is over the limit of {limit} bytes")
     chunks: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            return error(413, "too_large", f"request body is over the limit of {limit} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                return error(413, "too_large", f"request body is over the limit of {limit} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:
+        # Nobody reads this answer; it keeps a client's hang-up out of the errors (it was a 500
+        # with a traceback) and tells the access log what happened.
+        logger.debug("%s %s: the client left before its body was complete", request.method, request.url.path)
+        return error(400, "bad_request", f"the client closed the connection after {size} bytes of the body")
     return b"".join(chunks)
 
 

@@ -13,6 +13,9 @@ from ..match.definition import DefinitionError
 from ..match.problems import summary
 from ..match.rejection import Rejection
 
+# Digits a query parameter's number may have (a seq fits in 19): longer is refused, not read.
+MAX_PARAM_DIGITS = 100
+
 _encoder = msgspec.json.Encoder()
 
 
@@ -59,13 +62,16 @@ def int_param(request: Request, name: str) -> int | Response | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return None
-    try:
-        value = int(raw)
-    except ValueError:
-        return error(400, "bad_parameter", f"{name} must be an integer, got {raw!r}")
-    if value < 0:
-        return error(400, "bad_parameter", f"{name} must be >= 0, got {value}")
-    return value
+    if raw.startswith("-") and raw[1:].isascii() and raw[1:].isdigit():
+        return error(400, "bad_parameter", f"{name} must be >= 0, got {raw}")
+    # Digits 0-9 only: int() would also take "1_0", " 1 ", "+1" and other scripts' digits ("٣").
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > MAX_PARAM_DIGITS:
+        return error(
+            400,
+            "bad_parameter",
+            f"{name} must be an integer of digits 0-9 (at most {MAX_PARAM_DIGITS}), got {raw[:40]!r}",
+        )
+    return int(raw)
 
 
 def page_limit(request: Request, default: int, cap: int) -> int | Response:

@@ -119,7 +119,10 @@ class FrameOutlet:
 
     def detach(self) -> None:
         self._drained = _never_drained
-        self._transport.set_write_buffer_limits()  # asyncio's defaults, for uvicorn's own sends
+        # asyncio's defaults, for uvicorn's own sends - unless the connection is gone (a client
+        # that dropped without a close frame): uvloop refuses any call on a closed transport.
+        if not self._transport.is_closing():
+            self._transport.set_write_buffer_limits()
 
     def send(self, message: Outgoing, then: Outgoing | None = None) -> bool:
         transport = self._transport
