@@ -26,7 +26,7 @@ from .. import geometry as g
 from ..areas import centre_band, legal_centres, shapes
 from . import geom, statuses
 from .core import CONTACT, ENEMY_GAP, F_DISEMBARKED, R_EMERGENCY, alive_models, units_on_table, vehicle_model
-from .transports import blocked, candidates
+from .transports import Surroundings, blocked, blocked_in, candidates, surroundings
 
 DECISION_EMERGENCY = "place_emergency_disembark"
 PROPOSAL = "proposal"
@@ -85,27 +85,41 @@ def placement_decision(state: MatchState, transport: Unit, unit: Unit, seq: int)
 
 def propose(state: MatchState, transport: Unit, unit: Unit) -> dict[str, Point]:
     """The server's placement: in model id order, each model at the first free position going
-    round the hull (``transports.candidates``); a model with none is left out (lost)."""
+    round the hull (``transports.candidates``); a model with none is left out (lost).
+
+    The positions round the hull depend only on a base's size, and for two bases of one size
+    every position before the one the first took was blocked for it - by what blocks the second
+    too, which also has the first to avoid - so the second's search goes on from there: the
+    same positions as trying every one from the start, without trying them again."""
     placed: list[g.Footprint] = []
     spots: dict[str, Point] = {}
+    around = surroundings(state, {unit.id, transport.id})
+    rings: dict[float, list[Point]] = {}  # base radius -> its positions round the hull
+    resume: dict[float, int] = {}  # base radius -> where the next search of that size starts
     for mid in sorted(m.id for m in alive_models(unit)):
         model = unit.models[mid]
-        spot = _free_spot(state, transport, unit, model, placed)
-        if spot is not None:
-            spots[mid] = spot
-            placed.append(geom.at(model, spot))
+        radius = geom.radius(model)
+        ring = rings.get(radius)
+        if ring is None:
+            ring = rings[radius] = candidates(transport, model)
+        k = resume.get(radius, 0)
+        while k < len(ring) and blocked_in(around, geom.at(model, ring[k]), unit.side, placed) is not None:
+            k += 1
+        resume[radius] = k + 1
+        if k < len(ring):
+            spots[mid] = ring[k]
+            placed.append(geom.at(model, ring[k]))
     return spots
 
 
 def _free_spot(
-    state: MatchState, transport: Unit, unit: Unit, model: Model, placed: list[g.Footprint]
+    around: Surroundings, transport: Unit, unit: Unit, model: Model, placed: list[g.Footprint]
 ) -> Point | None:
-    ignore = {unit.id, transport.id}
     return next(
         (
             p
             for p in candidates(transport, model)
-            if blocked(state, geom.at(model, p), unit.side, placed, ignore) is None
+            if blocked_in(around, geom.at(model, p), unit.side, placed) is None
         ),
         None,
     )
@@ -166,8 +180,9 @@ def check_placement(state: MatchState, transport: Unit, unit: Unit, answer: Answ
         if problem is not None:
             return problem
         placed.append(fp)
+    around = surroundings(state, {unit.id, transport.id})
     for mid in sorted(alive - set(answer.place)):
-        spot = _free_spot(state, transport, unit, unit.models[mid], placed)
+        spot = _free_spot(around, transport, unit, unit.models[mid], placed)
         if spot is not None:
             return reject(
                 "model_placeable",

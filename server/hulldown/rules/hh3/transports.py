@@ -6,8 +6,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from msgspec.structs import replace
 from shapely import LineString
+from shapely.geometry.base import BaseGeometry
 
 from ...match.actions import Disembark, Embark
 from ...match.context import ApplyContext
@@ -168,25 +171,46 @@ def apply_embark(state: MatchState, unit: Unit, action: Embark, ctx: ApplyContex
     return replace_unit(state, replace(transport, passengers=(unit.id,)))
 
 
+@dataclass(frozen=True)
+class Surroundings:
+    """What a base set down beside a transport must keep clear of, gathered once for the many
+    spots tried: the models of the units on the table but ``ignore``d (with their side), the
+    impassable terrain and the battlefield's size."""
+
+    models: tuple[tuple[g.Footprint, str], ...]
+    impassable: tuple[BaseGeometry, ...]
+    width: float
+    height: float
+
+
+def surroundings(state: MatchState, ignore: set[str]) -> Surroundings:
+    models = tuple(
+        (fp, u.side) for u in units_on_table(state) if u.id not in ignore for fp in geom.unit_footprints(u)
+    )
+    impassable = tuple(p.polygon() for p in geom.terrain_pieces(state) if p.has("impassable"))
+    return Surroundings(models, impassable, state.battlefield.width, state.battlefield.height)
+
+
 def blocked(
     state: MatchState, fp: g.Footprint, side: str, others: list[g.Footprint], ignore: set[str]
 ) -> str | None:
     """Why a base cannot stand here (None when it can): enemy within 1", a model under it, or
     impassable terrain (hh3 Transport sub-type, Embarking / Disembarking and Emergency Disembarkation)."""
-    for u in units_on_table(state):
-        if u.id in ignore:
-            continue
-        for other in geom.unit_footprints(u):
-            if g.overlaps(fp, other):
-                return "overlaps_model"
-            if u.side != side and g.within(fp, other, ENEMY_GAP):
-                return "too_close_to_enemy"
+    return blocked_in(surroundings(state, ignore), fp, side, others)
+
+
+def blocked_in(around: Surroundings, fp: g.Footprint, side: str, others: list[g.Footprint]) -> str | None:
+    """:func:`blocked`, with the surroundings gathered already (a search trying many spots)."""
+    for other, other_side in around.models:
+        if g.overlaps(fp, other):
+            return "overlaps_model"
+        if other_side != side and g.within(fp, other, ENEMY_GAP):
+            return "too_close_to_enemy"
     if any(g.overlaps(fp, o) for o in others):
         return "overlaps_model"
-    for piece in geom.terrain_pieces(state):
-        if piece.has("impassable") and g.overlaps(fp, piece.polygon()):
-            return "impassable"
-    if not geom.inside_battlefield(state, fp):
+    if any(g.overlaps(fp, polygon) for polygon in around.impassable):
+        return "impassable"
+    if not g.inside_battlefield(fp, around.width, around.height):
         return "off_table"
     return None
 
