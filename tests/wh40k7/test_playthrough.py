@@ -58,5 +58,6 @@ def test_random_playthrough_fold_equals_live(game: int) -> None:
     # The game really was played: turns passed, units moved and shot.
     assert live.turn > 2 or len(log) >= MAX_EVENTS
     assert counts.get(Move.__name__, 0) > 0 and counts.get(Shoot.__name__, 0) > 0
-    # 40k7 Weapons, Blast / Template: the firers aimed markers and templates themselves.
-    assert aims > 0 or game == 2
+    # 40k7 Weapons, Blast / Template: the firers aimed markers and templates themselves (game 3's
+    # random turns fire no Blast or Template since squadron-mates block each other's moves).
+    assert aims > 0 or game == 3

@@ -327,11 +327,13 @@ def _zooming() -> MatchState:
 MEASURED: dict[str, tuple[Case, dict[str, object], str]] = {
     "squadron_coherency": (
         lambda: (
-            make_state(vehicle("a1", "a", 10, 24, squadron="s"), vehicle("a2", "a", 10, 28.5, squadron="s")),
+            # 2 in between the hulls: a1's turn to face its leg clears a2 (a squadron-mate is in
+            # the way like any other model)
+            make_state(vehicle("a1", "a", 10, 24, squadron="s"), vehicle("a2", "a", 10, 29.5, squadron="s")),
             Move("a1", (Point(10, 18),)),
         ),
-        {"gap": 7.0, "limit": 4.0},
-        "a gap of 7.00 in > 4 in",
+        {"gap": 8.0, "limit": 4.0},
+        "a gap of 8.00 in > 4 in",
     ),
     "coherency": (
         lambda: (

@@ -52,12 +52,40 @@ def test_squadron_fires_at_a_single_target_per_phase() -> None:
 
 def test_coherency_4_inches() -> None:
     a = vehicle("a1", "a", 10, 24, squadron="s")
-    b = vehicle("a2", "a", 10, 28.5, squadron="s")
+    b = vehicle("a2", "a", 10, 29.5, squadron="s")  # 2 in between the hulls
     state = make_state(a, b)
     rej = rejected(state, "a", Move("a1", (Point(10, 18),)))
     assert rej.code == "squadron_coherency" and rej.rule == "40k7 Vehicles, Vehicle Squadrons"
     # moving both at once keeps coherency
-    act(state, "a", Move("a1", (), positions={"a1-m": Point(20, 24), "a2-m": Point(20, 28.5)}))
+    act(state, "a", Move("a1", (), positions={"a1-m": Point(20, 24), "a2-m": Point(20, 29.5)}))
+
+
+def test_a_vehicle_never_moves_over_a_squadron_mate() -> None:
+    """40k7 Vehicles, Movement: "just like other units, vehicles cannot move over friendly
+    models" - squadron-mates included (a1 drove through a2 and ended on it, both accepted). Moved
+    by one action, the squadron's vehicles move one at a time: a column may close up, but two
+    may not swap places head-on, nor end on one another; a Skimmer flies over a squadron-mate
+    but may not end on it."""
+    a = vehicle("a1", "a", 10, 24, squadron="s")
+    b = vehicle("a2", "a", 20, 24, squadron="s")
+    state = make_state(a, b)
+    for end in (20.0, 22.0):
+        rej = rejected(state, "a", Move("a1", (Point(end, 24),)))
+        assert (rej.code, rej.values["model"]) == ("path_blocked", "a2-m"), end
+    swap = {"a1-m": Point(20, 24), "a2-m": Point(10, 24)}
+    assert rejected(state, "a", Move("a1", (), positions=swap)).code == "path_blocked"
+    onto = {"a1-m": Point(16, 24), "a2-m": Point(16, 24)}
+    assert rejected(state, "a", Move("a1", (), positions=onto)).code == "path_blocked"
+    column = {"a1-m": Point(17, 24), "a2-m": Point(23, 24)}  # a2 first, then a1 where it stood
+    act(state, "a", Move("a1", (), positions=column))
+    skimmers = make_state(
+        vehicle("s1", "a", 10, 24, squadron="s", keywords=("skimmer",)),
+        vehicle("s2", "a", 16, 24, squadron="s", keywords=("skimmer",)),
+    )
+    act(skimmers, "a", Move("s1", (Point(22, 24),)))  # over s2
+    assert rejected(skimmers, "a", Move("s1", (Point(16, 24),))).code == "ends_on_model"
+    both = {"s1-m": Point(20, 30), "s2-m": Point(20, 30)}
+    assert rejected(skimmers, "a", Move("s1", (), positions=both)).code == "ends_on_model"
 
 
 def test_abandon_immobilised_member_but_not_a_stunned_one() -> None:

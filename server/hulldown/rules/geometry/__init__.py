@@ -27,7 +27,15 @@ from .facings import (
     facings_of_point,
     visible_facings,
 )
-from .movement import PIVOT_STEP_DEG, coherency_gap, coherent, path_collisions, path_length, swept_area
+from .movement import (
+    PIVOT_STEP_DEG,
+    coherency_gap,
+    coherent,
+    crossing_in_every_order,
+    path_collisions,
+    path_length,
+    swept_area,
+)
 from .shapes import (
     AREA_EPS,
     BASE_QUAD_SEGS,
@@ -104,6 +112,7 @@ __all__ = [
     "as_geometry",
     "coherency_gap",
     "coherent",
+    "crossing_in_every_order",
     "distance",
     "facing_edge",
     "facing_of_footprint",

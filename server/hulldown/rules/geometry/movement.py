@@ -127,6 +127,39 @@ def path_collisions(swept: BaseGeometry, obstacles: Mapping[str, Shape]) -> list
     return hits
 
 
+def crossing_in_every_order(
+    sweeps: Mapping[str, BaseGeometry], starts: Mapping[str, Shape], ends: Mapping[str, Shape]
+) -> tuple[str, str] | None:
+    """Models moved in one action, one at a time in an order of the player's choosing: a model's
+    path (its swept area in ``sweeps``) may cross where another stood if that one moved first,
+    or where it ends if that one moves later. ``starts`` and ``ends`` hold every model that may
+    be in the way (one that does not move: the same shape in both; ``ends`` may leave it out).
+    A pair (mover, model in its way) when no order keeps every path clear, else None.
+
+    # 40k7 Vehicles, Movement ("vehicles cannot move over friendly models"); 40k11 17.01 (not
+    # through other MONSTER/VEHICLE models); the models of a unit move one at a time [ext].
+    """
+    first: dict[str, set[str]] = {mid: set() for mid in starts}  # who must move before whom
+    for mid, sweep in sweeps.items():
+        fellows = {oid: shape for oid, shape in starts.items() if oid != mid}
+        for oid in path_collisions(sweep, fellows):
+            first[mid].add(oid)
+        finals = {oid: ends.get(oid, shape) for oid, shape in fellows.items()}
+        for oid in path_collisions(sweep, finals):
+            first.setdefault(oid, set()).add(mid)
+    waiting = {mid: set(before) for mid, before in first.items()}
+    while waiting:
+        free = [mid for mid, before in waiting.items() if not before]
+        if not free:  # every model left waits for another: no order works
+            mid, before = next(iter(waiting.items()))
+            return mid, sorted(before)[0]
+        for mid in free:
+            del waiting[mid]
+        for before in waiting.values():
+            before.difference_update(free)
+    return None
+
+
 def coherent(footprints: Sequence[Footprint], max_gap: float) -> bool:
     """Unit coherency: every model within `max_gap` inches of another and the whole unit one
     connected group (closest-point distances). One model (or none) is coherent.

@@ -25,6 +25,7 @@ from ...match.state import MatchState, Model, Point, Unit
 from ...match.turns import replace_unit
 from ..geometry import (
     Footprint,
+    crossing_in_every_order,
     distance,
     inside_battlefield,
     normalize_heading,
@@ -266,28 +267,15 @@ def _through_own_monster_vehicles(
     needs that one moved later; refused when no order of moving them meets every such need (a
     fellow that does not move is in the way both ways)."""
     starts = {m.id: footprint(unit, m) for m in live_models(unit)}
-    first: dict[str, set[str]] = {mid: set() for mid in starts}  # who must move before whom
+    if OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME:
+        found = crossing_in_every_order(sweeps, starts, ends)
+        return None if found is None else _own_refusal(unit, *found)
     for mid, sweep in sweeps.items():
         fellows = {oid: shape for oid, shape in starts.items() if oid != mid}
-        for oid in path_collisions(sweep, fellows):
-            if not OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME:
-                return _own_refusal(unit, mid, oid)
-            first[mid].add(oid)
         finals = {oid: ends.get(oid, shape) for oid, shape in fellows.items()}
-        for oid in path_collisions(sweep, finals):
-            if not OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME:
-                return _own_refusal(unit, mid, oid)
-            first[oid].add(mid)
-    waiting = {mid: set(before) for mid, before in first.items()}
-    while waiting:
-        free = [mid for mid, before in waiting.items() if not before]
-        if not free:  # every model left waits for another: no order works
-            mid, before = next(iter(waiting.items()))
-            return _own_refusal(unit, mid, sorted(before)[0])
-        for mid in free:
-            del waiting[mid]
-        for before in waiting.values():
-            before.difference_update(free)
+        hit = path_collisions(sweep, fellows) or path_collisions(sweep, finals)
+        if hit:
+            return _own_refusal(unit, mid, hit[0])
     return None
 
 

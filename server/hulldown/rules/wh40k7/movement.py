@@ -14,6 +14,7 @@ roll). Models never end within 1" of an enemy model; unit coherency is 2" (4" fo
 
 from __future__ import annotations
 
+import itertools
 import math
 
 from msgspec.structs import replace
@@ -277,11 +278,16 @@ def _validate_geometry(state: MatchState, unit: Unit, moves: list[ModelMove], ki
                 return bad
     bf = state.battlefield
     moving_ids = {mv.unit for mv in moves}
-    own_ids = {
-        u.id for u in state.units.values() if unit.squadron is not None and u.squadron == unit.squadron
-    } | moving_ids
     flies = is_skimmer(unit) or zoom
-    others = [(u, m) for u in state.units.values() if u.id not in own_ids and on_table(u) for m in alive(u)]
+    # Everyone not moved by this action is in the way: the squadron's other vehicles too
+    # (they were passed over: a vehicle drove through, and ended on, a squadron-mate).
+    others = [
+        (u, m) for u in state.units.values() if u.id not in moving_ids and on_table(u) for m in alive(u)
+    ]
+    if len(moving_ids) > 1 and not zoom:
+        mates = _squadron_in_its_own_way(moves, flies, rule)
+        if mates is not None:
+            return mates
     impassable = [p for p in all_terrain(state) if p.has("impassable")]
     for mv in moves:
         end_fp = mv.end_footprint()
@@ -391,6 +397,37 @@ def _validate_zoom(unit: Unit, mv: ModelMove, kind: str) -> Rejection | None:
                 towards=towards,
             )
     return None
+
+
+def _squadron_in_its_own_way(moves: list[ModelMove], flies: bool, rule: str) -> Rejection | None:
+    """40k7 Vehicles, Movement ("vehicles cannot move over friendly models"), for the vehicles of
+    a squadron one action moves: they move one at a time, so a path may cross where another stood
+    if that one moved first, or where it ends if it moves later - refused when no order keeps
+    every path clear (geometry ``crossing_in_every_order``); a Skimmer flies over them but may
+    not end on one."""
+    starts = {mv.model.id: footprint(mv.model) for mv in moves}
+    ends = {mv.model.id: mv.end_footprint() for mv in moves}
+    if flies:
+        for a, b in itertools.combinations(moves, 2):
+            if g.overlaps(ends[a.model.id], ends[b.model.id]):
+                return _r(
+                    "ends_on_model",
+                    refs.SKIMMER,
+                    f"a Skimmer may fly over models but not end on them ({b.model.id})",
+                    model=b.model.id,
+                )
+        return None
+    found = g.crossing_in_every_order({mv.model.id: mv.swept() for mv in moves}, starts, ends)
+    if found is None:
+        return None
+    mover, mate = found
+    return _r(
+        "path_blocked",
+        rule,
+        f"{mover} cannot move through model {mate}: no order of moving the squadron's vehicles one "
+        "at a time keeps their paths clear of each other",
+        model=mate,
+    )
 
 
 def _check_coherency(state: MatchState, unit: Unit, moves: list[ModelMove]) -> Rejection | None:
