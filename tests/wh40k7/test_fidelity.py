@@ -9,6 +9,7 @@ from hulldown.match.actions import Charge, EndPhase, Fight, Fire, Move, Pivot, S
 from hulldown.match.state import Mount, Options, Point
 from hulldown.match.validate import validate
 from hulldown.rules import geometry as g
+from hulldown.rules.wh40k7.blasts import models_under_circle, models_under_shape, template_polygon
 from hulldown.rules.wh40k7.geo import CONTACT_EPS, footprint, model_distance
 from hulldown.rules.wh40k7.survivors import DECISION_SURVIVORS
 
@@ -17,6 +18,7 @@ from .builders import (
     charge,
     dreadnought,
     end_phases,
+    flyer,
     infantry,
     krak,
     lascannon,
@@ -652,3 +654,24 @@ def test_zooming_flyer_pivots_over_models() -> None:
     flyer = vehicle("f", "a", 30, 24, 0, keywords=("flyer",))
     state = make_state(flyer, infantry("m", "a", [(30, 26.6)]))
     assert validate(state, "a", Pivot("f", 45)) is None
+
+
+# --- Blast and Template weapons never hit a Zooming Flyer --------------------------------------
+
+
+def test_a_template_or_blast_aimed_at_another_unit_does_not_hit_a_zooming_flyer() -> None:
+    """40k7 Vehicles, Flyers: "Blast and Template weapons cannot hit Zooming Flyers" - not when
+    aimed at it (refused: cannot_hit_flyer), nor when the template aimed at infantry covers the
+    Flyer passing over them (it took a penetrating hit and lost a Hull Point)."""
+    flamer = weapon("fl", "Heavy flamer", 8, 5, 4, type="assault", rules=("template",))
+    gun = vehicle("g", "a", 10, 24, weapons=(flamer,), bs=4)
+    zoomer = flyer("f", "b", 15, 25.6, 0, armour=(10, 10, 10), hp=2, length=2, width=2)
+    state = make_state(gun, infantry("i", "b", [(17.5, 24)]), zoomer, phase="shooting")
+    assert rejected(state, "a", Shoot("g", (Fire("fl", "f"),))).code == "cannot_hit_flyer"
+    template = template_polygon((10.0, 24.0), (17.5, 24.0), flamer.range)
+    assert g.distance(template, footprint(zoomer.models["f-m"])) <= g.EPS  # the Flyer is under it
+    after = act(state, "a", Shoot("g", (Fire("fl", "i"),)), [6] * 10, exact=False).state
+    assert after.units["f"].hp == 2 and not after.units["f"].destroyed
+    assert "f" not in models_under_shape(state, template, {"g"})
+    assert "f" not in models_under_circle(state, (15.0, 25.6), 1.5)
+    assert "i" in models_under_circle(state, (17.5, 24.0), 1.5)

@@ -25,6 +25,7 @@ from . import refs
 from .geo import alive, footprint, on_table
 from .rolls import scatter
 from .squadrons import squadron_members
+from .types import is_zooming
 
 TEMPLATE_NARROW = 0.6
 TEMPLATE_WIDE = 3.0
@@ -81,10 +82,12 @@ def template_polygon(origin: g.Point, toward: g.Point, length: float) -> Polygon
 
 
 def models_under_circle(state: MatchState, centre: g.Point, radius: float) -> dict[str, int]:
-    """Unit id -> number of its models (hulls) at least partly under a circular marker."""
+    """Unit id -> number of its models (hulls) at least partly under a circular marker. A Zooming
+    Flyer is never hit by one (40k7 Vehicles, Flyers: "Blast and Template weapons cannot hit
+    Zooming Flyers"), whatever the marker was aimed at."""
     out: dict[str, int] = {}
     for unit in state.units.values():
-        if not on_table(unit):
+        if not on_table(unit) or is_zooming(unit):
             continue
         n = sum(1 for m in alive(unit) if g.distance(centre, footprint(m)) <= radius + g.EPS)
         if n:
@@ -93,9 +96,11 @@ def models_under_circle(state: MatchState, centre: g.Point, radius: float) -> di
 
 
 def models_under_shape(state: MatchState, shape: Polygon, exclude: set[str]) -> dict[str, int]:
+    """Unit id -> number of its models at least partly under a template; never a Zooming Flyer
+    (40k7 Vehicles, Flyers: "Blast and Template weapons cannot hit Zooming Flyers")."""
     out: dict[str, int] = {}
     for unit in state.units.values():
-        if unit.id in exclude or not on_table(unit):
+        if unit.id in exclude or not on_table(unit) or is_zooming(unit):
             continue
         n = sum(1 for m in alive(unit) if g.distance(shape, footprint(m)) <= g.EPS)
         if n:
