@@ -4,11 +4,13 @@ unknown match or an id no match can have exits 2; never a traceback."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 from hulldown.cli import main
+from hulldown.store.redis_store import RedisEventStore
 from tests.server_process import free_port
 
 from .helpers import clear_settings, error_lines, run_cli
@@ -38,11 +40,68 @@ def data_dir_is_a_file(tmp_path: Path) -> list[str]:
     return ["--data-dir", str(plain)]
 
 
+def no_such_data_dir(tmp_path: Path) -> list[str]:
+    return ["--data-dir", str(tmp_path / "nowhere")]
+
+
+def folder_that_is_no_data_dir(tmp_path: Path) -> list[str]:
+    folder = tmp_path / "documents"
+    folder.mkdir()
+    return ["--data-dir", str(folder)]
+
+
 UNREADABLE = {
     "unreachable redis": (unreachable_redis, "connecting to 127.0.0.1"),
     "unknown URL scheme": (unknown_scheme, "unsupported Redis URL scheme 'bogus'"),
     "data dir is a file": (data_dir_is_a_file, "not a directory"),
+    # docs/operations.md: a --data-dir that is not a usable directory is 3 (it was 2, "unknown")
+    "no such data dir": (no_such_data_dir, "no data directory"),
+    "a folder no server ran on": (folder_that_is_no_data_dir, "is not a hulldown data dir"),
 }
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_folder_that_is_no_data_dir_is_left_as_it_was(tmp_path: Path, command: str) -> None:
+    """Pointed at a folder no server ran on, the tools start no Redis there: nothing is written
+    into it and its permissions stay (it was closed up to 0700 and filled with Redis' files)."""
+    folder = tmp_path / "documents"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)
+    (folder / "notes.txt").write_text("mine")
+    assert main([command, MATCH, "--data-dir", str(folder)]) == EXIT_STORE_UNREADABLE
+    assert sorted(p.name for p in folder.iterdir()) == ["notes.txt"]
+    assert folder.stat().st_mode & 0o777 == 0o755
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_an_empty_variable_counts_as_unset(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str
+) -> None:
+    """docs/operations.md: an empty HULLDOWN_DATA_DIR is the default data dir, not the current
+    directory (the tools started Redis there and wrote its files into it)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HULLDOWN_DATA_DIR", "")
+    monkeypatch.setenv("HULLDOWN_KEY_PREFIX", "")
+    assert main([command, MATCH]) == EXIT_STORE_UNREADABLE
+    (line,) = error_lines(capsys.readouterr().err)
+    assert "no data directory hulldown-data" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+async def test_an_event_that_does_not_decode_is_named_and_exits_1(
+    capsys: pytest.CaptureFixture[str], redis_url: str, key_prefix: str, command: str
+) -> None:
+    """docs/operations.md: a damaged log is a failing event (exit 1, its seq named), not a store
+    to retry (it was 3, "cannot read the store")."""
+    async with RedisEventStore.from_url(redis_url, prefix=key_prefix) as store:
+        await store.create_match(MATCH, {"edition": "40k7"})
+        await store.client.xadd(store.keys.events(MATCH), {"e": b'{"seq": 1, "trunc'}, id="0-1")
+    assert (
+        await asyncio.to_thread(main, [command, MATCH, "--redis-url", redis_url, "--prefix", key_prefix]) == 1
+    )
+    (line,) = error_lines(capsys.readouterr().err)
+    assert line.startswith(f"hulldown {command}: the event at seq 1 does not decode: ")
 
 
 @pytest.mark.parametrize("command", COMMANDS)

@@ -5,13 +5,15 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hulldown.cli import main
+from hulldown.cli import EXIT_READER_GONE, main
 
 from .helpers import EXAMPLES, error_lines, run_cli
 
@@ -152,3 +154,15 @@ def test_standard_input_that_is_not_utf8_is_a_json_error(tool: str, tmp_path: Pa
     result = run_cli(tool, "-", stdin=b"\xff\xfe{}")
     assert result.returncode == EXIT_ERROR and "Traceback" not in result.stderr
     assert json.loads(result.stdout)["error"].startswith("cannot read standard input: not UTF-8 text")
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly() -> None:
+    """``hulldown simulate ... | head -3``: once its reader has gone, the command ends with the
+    status of a command killed by SIGPIPE (141), with no traceback (it printed BrokenPipeError's)."""
+    command = [sys.executable, "-m", "hulldown.cli", "simulate", str(EXAMPLES / "40k7-skirmish.json")]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as process:
+        assert process.stdout is not None and process.stderr is not None
+        process.stdout.close()  # the reader goes before the command has written anything
+        stderr = process.stderr.read().decode()
+        assert process.wait(timeout=60) == EXIT_READER_GONE
+    assert "Traceback" not in stderr and "BrokenPipeError" not in stderr, stderr

@@ -169,6 +169,67 @@ def test_the_real_command_exits_2_without_a_traceback(
     assert not data_dir.exists()  # refused before the embedded Redis was started
 
 
+def test_an_empty_variable_counts_as_unset(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/operations.md: "An empty variable counts as unset" - HULLDOWN_HOST empty is the
+    loopback default (it listened on every interface), HULLDOWN_DATA_DIR empty the default data
+    dir (it was the current directory), HULLDOWN_KEY_PREFIX empty the default prefix (a
+    traceback)."""
+    for name in (
+        "HULLDOWN_HOST",
+        "HULLDOWN_DATA_DIR",
+        "HULLDOWN_KEY_PREFIX",
+        "REDIS_URL",
+        "HULLDOWN_PUBLIC_URL",
+    ):
+        monkeypatch.setenv(name, " ")
+    assert Settings.from_env() == Settings()
+
+
+def _a_file(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "a-file").write_text("not a directory")
+    return {"HULLDOWN_DATA_DIR": str(tmp_path / "a-file")}
+
+
+def _under_a_file(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "a-file").write_text("not a directory")
+    return {"HULLDOWN_DATA_DIR": str(tmp_path / "a-file" / "data")}
+
+
+def _a_link(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    return {"HULLDOWN_DATA_DIR": str(tmp_path / "link")}
+
+
+STORE_SETTINGS = {
+    "data dir is a file": (_a_file, "HULLDOWN_DATA_DIR (or --data-dir) ", "is not a directory"),
+    "data dir under a file": (_under_a_file, "HULLDOWN_DATA_DIR (or --data-dir) ", "cannot be made in"),
+    "data dir is a link": (_a_link, "HULLDOWN_DATA_DIR (or --data-dir) ", "is a symbolic link"),
+    "Redis URL of no known scheme": (
+        lambda tmp_path: {"REDIS_URL": "foo://bar"},
+        "REDIS_URL (or --redis-url) must start with redis://",
+        "got the scheme 'foo'",
+    ),
+    "key prefix with a blank": (
+        lambda tmp_path: {"HULLDOWN_KEY_PREFIX": "a b"},
+        "HULLDOWN_KEY_PREFIX must be a word",
+        "got 'a b'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STORE_SETTINGS))
+def test_store_settings_are_checked_before_anything_starts(tmp_path: Path, case: str) -> None:
+    """docs/operations.md: every setting is checked before the server starts anything: exit 2,
+    one line on stderr, no traceback (each of these was a traceback, exit 1 or 3)."""
+    make_env, start, detail = STORE_SETTINGS[case]
+    result = run_cli("serve", "--port", "0", env=make_env(tmp_path))
+    assert result.returncode == EXIT_BAD_SETTING, result.stderr
+    assert "Traceback" not in result.stderr
+    (line,) = error_lines(result.stderr)
+    assert line.startswith(f"hulldown serve: {start}") and detail in line, line
+
+
 @pytest.fixture
 def restored_logging() -> Iterator[None]:
     root = logging.getLogger()

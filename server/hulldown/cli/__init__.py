@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -105,9 +106,21 @@ def _serve(args: argparse.Namespace) -> int:
     return serve(settings, log_level=args.log_level)
 
 
+# The exit status of a command whose reader went away (``hulldown replay ... | head``): that of
+# a command killed by SIGPIPE, as other command-line tools end then (128 + 13).
+EXIT_READER_GONE = 141
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = args.handler
-    result: int = handler(args)
+    try:
+        result: int = handler(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Nobody reads the rest: end quietly (no traceback), and keep Python's own flush of
+        # stdout at exit from failing again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_READER_GONE
     return result

@@ -15,7 +15,6 @@ Every error is one line on stderr.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,8 @@ import msgspec
 from ..match.dice_binding import event_nonce
 from ..match.events import Event
 from ..rules.dice import Dice, FixedDice, NoDice, SeededDice
-from .offline import MatchLog, StoreUnreadable, UnknownMatch, read_match_log
+from ..web.settings import env_text
+from .offline import MatchLog, StoreUnreadable, UnknownMatch, UnreadableEvent, read_match_log
 from .progress import ProgressBar
 from .replay import render
 from .verify import NotRevealed, Report, verify_events
@@ -33,7 +33,7 @@ from .verify import NotRevealed, Report, verify_events
 PROGRESS_FROM = 1000  # events: below this a verify is quick and shows no bar
 
 EXIT_OK = 0  # verified (verify) or printed (replay)
-EXIT_CHECK_FAILED = 1  # verify: a roll, event or the commitment does not verify
+EXIT_CHECK_FAILED = 1  # verify: a roll, event or the commitment does not verify; an event does not decode
 EXIT_NOT_VERIFIABLE = 2  # the match is unknown, or (verify) its seed is not revealed yet
 EXIT_STORE_UNREADABLE = 3  # the store could not be reached or read
 
@@ -67,9 +67,10 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 
 def _read(args: argparse.Namespace) -> MatchLog:
-    url = args.redis_url or os.environ.get("REDIS_URL", "")
-    data_dir = args.data_dir or Path(os.environ.get("HULLDOWN_DATA_DIR", "hulldown-data"))
-    prefix = args.prefix or os.environ.get("HULLDOWN_KEY_PREFIX", "hulldown")
+    # An empty variable counts as unset (docs/operations.md), as for ``hulldown serve``.
+    url = args.redis_url or env_text("REDIS_URL", "")
+    data_dir = args.data_dir or Path(env_text("HULLDOWN_DATA_DIR", "hulldown-data"))
+    prefix = args.prefix or env_text("HULLDOWN_KEY_PREFIX", "hulldown")
     return read_match_log(url, data_dir, prefix, args.match_id)
 
 
@@ -83,6 +84,9 @@ def _read_or_explain(args: argparse.Namespace, command: str) -> MatchLog | int:
     except StoreUnreadable as exc:
         print(f"hulldown {command}: {exc}", file=sys.stderr)
         return EXIT_STORE_UNREADABLE
+    except UnreadableEvent as exc:
+        print(f"hulldown {command}: {exc}", file=sys.stderr)
+        return EXIT_CHECK_FAILED
 
 
 def _verify(args: argparse.Namespace) -> int:

@@ -18,10 +18,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
 from redis.exceptions import RedisClusterException, RedisError
 
 from ..match.events import Event, decode_event
-from ..store.embedded import EmbeddedRedis, socket_path_for
+from ..store.embedded import LOCK_NAME, EmbeddedRedis, socket_path_for
 from ..store.keys import validate_match_id
 from ..store.redis_store import RedisEventStore
 
@@ -53,6 +54,11 @@ class UnknownMatch(Exception):
 
 class StoreUnreadable(Exception):
     """The store could not be reached or read; the message says which store and why."""
+
+
+class UnreadableEvent(Exception):
+    """An event of the match's stream does not decode (the message names its seq): the log is
+    damaged, which no retry mends."""
 
 
 def read_match_log(redis_url: str, data_dir: Path, prefix: str, match_id: str) -> MatchLog:
@@ -92,9 +98,15 @@ def redis_url_for(redis_url: str, data_dir: Path) -> Iterator[str]:
         yield f"unix://{socket}"
         return
     if not data_dir.exists():
-        raise UnknownMatch(f"no data directory {data_dir} (and no --redis-url / REDIS_URL)")
+        raise FileNotFoundError(f"no data directory {data_dir} (and no --redis-url / REDIS_URL)")
     if not data_dir.is_dir():
-        raise NotADirectoryError("not a directory")
+        raise NotADirectoryError(f"{data_dir} is not a directory")
+    if not (data_dir / LOCK_NAME).exists():
+        # Starting Redis here would write its files into (and close up) any folder named by mistake.
+        raise FileNotFoundError(
+            f"{data_dir} is not a hulldown data dir (it has no {LOCK_NAME}: no server ran on it); "
+            "give the server's --data-dir, or --redis-url"
+        )
     embedded = EmbeddedRedis(data_dir)
     embedded.start()
     try:
@@ -118,7 +130,13 @@ async def load(
             entries = await store.read(match_id, after=after, count=BATCH)
             if not entries:
                 break
-            events.extend(decode_event(payload) for _, payload in entries)
+            for seq, payload in entries:
+                try:
+                    events.append(decode_event(payload))
+                except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+                    raise UnreadableEvent(
+                        f"the event at seq {seq} does not decode: {one_line(exc)}"
+                    ) from None
             after = entries[-1][0]
             if on_batch is not None:
                 on_batch(len(events))

@@ -66,11 +66,11 @@ def _exit_now(code: int) -> None:
 def serve(settings: Settings, log_level: str = "info") -> int:
     embedded: EmbeddedRedis | None = None
     if not settings.redis_url:
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
         embedded = EmbeddedRedis(settings.data_dir, appendfsync=settings.appendfsync)
         try:
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
             embedded.start()
-        except DataDirInUse as exc:
+        except (DataDirInUse, OSError) as exc:
             print(f"hulldown serve: {exc}", file=sys.stderr, flush=True)
             return 2
         embedded.supervise()

@@ -13,8 +13,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeVar
+from urllib.parse import urlsplit
 
+from ..store.connect import CLUSTER_SCHEMES, SUPPORTED_SCHEMES
 from ..store.embedded import APPENDFSYNC_MODES
+from ..store.keys import Keys
 
 LogFormat = Literal["text", "json"]
 LOG_FORMATS: tuple[LogFormat, ...] = ("text", "json")
@@ -98,25 +101,26 @@ def parse_seconds(name: str, text: str, bounds: Bounds) -> float:
     return value
 
 
-def _env_text(name: str, default: str) -> str:
-    """The variable's value with surrounding blanks removed; ``default`` when unset or empty."""
+def env_text(name: str, default: str) -> str:
+    """The variable's value with surrounding blanks removed; ``default`` when unset or empty
+    (docs/operations.md: an empty variable counts as unset)."""
     text = os.environ.get(name, "").strip()
     return text or default
 
 
 def _env_int(name: str, default: int, bounds: Bounds) -> int:
-    text = _env_text(name, "")
+    text = env_text(name, "")
     return parse_int(name, text, bounds) if text else default
 
 
 def _env_seconds(name: str, default: float, bounds: Bounds) -> float:
-    text = _env_text(name, "")
+    text = env_text(name, "")
     return parse_seconds(name, text, bounds) if text else default
 
 
 def _env_word(name: str, default: Word, allowed: tuple[Word, ...]) -> Word:
     """One of ``allowed`` (exactly as written), ``default`` when unset or empty."""
-    text = _env_text(name, default)
+    text = env_text(name, default)
     for word in allowed:
         if text == word:
             return word
@@ -125,7 +129,7 @@ def _env_word(name: str, default: Word, allowed: tuple[Word, ...]) -> Word:
 
 def _env_switch(name: str) -> bool:
     """On or off (any case); unset or empty is off."""
-    text = _env_text(name, "").lower()
+    text = env_text(name, "").lower()
     if text in SWITCH_ON:
         return True
     if not text or text in SWITCH_OFF:
@@ -190,24 +194,66 @@ class Settings:
         """Settings from the environment; arguments that are not None (command-line flags,
         already checked by the command line) win. Raises SettingError for a value it cannot use."""
         defaults = cls()
-        return cls(
-            host=host if host is not None else os.environ.get("HULLDOWN_HOST", defaults.host),
+        settings = cls(
+            host=host if host is not None else env_text("HULLDOWN_HOST", defaults.host),
             port=port if port is not None else _env_int(PORT_ENV, defaults.port, PORT_BOUNDS),
-            redis_url=redis_url if redis_url is not None else os.environ.get("REDIS_URL", ""),
+            redis_url=redis_url if redis_url is not None else env_text("REDIS_URL", ""),
             data_dir=data_dir
             if data_dir is not None
-            else Path(os.environ.get("HULLDOWN_DATA_DIR", str(defaults.data_dir))),
+            else Path(env_text("HULLDOWN_DATA_DIR", str(defaults.data_dir))),
             snapshot_every=snapshot_every
             if snapshot_every is not None
             else _env_int(SNAPSHOT_EVERY_ENV, defaults.snapshot_every, SNAPSHOT_EVERY_BOUNDS),
             send_queue=_env_int(SEND_QUEUE_ENV, defaults.send_queue, SEND_QUEUE_BOUNDS),
             max_frame=_env_int(MAX_FRAME_ENV, defaults.max_frame, MAX_FRAME_BOUNDS),
             rate=_env_int(RATE_ENV, defaults.rate, RATE_BOUNDS),
-            key_prefix=os.environ.get("HULLDOWN_KEY_PREFIX", defaults.key_prefix),
+            key_prefix=env_text("HULLDOWN_KEY_PREFIX", defaults.key_prefix),
             appendfsync=_env_word(APPENDFSYNC_ENV, defaults.appendfsync, APPENDFSYNC_MODES),
-            public_url=os.environ.get("HULLDOWN_PUBLIC_URL", ""),
+            public_url=env_text("HULLDOWN_PUBLIC_URL", ""),
             ws_deflate=_env_switch(WS_DEFLATE_ENV),
             evict_after=_env_seconds(EVICT_AFTER_ENV, defaults.evict_after, EVICT_AFTER_BOUNDS),
             max_matches=_env_int(MAX_MATCHES_ENV, defaults.max_matches, MAX_MATCHES_BOUNDS),
             log_format=_env_word(LOG_FORMAT_ENV, defaults.log_format, LOG_FORMATS),
         )
+        _check_store_settings(settings)
+        return settings
+
+
+def _check_store_settings(settings: Settings) -> None:
+    """The Redis URL's scheme, the key prefix and the data dir, checked before anything starts
+    (they failed later, with a traceback: in the app's start-up, in the store, in mkdir)."""
+    if settings.redis_url:
+        scheme = urlsplit(settings.redis_url).scheme
+        schemes = (*SUPPORTED_SCHEMES, *CLUSTER_SCHEMES)
+        if scheme not in schemes:
+            raise SettingError(
+                f"REDIS_URL (or --redis-url) must start with {', '.join(s + '://' for s in schemes)}; "
+                f"got the scheme {scheme!r}"
+            )
+    try:
+        Keys(settings.key_prefix)
+    except ValueError:
+        raise SettingError(
+            f"HULLDOWN_KEY_PREFIX must be a word without blanks or braces; got {settings.key_prefix!r}"
+        ) from None
+    if not settings.redis_url:
+        problem = data_dir_problem(settings.data_dir)
+        if problem is not None:
+            raise SettingError(f"HULLDOWN_DATA_DIR (or --data-dir) {settings.data_dir}: {problem}")
+
+
+def data_dir_problem(path: Path) -> str | None:
+    """Why the embedded Redis cannot keep its data in ``path``, if it cannot: it must be a
+    directory of this user's (made if missing), not a link to one."""
+    if path.is_symlink():
+        return "is a symbolic link; give the directory it points to"
+    if path.exists() and not path.is_dir():
+        return "is not a directory"
+    if not path.exists():
+        parent = next((p for p in path.absolute().parents if p.exists()), None)
+        if parent is None or not parent.is_dir() or not os.access(parent, os.W_OK | os.X_OK):
+            return f"does not exist and cannot be made in {parent}"
+        return None
+    if path.stat().st_uid != os.getuid():
+        return "is not a directory owned by this user"
+    return None
