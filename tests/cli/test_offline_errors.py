@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from hulldown.cli import EXIT_READER_GONE, main
+from hulldown.match.limits import MAX_BODY_BYTES
 
 from .helpers import EXAMPLES, error_lines, run_cli
 
@@ -50,7 +51,17 @@ def nested_too_deeply(tmp_path: Path) -> Path:
     return path
 
 
+def over_the_body_limit(tmp_path: Path) -> Path:
+    """A valid simulation file padded past MAX_BODY_BYTES with blanks (it ran: the limit the
+    docs state for a simulate file was not applied)."""
+    path = tmp_path / "big.json"
+    text = SIMULATE_EXAMPLE.read_text()
+    path.write_text(text[:-2] + " " * MAX_BODY_BYTES + text[-2:])
+    return path
+
+
 BAD_FILES: dict[str, tuple[Callable[[Path], Path], str]] = {
+    "over the body limit": (over_the_body_limit, f"over the limit of {MAX_BODY_BYTES} (MAX_BODY_BYTES)"),
     "missing": (missing, "No such file or directory"),
     "directory": (directory, "Is a directory"),
     "not UTF-8": (not_utf8, "not UTF-8 text (byte 13 is 0xe9)"),
@@ -125,6 +136,18 @@ def test_simulate_names_an_action_whose_body_is_not_an_object(
     assert main(["simulate", str(path)]) == EXIT_ERROR
     answer = json.loads(capsys.readouterr().out)
     assert answer["error"] == 'action 0: "action" must be an object, got "move"'
+
+
+def test_simulate_refuses_an_actor_that_is_no_side(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """docs/simulate.md: "by" is side "a" or "b" (any other value was taken as side b)."""
+    data = json.loads(SIMULATE_EXAMPLE.read_text())
+    data["actions"][0]["by"] = "x"
+    path = tmp_path / "simulate.json"
+    path.write_text(json.dumps(data))
+    assert main(["simulate", str(path)]) == EXIT_ERROR
+    assert json_error(capsys)["error"] == 'action 0: "by" must be "a" or "b", got "x"'
 
 
 @pytest.mark.parametrize("case", ["missing", "directory"])

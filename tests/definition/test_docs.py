@@ -3,9 +3,11 @@ weapon rule, status, mount and terrain kind of every edition, and every limit co
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from hulldown.match import limits
+from hulldown.match.definition import DefinitionError, parse_definition
 from hulldown.match.vocabulary import ALL_MOUNTS, TERRAIN_KINDS, VOCABULARIES
 
 PAGE = (Path(__file__).resolve().parents[2] / "docs" / "match-definition.md").read_text()
@@ -40,3 +42,12 @@ def test_every_limit_is_documented_with_its_value() -> None:
         row = next((line for line in PAGE.splitlines() if line.startswith(f"| `{name}` |")), None)
         assert row is not None, f"{name} is not in the limits table"
         assert str(value).replace("_", "") in row.replace("_", ""), (name, row)
+
+
+def test_the_pages_example_definition_makes_a_match() -> None:
+    """The definition the page opens with is one the server takes (it had no unit on side b and
+    was refused with bad_scenario)."""
+    block = PAGE.split("```json\n", 1)[1].split("```", 1)[0]
+    created = parse_definition(json.loads(block))
+    assert not isinstance(created, DefinitionError), created
+    assert {u.side for u in created.scenario.units} == {"a", "b"}

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..match.limits import MAX_BODY_BYTES
+
 STDIN = "-"
 
 
@@ -31,7 +33,10 @@ def read_bytes(file: str) -> bytes:
 
 def read_text(file: str) -> str:
     """The file as UTF-8 text."""
-    data = read_bytes(file)
+    return _text_of(read_bytes(file), file)
+
+
+def _text_of(data: bytes, file: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -41,8 +46,14 @@ def read_text(file: str) -> str:
 
 
 def read_json_object(file: str) -> dict[str, Any]:
-    """The file as a JSON object (a simulation file, docs/simulate.md)."""
-    text = read_text(file)
+    """The file as a JSON object (a simulation file, docs/simulate.md), at most MAX_BODY_BYTES
+    long as a match definition sent to the server (docs/match-definition.md, Limits)."""
+    data = read_bytes(file)
+    if len(data) > MAX_BODY_BYTES:
+        raise UnreadableInput(
+            f"not a simulation file: {len(data)} bytes is over the limit of {MAX_BODY_BYTES} (MAX_BODY_BYTES)"
+        )
+    text = _text_of(data, file)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

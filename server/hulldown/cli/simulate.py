@@ -36,7 +36,7 @@ D6_FACES = range(1, 7)
 EXIT_OK = 0
 EXIT_ERROR = 1  # the answer is {"error": ...}
 # What reading an action entry into an Action raises for an entry that is not one.
-ACTION_ERRORS = (msgspec.ValidationError, KeyError, TypeError)
+ACTION_ERRORS = (msgspec.ValidationError, KeyError, TypeError, ValueError)
 
 
 class _FixedPool:
@@ -76,6 +76,8 @@ def read_action(entry: dict[str, Any], state: MatchState) -> tuple[Side, Action]
     A ``decide`` without ``decision`` answers the pending decision. Raises one of
     :data:`ACTION_ERRORS` for an entry that is not an action."""
     by = entry.get("by", state.pending.side if state.pending is not None else state.active)
+    if by not in ("a", "b"):  # docs/simulate.md: the side that acts (any other was taken as b)
+        raise ValueError(f'"by" must be "a" or "b", got {json.dumps(by)}')
     nested = entry.get("action")
     if "action" in entry and not isinstance(nested, dict):
         raise TypeError(f'"action" must be an object, got {json.dumps(nested)}')

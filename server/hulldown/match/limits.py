@@ -11,7 +11,7 @@ from typing import Final
 
 # --- the document ------------------------------------------------------------------------------
 FORMAT_VERSION: Final = 1  # the ``format`` of a match definition this server writes and reads
-MAX_BODY_BYTES: Final = 1_000_000  # POST /matches and a simulate file
+MAX_BODY_BYTES: Final = 1_000_000  # POST /matches, and a file hulldown simulate or odds reads
 MAX_ID_LENGTH: Final = 64  # unit, model, weapon and terrain ids
 MAX_TEXT_LENGTH: Final = 200  # names, faction, keyword and rule names
 

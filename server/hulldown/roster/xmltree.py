@@ -151,7 +151,10 @@ def _zipped_roster(data: bytes) -> bytes:
 def _roster_entry(archive: zipfile.ZipFile) -> zipfile.ZipInfo:
     entries = [i for i in archive.infolist() if not i.is_dir()]
     if len(entries) > MAX_ZIP_ENTRIES:
-        raise RosterError(f"a .rosz holds one roster, this archive has {len(entries)} entries")
+        raise RosterError(
+            f"a .rosz holds one roster, this archive has {len(entries)} entries; allowed at most "
+            f"{MAX_ZIP_ENTRIES} (MAX_ZIP_ENTRIES, {LIMITS_DOC})"
+        )
     ros = [i for i in entries if i.filename.lower().endswith(".ros")] or entries[:1]
     if len(ros) != 1:
         raise RosterError("a .rosz must hold exactly one .ros entry")
