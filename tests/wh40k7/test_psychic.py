@@ -249,7 +249,8 @@ def test_a_vehicle_that_moved_at_cruising_speed_manifests_witchfire_as_snap_shot
     Shots (40k7 Vehicles and Shooting)."""
     fast = replace(_psyker(), moved=9.0, turn_flags=("moved",))
     state = _in_psychic_phase(fast, _marines(), d6=3)
-    assert rejected(state, "a", Manifest("pilot", "smite", "m", 1)).code == "too_many_full_bs"
+    refused = rejected(state, "a", Manifest("pilot", "smite", "m", 1))
+    assert (refused.code, refused.values["reason"]) == ("must_snap", "moved at cruising speed")
     res = act(state, "a", Manifest("pilot", "smite", "m", 1, snap=True), [4])
     assert res.state.pending is not None
 

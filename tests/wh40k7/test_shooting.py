@@ -45,8 +45,14 @@ def test_combat_speed_one_weapon_full_bs_others_snap() -> None:
 
 
 def test_cruising_speed_snap_shots_only() -> None:
+    """40k7 Vehicles and Shooting: at Cruising Speed a (not Fast) vehicle fires no weapon at full
+    BS: a weapon not marked snap is refused as a forced Snap Shot, with the reason (it was "may
+    fire 0 weapons at full BS", which named no weapon to mark: the table could not show it)."""
     state = _two_guns(10.0)
-    assert rejected(state, "a", Shoot("g", _fires(1))).values["allowed"] == 0
+    for fires in (_fires(2), _fires(1), (Fire("k0", "t"),)):
+        refused = rejected(state, "a", Shoot("g", fires))
+        assert (refused.code, refused.values["weapon"]) == ("must_snap", "k0")
+        assert refused.values["reason"] == "moved at cruising speed"
     res = act(state, "a", Shoot("g", _fires(0)), [6, 5, 1])
     assert [r.value for r in res.rolls if r.purpose == "snap shot"] == [6, 5]
     assert res.state.units["t"].hp == 3  # 8 + 1 = 9 < 11

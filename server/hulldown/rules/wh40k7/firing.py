@@ -206,6 +206,10 @@ def plan_shooting(
             allowance, forced = 0.0, "transport at Cruising Speed"
     if overwatch:
         allowance, forced = 0.0, "Overwatch"
+    if allowance == 0 and forced is None:
+        # 40k7 Vehicles and Shooting: at Cruising Speed (not Fast) no weapon fires at full BS -
+        # every weapon's shots are Snap Shots, and each refusal says so (must_snap, with why).
+        forced = f"moved at {shooting_speed(unit)} speed"
     shots: list[WeaponShot] = []
     for fire in action.fire:
         result = _plan_weapon(state, unit, fire, forced, overwatch, psychic)
