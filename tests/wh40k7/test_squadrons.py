@@ -5,11 +5,23 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from hulldown.match.actions import Abandon, Decide, Fire, Move, Shoot
-from hulldown.match.state import Point, Unit
+from hulldown.match.actions import Abandon, Decide, Fight, Fire, Move, Shoot
+from hulldown.match.state import MatchState, Point, Unit
 from hulldown.rules.wh40k7.allocation import DECISION_ALLOCATE
 
-from .builders import act, krak, make_state, rejected, rejection_of, rhino, speeder, vehicle, weapon
+from .builders import (
+    act,
+    dreadnought,
+    infantry,
+    krak,
+    make_state,
+    rejected,
+    rejection_of,
+    rhino,
+    speeder,
+    vehicle,
+    weapon,
+)
 
 
 def _vyper(uid: str, x: float) -> Unit:
@@ -142,3 +154,47 @@ def test_equally_close_vehicles_are_the_owners_choice() -> None:
     assert done.units["v2"].hp == v2.hp - 1 and done.units["v1"].hp == v1.hp
     line = next(e for e in done.log if e.text.startswith("Hit allocated"))
     assert line.values["allocated_to"] == "v2"
+
+
+def _fight_log(state: MatchState, attacker: str, named: str, dice: list[int]) -> tuple[MatchState, list[str]]:
+    """Side a's ``attacker`` fights the squadron member ``named``; the log lines of the fight."""
+    res = act(state, "a", Fight(attacker, named), dice, exact=False)
+    after = res.state
+    while after.pending is not None:  # the squadron's owner takes the proposed allocation
+        after = act(
+            after, after.pending.side, Decide(after.pending.id, after.pending.proposal), dice, exact=False
+        ).state
+    return after, [e.text for e in after.log if e.seq > state.seq]
+
+
+def test_a_squadron_fights_on_while_a_member_stands_whichever_member_is_named() -> None:
+    """40k7 Vehicle Squadrons: a squadron struck in close combat takes the hits "first against
+    squadron models in base contact, then against models further away, once the closest model is
+    destroyed". A charging Dreadnought touches both Rhinos: its Hammer of Wrath wrecks v1 (1 HP)
+    at Initiative 10 and its 3 attacks (2 + 1 for the charge) at Initiative 4 go on into v2 -
+    whether the fight names v1 (the attacks were lost once v1 was wrecked) or v2 (the Hammer of
+    Wrath was lost: the charge was declared at v1)."""
+    v1 = rhino("v1", "b", 40, 20, 0, squadron="sq", hp=1)
+    v2 = rhino("v2", "b", 40, 25.5, 0, squadron="sq")
+    dread = replace(dreadnought("d", "a", 43.5, 22.75, 0), turn_flags=("charged", "charged_into:v1"))
+    state = make_state(v1, v2, dread, phase="assault")
+    outcomes = set()
+    for named in ("v1", "v2"):
+        after, texts = _fight_log(state, "d", named, [4] * 12)
+        assert any("Hammer of Wrath, 1 automatic hit" in t for t in texts), named
+        assert any("3 attacks at Initiative 4" in t for t in texts), named
+        outcomes.add((after.units["v1"].destroyed, after.units["v2"].hp))
+    assert outcomes == {(True, 0)}
+
+
+def test_the_ws_a_squadron_is_hit_with_is_that_of_the_member_in_base_contact() -> None:
+    """40k7 Vehicles and Close Combat: vehicles are WS1, an Immobilised one WS0. An infantry model
+    touches only v2 (mobile) of a squadron whose v1 is Immobilised and out of reach: its attack
+    needs 3+ whichever member the fight names (naming v1 made it hit automatically)."""
+    v1 = replace(rhino("v1", "b", 40, 10, 0, squadron="sq"), statuses={"immobilised": 0})
+    v2 = rhino("v2", "b", 40, 14.5, 0, squadron="sq")
+    foot = infantry("a", "a", [(40, 16.25 + 25 / 25.4 / 2)], ws=4, s=4, a=1)
+    state = make_state(v1, v2, foot, phase="assault")
+    for named in ("v1", "v2"):
+        _, texts = _fight_log(state, "a", named, [6, 1])
+        assert any("WS4 vs WS1 hits on 3+" in t for t in texts), (named, texts)

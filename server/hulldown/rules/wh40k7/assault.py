@@ -29,7 +29,7 @@ from .. import geometry as g
 from . import refs
 from .attacks import ArmourFacing, Hit, Tally
 from .core import ws_to_hit
-from .geo import CONTACT_EPS, alive, contact_pairs, footprint, on_table, unit_distance
+from .geo import CONTACT_EPS, alive, contact_pairs, footprint, on_table, unit_distance, units_in_contact
 from .morale import fall_back, morale_check
 from .penetration import PenProfile
 from .resolve import resolve_hits
@@ -172,9 +172,7 @@ def _strike(
     if weapon is None:
         melee = [w for w in unit.weapons.values() if w.type == "melee" and not w.destroyed]
         weapon = melee[0] if melee else None
-    charged = unit.flag(f"charged_into:{enemy.id}") or any(
-        unit.flag(f"charged_into:{m.id}") for m in squadron_members(state, enemy)
-    )
+    charged = _charged(state, unit, enemy)
     attacks_each = unit.profile.a + (CHARGE_BONUS_ATTACKS if charged else 0)
     if is_walker(unit) and ("stunned" in unit.statuses or "immobilised" in unit.statuses):
         attacks_each = max(
@@ -233,11 +231,25 @@ def _strike(
     return [hit] * hits_n
 
 
+def _charged(state: MatchState, unit: Unit, enemy: Unit) -> bool:
+    """``unit`` charged ``enemy`` this turn - or its squadron: a charge at any member is at the
+    squadron (40k7 Vehicle Squadrons), a member destroyed since included."""
+    if unit.flag(f"charged_into:{enemy.id}"):
+        return True
+    if enemy.squadron is None:
+        return False
+    return any(
+        unit.flag(f"charged_into:{u.id}")
+        for u in state.units.values()
+        if u.squadron == enemy.squadron and u.side == enemy.side
+    )
+
+
 def _hammer_of_wrath(
     state: MatchState, ctx: ApplyContext, unit: Unit, models: list[Model], enemy: Unit
 ) -> list[Hit]:
     """40k7 Hammer of Wrath (all Walkers; Chariots: D6 S6 hits) after a successful charge."""
-    if not unit.flag(f"charged_into:{enemy.id}") or not models:
+    if not _charged(state, unit, enemy) or not models:
         return []
     origin = (models[0].pos.x, models[0].pos.y)
     facing = _cc_facing(enemy) if is_vehicle(enemy) else None
@@ -256,6 +268,29 @@ def _hammer_of_wrath(
     return [hit] * n
 
 
+def _standing(state: MatchState, uid: str) -> str | None:
+    """The unit fought as ``uid``: itself while it stands, else a member of its squadron still
+    standing - 40k7 Vehicle Squadrons: hits on a squadron go "first against squadron models in
+    base contact, then against models further away, once the closest model is destroyed", so the
+    fight goes on while any member stands; None when none does."""
+    unit = state.units[uid]
+    if not unit.destroyed:
+        return uid
+    return next((m.id for m in squadron_members(state, unit) if not m.destroyed), None)
+
+
+def _struck(state: MatchState, unit: Unit, foe: str) -> str:
+    """The squadron member ``unit``'s attacks are rolled against - its Weapon Skill, the facing
+    hit: the one fought while it is in base contact with the attackers, else the first (by id)
+    of those that are (40k7 Vehicle Squadrons: hits go "first against squadron models in base
+    contact"). Which member a client names no longer matters: the WS of an Immobilised member
+    out of reach made every attack hit automatically [decided: by id among several in contact]."""
+    touching = [m for m in squadron_members(state, state.units[foe]) if units_in_contact(unit, m)]
+    if not touching or any(m.id == foe for m in touching):
+        return foe
+    return min(m.id for m in touching)
+
+
 def resolve_combat(
     state: MatchState, ctx: ApplyContext, a_id: str, b_id: str, weapon_a: str | None = None
 ) -> MatchState:
@@ -267,14 +302,16 @@ def resolve_combat(
     weapons = {a_id: weapon_a, b_id: None}
     for step in range(HAMMER_OF_WRATH_INITIATIVE, 0, -1):
         pending: list[tuple[str, str, list[Hit]]] = []
-        for me, foe in ((a_id, b_id), (b_id, a_id)):
-            unit, enemy = state.units[me], state.units[foe]
-            if unit.destroyed or enemy.destroyed or not _can_fight(unit):
+        for me, named in ((a_id, b_id), (b_id, a_id)):
+            unit = state.units[me]
+            foe = _standing(state, named)
+            if unit.destroyed or foe is None or not _can_fight(unit):
                 continue
-            enemy_ids = [u.id for u in squadron_members(state, enemy)] or [foe]
+            enemy_ids = [u.id for u in squadron_members(state, state.units[foe])] or [foe]
             models = _engaged(state, unit, enemy_ids)
             if not models:
                 continue
+            enemy = state.units[_struck(state, unit, foe)]
             hits: list[Hit] = []
             if step == HAMMER_OF_WRATH_INITIATIVE:
                 hits += _hammer_of_wrath(state, ctx, unit, models, enemy)
@@ -282,8 +319,9 @@ def resolve_combat(
                 hits += _strike(state, ctx, unit, models, weapons[me], enemy, step)
             if hits:
                 pending.append((me, foe, hits))
-        for me, foe, hits in pending:
-            if state.units[foe].destroyed:
+        for me, named, hits in pending:
+            foe = _standing(state, named)
+            if foe is None:
                 continue
             state, tally = resolve_hits(state, ctx, foe, hits, attacker=me, kind="close_combat", exclude=())
             t = tallies[me]
