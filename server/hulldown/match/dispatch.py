@@ -14,13 +14,13 @@ leaves a kind neither handled nor unsupported is reported by ``missing()``, whic
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from msgspec.structs import replace
 
-from .actions import PLAY_ACTION_KINDS, Decide, PlayAction
+from .actions import PLAY_ACTION_KINDS, Decide, Move, PlayAction
 from .context import ApplyContext
 from .rejection import Rejection, reject
 from .state import Decision, MatchState, Side
@@ -68,6 +68,8 @@ class DispatchTable:
         self._turn_rule = turn_rule
         self._entries: dict[type, _Handlers | _Unsupported] = {}
         self._decisions: dict[str, Resume] = {}
+        # The kinds of move (``Move.kind``) the edition has; declared with :meth:`move_kinds`.
+        self._move_kinds: frozenset[str] = frozenset()
 
     # -- declaring ---------------------------------------------------------------------------
 
@@ -78,6 +80,18 @@ class DispatchTable:
     def unsupported(self, kind: type[PlayAction], rule: str, message: str) -> None:
         """``kind`` does not exist in this edition: refused as ``unsupported_action``."""
         self._declare(kind, _Unsupported(Rejection(code=UNSUPPORTED, rule=rule, message=message)))
+
+    def move_kinds(self, kinds: Iterable[str]) -> None:
+        """The kinds of ``Move`` the edition has (its validation refuses any other)."""
+        self._move_kinds = frozenset(kinds)
+
+    def has(self, action: PlayAction) -> bool:
+        """Whether the edition has this kind of action at all - in some phase, for some unit (a
+        unit's card lists only those: match/options.py)."""
+        if isinstance(action, Move):
+            return action.kind in self._move_kinds
+        entry = self._entries.get(type(action))
+        return entry is not None and not isinstance(entry, _Unsupported)
 
     def decision(self, kind: str, resume: Resume) -> None:
         """A pending decision of ``kind`` is answered by a ``decide`` action, then ``resume`` runs."""

@@ -34,6 +34,7 @@ from .actions import (
     PlayAction,
     Shoot,
 )
+from .editions import rules_for
 from .rejection import Rejection
 from .state import MatchState, Point, Side, Unit
 from .validate import validate
@@ -163,10 +164,18 @@ def _option(kind: str, rejection: Rejection | None) -> UnitOption:
 
 
 def unit_options(state: MatchState, side: Side, unit: Unit) -> UnitOptions:
-    """Every kind of action with whether ``unit`` may take it now (validation decides)."""
-    options = [
-        _option(kind, validate(state, side, action))
-        for kind, action in representatives(state, unit)
-        if action is not None
-    ]
-    return UnitOptions(unit.id, state.seq, state.phase, options)
+    """Every kind of action the edition has (``DispatchTable.has``), with whether ``unit`` may
+    take it now (validation decides). A kind the edition does not have is not listed: a card
+    showing "advance: not in this edition" in a 40k7 match, or "run: wrong phase" in an hh3 one,
+    suggested it would be open some time."""
+    rules = rules_for(state.edition)
+    return UnitOptions(
+        unit.id,
+        state.seq,
+        state.phase,
+        [
+            _option(kind, validate(state, side, action))
+            for kind, action in representatives(state, unit)
+            if action is not None and rules.has(action)
+        ],
+    )

@@ -91,6 +91,7 @@ RULES.on(
     lambda state, side, action, ctx: endphase.end_current_phase(state, ctx),
 )
 RULES.on(Move, _of_unit(_validate_move), _to_unit(_apply_move))
+RULES.move_kinds((*movement.MOVE_KINDS, "battlesmith"))
 RULES.on(Pivot, _of_unit(movement.validate_pivot), _to_unit(movement.apply_pivot))
 RULES.on(Shoot, _of_unit(shooting.validate_shoot), _to_unit(shooting.apply_shoot))
 RULES.on(Charge, _of_unit(assault.validate_charge), _to_unit(assault.apply_charge))

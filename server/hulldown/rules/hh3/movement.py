@@ -56,6 +56,9 @@ from .hits import Hit
 # adds 6" to its Movement.
 VEHICLE_RUSH_BONUS = 6.0
 
+# The kinds of move hh3 has besides a Battlesmith activation (a Move of kind "battlesmith").
+MOVE_KINDS = ("normal", "rush")
+
 
 def move_limit(unit: Unit, rush: bool) -> float:
     """Normal move: M. Rush: M + I (hh3 core, Rush); Rapid vehicles: M + 6" (hh3 Vehicle Sub-Types, Rapid)."""
@@ -135,11 +138,11 @@ def validate_move(state: MatchState, unit: Unit, action: Move) -> Rejection | No
     """hh3 Vehicles, Movement to Driving through other units / hh3 core, Movement phase: a move or a
     Rush (a ``battlesmith`` Move goes to battlesmith.py, chosen by the edition's dispatch table)."""
     rule = R_MOVE if is_vehicle(unit) else R_CORE_MOVE
+    if action.kind not in MOVE_KINDS:  # first: in any phase hh3 has no such move
+        return reject("unsupported_move", rule, f"hh3 has no {action.kind} move")
     start = validate_move_start(state, unit, action)
     if start is not None:
         return start
-    if action.kind not in ("normal", "rush"):
-        return reject("unsupported_move", rule, f"hh3 has no {action.kind} move")
     if unit.flag(F_MOVE_DONE):
         return reject("already_moved", rule, f"{unit.name} has already moved this phase")
     if statuses.is_pinned(unit):

@@ -33,7 +33,7 @@ from ..phases import PHASES_40K11, end_phase
 from .charge import apply_charge, validate_charge
 from .constants import EDITION, R_CORE
 from .fight import FIGHT_DECISION, apply_fight, offer_or_end, resume_fight_decision, validate_fight
-from .movement import apply_move, pivot_as_move, validate_move
+from .movement import MOVE_KINDS, apply_move, pivot_as_move, validate_move
 from .shooting import apply_shoot, validate_shoot
 
 
@@ -50,6 +50,7 @@ RULES = DispatchTable(EDITION, PHASES_40K11, R_CORE)
 declare_setup(RULES)  # docs/missions.md: roll-off, deployment, reserves, first turn
 RULES.on(EndPhase, lambda state, side, action: None, _apply_end_phase)
 RULES.on(Move, sideless(validate_move), sideless_apply(apply_move))
+RULES.move_kinds((*MOVE_KINDS, "charge"))
 RULES.on(
     Pivot,
     lambda state, side, action: validate_move(state, pivot_as_move(action)),

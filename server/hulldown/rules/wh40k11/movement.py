@@ -76,6 +76,10 @@ class Route:
         return self.waypoints[-1] if self.waypoints else (self.model.pos.x, self.model.pos.y)
 
 
+# The kinds of move 40k11 has in its Movement phase; a "charge" move is the Charge phase's.
+MOVE_KINDS = ("normal", "advance", "fall_back")
+
+
 def _rule(kind: str) -> str:
     return {"advance": R_ADVANCE, "fall_back": R_FALL_BACK, "charge": R_CHARGE}.get(kind, R_MOVE)
 
@@ -163,7 +167,7 @@ def _eligibility(state: MatchState, unit: Unit, action: Move) -> Rejection | Non
         if action.target is not None and action.target != flag_value(unit, CHARGE_TARGET):
             return reject("wrong_target", R_CHARGE, f"{unit.name} declared a charge at another unit")
         return None
-    if kind not in ("normal", "advance", "fall_back"):
+    if kind not in MOVE_KINDS:
         return reject("unsupported_move", rule, f"{kind} is not a 40k11 move")
     if state.phase != "movement":
         return reject("wrong_phase", rule, f"units move in the Movement phase, not {state.phase}")

@@ -149,6 +149,7 @@ RULES = DispatchTable("40k7", PHASES_40K7, refs.TURN)
 declare_setup(RULES)  # docs/missions.md: roll-off, deployment, reserves, first turn
 RULES.on(EndPhase, _validate_end_phase, _apply_end_phase)
 RULES.on(Move, _validate_move, _apply_move)
+RULES.move_kinds((*MOVE_KINDS, *SHOCK_KINDS))
 RULES.on(Pivot, sideless(movement.validate_pivot), sideless_apply(movement.apply_pivot))
 RULES.on(Shoot, sideless(shooting.validate_shoot), shooting.apply_shoot)
 RULES.on(Charge, sideless(charge.validate_charge), sideless_apply(charge.apply_charge))

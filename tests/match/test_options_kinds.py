@@ -1,0 +1,35 @@
+"""docs/table.md, "What the unit may do": the unit card lists the kinds of action its edition
+has - open, or closed with the refusal - and no kind the edition does not have (40k7 listed
+advance, rush and battlesmith as "not in this edition"; hh3 listed run, flat out, advance and
+tank shock as "wrong phase", as if they would open later)."""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from hulldown.match.editions import rules_for
+from hulldown.match.options import unit_options
+from hulldown.match.reducer import initial_state
+from hulldown.match.scenario import match_created
+from hulldown.match.state import Edition, Options
+from tests.scenarios import duel
+
+MOVE_KINDS = {
+    "40k7": {"normal", "run", "flat_out", "tank_shock", "ram"},
+    "hh3": {"normal", "rush", "battlesmith"},
+    "40k11": {"normal", "advance", "fall_back", "charge"},
+}
+
+
+@pytest.mark.parametrize("edition", ["40k7", "hh3", "40k11"])
+def test_the_card_lists_only_the_editions_kinds(edition: Edition) -> None:
+    request = duel(edition)
+    start = initial_state("m", match_created(edition, request.scenario, Options(), "c"))
+    for phase, unit in ((p, u) for p in rules_for(edition).phases for u in start.units.values()):
+        state = replace(start, phase=phase)
+        options = unit_options(state, unit.side, unit).options
+        assert options, (edition, phase, unit.id)
+        assert not [o for o in options if o.code in ("unsupported_action", "unsupported_move")]
+        moves = {o.kind.removeprefix("move:") for o in options if o.kind.startswith("move:")}
+        assert moves <= MOVE_KINDS[edition], (edition, phase, moves - MOVE_KINDS[edition])
