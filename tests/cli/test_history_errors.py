@@ -153,3 +153,11 @@ def test_the_real_command_prints_no_traceback(command: str) -> None:
         f"hulldown {command}: cannot read the store (bogus://x): unsupported Redis URL scheme 'bogus': "
         "use redis://, rediss://, unix:// (one Redis) or redis+cluster:// (a Redis Cluster)"
     ]
+
+
+def test_a_replay_range_that_ends_before_it_starts_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """``replay --from 5 --to 2`` printed nothing and exited 0: it is a usage error (2) now,
+    said before any store is read."""
+    assert main(["replay", MATCH, "--from", "5", "--to", "2", "--redis-url", "bogus://x"]) == 2
+    (line,) = error_lines(capsys.readouterr().err)
+    assert line == "hulldown replay: --to 2 is before --from 5: nothing to print"

@@ -36,6 +36,7 @@ EXIT_OK = 0  # verified (verify) or printed (replay)
 EXIT_CHECK_FAILED = 1  # verify: a roll, event or the commitment does not verify; an event does not decode
 EXIT_NOT_VERIFIABLE = 2  # the match is unknown, or (verify) its seed is not revealed yet
 EXIT_STORE_UNREADABLE = 3  # the store could not be reached or read
+EXIT_USAGE = 2  # replay: arguments that ask for nothing (as argparse's usage errors)
 
 
 def add_commands(commands: Any) -> None:
@@ -131,6 +132,12 @@ def summary(report: Report) -> list[str]:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    if args.end is not None and args.end < args.start:  # it printed nothing and said nothing
+        print(
+            f"hulldown replay: --to {args.end} is before --from {args.start}: nothing to print",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     log = _read_or_explain(args, "replay")
     if isinstance(log, int):
         return log
