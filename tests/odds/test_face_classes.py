@@ -8,15 +8,20 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from msgspec.structs import replace
 
-from hulldown.match.actions import Action, Fire, Shoot
-from hulldown.match.state import MatchState
+from hulldown.match.actions import Action, Challenge, Charge, Fight, Fire, Move, Shoot
+from hulldown.match.state import Edition, MatchState, Point, Profile, Unit
 from hulldown.odds import OddsAnswer, Prob
 from hulldown.odds import face_classes as face_classes_module
+from hulldown.odds.context import OddsContext
 from hulldown.odds.dice_sources import FACE_BLOCK, FaceStream, splitmix_faces, uniform_choice
-from hulldown.odds.engine import SAMPLE_SEED
-from hulldown.odds.face_classes import SIX_FACES, face_classes
+from hulldown.odds.engine import MAX_EXACT_PLAYS, SAMPLE_SEED
+from hulldown.odds.face_classes import EXCHANGEABLE, JUDGED_ONLY, SIX_FACES, face_classes
+from hulldown.rules.hh3.core import at_least
 from hulldown.rules.wh40k7.rolls import judge
+from hulldown.rules.wh40k11.attacks import hit_succeeds
+from tests.hh3 import builders as hh3
 from tests.wh40k7.builders import (
     infantry,
     krak,
@@ -29,6 +34,7 @@ from tests.wh40k7.builders import (
     vehicle,
     weapon,
 )
+from tests.wh40k11 import builders as b11
 
 from .helpers import odds, unit_odds
 
@@ -88,6 +94,110 @@ def two_shots_at_the_rear() -> tuple[MatchState, Action]:
     return state, Shoot("predator", (Fire("gun", "rhino"),))
 
 
+# hh3 Vehicles, Vehicle damage table: a vehicle already Stunned and Pinned loses 1 HP on 1-4 and
+# is Suppressed on 5-6 - no two statuses gained with the same chance, whose order in the summary
+# would be left to the rounding of their sums.
+ALREADY_STUNNED_AND_PINNED = {"stunned": 0, "pinned": 0}
+
+
+def hh3_two_shots_at_infantry() -> tuple[MatchState, Action]:
+    """hh3: a 2-shot S4 AP5 gun (BS4: 3+, its hit tests one batch) at two 4+ save models: wound
+    tests (4+), the owner's allocation, saving throws."""
+    gun = hh3.weapon("gun", strength=4, ap=5, shots=2, rng=36)
+    shooter = hh3.tank("shooter", "a", 10, 24, 0, weapons=(gun,))
+    squad = hh3.squad("squad", "b", hh3.row(30, 24, 2), sv=4)
+    return hh3.make([shooter, squad], phase="shooting"), Shoot("shooter", (Fire("gun", "squad"),))
+
+
+def hh3_mitigation_at_infantry() -> tuple[MatchState, Action]:
+    """hh3 Damage Mitigation (``mitigation:5``): a failed save is followed by a 5+ test."""
+    gun = hh3.weapon("gun", strength=4, ap=5, rng=36)
+    shooter = hh3.tank("shooter", "a", 10, 24, 0, weapons=(gun,))
+    squad = hh3.squad("squad", "b", hh3.row(30, 24, 2), sv=4, keywords=("mitigation:5",))
+    return hh3.make([shooter, squad], phase="shooting"), Shoot("shooter", (Fire("gun", "squad"),))
+
+
+def hh3_lascannon_at_a_tank() -> tuple[MatchState, Action]:
+    """hh3 Vehicles: a Lascannon at a 1-HP tank (AV11, 5+ invulnerable, Explodes (4), already
+    Stunned and Pinned) beside a squad: armour penetration, the glancing hit table, the
+    invulnerable save of a penetrating hit, then Explodes and its S8 hit on the squad (wound
+    test, saving throw)."""
+    gun = hh3.weapon("las", strength=9, ap=2)
+    shooter = hh3.tank("shooter", "a", 10, 24, 0, weapons=(gun,))
+    tank = hh3.tank("tank", "b", 30, 24, 180, armour=(11, 11, 10), hp=1, inv=5, keywords=("explodes:4",))
+    tank = replace(tank, statuses=ALREADY_STUNNED_AND_PINNED)
+    near = hh3.squad("near", "b", [(30, 28)], sv=4)
+    return hh3.make([shooter, tank, near], phase="shooting"), Shoot("shooter", (Fire("las", "tank"),))
+
+
+def hh3_fist_at_a_vehicle() -> tuple[MatchState, Action]:
+    """hh3 Vehicles, Combat: a model with 2 attacks (WS4 vs WS1: 2+, one batch) in contact with
+    a tank already Stunned and Pinned: every hit on the rear (S4 vs AV10: glancing on a 6, then
+    the table)."""
+    fist = hh3.weapon("fist", strength=4, ap=None, kind="melee", rng=0)
+    troops = hh3.squad("s", "a", [(32.87, 24)], ws=4, a=2, melee=fist)
+    tank = replace(hh3.tank("v", "b", 36, 24, 180, armour=(13, 12, 10)), statuses=ALREADY_STUNNED_AND_PINNED)
+    return hh3.make([troops, tank], phase="assault"), Fight("s", "v")
+
+
+def hh3_volley_at_a_charge() -> tuple[MatchState, Action]:
+    """hh3 Vehicles, Combat: a tank charged makes Volley Attacks (2 Snap Shots, one batch) at the
+    charger (wound tests, saving throw), then the charge roll."""
+    fist = hh3.weapon("fist", strength=4, ap=None, kind="melee", rng=0)
+    hb = hh3.weapon("hb", strength=5, ap=4, shots=2, rng=36, kind="assault")
+    tank = hh3.tank("v", "b", 36, 24, 180, armour=(13, 12, 10), weapons=(hb,))
+    troops = hh3.squad("s", "a", [(30, 24)], ws=4, a=1, melee=fist, sv=4)
+    return hh3.make([troops, tank], phase="assault"), Charge("s", "v")
+
+
+def _paragon(unit: Unit, mid: str, profile: Profile) -> Unit:
+    models = dict(unit.models)
+    models[mid] = replace(models[mid], kind="paragon", profile=profile, wounds=profile.w)
+    return replace(unit, models=models)
+
+
+def hh3_challenge() -> tuple[MatchState, Action]:
+    """hh3 core, Challenge Sub-Phase: a Paragon (I9) challenges one (I1, no attacks): Focus (2D6,
+    no tie possible), then 2 challenge hit tests (one batch), a wound test per hit."""
+    lord = Profile(m=7, ws=5, bs=5, s=4, t=4, w=1, i=9, a=1, ld=10, cool=10, intelligence=9)
+    sergeant = Profile(m=7, ws=4, bs=4, s=4, t=4, w=1, i=1, a=0, ld=10, cool=8, intelligence=7)
+    s = _paragon(hh3.squad("s", "a", [(10, 24)]), "s-1", lord)
+    t = _paragon(hh3.squad("t", "b", [(11.27, 24)]), "t-1", sergeant)
+    return hh3.make([s, t], phase="assault"), Challenge("s", "s-1", "t")
+
+
+def hh3_through_dangerous_terrain() -> tuple[MatchState, Action]:
+    """hh3 Dangerous terrain: two 2-wound models move into a dangerous piece, a test each."""
+    swamp = hh3.wall("swamp", 24, 20, 26, 28, "dangerous")
+    troops = hh3.squad("s", "a", [(21, 24), (21, 25.5)], w=2)
+    return hh3.make([troops], terrain=[swamp]), Move("s", (Point(25, 24),))
+
+
+def k11_two_shots_at_infantry() -> tuple[MatchState, Action]:
+    """40k11: a 2-shot S5 AP1 gun (BS3) at two Sv4+ models: hit rolls, wound rolls (3+, each a
+    batch), allocation, saves (5+)."""
+    gun = b11.weapon("gun", "tank-m", s=5, ap=1, shots=2)
+    shooter = b11.vehicle("tank", "a", 10, 24, weapons=(gun,))
+    squad = b11.infantry("squad", "b", [(26, 24), (27.5, 24)], sv=4)
+    return b11.state(shooter, squad, phase="shooting"), Shoot("tank", (Fire("gun", "squad"),))
+
+
+def k11_two_shots_at_a_vehicle() -> tuple[MatchState, Action]:
+    """40k11: a 2-shot S9 AP2 D3 gun at a T9 Sv3+ VEHICLE of 6 wounds."""
+    gun = b11.weapon("gun", "tank-m", s=9, ap=2, d=3, shots=2, rng=36)
+    shooter = b11.vehicle("tank", "a", 10, 24, weapons=(gun,))
+    target = b11.vehicle("target", "b", 30, 24, 180, t=9, sv=3, w=6)
+    return b11.state(shooter, target, phase="shooting"), Shoot("tank", (Fire("gun", "target"),))
+
+
+def k11_sword_in_a_fight() -> tuple[MatchState, Action]:
+    """40k11 Fight: a sword of 2 attacks (WS3, S5 AP1) at two engaged Sv4+ models."""
+    sword = b11.weapon("sword", "squad-1", s=5, ap=1, shots=2, rng=0, kind="melee")
+    squad = b11.infantry("squad", "a", [(10, 24)], weapons=(sword,))
+    foe = b11.infantry("foe", "b", [(11.3, 24), (11.3, 25.4)], sv=4)
+    return b11.state(squad, foe, phase="fight"), Fight(unit="squad", target="foe", weapon="sword")
+
+
 CASES: dict[str, Case] = {
     "two_shots_at_the_rear": two_shots_at_the_rear,
     "lascannon_in_the_open": lascannon_in_the_open,
@@ -95,6 +205,16 @@ CASES: dict[str, Case] = {
     "bolters_at_infantry": bolters_at_infantry,
     "haywire_at_a_squadron": haywire_at_a_squadron,
     "melta_at_close_range": melta_at_close_range,
+    "hh3_two_shots_at_infantry": hh3_two_shots_at_infantry,
+    "hh3_mitigation_at_infantry": hh3_mitigation_at_infantry,
+    "hh3_lascannon_at_a_tank": hh3_lascannon_at_a_tank,
+    "hh3_fist_at_a_vehicle": hh3_fist_at_a_vehicle,
+    "hh3_volley_at_a_charge": hh3_volley_at_a_charge,
+    "hh3_challenge": hh3_challenge,
+    "hh3_through_dangerous_terrain": hh3_through_dangerous_terrain,
+    "k11_two_shots_at_infantry": k11_two_shots_at_infantry,
+    "k11_two_shots_at_a_vehicle": k11_two_shots_at_a_vehicle,
+    "k11_sword_in_a_fight": k11_sword_in_a_fight,
 }
 
 
@@ -119,6 +239,12 @@ def _probabilities(answer: OddsAnswer) -> dict[str, float]:
             for key, p in values.items():
                 out[f"{u.unit}.{group}.{key}"] = p.p
         out[f"{u.unit}.expected_lost"] = u.expected_lost
+        if u.reaches is not None:
+            out[f"{u.unit}.reaches"] = u.reaches.p
+    for d in answer.decisions:
+        out[f"decision.{d.kind}.{d.side}.raised"] = d.raised.p
+        for option, p in d.chosen.items():
+            out[f"decision.{d.kind}.{d.side}.chosen.{option}"] = p.p
     return out
 
 
@@ -133,9 +259,9 @@ def test_the_merged_walk_gives_the_answer_of_all_six_faces(name: str) -> None:
         assert mine[key] == pytest.approx(p, abs=1e-6), key
     assert merged.summary == every_face.summary
     assert merged.plays < every_face.plays
-    # Something happens and something may not: the comparison is not of two empty answers.
-    first = merged.units[0]
-    assert 0 < first.no_effect.p < 1
+    # Something happens and something may not: the comparison is not of two empty answers (a
+    # charged vehicle, named first, is untouched by the charge; its Volley Attacks hurt the charger).
+    assert any(0 < u.no_effect.p < 1 for u in merged.units)
 
 
 def test_only_judged_rolls_of_listed_purposes_are_merged() -> None:
@@ -145,6 +271,47 @@ def test_only_judged_rolls_of_listed_purposes_are_merged() -> None:
     assert face_classes("40k7", "armour penetration", None) == SIX_FACES
     assert face_classes("40k7", "Explodes! radius", judge(3)) == SIX_FACES
     assert face_classes("hh3", "to hit", judge(3)) == SIX_FACES
+    # hh3 and 40k11 list their own purposes; their rolls without a judge keep six faces.
+    assert face_classes("hh3", "hit test", at_least(3, "hit", "miss")) == ((1, 2), (3, 4, 5, 6))
+    assert face_classes("hh3", "armour penetration", None) == SIX_FACES
+    assert face_classes("hh3", "vehicle damage table", None) == SIX_FACES
+    hit_on_3 = lambda v: "hit" if hit_succeeds(v, 3, -1) else "miss"  # noqa: E731
+    assert face_classes("40k11", "hit", hit_on_3) == ((1, 2, 3), (4, 5, 6))
+    assert face_classes("40k11", "charge", None) == SIX_FACES
+    assert face_classes("40k11", "hit test", hit_on_3) == SIX_FACES  # hh3's name, not 40k11's
+
+
+def test_the_cases_roll_every_hh3_and_40k11_purpose_listed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hh3 and 40k11 cases above meet every purpose of JUDGED_ONLY with a judge, and every
+    purpose of EXCHANGEABLE as a batch of two dice or more: each listed roll is checked against
+    the walk of all six faces somewhere."""
+    judged: set[tuple[str, str]] = set()
+    batched: set[tuple[str, str]] = set()
+    roll = OddsContext.roll
+
+    def recording(
+        self: OddsContext,
+        purpose: str,
+        target: str = "",
+        judge: Callable[[int], str] | None = None,
+        batch: object = None,
+    ) -> int:
+        face = roll(self, purpose, target, judge, batch)
+        edition = self._edition
+        if judge is not None:
+            judged.add((edition, purpose))
+        if self._script.continues and self._script.continues[-1]:
+            batched.add((edition, purpose))
+        return face
+
+    monkeypatch.setattr(OddsContext, "roll", recording)
+    for name, case in CASES.items():
+        if name.startswith(("hh3_", "k11_")):
+            state, action = case()
+            odds(state, "a", action, max_plays=20_000)
+    editions: tuple[Edition, ...] = ("hh3", "40k11")
+    assert {(e, p) for e in editions for p in JUDGED_ONLY[e]} <= judged
+    assert {(e, p) for e in editions for p in EXCHANGEABLE[e]} <= batched
 
 
 def test_the_lascannon_walk_is_the_dice_it_can_tell_apart() -> None:
@@ -240,6 +407,43 @@ def test_the_penetration_dice_of_hits_treated_alike_are_one_batch(
     rhino_odds = unit_odds(batched, "rhino")
     assert "cover" in batched.summary[0]
     assert 0 < rhino_odds.destroyed.p < rhino_odds.penetrating.p < 1
+
+
+def k11_four_shots_at_infantry() -> tuple[MatchState, Action]:
+    """40k11: a 4-shot S5 AP1 gun (BS3) at three Sv4+ models."""
+    gun = b11.weapon("gun", "tank-m", s=5, ap=1, shots=4)
+    shooter = b11.vehicle("tank", "a", 10, 24, weapons=(gun,))
+    squad = b11.infantry("squad", "b", [(26, 24), (27.5, 24), (29, 24)], sv=4)
+    return b11.state(shooter, squad, phase="shooting"), Shoot("tank", (Fire("gun", "squad"),))
+
+
+def hh3_three_bolters_at_infantry() -> tuple[MatchState, Action]:
+    """hh3: three models fire a bolter each (BS4, S4 AP5) at three 4+ save models."""
+    firers = hh3.squad("firers", "a", hh3.row(10, 24, 3), gun=hh3.bolter())
+    squad = hh3.squad("squad", "b", hh3.row(30, 24, 3), sv=4)
+    state = hh3.make([firers, squad], phase="shooting")
+    return state, Shoot("firers", tuple(Fire(f"firers-{k}-gun", "squad") for k in (1, 2, 3)))
+
+
+@pytest.mark.parametrize("case", [k11_four_shots_at_infantry, hh3_three_bolters_at_infantry])
+def test_a_shot_once_too_large_to_walk_is_now_exact(monkeypatch: pytest.MonkeyPatch, case: Case) -> None:
+    """With six faces to every roll these trees have tens of thousands of leaves or more (4 shots,
+    their wounds and saves: 6^4 orders of the hit dice alone), so even ``max_plays`` 20,000 is
+    sampled; merged and batched they are walked exactly within the default ``max_plays``, and
+    the answer of the six faces, sampled, agrees with it."""
+    state, action = case()
+    exact = odds(state, "a", action)  # method "exact" asked for, at the default max_plays
+    assert exact.plays <= MAX_EXACT_PLAYS and exact.samples == 0
+    monkeypatch.delitem(JUDGED_ONLY, state.edition)
+    monkeypatch.delitem(EXCHANGEABLE, state.edition)
+    before = odds(state, "a", action, expect="sampled", max_plays=20_000)
+    squad = unit_odds(exact, "squad")
+    sampled = unit_odds(before, "squad")
+    assert squad.expected_lost > 0
+    assert abs(sampled.expected_lost - squad.expected_lost) <= 4 * max(sampled.expected_lost_se, 0.01)
+    for key, p in squad.final.items():
+        q = sampled.final.get(key, Prob(0.0, 0.0))
+        assert abs(q.p - p.p) <= 4 * max(q.se, 1 / before.samples), (key, p, q)
 
 
 def test_the_face_stream_is_splitmix64_face_by_face() -> None:

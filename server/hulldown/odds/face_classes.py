@@ -52,6 +52,47 @@ JUDGED_ONLY: dict[Edition, frozenset[str]] = {
             "Random Allocation: the model hit",
         }
     ),
+    # hh3 and 40k11: the lines written after these rolls carry no structured values, and their
+    # text names counts and targets, never a face.
+    "hh3": frozenset(
+        {
+            # shooting.resolve_shoot: ``hits += die >= need`` (at_least judge), then the line
+            # "N of M hit"; only the count reaches the hits resolved.
+            "hit test",
+            # assault.volley and assault.apply_fight: Volley Attacks and melee hits, counted the
+            # same way, then their line.
+            "volley hit test (Snap Shot)",
+            "melee hit test",
+            # challenge._strike: ``hits += roll >= need``, then the line with the count.
+            "challenge hit test",
+            # damage.hit_model_unit and challenge._strike: ``die < need`` ends the hit, else it
+            # goes on; the face reaches nothing else.
+            "wound test",
+            # damage.hit_model_unit and challenge._strike: ``roll >= save``.
+            "saving throw",
+            # damage.hit_vehicle: a penetrating hit is saved on ``roll >= save``.
+            "save (invulnerable or cover)",
+            # damage.mitigation: the damage is discarded on ``die >= target``.
+            "Damage Mitigation",
+            # destruction.explodes: the vehicle explodes on ``die >= x``; the hits that follow are
+            # its starting Hull Points, not the face.
+            "Explodes",
+            # movement.dangerous_terrain: passed on ``die > DANGEROUS_FAILS_ON`` (the judge says
+            # "failed" on those faces and "passed" above them), else 1 HP or 1 wound.
+            "dangerous terrain",
+        }
+    ),
+    "40k11": frozenset(
+        {
+            # attacks.resolve: ``hits += hit_succeeds(die, ...)`` - the judge is the same test
+            # (unmodified 1 and 6, capped modifier) - then the line with the count.
+            "hit",
+            # attacks.resolve: ``wounds += wound_succeeds(die, need_w)``, the judge's test.
+            "wound",
+            # attacks.resolve: ``saved = save_succeeds(die, need_s)``, the judge's test.
+            "save",
+        }
+    ),
 }
 
 
@@ -68,6 +109,31 @@ EXCHANGEABLE: dict[Edition, frozenset[str]] = {
             "snap shot",
             # assault: one model's attacks, counted the same way, then their line.
             "close combat to hit",
+        }
+    ),
+    "hh3": frozenset(
+        {
+            # shooting.resolve_shoot: one weapon's shots, ``hits += die >= need``, then the line
+            # "N of M hit" (and a line before the next weapon's).
+            "hit test",
+            # assault.volley: one weapon's Volley Attacks, counted, then their line.
+            "volley hit test (Snap Shot)",
+            # assault.apply_fight: one model's attacks, counted, then their line.
+            "melee hit test",
+            # challenge._strike: one model's attacks, counted, then their line.
+            "challenge hit test",
+            # Not "wound test": in challenge._strike a failed wound test writes no line, so the
+            # next one follows it directly, but a passed one is followed by its save - the order
+            # of the wound tests matters there.
+        }
+    ),
+    "40k11": frozenset(
+        {
+            # attacks.resolve: one group of attacks, ``hits += hit_succeeds(...)``, then its line.
+            "hit",
+            # attacks.resolve: a wound roll per hit, ``wounds += wound_succeeds(...)``, then the
+            # line "N of M wound" (the saves come after it, one line each).
+            "wound",
         }
     ),
 }
