@@ -2,7 +2,8 @@
 shoot, charge and fight controls show what the selected action will probably do, asked of
 POST /matches/{id}/odds before the player confirms, and the line is what the route answers for
 the same action. Changing the target changes the line; an illegal selection shows the rejection;
-a slow answer to an older selection never overwrites the newer one. Screenshots in
+a slow answer to an older selection never overwrites the newer one, and the table keeps one odds
+request in flight (the server's 429 odds_busy never shows in the console). Screenshots in
 test-artifacts/odds-*.png.
 """
 
@@ -13,13 +14,17 @@ from typing import Any
 
 import httpx
 import msgspec
-from playwright.async_api import Browser, Page, Route
+from playwright.async_api import Browser, Page, Request, Response, Route
 
-from hulldown.client import create_match
+from hulldown.client import Client, create_match
+from hulldown.match.scenario import CreateMatch, Scenario
+from hulldown.match.state import Options
+from hulldown.wire.protocol import Ack
 from tests.scenarios import duel, rhino
+from tests.wh40k7.builders import infantry, weapon
 
 from ..server_process import ServerProcess
-from .browser import open_table, shot, take_charge_proposal, wait_seq
+from .browser import open_table, shot, state_of, take_charge_proposal, wait_seq
 
 SLOW_ANSWER_S = 1.5
 
@@ -147,6 +152,85 @@ async def test_a_slow_answer_to_an_older_selection_is_dropped(
     assert line["summary"][0].startswith("Lascannon -> Rhino, rear AV10")
     assert await a.evaluate("hulldownTable.odds.stats") == {"asked": 2, "answered": 1, "dropped": 1}
     assert errors == []
+
+
+def _slow_and_fast_targets() -> CreateMatch:
+    """Three models with ten S4 shots each: at ``t`` (two-wound models, 4+ save) the answer is
+    sampled and takes about a second; at ``u`` it is quicker."""
+    gun = weapon("gun", "Storm gun", 24, 4, None, type="assault", shots=10)
+    shooter = infantry("s", "a", [(10, 24), (10, 25.5), (10, 27)], weapons=[(0, gun), (1, gun), (2, gun)])
+    slow = infantry("t", "b", [(20, 23), (20, 25), (23, 24), (21, 27)], w=2, sv=4)
+    fast = infantry("u", "b", [(20, 33), (20, 35), (23, 34)], w=1, sv=5)
+    return CreateMatch(
+        edition="40k7", scenario=Scenario(units=(shooter, slow, fast)), options=Options(turn_limit=0)
+    )
+
+
+async def test_one_odds_request_in_flight_and_the_latest_selection_is_asked(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """The server answers 429 odds_busy while the side's previous odds request on the match is
+    still being worked out (docs/odds.md, What an answer may cost): the table keeps one in flight,
+    a selection changed meanwhile is asked when it returns, the stale answer is dropped, and the
+    console shows no failed request."""
+    created = await create_match(server.http, _slow_and_fast_targets())
+    errors: list[str] = []
+    _, a = await open_table(browser, created["play_urls"]["a"], errors)
+    in_flight: list[str] = []
+    most = [0]
+    statuses: list[int] = []
+
+    def sent(request: Request) -> None:
+        if request.url.endswith("/odds"):
+            in_flight.append(request.url)
+            most[0] = max(most[0], len(in_flight))
+
+    def done(request: Request) -> None:
+        if request.url.endswith("/odds"):
+            in_flight.pop()
+
+    def answered(response: Response) -> None:
+        if response.url.endswith("/odds"):
+            statuses.append(response.status)
+
+    a.on("request", sent)
+    a.on("requestfinished", done)
+    a.on("requestfailed", done)
+    a.on("response", answered)
+    async with Client(created["live_url"], token=created["tokens"]["a"]) as client:
+        for _ in range(4):
+            state = await state_of(server.http, created["match_id"], created["tokens"]["a"])
+            if state["phase"] == "shooting":
+                break
+            assert isinstance(await client.act({"type": "end_phase"}), Ack)
+    await wait_seq(a, state["seq"])
+    await a.click(".unit-card[data-unit='s'] .unit-title")
+    guns = ["gun", "gun-1", "gun-2"]
+    for gun in guns:
+        await a.check(f"input.fire-weapon[data-weapon='{gun}']")
+        await a.select_option(f"#fire-target-{gun}", "t")
+    for _ in range(300):  # until the slow answer (all at t) is asked
+        if most[0]:
+            break
+        await asyncio.sleep(0.02)
+    assert in_flight, "the odds of the first selection were not asked"
+    # While it is worked out, another target: due (past the debounce) before the first returns.
+    for gun in guns:
+        await a.select_option(f"#fire-target-{gun}", "u")
+    latest = {"type": "shoot", "unit": "s", "fire": [{"weapon": gun, "target": "u"} for gun in guns]}
+    await a.wait_for_function(
+        "hulldownTable.odds.sections.shoot.status === 'ok'"
+        " && JSON.parse(hulldownTable.odds.sections.shoot.key)[1].fire[0].target === 'u'",
+        timeout=30_000,
+    )
+    line = await shown_line(a, "shoot", "ok")
+    answer = (await odds_of(server, created, latest)).json()
+    assert line["summary"] == answer["summary"] and line["seq"] == str(answer["seq"])
+    assert most[0] == 1, f"{most[0]} odds requests were in flight at once"
+    assert statuses and all(s == 200 for s in statuses), statuses
+    stats = await a.evaluate("hulldownTable.odds.stats")
+    assert stats["dropped"] >= 1 and stats["answered"] >= 1
+    assert errors == []  # no 429 odds_busy in the console
 
 
 async def test_the_charge_and_fight_controls_show_their_odds(server: ServerProcess, browser: Browser) -> None:

@@ -48,6 +48,7 @@ const table = {
   messages: {}, // section -> {text, code, ok}
   shoot: {}, // weapon id -> {on, target, snap}
   targets: {}, // target unit id -> weapon facts (of the weapon being aimed)
+  forced: {}, // weapon id -> why its shots must be Snap Shots (the selected unit's ticked weapons)
   charge: { target: "" },
   fight: { target: "", weapon: "" },
   manifest: { power: "", target: "", dice: 0, snap: false }, // the 40k7 Psychic phase control
@@ -74,17 +75,19 @@ function tokenFromPage() {
   return sessionStorage.getItem(storageKey);
 }
 
+// The form's one submit listener (added once: a refused token only shows the form again, so a
+// later sign-in starts one client, not one per refusal).
+$("token-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const token = $("token-input").value.trim();
+  if (!token) return;
+  sessionStorage.setItem(storageKey, token);
+  $("token-form").hidden = true;
+  start(token);
+});
+
 function askToken() {
-  const form = $("token-form");
-  form.hidden = false;
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const token = $("token-input").value.trim();
-    if (!token) return;
-    sessionStorage.setItem(storageKey, token);
-    form.hidden = true;
-    start(token);
-  });
+  $("token-form").hidden = false;
 }
 
 // ---- helpers -------------------------------------------------------------------------------------
@@ -156,7 +159,7 @@ function render() {
   $("title").textContent = `Match ${matchId}`;
   $("side-badge").textContent = table.side ? `you are side ${SIDE[table.side]}` : "";
   $("side-badge").className = `side-badge side-${table.side}`;
-  renderHeader($("info"), view, { kind: table.client.status === "live" ? "live" : "offline", text: table.client.status, side: table.side });
+  renderInfo();
   board.selected = table.selected;
   board.side = table.side;
   board.marks = table.selectedWeapon() ? markClasses() : {};
@@ -166,6 +169,14 @@ function render() {
   renderLog($("log"), $("log-note"), view, { earlier: table.earlierLog, loadEarlier });
   renderPanels();
   renderDecision();
+}
+
+// The header (turn, phase, seq, connection, pending decision): drawn with the view and again on
+// every change of the connection's status, so it never says "live" while reconnecting.
+function renderInfo() {
+  if (!table.view || !table.client) return;
+  const status = table.client.status;
+  renderHeader($("info"), table.view, { kind: status === "live" ? "live" : "offline", text: status, side: table.side });
 }
 
 function renderPanels() {
@@ -274,6 +285,7 @@ function select(id) {
   if (table.selected !== id) {
     table.shoot = {};
     table.targets = {};
+    table.forced = {}; // weapon id -> why its shots must be Snap Shots (of the selected unit)
     table.charge = { target: "" };
     table.fight = { target: "", weapon: "" };
     table.placing = null;
@@ -505,12 +517,17 @@ async function aim(unit, weaponId) {
   const results = await Promise.all(
     enemies.map((e) => check({ type: "shoot", unit: unit.id, fire: [{ weapon: weaponId, target: e.id }] }).then((r) => [e.id, r])),
   );
+  if (table.selected !== unit.id) return; // another unit was selected meanwhile
   table.targets = {};
-  table.forced = {};
+  // Only this weapon's forced Snap Shots are measured again: the other ticked weapons keep theirs
+  // (the map is cleared when another unit is selected).
+  const forced = { ...table.forced };
+  delete forced[weaponId];
   for (const [target, result] of results) {
     if (result.facts.weapons.length) table.targets[target] = { ...result.facts.weapons[0], code: result.rejected ? result.rejected.code : "ok" };
-    if (result.rejected && result.rejected.code === "must_snap") table.forced[weaponId] = result.rejected.values.reason || "forced";
+    if (result.rejected && result.rejected.code === "must_snap") forced[weaponId] = result.rejected.values.reason || "forced";
   }
+  table.forced = forced;
   render();
 }
 
@@ -571,6 +588,7 @@ function shootSection(unit) {
       if (answer && answer.type === "ack") {
         table.shoot = {};
         table.targets = {};
+        table.forced = {};
         render();
       }
     });
@@ -1375,7 +1393,8 @@ function renderDecision() {
     dialog.dataset.decision = "";
     return;
   }
-  if (dialog.dataset.decision !== pending.id) delete table.messages.decision;
+  const fresh = dialog.dataset.decision !== pending.id;
+  if (fresh) delete table.messages.decision;
   dialog.dataset.decision = pending.id;
   // A placement decision (docs/decisions.md): the models are dragged on the board, so the dialog
   // is not modal; "Place" sends where they stand, "Take the proposal" the server's placement.
@@ -1414,7 +1433,24 @@ function renderDecision() {
     if (onBoard) dialog.show();
     else dialog.showModal();
   }
+  // Not modal: it stands at the top of the side column (below the board in a narrow window);
+  // a new decision brings it into view.
+  if (fresh && onBoard) dialog.scrollIntoView({ block: "nearest" });
 }
+
+// The decision stays answerable: Esc (the dialog's cancel) does not close it while the decision
+// is pending, and should the browser close it anyway (a second Esc without a click between is
+// not cancelable in Chromium), it is opened again.
+const decisionPending = () => {
+  const pending = table.view && table.view.pending;
+  return !!(pending && pending.side === table.side && !table.view.ended);
+};
+$("decision").addEventListener("cancel", (event) => {
+  if (decisionPending()) event.preventDefault();
+});
+$("decision").addEventListener("close", () => {
+  if (decisionPending() && !$("decision").open) renderDecision();
+});
 
 // ---- choosing a model on the board for an allocation (allocate_wound, docs/decisions.md) ----------
 // The models the owner may choose are ringed on the board; a press on a model of the target unit
@@ -1712,15 +1748,22 @@ function start(token) {
   tools.headers = { authorization: `Bearer ${token}` };
   const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${base}/live`;
   const client = new HulldownClient(wsUrl, { token });
+  // One client per tab: a previous one (a refused token, or one signed in again) is closed, and
+  // what it still reports is ignored.
+  const previous = table.client;
   table.client = client;
+  if (previous) previous.close();
   client.on("view", (view) => {
+    if (table.client !== client) return;
     table.view = view;
     table.side = client.role;
     render();
   });
   client.on("status", (status) => {
+    if (table.client !== client) return;
     $("status").textContent = status;
     $("status").className = `status ${status.split(":")[0]}`;
+    renderInfo();
     if (status.startsWith("refused")) {
       sessionStorage.removeItem(storageKey);
       askToken();

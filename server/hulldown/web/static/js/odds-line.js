@@ -5,7 +5,11 @@
 // want(section, action, seq) is called whenever the section is drawn: a new selection (or a new
 // seq: the odds are of this exact position) is asked after ODDS_DEBOUNCE_MS of quiet; an answer
 // to anything but the latest selection of its section is dropped, so a slow stale answer never
-// overwrites a newer one. The line is redrawn in place (#odds-<section>). An illegal selection is
+// overwrites a newer one. At most one request is in flight per table (the server answers 429
+// odds_busy while the side's previous odds request on the match is still being worked out:
+// docs/odds.md, "What an answer may cost"): a selection due meanwhile waits, and when the one in
+// flight returns the latest selection of each waiting section is asked - never a stale one.
+// The line is redrawn in place (#odds-<section>). An illegal selection is
 // told by POST /check first (a 200 with the rejection: the browser logs every 4xx answer as a
 // console error, and a player trying targets is no error); the odds route would give the same
 // rejection with a 422, which is still shown should it come (a race with the other side).
@@ -13,6 +17,8 @@ import { HttpError, checkAction, odds } from "./hulldown-client.js";
 import { h } from "./panels.js";
 
 export const ODDS_DEBOUNCE_MS = 250;
+// A 429 (odds_busy: another tab of the side asking; rate_limited) is asked again after this long.
+export const ODDS_RETRY_MS = 500;
 
 const percent = (p) => `${(100 * p).toFixed(p > 0 && p < 0.1 ? 1 : 0)}%`;
 
@@ -56,6 +62,8 @@ export class OddsLines {
     this.sections = {}; // section -> {key, generation, status, lines, asks, method, code, text, seq}
     this.generation = 0;
     this.stats = { asked: 0, answered: 0, dropped: 0 };
+    this.inFlight = null; // the section whose request is in flight (one per table), or null
+    this.waiting = new Set(); // sections whose selection is due while another is in flight
   }
 
   // The section's current selection: an action to ask about, or null (nothing selected: no
@@ -71,10 +79,38 @@ export class OddsLines {
       this.redraw(section);
       return;
     }
-    const entry = { key, generation, status: "loading", text: "working out the odds…", seq };
-    entry.timer = setTimeout(() => this.ask(section, entry, action), this.delay);
+    const entry = { key, generation, status: "loading", text: "working out the odds…", seq, action, due: false };
+    entry.timer = setTimeout(() => this.due(section, entry), this.delay);
     this.sections[section] = entry;
     this.redraw(section);
+  }
+
+  // The selection has been quiet for the debounce: ask now, or once the request in flight returns.
+  due(section, entry, delay = 0) {
+    if (this.sections[section] !== entry) return;
+    if (delay) {
+      entry.timer = setTimeout(() => this.due(section, entry), delay);
+      return;
+    }
+    entry.due = true;
+    this.waiting.add(section);
+    this.next();
+  }
+
+  // Send the next waiting section's latest selection, unless a request is in flight.
+  next() {
+    if (this.inFlight !== null) return;
+    for (const section of this.waiting) {
+      this.waiting.delete(section);
+      const entry = this.sections[section];
+      if (!entry || !entry.due || entry.status !== "loading") continue; // replaced meanwhile
+      this.inFlight = section;
+      this.ask(section, entry, entry.action).finally(() => {
+        this.inFlight = null;
+        this.next();
+      });
+      return;
+    }
   }
 
   async ask(section, entry, action) {
@@ -96,6 +132,10 @@ export class OddsLines {
       const answer = await odds("", this.matchId, this.token(), action);
       next = { status: "ok", lines: answer.summary, asks: describeAsks(answer), method: answer.method, text: describeMethod(answer), seq: answer.seq };
     } catch (error) {
+      if (error instanceof HttpError && error.status === 429 && this.sections[section] === entry) {
+        this.due(section, entry, ODDS_RETRY_MS); // busy or rate limited: the line stays "loading"
+        return;
+      }
       if (error instanceof HttpError && error.status === 422) {
         const { code, text } = describeRejection(error.body);
         next = { status: code === "odds_not_applicable" ? "not-applicable" : "rejected", code, text };
