@@ -80,6 +80,12 @@ JUDGED_ONLY: dict[Edition, frozenset[str]] = {
             # movement.dangerous_terrain: passed on ``die > DANGEROUS_FAILS_ON`` (the judge says
             # "failed" on those faces and "passed" above them), else 1 HP or 1 wound.
             "dangerous terrain",
+            # damage.hit_vehicle: D6 + S against the Armour Value (judge ``_penetration``), then
+            # no effect, a glancing or a penetrating hit; the total only reaches log text.
+            "armour penetration",
+            # damage.glancing: the Vehicle damage table's status of the face (judge
+            # ``_damage_result``); the face reaches nothing else.
+            "vehicle damage table",
         }
     ),
     "40k11": frozenset(

@@ -9,7 +9,7 @@ Throw"); it is not a save, so vehicles keep it (hh3 Vehicles, No Armour Save).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from msgspec.structs import replace
 
@@ -116,9 +116,11 @@ def hit_vehicle(state: MatchState, uid: str, hit: Hit, ctx: ApplyContext) -> Mat
         return state
     facing = hit.facing or zone_facing(unit, hit.source)
     value = armour_value(unit, facing)
-    die = ctx.roll("armour penetration", f"S{hit.strength} vs AV{value}")
-    total = die + hit.strength
     armourbane = "armourbane" in hit.rules
+    die = ctx.roll(
+        "armour penetration", f"S{hit.strength} vs AV{value}", _penetration(hit.strength, value, armourbane)
+    )
+    total = die + hit.strength
     if total < value:
         ctx.set_outcome("no effect")
         ctx.log(f"{hit.label}: {total} vs {facing} armour {value}, no effect on {unit.name}.", R_PEN)
@@ -142,6 +144,25 @@ def hit_vehicle(state: MatchState, uid: str, hit: Hit, ctx: ApplyContext) -> Mat
     return lose_hp(state, uid, hit.damage, ctx, f"penetrating hit, Damage {hit.damage}", R_PENETRATING)
 
 
+def _penetration(strength: int, value: int, armourbane: bool) -> Callable[[int], str]:
+    """hh3 Vehicles, Armour penetration: D6 + Strength against the facing's Armour Value - lower
+    no effect, equal glancing (penetrating with Armourbane), higher penetrating. The rolls'
+    judge: the odds engine walks one branch per outcome (odds/face_classes.py)."""
+
+    def judge(die: int) -> str:
+        total = die + strength
+        if total < value:
+            return "no effect"
+        return "glancing" if total == value and not armourbane else "penetrating"
+
+    return judge
+
+
+def _damage_result(die: int) -> str:
+    """hh3 Vehicles, Vehicle damage table: the status a face gives (the roll's judge)."""
+    return statuses.DAMAGE_TABLE[die]
+
+
 def glancing(state: MatchState, uid: str, ctx: ApplyContext) -> MatchState:
     """hh3 Vehicles, Vehicle damage table: roll on the damage table; a status it already has
     (including one gained earlier in the same attack) costs 1 HP instead, no save or mitigation.
@@ -149,7 +170,7 @@ def glancing(state: MatchState, uid: str, ctx: ApplyContext) -> MatchState:
     unit = state.units[uid]
     if is_flyer(unit) or is_super_heavy(unit):
         return lose_hp(state, uid, 1, ctx, "glancing hit on a Flyer or Super-heavy vehicle", R_GLANCING)
-    die = ctx.roll("vehicle damage table", "1-2 Stunned, 3-4 Pinned, 5-6 Suppressed")
+    die = ctx.roll("vehicle damage table", "1-2 Stunned, 3-4 Pinned, 5-6 Suppressed", _damage_result)
     status = statuses.DAMAGE_TABLE[die]
     ctx.set_outcome(status)
     if status in unit.statuses:
