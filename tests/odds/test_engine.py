@@ -15,6 +15,7 @@ from hulldown.match.actions import Fire, Shoot, Undo
 from hulldown.match.rejection import Rejection
 from hulldown.match.validate import validate
 from hulldown.odds import OddsOptions, compute_odds, engine
+from hulldown.odds.aggregate import _likeliest
 from tests.wh40k7.builders import make_state, predator, rhino, ruin, speeder, vehicle, weapon
 
 from .helpers import EPS, hit_chance_40k7, odds, unit_odds
@@ -152,3 +153,15 @@ def test_memoised_geometry_changes_no_answer(monkeypatch: pytest.MonkeyPatch) ->
     ]
     assert [msgspec.json.encode(a) for a in memoised] == [msgspec.json.encode(a) for a in plain]
     assert "4+ cover" in memoised[0].summary[0]
+
+
+def test_equally_likely_results_are_listed_by_name_whatever_the_rounding() -> None:
+    """A summary lists equally likely results by name: sums of the same chances taken in another
+    order (the merged walk against all six faces) differ in their last bits, which put them in
+    either order."""
+    third = 1 / 3
+    assert _likeliest({"stunned": 0.1 + 0.2, "pinned": 0.3, "suppressed": third}) == [
+        ("suppressed", third),
+        ("pinned", 0.3),
+        ("stunned", 0.1 + 0.2),
+    ]

@@ -81,8 +81,13 @@ class _Probs:
         return _round(math.sqrt(max(0.0, mean_sq - mean * mean) / self.n))
 
 
+# Probabilities equal to this many decimals are a tie, broken by name: sums of the same chances
+# taken in another order differ in their last bits, which put equal statuses in either order.
+TIE_DECIMALS = 9
+
+
 def _likeliest(weights: dict[str, float]) -> list[tuple[str, float]]:
-    return sorted(weights.items(), key=lambda kv: (-kv[1], kv[0]))
+    return sorted(weights.items(), key=lambda kv: (-round(kv[1], TIE_DECIMALS), kv[0]))
 
 
 def _round(x: float) -> float:
