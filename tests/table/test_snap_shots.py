@@ -30,6 +30,14 @@ def _request() -> CreateMatch:
     )
 
 
+# The Heavy bolter's row after moving: ticked, marked snap, and saying why.
+HEAVY_BOLTER_FORCED = {
+    "ticked": True,
+    "snap": True,
+    "forced": " Snap Shots forced: Heavy weapon after moving",
+}
+
+
 async def _rows(page: Page) -> dict[str, dict[str, object]]:
     rows: dict[str, dict[str, object]] = await page.evaluate(
         """() => Object.fromEntries([...document.querySelectorAll('.weapon-row')].map((r) => [r.dataset.weapon, {
@@ -63,22 +71,14 @@ async def test_a_second_weapon_keeps_the_first_ones_forced_snap_shots(
     await a.wait_for_selector(".weapon-row[data-weapon='hb'] .forced")
     await a.select_option("#fire-target-hb", "e")
     rows = await _rows(a)
-    assert rows["hb"] == {
-        "ticked": True,
-        "snap": True,
-        "forced": " Snap Shots forced: Heavy weapon after moving",
-    }
+    assert rows["hb"] == HEAVY_BOLTER_FORCED
 
     # The Boltgun is measured too (its targets are listed); the Heavy bolter stays forced.
     await a.check("input.fire-weapon[data-weapon='bg']")
     await a.wait_for_function("hulldownTable.targets.e && hulldownTable.targets.e.weapon === 'bg'")
     await a.select_option("#fire-target-bg", "e")
     rows = await _rows(a)
-    assert rows["hb"] == {
-        "ticked": True,
-        "snap": True,
-        "forced": " Snap Shots forced: Heavy weapon after moving",
-    }
+    assert rows["hb"] == HEAVY_BOLTER_FORCED
     assert rows["bg"] == {"ticked": True, "snap": False, "forced": None}
     await a.wait_for_selector("#odds-shoot[data-state='ok']", timeout=20_000)
 
