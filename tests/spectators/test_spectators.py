@@ -84,6 +84,7 @@ async def test_delayed_spectators_stay_n_events_behind_and_never_see_newer_state
     await late.send({"type": "resume", "from_seq": 4})
     resync = await late.wait_for(lambda m: m["type"] == "resync", start=seen)
     assert resync["seq"] == 3
+    assert resync["reason"] == "resume ahead"  # it said "resume too old"
     for client in (a, watcher, late):
         await client.close()
 

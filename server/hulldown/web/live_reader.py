@@ -155,7 +155,13 @@ class LiveReader:
                 patches = patches_after(self.runtime, self.audience, decoded.from_seq)
                 if patches is None:
                     observe.resynced("resume_too_old")
-                    push(resync_text(self.runtime, self.audience, "resume too old"))
+                    ahead = decoded.from_seq > latest_seq(self.runtime, self.audience)
+                    # A resume beyond what this client may see was answered "resume too old".
+                    push(
+                        resync_text(
+                            self.runtime, self.audience, "resume ahead" if ahead else "resume too old"
+                        )
+                    )
                 else:
                     for text in patches:
                         push(text)
@@ -206,6 +212,13 @@ def view_text(runtime: MatchRuntime, audience: Audience) -> tuple[int, str]:
     if audience == "delayed" and runtime.delayed is not None:
         return runtime.delayed.view_text()
     return runtime.view_text()
+
+
+def latest_seq(runtime: MatchRuntime, audience: Audience) -> int:
+    """The newest seq ``audience`` may see (a delayed spectator's trails the match)."""
+    if audience == "delayed" and runtime.delayed is not None:
+        return runtime.delayed.state.seq
+    return runtime.state.seq
 
 
 def patches_after(runtime: MatchRuntime, audience: Audience, seq: int) -> list[str] | None:
