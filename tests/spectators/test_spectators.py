@@ -114,11 +114,13 @@ async def test_summary_counts_spectators_and_spectators_never_act(server: Server
     watchers = [await RawClient.connect(live_url(server, match_id), {"spectator": True}) for _ in range(3)]
     summary = get(server, f"/matches/{match_id}").json()
     assert summary["spectators"] == 3 and summary["players_connected"] == 1
-    for act in ({"type": "undo"}, {"type": "concede"}, END):
+    # An act that does not even decode is refused as a spectator's act too (it got bad_message,
+    # as if mending the act would help).
+    for act in ({"type": "undo"}, {"type": "concede"}, END, {"type": "shoot", "unit": 3}):
         seen = len(watchers[0].messages)
         await watchers[0].send({"type": "act", "action_id": "sneaky", "action": act})
         error = await watchers[0].wait_for(lambda m: m["type"] == "error", start=seen)
-        assert error["code"] == "spectators_cannot_act"
+        assert error["code"] == "spectators_cannot_act", act
     await watchers[2].close()
     await asyncio.sleep(0.2)
     assert get(server, f"/matches/{match_id}").json()["spectators"] == 2

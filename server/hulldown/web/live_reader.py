@@ -37,6 +37,8 @@ BAD_ACTION_RULE = "client-protocol/SPEC.md section 6.2"
 
 Answer = protocol.Ack | protocol.Rejected
 
+SPECTATORS_CANNOT_ACT = "spectators watch; only a side's token may act"
+
 
 class LiveReader:
     """The incoming side of one live connection (see the module docstring).
@@ -173,9 +175,7 @@ class LiveReader:
     def _act(self, message: protocol.Act) -> None:
         role = self.role
         if role == "spectator":
-            self.connection.push(
-                error_text("spectators_cannot_act", "spectators watch; only a side's token may act")
-            )
+            self.connection.push(error_text("spectators_cannot_act", SPECTATORS_CANNOT_ACT))
             return
         started = time.perf_counter()
         kind = str(message.action.__struct_config__.tag)
@@ -242,10 +242,10 @@ _probe_decoder = msgspec.json.Decoder(_ActProbe)
 
 def _unreadable_act(text: str, problem: str, role: protocol.Role) -> str | None:
     """A ``rejected`` (code ``bad_action``) for an ``act`` that does not decode but whose
-    ``action_id`` can be read: every act gets exactly one ``ack`` or ``rejected``. None when the
-    frame is not such an act (it gets the ``bad_message`` error instead)."""
-    if role == "spectator":
-        return None
+    ``action_id`` can be read: every act gets exactly one ``ack`` or ``rejected``; from a
+    spectator, the ``spectators_cannot_act`` error any act of theirs gets (it was told
+    ``bad_message``, as if fixing the act would help). None when the frame is not such an act (it
+    gets the ``bad_message`` error instead)."""
     try:
         probe = _probe_decoder.decode(text)
         kind, action_id = probe.type, probe.action_id
@@ -254,6 +254,8 @@ def _unreadable_act(text: str, problem: str, role: protocol.Role) -> str | None:
     except RecursionError:  # nested too deeply (in the action): read the top level by hand
         top = _top_level_strings(text)
         kind, action_id = top.get("type", ""), top.get("action_id")
+    if kind == "act" and role == "spectator":
+        return error_text("spectators_cannot_act", SPECTATORS_CANNOT_ACT)
     if kind != "act" or not isinstance(action_id, str):
         return None
     refused = reject("bad_action", BAD_ACTION_RULE, f"the act does not decode: {problem}")
