@@ -13,6 +13,7 @@ import dataclasses
 import logging
 import os
 import signal
+import socket
 import sys
 import threading
 from types import FrameType
@@ -41,6 +42,15 @@ class _Server(QuietServer):
         super().__init__(config)
         self._embedded = embedded
         self._armed = False
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        """uvicorn's start-up; once it is listening (a port it cannot bind ends the process in
+        there, with its own error line), says where - the bound port, also for ``--port 0``."""
+        await super().startup(sockets)
+        if self.started:
+            bound = [s.getsockname() for server in self.servers for s in server.sockets or ()]
+            port = bound[0][1] if bound else self.config.port
+            log.info("hulldown listening on http://%s:%d", self.config.host, port)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         if not self._armed:
@@ -100,7 +110,6 @@ def serve(settings: Settings, log_level: str = "info") -> int:
             timeout_graceful_shutdown=SHUTDOWN_GRACE,
         )
         server = _Server(config, embedded)
-        log.info("hulldown listening on http://%s:%d", settings.host, settings.port)
         server.run()
     finally:
         if embedded is not None:
