@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ import msgspec
 from redis.exceptions import RedisClusterException, RedisError
 
 from ..match.events import Event, decode_event
+from ..store.connect import without_password
 from ..store.embedded import LOCK_NAME, EmbeddedRedis, socket_path_for
 from ..store.keys import validate_match_id
 from ..store.redis_store import RedisEventStore
@@ -38,7 +38,6 @@ STORE_ERRORS: tuple[type[Exception], ...] = (
     ValueError,
     RuntimeError,
 )
-_URL_PASSWORD = re.compile(r"(//[^/@]*?:)[^/@]*@")
 
 
 @dataclass(frozen=True)
@@ -78,7 +77,7 @@ def read_match_log(redis_url: str, data_dir: Path, prefix: str, match_id: str) -
 def store_label(redis_url: str, data_dir: Path) -> str:
     """Which store a message is about, without the URL's password."""
     if redis_url:
-        return _URL_PASSWORD.sub(r"\1***@", redis_url)
+        return without_password(redis_url)
     return f"the embedded Redis of data dir {data_dir}"
 
 

@@ -20,6 +20,7 @@ parameters tune the replica acknowledgement of appends (docs/scaling.md): ``wait
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -59,6 +60,14 @@ DEFAULT_CLUSTER_RETRIES = 12
 # (pipelines excepted); the server's metrics register here (live/observe.py).
 CommandObserver = Callable[[str, float, BaseException | None], None]
 command_observers: list[CommandObserver] = []
+
+
+_URL_PASSWORD = re.compile(r"(//[^/@]*?:)[^/@]*@")
+
+
+def without_password(url: str) -> str:
+    """The Redis URL as a message may show it: its password, if any, masked."""
+    return _URL_PASSWORD.sub(r"\1***@", url)
 
 
 def observe_commands(observer: CommandObserver) -> None:

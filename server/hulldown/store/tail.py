@@ -36,7 +36,7 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from redis.typing import KeyT, StreamIdT
 
-from .connect import make_client
+from .connect import make_client, without_password
 from .decode import as_str, stream_entries, xread_streams
 from .keys import DEFAULT_PREFIX, Keys
 from .lean_connection import LeanAddress, LeanConnection, report_command
@@ -253,7 +253,9 @@ class StreamTailer:
             except (RedisError, OSError) as exc:
                 if self._stopping:
                     return
-                log.warning("stream tail: %r; retrying in %.2fs", exc, delay)
+                log.warning(
+                    "stream tail (%s): %r; retrying in %.2fs", without_password(self._url), exc, delay
+                )
                 await asyncio.sleep(delay * (0.5 + random.random() / 2))
                 delay = min(delay * 2, self._backoff_max)
                 continue
