@@ -14,8 +14,8 @@ MethodChoice = Literal["auto", "exact", "sampled"]
 # How a decision the action raises was answered in the plays: ``best_answer`` (its owner's best
 # answer, as ``policy`` says), ``choice`` (the option ``choices`` fixed for its kind),
 # ``first_option`` (a decision raised while weighing another more than engine.MAX_DECISION_DEPTH
-# deep, or met after engine.WEIGH_BUDGET_S of CPU), ``proposal`` (a decision taken in the middle of the action, docs/decisions.md: the
-# server's proposal, as with ``auto_decide``).
+# deep, or met after engine.WEIGH_BUDGET_S of CPU), ``proposal`` (a decision taken in the middle
+# of the action, docs/decisions.md: the server's proposal, as with ``auto_decide``).
 DecisionPolicy = Literal["best_answer", "choice", "first_option", "proposal"]
 # The policy for the decisions an action raises: each decision is answered with the option that
 # leaves its owner best off (fewest own Hull Points / wounds lost, most of the opponent's lost,

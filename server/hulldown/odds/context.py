@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..match.context import ApplyContext
-from ..match.decisions import Check, proposal_of
+from ..match.decisions import Check, Recorded, proposal_of
 from ..match.state import Answer, Decision, Edition, LogRoll, LogValue
 from .dice_sources import Branches, Script
 from .face_classes import EXCHANGEABLE, KEYED_EXCHANGEABLE, SIX_FACES, face_classes
@@ -20,18 +20,17 @@ class Proposing:
     models, allocating a wound, aiming, a challenge; docs/decisions.md) takes the server's
     proposal, as with ``auto_decide``; ``asked`` keeps each decision so answered, in the order
     asked. ``given``: the answers the match already has for the first decisions of an action it
-    paused on (match/suspend.py), handed out first as the reducer hands them out."""
+    paused on (match/suspend.py), handed out first by the reducer's own answerer (``Recorded``)."""
 
     def __init__(self, given: tuple[Answer, ...] = ()) -> None:
         self.asked: list[Decision] = []
-        self._given = given
-        self._next = 0
+        self._given_left = len(given)
+        self._recorded = Recorded(given, auto=True)
 
     def answer(self, decision: Decision, check: Check) -> Answer:
-        if self._next < len(self._given):
-            answer = self._given[self._next]
-            self._next += 1
-            return answer if check(answer) is None else proposal_of(decision)
+        if self._given_left > 0:
+            self._given_left -= 1
+            return self._recorded.answer(decision, check)
         self.asked.append(decision)
         return proposal_of(decision)
 

@@ -87,6 +87,13 @@ async def side_call(request: Request) -> SideCall | Response:
     side = await live.authenticate(match_id, token) if token is not None else None
     if side is None:
         return error(401, "unauthorised", "a side's token is required: Authorization: Bearer <token>")
-    if not check_buckets(request).allow(match_id, side):
-        return error(429, "rate_limited", f"more than {request.app.state.settings.rate} requests per second")
-    return SideCall(match_id, runtime, side)
+    refused = over_rate(request, match_id, side)
+    return refused if refused is not None else SideCall(match_id, runtime, side)
+
+
+def over_rate(request: Request, match_id: str, side: Side) -> Response | None:
+    """429 ``rate_limited`` when ``side`` has used up its rate on the match, else None (the
+    request counts against it)."""
+    if check_buckets(request).allow(match_id, side):
+        return None
+    return error(429, "rate_limited", f"more than {request.app.state.settings.rate} requests per second")

@@ -40,12 +40,11 @@ async def get_log(request: Request) -> Response:
     if timeline is None:
         return error(404, "unknown_match", "no such match")
     page: list[LogEntry] = []
-    count = limit
     for seq in sorted(timeline.entries):
         if seq > visible:
             break
         for entry in timeline.entries[seq]:
-            if entry.n >= (start or 0) and len(page) < count:
+            if entry.n >= (start or 0) and len(page) < limit:
                 page.append(entry)
     total = sum(len(lines) for seq, lines in timeline.entries.items() if seq <= visible)
     return MsgspecJSON({"from": start or 0, "total": total, "entries": msgspec.to_builtins(page)})

@@ -23,7 +23,7 @@ from ..odds.answer import MethodChoice
 from ..odds.engine import MAX_SAMPLES
 from .access import token_of
 from .body import decode_typed, read_limited
-from .check_limits import check_buckets
+from .check_limits import over_rate
 from .odds_gate import odds_gate
 from .responses import MsgspecJSON, error, rejection
 
@@ -78,8 +78,9 @@ async def post_odds(request: Request) -> Response:
     options = OddsOptions(
         method=asked.method, samples=asked.samples, max_plays=asked.max_plays, choices=dict(asked.choices)
     )
-    if not check_buckets(request).allow(match_id, side):
-        return error(429, "rate_limited", f"more than {request.app.state.settings.rate} requests per second")
+    refused = over_rate(request, match_id, side)
+    if refused is not None:
+        return refused
     async with odds_gate(request).turn(match_id, side) as admitted:
         if not admitted:
             return error(

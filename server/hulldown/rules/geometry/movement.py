@@ -128,13 +128,17 @@ def path_collisions(swept: BaseGeometry, obstacles: Mapping[str, Shape]) -> list
 
 
 def crossing_in_every_order(
-    sweeps: Mapping[str, BaseGeometry], starts: Mapping[str, Shape], ends: Mapping[str, Shape]
+    sweeps: Mapping[str, BaseGeometry],
+    starts: Mapping[str, Shape],
+    ends: Mapping[str, Shape],
+    one_at_a_time: bool = True,
 ) -> tuple[str, str] | None:
     """Models moved in one action, one at a time in an order of the player's choosing: a model's
     path (its swept area in ``sweeps``) may cross where another stood if that one moved first,
     or where it ends if that one moves later. ``starts`` and ``ends`` hold every model that may
     be in the way (one that does not move: the same shape in both; ``ends`` may leave it out).
     A pair (mover, model in its way) when no order keeps every path clear, else None.
+    ``one_at_a_time`` False: the models move together, so a path may cross neither place.
 
     # 40k7 Vehicles, Movement ("vehicles cannot move over friendly models"); 40k11 17.01 (not
     # through other MONSTER/VEHICLE models); the models of a unit move one at a time [ext].
@@ -142,10 +146,13 @@ def crossing_in_every_order(
     first: dict[str, set[str]] = {mid: set() for mid in starts}  # who must move before whom
     for mid, sweep in sweeps.items():
         fellows = {oid: shape for oid, shape in starts.items() if oid != mid}
-        for oid in path_collisions(sweep, fellows):
-            first[mid].add(oid)
         finals = {oid: ends.get(oid, shape) for oid, shape in fellows.items()}
-        for oid in path_collisions(sweep, finals):
+        crossed, arrived = path_collisions(sweep, fellows), path_collisions(sweep, finals)
+        if not one_at_a_time and (crossed or arrived):
+            return mid, (crossed or arrived)[0]
+        for oid in crossed:
+            first[mid].add(oid)
+        for oid in arrived:
             first.setdefault(oid, set()).add(mid)
     waiting = {mid: set(before) for mid, before in first.items()}
     while waiting:

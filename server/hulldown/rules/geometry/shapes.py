@@ -37,6 +37,16 @@ EPS = 1e-9
 AREA_EPS = 1e-9
 
 
+def hull_reach(length: float, width: float) -> float:
+    """From a hull's centre to a corner, in inches: no part of the hull is farther."""
+    return math.hypot(length / 2.0, width / 2.0)
+
+
+def base_radius(diameter_mm: float) -> float:
+    """A round base's radius in inches."""
+    return diameter_mm / MM_PER_INCH / 2.0
+
+
 # Footprints are frozen, hashable values (equal fields: equal footprints). They are msgspec
 # Structs rather than frozen dataclasses because one is built for every model that moved or
 # turned: a Struct is made about ten times faster. Only numbers inside: no reference cycles, so
@@ -88,7 +98,7 @@ class Hull(msgspec.Struct, frozen=True, gc=False):
     @property
     def reach(self) -> float:
         """Distance from the centre to a corner: no part of the hull is farther."""
-        return math.hypot(self.length / 2.0, self.width / 2.0)
+        return hull_reach(self.length, self.width)
 
     def translate(self, dx: float, dy: float) -> Hull:
         return replace(self, cx=self.cx + dx, cy=self.cy + dy)
@@ -113,7 +123,7 @@ class Base(msgspec.Struct, frozen=True, gc=False):
     @property
     def radius(self) -> float:
         """Radius in inches."""
-        return self.diameter_mm / MM_PER_INCH / 2.0
+        return base_radius(self.diameter_mm)
 
     def polygon(self) -> Polygon:
         return _base_polygon(self)

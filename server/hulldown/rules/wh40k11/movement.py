@@ -271,16 +271,8 @@ def _through_own_monster_vehicles(
     needs that one moved later; refused when no order of moving them meets every such need (a
     fellow that does not move is in the way both ways)."""
     starts = {m.id: footprint(unit, m) for m in live_models(unit)}
-    if OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME:
-        found = crossing_in_every_order(sweeps, starts, ends)
-        return None if found is None else _own_refusal(unit, *found)
-    for mid, sweep in sweeps.items():
-        fellows = {oid: shape for oid, shape in starts.items() if oid != mid}
-        finals = {oid: ends.get(oid, shape) for oid, shape in fellows.items()}
-        hit = path_collisions(sweep, fellows) or path_collisions(sweep, finals)
-        if hit:
-            return _own_refusal(unit, mid, hit[0])
-    return None
+    found = crossing_in_every_order(sweeps, starts, ends, OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME)
+    return None if found is None else _own_refusal(unit, *found)
 
 
 def _own_refusal(unit: Unit, model: str, obstacle: str) -> Rejection:

@@ -128,8 +128,8 @@ def model_reach(model: Model) -> float:
     """How far the model's footprint reaches from its position: a hull's corner, a base's edge
     (equal to its footprint's ``reach``, without building the footprint)."""
     if model.hull is not None:
-        return math.hypot(model.hull.length / 2.0, model.hull.width / 2.0)
-    return (model.base_mm or DEFAULT_BASE_MM) / g.MM_PER_INCH / 2.0
+        return g.hull_reach(model.hull.length, model.hull.width)
+    return g.base_radius(model.base_mm or DEFAULT_BASE_MM)
 
 
 def unit_bounds(unit: Unit) -> UnitBounds:
