@@ -408,13 +408,20 @@ def validate_reserve(state: MatchState, side: Side, action: Reserve) -> Rejectio
         and not (mission.mission.flyers_in_reserve and _is_flyer(state.units[uid]))
     ]
     if not deployed and not others and not (mission.mission.flyers_in_reserve and _is_flyer(unit)):
+        # Two literal rules, not one chosen in a variable: client-protocol/rejection-codes.md is
+        # generated from the reject(...) calls and lists each rule reference as written.
+        if state.edition == "hh3":
+            return reject(
+                "must_deploy_one",
+                "hh3 Age of Darkness, Declare Mission Reserves",
+                "every side deploys at least one unit on the battlefield",
+            )
         # The other editions follow hh3 here [decided]: their players are shown where it is written.
-        where = (
-            "hh3 Age of Darkness, Declare Mission Reserves"
-            if state.edition == "hh3"
-            else "docs/missions.md, Set-up, as actions"
+        return reject(
+            "must_deploy_one",
+            "docs/missions.md, Set-up, as actions",
+            "every side deploys at least one unit on the battlefield",
         )
-        return reject("must_deploy_one", where, "every side deploys at least one unit on the battlefield")
     return None
 
 
