@@ -263,7 +263,7 @@ def test_the_merged_walk_gives_the_answer_of_all_six_faces(name: str) -> None:
     # first unit the action can touch is checked (the first listed, but for a charged vehicle,
     # named first and untouched by the charge: its Volley Attacks hurt the charger).
     first = next((u for u in merged.units if u.no_effect.p < 1), None)
-    assert first is not None and 0 < first.no_effect.p
+    assert first is not None and first.no_effect.p > 0
 
 
 def test_only_judged_rolls_of_listed_purposes_are_merged() -> None:
