@@ -8,6 +8,7 @@ from msgspec.structs import replace
 from hulldown.match.actions import Abandon, Decide, Fight, Fire, Move, Shoot
 from hulldown.match.state import MatchState, Point, Unit
 from hulldown.rules.wh40k7.allocation import DECISION_ALLOCATE
+from hulldown.rules.wh40k7.status import flags_with_prefix
 
 from .builders import (
     act,
@@ -198,3 +199,28 @@ def test_the_ws_a_squadron_is_hit_with_is_that_of_the_member_in_base_contact() -
     for named in ("v1", "v2"):
         _, texts = _fight_log(state, "a", named, [6, 1])
         assert any("WS4 vs WS1 hits on 3+" in t for t in texts), (named, texts)
+
+
+def test_weapons_at_two_vehicles_of_one_squadron_fire_at_one_target() -> None:
+    """40k7 Vehicles, Vehicle Squadrons: a squadron is a single unit, so naming two of its vehicles
+    names one target (not one_target); the hits go to the closest vehicle, as for one name."""
+    hb1 = weapon("hb1", "Heavy bolter", 36, 5, 4)
+    hb2 = weapon("hb2", "Heavy bolter", 36, 5, 4)
+    gun = vehicle("g", "a", 10, 24, weapons=(hb1, hb2), bs=5)
+    state = make_state(gun, _vyper("v1", 40), _vyper("v2", 44), phase="shooting")
+    # hb1 hits (2), hb2 hits (2); each hit on v1, the closest: 5 + 5 = 10 glancing, twice -> wrecked
+    res = act(state, "a", Shoot("g", (Fire("hb1", "v1"), Fire("hb2", "v2"))), [2, 2, 5, 5])
+    s = res.state
+    assert s.units["v1"].destroyed and s.units["v2"].hp == 2
+    assert flags_with_prefix(s.units["g"], "shot_at:") == ["v1"]
+
+
+def test_squadron_mates_may_name_different_vehicles_of_the_target_squadron() -> None:
+    """40k7 Vehicles, Vehicle Squadrons: the squadron's single target is the enemy squadron, whichever
+    of its vehicles a later member names."""
+    a = vehicle("a1", "a", 10, 24, weapons=(krak("k"),), squadron="s")
+    b = vehicle("a2", "a", 10, 28.5, weapons=(krak("k"),), squadron="s")
+    state = make_state(a, b, _vyper("v1", 40), _vyper("v2", 44), phase="shooting")
+    state = act(state, "a", Shoot("a1", (Fire("k", "v1"),)), [1]).state
+    after = act(state, "a", Shoot("a2", (Fire("k", "v2"),)), [1]).state
+    assert after.units["a2"].flag("shot")

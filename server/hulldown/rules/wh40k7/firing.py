@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from msgspec.structs import replace
+
 from ...match.actions import Fire, Shoot
 from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Model, Unit, Weapon
@@ -107,6 +109,39 @@ def target_models(state: MatchState, target: Unit) -> list[tuple[Unit, Model]]:
     return [(u, m) for u in squadron_members(state, target) for m in alive(u)]
 
 
+def _squadron_key(state: MatchState, unit_id: str) -> tuple[str, str] | None:
+    unit = state.units.get(unit_id)
+    if unit is None or unit.squadron is None:
+        return None
+    return unit.side, unit.squadron
+
+
+def same_target(state: MatchState, first: str, second: str) -> bool:
+    """40k7 Vehicle Squadrons: two unit ids name one target unit when they are the same unit or
+    vehicles of one squadron (a squadron is a single unit)."""
+    if first == second:
+        return True
+    key = _squadron_key(state, first)
+    return key is not None and key == _squadron_key(state, second)
+
+
+def same_squadron_same_target(state: MatchState, fires: tuple[Fire, ...]) -> tuple[Fire, ...]:
+    """40k7 Vehicle Squadrons: an enemy squadron is one unit, so weapons fired at different
+    vehicles of it fire at one target. Each fire naming a vehicle of a squadron on the
+    battlefield is given the vehicle of that squadron the action names first; fires at other
+    units are left as they are."""
+    chosen: dict[tuple[str, str], str] = {}
+    named: list[Fire] = []
+    for fire in fires:
+        target = state.units.get(fire.target)
+        if target is not None and target.squadron is not None and on_table(target):
+            first = chosen.setdefault((target.side, target.squadron), fire.target)
+            if first != fire.target:
+                fire = replace(fire, target=first)
+        named.append(fire)
+    return tuple(named)
+
+
 def locked_in_combat(state: MatchState, unit: Unit) -> bool:
     """40k7 Vehicles and Close Combat: models, Walkers and Chariots in base contact with enemy
     models, Walkers or Chariots are locked in combat; other vehicles are never locked (seed 001:
@@ -153,7 +188,8 @@ def plan_shooting(
     ids = [f.weapon for f in action.fire]
     if len(set(ids)) != len(ids):
         return reject("weapon_twice", refs.SHOOTING, "each weapon fires once per Shooting phase")
-    targets = tuple(dict.fromkeys(f.target for f in action.fire))
+    fires = same_squadron_same_target(state, action.fire)
+    targets = tuple(dict.fromkeys(f.target for f in fires))
     if len(targets) > 1 and not is_super_heavy(unit):
         return reject(
             "one_target",
@@ -191,7 +227,7 @@ def plan_shooting(
                 model=twice[0],
             )
     sq_targets = phase_flags_with_prefix(state, f"squadron_target:{unit.squadron}:") if unit.squadron else []
-    if sq_targets and sq_targets[0] not in targets and not overwatch:
+    if sq_targets and not overwatch and not any(same_target(state, sq_targets[0], t) for t in targets):
         return reject(
             "squadron_one_target",
             refs.SQUADRONS,
@@ -211,7 +247,7 @@ def plan_shooting(
         # every weapon's shots are Snap Shots, and each refusal says so (must_snap, with why).
         forced = f"moved at {shooting_speed(unit)} speed"
     shots: list[WeaponShot] = []
-    for fire in action.fire:
+    for fire in fires:
         result = _plan_weapon(state, unit, fire, forced, overwatch, psychic)
         if isinstance(result, Rejection):
             return result
