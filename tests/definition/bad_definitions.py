@@ -159,6 +159,16 @@ def _add_model(i: int, model: Doc) -> Callable[[Doc], None]:
     return change
 
 
+def _earlier_form(change: Callable[[Doc], None]) -> Callable[[Doc], None]:
+    """``change`` made to the document without ``format`` (the earlier form)."""
+
+    def changed(doc: Doc) -> None:
+        del doc["format"]
+        change(doc)
+
+    return changed
+
+
 def _many_units(n: int) -> Callable[[Doc], None]:
     def change(doc: Doc) -> None:
         tank = _unit(doc, 0)
@@ -224,6 +234,15 @@ BAD: tuple[Bad, ...] = (
         "units not a list", _set("scenario.units", "all of them"), "scenario.units", "expected", stage="shape"
     ),
     Bad("options key", _set("options.privat", True), "options.privat", "private_spectators", stage="shape"),
+    # The earlier form's passenger check indexed the units by id before their shape was checked:
+    # a unit id that is no string was a TypeError (a 500 from POST /matches).
+    Bad(
+        "earlier form, a unit id not a string",
+        _earlier_form(_set(f"{U0}.id", ["tank"])),
+        f"{U0}.id",
+        "string",
+        stage="shape",
+    ),
     # ---- names the edition implements ----------------------------------------------------------
     Bad("keyword tonk", _set(f"{U0}.keywords", ["tonk"]), f"{U0}.keywords[0]", "'tank'"),
     Bad("keyword open topped", _set(f"{U1}.keywords", ["open topped"]), f"{U1}.keywords[0]", "open-topped"),
@@ -356,6 +375,9 @@ BAD: tuple[Bad, ...] = (
     # ---- geometry --------------------------------------------------------------------------------
     Bad("overlapping hulls", _set(f"{U1}.models[0].pos", [11, 24]), f"{U0}.models[0].pos", "overlaps"),
     Bad("off the table", _set(f"{U0}.models[0].pos", [80, 24]), f"{U0}.models[0].pos", "off the"),
+    # A position a million inches away was left out of the placement checks (accepted here,
+    # refused later by POST /matches without a path).
+    Bad("far off the table", _set(f"{U0}.models[0].pos", [1e7, 24]), f"{U0}.models[0].pos", "off the"),
     Bad("partly off the table", _set(f"{U0}.models[0].pos", [1, 24]), f"{U0}.models[0].pos", "off the"),
     Bad(
         "self-intersecting terrain",

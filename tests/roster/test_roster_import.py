@@ -113,6 +113,57 @@ def test_golden_facts_read_from_the_rosters() -> None:
     assert surge["kind"] == "vehicle" and "vehicle" in surge["keywords"]
 
 
+def test_40k7_blasts_given_by_their_size_are_blast_and_large_blast() -> None:
+    """The 40k7 Ork data writes a blast by its marker size (``Heavy 1, 3" Blast``): 3" is Blast,
+    5" Large Blast (40k7 Weapons, Blast). They were reported as rules not implemented, and the
+    weapons imported without them; a 7" blast is no rule of the core and is still reported."""
+    result = import_roster((FIXTURES / "40k7-orks.ros").read_bytes(), "40k7")
+    weapons = {w["name"]: w.get("rules", []) for u in result.units for w in u.get("weapons", [])}
+    assert weapons["Kannon (Frag)"] == ["blast"]  # Heavy 1, 3" Blast
+    assert weapons["Grotzooka"] == ["blast"]  # Heavy 2, 3" Blast
+    assert weapons["Stikkbombs"] == ["blast"]  # Assault 1, 3" Blast, Assault grenades
+    assert weapons["Supa-rokkit"] == ["large_blast"]  # Heavy 1, 5" Blast, One use only
+    assert weapons["Kannon (Shell)"] == []  # Heavy 1
+    unmapped = {r.name for r in result.report if r.level == "unmapped"}
+    assert '3" Blast' not in unmapped and '5" Blast' not in unmapped
+    assert '7" Blast' in unmapped  # Deff Kannon: Primary Weapon 1, 7" Blast
+
+
+def test_40k7_squadrons_are_vehicles_of_their_own_sharing_a_squadron() -> None:
+    """40k7 Vehicle Squadrons: each vehicle keeps its own Hull Points (docs/rules-notes.md,
+    Squadrons), so the vehicles of a squadron are units sharing ``squadron``. Two Land Speeders
+    (HP 2 each) were one unit of two models with 2 Hull Points between them."""
+    marines = import_roster((FIXTURES / "40k7-space-marines.ros").read_bytes(), "40k7")
+    speeders = [u for u in marines.units if u["name"] == "Land Speeders"]
+    assert [len(u["models"]) for u in speeders] == [1, 1]
+    assert [u["profile"]["hp"] for u in speeders] == [2, 2]
+    assert {u["squadron"] for u in speeders} == {"land-speeders"}
+    assert len({u["id"] for u in speeders}) == 2
+    for unit in speeders:  # Heavy Bolter and Heavy Flamer, number 2: one of each per speeder
+        assert sorted(w["name"] for w in unit["weapons"]) == ["Heavy Bolter", "Heavy Flamer"]
+        assert {w["model"] for w in unit["weapons"]} == {unit["models"][0]["id"]}
+    assert any(r.level == "decided" and "squadron" in r.message for r in marines.report)
+    predators = [u for u in marines.units if u["name"] == "Predators"]
+    assert len(predators) == 1 and "squadron" not in predators[0]  # a squadron of one
+    orks = import_roster((FIXTURES / "40k7-orks.ros").read_bytes(), "40k7")
+    kans = [u for u in orks.units if u["name"] == "Killa Kans"]
+    assert sorted(sorted(w["name"] for w in u["weapons"]) for u in kans) == [
+        ["Big Shoota", "Kan Klaw"],
+        ["Big Shoota", "Kan Klaw"],
+        ["Grotzooka", "Kan Klaw"],
+    ]
+    assert [u["profile"]["hp"] for u in kans] == [2, 2, 2] and {u["squadron"] for u in kans} == {"killa-kans"}
+    parsed = parse_definition(
+        {
+            "format": 1,
+            "edition": "40k7",
+            "scenario": {"units": [*marines.units, *_import("40k7-orks", "40k7", "b")]},
+        }
+    )
+    assert not isinstance(parsed, DefinitionError), [p.text() for p in parsed.problems][:5]
+    assert [u.squadron for u in parsed.scenario.units if u.name == "Land Speeders"] == ["land-speeders"] * 2
+
+
 def test_unmappable_entries_are_reported_by_name_and_path() -> None:
     result = import_roster((FIXTURES / "40k7-space-marines.ros").read_bytes(), "40k7")
     unmapped = {(r.name, r.path) for r in result.report if r.level == "unmapped"}

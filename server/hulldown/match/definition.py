@@ -335,8 +335,11 @@ def _to_state(obj: dict[str, Any], fields: tuple[str, ...], unset: dict[str, Any
 def _check_declared_passengers(
     units: list[Any], declared: dict[str, list[str]], problems: list[Problem]
 ) -> None:
-    """The earlier form listed ``passengers`` on the transport as well: they must agree."""
-    by_id = {u.get("id"): (i, u) for i, u in enumerate(units) if isinstance(u, dict)}
+    """The earlier form listed ``passengers`` on the transport as well: they must agree. A unit
+    whose id is no string is left to the shape check, which names it."""
+    by_id = {
+        u["id"]: (i, u) for i, u in enumerate(units) if isinstance(u, dict) and isinstance(u.get("id"), str)
+    }
     for transport, names in declared.items():
         i, _ = by_id[transport]
         for j, name in enumerate(names):

@@ -33,6 +33,9 @@ DICE_TARGETS = frozenset({"1", "2", "3", "4", "5", "6"})
 # arguments (shot_at:<unit>, combat:<unit>:<points>, advance_roll=<n>) are what the rules write
 # during a turn; set by hand they could name units that do not exist [decided, docs/match-definition.md].
 TURN_FLAG_WORD = re.compile(r"[a-z][a-z0-9_]*")
+# A model this far from the table's corner in x or y is off the table without measuring it
+# (geometry with coordinates near the float limits is not measured).
+FAR_INCHES = 1e6
 # Integers in messages are shown whole below this many bits (an integer too large for a float
 # cannot even be formatted as one: it is described by its length).
 SHOWN_INT_BITS = 64
@@ -595,7 +598,7 @@ def _placement(d: MatchDefinition) -> Iterator[Problem]:
                 continue
             path = join(join(join(UNITS, i), "models"), j)
             fp = footprint(m)
-            if not g.inside_battlefield(fp, bf.width, bf.height):
+            if not _near(m) or not g.inside_battlefield(fp, bf.width, bf.height):
                 yield Problem(
                     join(path, "pos"),
                     f"model {m.id!r} at ({_n(m.pos.x)}, {_n(m.pos.y)}) is (partly) off the {_n(bf.width)} x {_n(bf.height)} in table",
@@ -627,11 +630,17 @@ def _piece_polygon(piece: Terrain) -> Polygon:
 
 
 def _sane(m: ModelDef) -> bool:
-    """Sizes inside their bounds (a bad size is reported once, by _model, not measured)."""
+    """Sizes and heading inside their bounds (a bad size is reported once, by _model, not
+    measured)."""
     if m.hull is not None and not (
         0 < m.hull.length <= L.MAX_HULL_INCHES and 0 < m.hull.width <= L.MAX_HULL_INCHES
     ):
         return False
     if m.base_mm is not None and not 0 < m.base_mm <= L.MAX_BASE_MM:
         return False
-    return abs(m.heading) <= L.MAX_HEADING and abs(m.pos.x) < 1e6 and abs(m.pos.y) < 1e6
+    return abs(m.heading) <= L.MAX_HEADING
+
+
+def _near(m: ModelDef) -> bool:
+    """A position near enough to measure; one farther is off the table without measuring it."""
+    return abs(m.pos.x) < FAR_INCHES and abs(m.pos.y) < FAR_INCHES

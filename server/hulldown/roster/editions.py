@@ -124,6 +124,7 @@ class EditionReader(ABC):
     weapon_rule_map: ClassVar[dict[str, str]] = {}
     unit_rule_map: ClassVar[dict[str, str]] = {}
     has_mounts = True
+    has_squadrons = False  # the vehicles of one unit are units of their own sharing ``squadron``
 
     def check_system(self, system_id: str, system_name: str) -> None:
         if system_id in self.system_ids or system_name.strip() == self.system_name:
@@ -243,6 +244,11 @@ _WEAPON_KINDS_40K7 = (
     ("melee", "melee"),
 )
 
+# A blast named by its marker's diameter in inches (``3" Blast``, the 40k7 Ork data): 3" is the
+# Blast marker, 5" the Large Blast marker (40k7 Weapons, Blast).
+_SIZED_BLAST = re.compile(r"""([0-9]+)\s*(?:"|\u201d|\u2033|''|in\.?|inch(?:es)?)?\s*blast""")
+_BLAST_SIZES_40K7 = {"3": "blast", "5": "large_blast"}
+
 
 class WH40K7(EditionReader):
     edition = "40k7"
@@ -250,6 +256,7 @@ class WH40K7(EditionReader):
     system_name = "Warhammer 40,000 7th Edition"
     statline_types = ("unit", "vehicle", "walker", "flyer")
     weapon_types = ("weapon",)
+    has_squadrons = True
     weapon_rule_map: ClassVar[dict[str, str]] = {
         "blast": "blast",
         "large blast": "large_blast",
@@ -268,6 +275,14 @@ class WH40K7(EditionReader):
         "skyfire": "skyfire",
         "assault vehicle": "assault_vehicle",
     }
+
+    def weapon_rule(self, text: str) -> str | None:
+        """``3" Blast`` (how some codex data writes a blast, by its marker) is Blast, ``5" Blast``
+        Large Blast; a marker of another size is no rule of the core."""
+        sized = _SIZED_BLAST.fullmatch(text.strip().lower())
+        if sized:
+            return _BLAST_SIZES_40K7.get(sized.group(1))
+        return super().weapon_rule(text)
 
     def unit_rule(self, rule: str) -> tuple[str, Any] | None:
         key = rule.strip().lower()

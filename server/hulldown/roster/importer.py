@@ -7,7 +7,8 @@ selection below it carries a statline (a profile the edition reader knows). Insi
 armour upgrade). Its ``number`` is the model count; weapons under it belong to its models, one
 weapon per model per weapon profile (every profile of a multi-profile weapon). Weapons outside
 every group (hh3 and 40k11 put them beside the model) go to the unit's models in order. A vehicle
-group inside a unit of other models (a 40k7 dedicated transport) becomes a unit of its own.
+group inside a unit of other models (a 40k7 dedicated transport) becomes a unit of its own, and
+each vehicle of a 40k7 squadron a unit of its own sharing ``squadron``.
 
 What cannot be mapped is reported by name and path, never dropped silently. A unit that would
 hold more models or weapons than a match definition allows (match/limits.py) is refused, naming
@@ -17,6 +18,7 @@ the selection that goes over, before its models or weapons are built (docs/roste
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -207,10 +209,47 @@ def _units_of(
     out = []
     for index, (name, members) in enumerate(parts):
         unit_rules = [(root, r) for r in root.rules] if index == 0 else []
-        out.append(
-            _unit(name, root, members, loose if index == 0 else [], unit_rules, reader, side, tally, report)
+        unit = _unit(
+            name, root, members, loose if index == 0 else [], unit_rules, reader, side, tally, report
         )
+        out.extend(_squadron(unit, root, reader, tally, report))
     return out
+
+
+def _squadron(
+    unit: dict[str, Any], root: Selection, reader: EditionReader, tally: _RosterTally, report: _Report
+) -> list[dict[str, Any]]:
+    """40k7 Vehicle Squadrons: each vehicle keeps its own Hull Points and statuses, so the
+    vehicles of one unit become units of their own, each with its weapons, sharing ``squadron``
+    (the first one's id). A unit of one vehicle, or of other models, is returned as it is."""
+    models = unit["models"]
+    if not reader.has_squadrons or len(models) < 2 or unit["kind"] not in ("vehicle", "walker"):
+        return [unit]
+    squadron = unit["id"]
+    members = []
+    for k, model in enumerate(models):
+        member = {
+            **unit,
+            "id": squadron if k == 0 else tally.unit_ids.new(squadron),
+            "profile": copy.deepcopy(unit["profile"]),
+            "models": [model],
+            "squadron": squadron,
+        }
+        weapons = [w for w in unit.get("weapons", []) if w["model"] == model["id"]]
+        member.pop("weapons", None)
+        if weapons:
+            member["weapons"] = weapons
+        if "keywords" in unit:
+            member["keywords"] = list(unit["keywords"])
+        members.append(member)
+    report.add(
+        "decided",
+        root.path,
+        unit["name"],
+        f"a squadron of {len(models)} vehicles: {len(models)} units sharing squadron {squadron!r}, "
+        "each with its own Hull Points",
+    )
+    return members
 
 
 def _groups(root: Selection, reader: EditionReader, report: _Report) -> list[_Group]:
