@@ -131,6 +131,46 @@ def test_a_custom_placement_is_checked() -> None:
     assert [p.path for p in refused.problems] == ["mission.custom.placement.count"]
 
 
+def test_a_custom_placement_places_at_least_one_marker() -> None:
+    """docs/missions.md, Custom missions: ``placement.count`` markers are placed by the players
+    (plus a D3 with ``extra_d3``); a placement that places none, or fewer than none, beside the
+    mission's own markers is refused - the set-up would wait for a marker it does not have."""
+    base = _mission("hh3", "the_heart_of_battle")  # its own centre marker, two to place
+    custom = msgspec.to_builtins(replace_custom(base))
+    for count in (0, -1):
+        custom["placement"]["count"] = count
+        refused = parse_definition(_doc({"custom": custom}))
+        assert isinstance(refused, DefinitionError), count
+        assert [p.path for p in refused.problems] == ["mission.custom.placement.count"]
+    custom["placement"]["extra_d3"] = True  # D3 + 0: one to three markers
+    custom["placement"]["count"] = 0
+    assert not isinstance(parse_definition(_doc({"custom": custom})), DefinitionError)
+
+
+def test_a_custom_markers_own_id_is_not_taken_for_a_placed_one() -> None:
+    """docs/missions.md, Custom missions: a placed marker keeps ``fixed_gap`` from the mission's
+    own markers and ``spacing`` from the placed ones (m1, m2...), whatever the own markers are
+    called; an own marker may not take the id of a placed one."""
+    from msgspec.structs import replace
+
+    own = replace(_mission("hh3", "the_heart_of_battle").objectives[0], id="mid")
+    mission = replace(_mission("hh3", "the_heart_of_battle"), custom=True, objectives=(own,))
+    game = Game(
+        created("hh3", (hh3.squad("sq-a", "a", [(10, 6)]), hh3.squad("sq-b", "b", [(10, 42)])), mission)
+    )
+    game.act("a", RollOff(), dice=[6, 1])  # side a places first
+    near = game.check("a", PlaceMarker(at=Point(44, 24)))  # 8" from the centre marker
+    assert near is not None and near.code == "marker_too_close"
+    assert near.values["marker"] == "mid" and near.values["gap"] == 12.0
+    state = game.act("a", PlaceMarker(at=Point(20, 24)))
+    assert state.mission is not None
+    assert [m.id for m in state.mission.mission.objectives] == ["mid", "m1"]
+    custom = msgspec.to_builtins(replace(mission, objectives=(replace(own, id="m1"),)))
+    refused = parse_definition(_doc({"custom": custom}))
+    assert isinstance(refused, DefinitionError)
+    assert [p.path for p in refused.problems] == ["mission.custom.objectives[0].id"]
+
+
 def replace_custom(m: Mission) -> Mission:
     from msgspec.structs import replace
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from msgspec.structs import replace
 
-from hulldown.match.actions import Decide, Deploy, EndPhase, Move, RollOff
+from hulldown.match.actions import Decide, Deploy, EndPhase, Move, Reserve, RollOff
 from hulldown.match.context import ApplyContext
 from hulldown.match.mission_flow import after_action
 from hulldown.match.reducer import initial_state
@@ -233,6 +233,28 @@ def test_40k7_random_game_length_plays_turns_6_and_7() -> None:
     assert state.ended and "Turn 7 was the last: the game ends." in [e.text for e in state.log]
 
 
+def test_40k7_random_game_length_counts_from_a_custom_missions_turns() -> None:
+    """docs/missions.md, Custom missions: ``random_40k7`` plays the 40k7 rulebook's Random Game
+    Length from turn ``turns``: at its end a 3+ plays one more turn, at the end of that one a 4+
+    plays another, and the game ends after it without a roll."""
+    m = custom("40k7", scoring=Scoring(objectives="end_of_game"), game_length="random_40k7", turns=3)
+    tac = k7.infantry("tac", "a", [(36, 22)])
+    foe = k7.infantry("foe", "b", [(60, 40)])
+    game = Game(created("40k7", (tac, foe), m))
+    _start(game, {"tac": (36, 22), "foe": (60, 40)})
+    for _ in range(5):
+        _end_turn(game)
+    state = _end_turn(game, dice_at_end=[3])
+    assert not state.ended and state.mission is not None and state.mission.last_turn == 4
+    assert "Turn 3 is over: the game goes on to turn 4." in [e.text for e in state.log]
+    _end_turn(game)
+    state = _end_turn(game, dice_at_end=[4])
+    assert not state.ended and state.mission is not None and state.mission.last_turn == 5
+    _end_turn(game)
+    state = _end_turn(game)
+    assert state.ended and "Turn 5 was the last: the game ends." in [e.text for e in state.log]
+
+
 def test_first_blood_and_linebreaker_40k7() -> None:
     """40k7 Eternal War secondaries: First Blood, 1 VP to the side that destroys the first unit of
     the game (both sides when simultaneous); Linebreaker, 1 VP for a unit in the enemy zone at the
@@ -258,20 +280,75 @@ def test_first_blood_and_linebreaker_40k7() -> None:
     assert texts[-1] == "Final tally 4 VP to 0: side a wins."
 
 
-def test_hh3_sudden_death_and_a_draw() -> None:
-    """hh3 Core Mission step 8, Sudden Death: when a side has no model left the other scores 3 VP
-    and the victor is decided by victory points; equal victory points are a draw."""
+def _kill(game: Game, uid: str) -> None:
+    """The unit is removed as a casualty (as an attack would), in the middle of a player turn."""
+    unit = game.state.units[uid]
+    models = {mid: replace(m, alive=False) for mid, m in unit.models.items()}
+    game.state = replace(
+        game.state, units={**game.state.units, uid: replace(unit, destroyed=True, models=models)}
+    )
+
+
+def test_hh3_sudden_death_at_the_end_of_the_battle_turn() -> None:
+    """hh3 Core Mission step 8, Sudden Death: if, at the end of any battle turn, a side has no
+    models on the battlefield, the battle ends; the side that has models scores 3 VP and the
+    victor is decided by the victory points scored so far (Last Man Standing is not scored).
+    Until the end of the battle turn the battle goes on: side a, which wiped side b out in its
+    turn, still scores its marker in its Victory sub-phase."""
+    m = custom(
+        "hh3",
+        objectives=(ObjectiveMarker("o1", (36, 22), 2),),
+        scoring=Scoring(objectives="end_of_own_turn", secondaries={"last_man_standing": 3}),
+    )
+    a = hh3.squad("sq-a", "a", [(36, 20)])
+    b = hh3.squad("sq-b", "b", [(36, 40)])
+    game = Game(created("hh3", (a, b), m))
+    _start(game, {"sq-a": (36, 20), "sq-b": (36, 40)})
+    _kill(game, "sq-b")
+    state = _end_turn(game)
+    assert not state.ended and state.mission is not None and state.mission.vp == {"a": 2, "b": 0}
+    state = _end_turn(game)
+    texts = [e.text for e in state.log]
+    assert state.ended and state.end_reason == VICTORY_POINTS and state.winner == "a"
+    assert state.mission is not None and state.mission.vp == {"a": 5, "b": 0}
+    assert (
+        "Sudden Death: side b has no models on the battlefield: the battle ends and side a scores 3 VP."
+        in texts
+    )
+    assert texts[-1] == "Final tally 5 VP to 0: side a wins."
+    assert not any(t.startswith("Last Man Standing") for t in texts)
+
+
+def test_hh3_sudden_death_units_in_reserve_are_not_on_the_battlefield() -> None:
+    """hh3 Core Mission step 8, Sudden Death: models in Reserves do not count as on the
+    battlefield - a side whose last unit on the table fell ends the battle at the end of the
+    battle turn, though it has a unit still to come from Reserves."""
+    m = custom("hh3", scoring=Scoring(objectives="end_of_own_turn"))
+    a = hh3.squad("sq-a", "a", [(36, 20)])
+    b = hh3.squad("sq-b", "b", [(36, 40)])
+    held = hh3.squad("sq-r", "b", [(10, 40)])
+    game = Game(created("hh3", (a, b, held), m))
+    state = game.act("a", RollOff(), dice=[6, 1])
+    assert state.pending is not None
+    game.act("a", Decide(decision=state.pending.id, choice="first"))
+    game.act("a", Deploy(unit="sq-a", positions={"sq-a-1": Point(36, 20)}))
+    game.act("b", Reserve(unit="sq-r"))
+    state = game.act("b", Deploy(unit="sq-b", positions={"sq-b-1": Point(36, 40)}))
+    assert state.mission is not None and state.mission.step == "battle"
+    _kill(game, "sq-b")
+    _end_turn(game)
+    state = _end_turn(game)
+    assert state.ended and state.winner == "a" and state.end_reason == VICTORY_POINTS
+    assert state.mission is not None and state.mission.vp == {"a": 3, "b": 0}
+
+
+def test_hh3_a_draw_by_victory_points() -> None:
+    """hh3 Core Mission, Decide Victor: equal victory points at the end are a draw."""
     m = custom("hh3", scoring=Scoring(objectives="end_of_own_turn"))
     a = hh3.squad("sq-a", "a", [(10, 10)])
     b = hh3.squad("sq-b", "b", [(10, 40)])
     state = battle("hh3", (a, b), m)
     assert state.mission is not None
-    state = replace(state, mission=replace(state.mission, vp={"a": 1, "b": 5}))
-    wiped = replace(state, units={**state.units, "sq-b": replace(state.units["sq-b"], destroyed=True)})
-    ended = apply_victory(wiped)
-    assert ended.ended and ended.winner == "b" and ended.end_reason == VICTORY_POINTS
-    assert ended.mission is not None and ended.mission.vp == {"a": 4, "b": 5}
-    assert "Sudden Death" in ended.log[-1].text and "Final tally 4 VP to 5" in ended.log[-1].text
     over = replace(state, mission=replace(state.mission, vp={"a": 2, "b": 2}, over=True))
     drawn = apply_victory(over)
     assert drawn.ended and drawn.winner is None and drawn.log[-1].text == "Final tally 2 VP to 2: a draw."

@@ -5,7 +5,8 @@ Called by the reducer after an edition applied an action; pure.
 - Markers score at the end of the game (40k7 Eternal War) or at the end of each player turn for
   the active side (hh3 Victory sub-phase; 40k11 from battle round 2, capped per turn).
 - 40k7 game length (rulebook, "Random Game Length"): at the end of turn 5 a D6 of 3+ plays a
-  turn 6, at the end of turn 6 a 4+ plays a turn 7; the game ends after turn 7.
+  turn 6, at the end of turn 6 a 4+ plays a turn 7; the game ends after turn 7. A custom mission's
+  ``random_40k7`` counts from its own ``turns`` (docs/missions.md, "Custom missions").
 - Secondaries: First Blood (40k7: the first unit destroyed in the game gives its destroyer 1 VP;
   both sides when simultaneous), Linebreaker (40k7: at the end of the game a scoring or denial
   unit with a model in the enemy deployment zone), First Strike (hh3: an enemy unit destroyed in
@@ -13,6 +14,10 @@ Called by the reducer after an edition applied an action; pure.
   without a Routed model than the enemy), Slay the Warlord (the enemy Warlord, a unit or a model
   the match definition names, removed as a casualty: 40k7 scored at the end of the game, hh3 when
   it falls; once).
+- hh3 Sudden Death (Core Mission step 8): at the end of any battle turn, a side with no model on
+  the battlefield (Reserves are not on it; embarked and Routed models are) ends the battle; the
+  side that has models scores 3 VP, and the victor is decided by the victory points so far (Last
+  Man Standing is not scored).
 """
 
 from __future__ import annotations
@@ -26,10 +31,12 @@ from .arrivals import left_the_table, start_of_player_turn
 from .context import ApplyContext
 from .mission_state import MissionState
 from .state import SIDES, MatchState, Side, other_side
+from .victory import SUDDEN_DEATH_EDITIONS, SUDDEN_DEATH_VP
 
 GAME_LENGTH_RULE = "40k7 rulebook, Random Game Length"
-# 40k7 Random Game Length: the D6 needed at the end of each battle turn to play one more.
-RANDOM_LENGTH_40K7 = {5: 3, 6: 4}
+# 40k7 Random Game Length: the D6 needed to play one more battle turn at the end of turn 5 and
+# of turn 6 - counted from the mission's ``turns`` (5 for the standard missions).
+RANDOM_LENGTH_40K7 = (3, 4)
 SECONDARY_RULE = {
     "first_blood": "40k7 Eternal War, First Blood",
     "linebreaker": "40k7 Eternal War, Linebreaker",
@@ -44,6 +51,7 @@ SLAY_THE_WARLORD_RULE = {
 # When Slay the Warlord scores: 40k7 "at the end of the game"; hh3 when the enemy High Command
 # choice is removed as a casualty; another edition's custom mission: at the end [decided].
 SLAY_THE_WARLORD_WHEN_SLAIN = frozenset({"hh3"})
+SUDDEN_DEATH_RULE = "hh3 Core Mission step 8, Sudden Death"
 
 
 def live_markers(ms: MissionState) -> tuple[ObjectiveMarker, ...]:
@@ -196,13 +204,52 @@ def _end_of_player_turn(state: MatchState, side: Side, turn: int, ctx: ApplyCont
     return state
 
 
+def _on_the_battlefield(state: MatchState, side: Side) -> bool:
+    """hh3 Sudden Death: the side has a model on the battlefield (embarked counts, Reserves not)."""
+    assert state.mission is not None
+    off = state.mission.off_table
+    return any(
+        u.side == side and not u.destroyed and u.id not in off and any(m.alive for m in u.models.values())
+        for u in state.units.values()
+    )
+
+
+def _sudden_death(state: MatchState, ctx: ApplyContext) -> MatchState | None:
+    """hh3 Sudden Death at the end of a battle turn: the battle over, or None when both sides
+    that fielded units still have models on the battlefield."""
+    assert state.mission is not None
+    fielded = {u.side for u in state.units.values()}
+    gone = [s for s in SIDES if s in fielded and not _on_the_battlefield(state, s)]
+    if not gone:
+        return None
+    ms = state.mission
+    if len(gone) == 1:
+        survivor = other_side(gone[0])
+        ms = _add_vp(ms, survivor, SUDDEN_DEATH_VP)
+        ctx.log(
+            f"Sudden Death: side {gone[0]} has no models on the battlefield: the battle ends and side "
+            f"{survivor} scores {SUDDEN_DEATH_VP} VP.",
+            SUDDEN_DEATH_RULE,
+        )
+    else:
+        ctx.log(
+            "Sudden Death: neither side has models on the battlefield: the battle ends.", SUDDEN_DEATH_RULE
+        )
+    return replace(state, mission=replace(ms, over=True))
+
+
 def _end_of_battle_turn(state: MatchState, ended: int, ctx: ApplyContext) -> MatchState:
     assert state.mission is not None
+    if state.edition in SUDDEN_DEATH_EDITIONS:
+        sudden = _sudden_death(state, ctx)
+        if sudden is not None:
+            return sudden
     ms = state.mission
     if ended < ms.last_turn:
         return state
-    if ms.mission.game_length == "random_40k7" and ended in RANDOM_LENGTH_40K7:
-        need = RANDOM_LENGTH_40K7[ended]
+    extra = ended - ms.mission.turns
+    if ms.mission.game_length == "random_40k7" and 0 <= extra < len(RANDOM_LENGTH_40K7):
+        need = RANDOM_LENGTH_40K7[extra]
         value = ctx.roll(
             "game length", f"{need}+", lambda v: "the game goes on" if v >= need else "the game ends"
         )

@@ -22,7 +22,13 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 
 from ..missions.model import ObjectiveMarker
-from ..missions.placement_room import Room, impassable_outlines, marker_gap
+from ..missions.placement_room import (
+    PLACED_MARKER_PREFIX,
+    Room,
+    impassable_outlines,
+    is_placed_marker,
+    marker_gap,
+)
 from .actions import PlaceMarker
 from .context import ApplyContext
 from .rejection import Rejection, reject
@@ -41,7 +47,6 @@ DEPLOY_RULE = {
     "hh3": "hh3 Age of Darkness, Core Mission steps 6-8",
     "40k11": "40k11 core rules, Deploy Armies",
 }
-PLACED_MARKER_PREFIX = "m"  # placed markers are m1, m2...
 
 
 def roll_off(ctx: ApplyContext, purpose: str) -> Side:
@@ -83,8 +88,8 @@ def _room_left(state: MatchState) -> bool:
     assert state.mission is not None
     mission = state.mission.mission
     assert mission.placement is not None
-    placed = [m.pos for m in mission.objectives if m.id.startswith(PLACED_MARKER_PREFIX)]
-    fixed = [m.pos for m in mission.objectives if not m.id.startswith(PLACED_MARKER_PREFIX)]
+    placed = [m.pos for m in mission.objectives if is_placed_marker(m.id)]
+    fixed = [m.pos for m in mission.objectives if not is_placed_marker(m.id)]
     bf = state.battlefield
     room = Room(
         bf.width, bf.height, mission.placement, fixed, placed, impassable_outlines(state.terrain.values())
@@ -182,7 +187,7 @@ def validate_place_marker(state: MatchState, side: Side, action: PlaceMarker) ->
             f'a marker at ({x:g}, {y:g}) would be {edge:.1f}" from a battlefield edge: at least {p.edge_gap:g}"',
             gap=p.edge_gap,
         )
-    placed = {m.id for m in ms.mission.objectives if m.id.startswith(PLACED_MARKER_PREFIX)}
+    placed = {m.id for m in ms.mission.objectives if is_placed_marker(m.id)}
     for marker in ms.mission.objectives:
         need = marker_gap(p, placed=marker.id in placed)
         d = math.hypot(marker.pos[0] - x, marker.pos[1] - y)
@@ -204,7 +209,7 @@ def validate_place_marker(state: MatchState, side: Side, action: PlaceMarker) ->
 def apply_place_marker(state: MatchState, side: Side, action: PlaceMarker, ctx: ApplyContext) -> MatchState:
     ms = state.mission
     assert ms is not None and ms.mission.placement is not None
-    n = 1 + sum(1 for m in ms.mission.objectives if m.id.startswith(PLACED_MARKER_PREFIX))
+    n = 1 + sum(1 for m in ms.mission.objectives if is_placed_marker(m.id))
     marker = ObjectiveMarker(
         f"{PLACED_MARKER_PREFIX}{n}", (action.at.x, action.at.y), ms.mission.placement.value
     )

@@ -6,6 +6,8 @@ Decided (named constants, documented in docs/architecture.md, "End of match"):
 - A unit is left while it is not destroyed (embarked units count). A side that never had a unit
   cannot be annihilated (scenarios used for tests may field one side only).
 - Both sides wiped out by the same action: a draw.
+- An hh3 mission is not ended by a side wiped out but by Sudden Death, at the end of the battle
+  turn (hh3 Core Mission step 8, match/mission_flow.py); the winner by victory points.
 - Turn limit: when game turn ``turn_limit + 1`` would begin, the match ends; the side with more
   units left wins, equal numbers are a draw. ``turn_limit <= 0`` means no limit.
 """
@@ -20,6 +22,9 @@ from .state import LOG_WINDOW, SIDES, LogEntry, MatchState, Side, Unit
 VICTORY_POINTS = "victory_points"
 MISSION_RULE = "docs/missions.md, the winner"
 SUDDEN_DEATH_VP = 3  # hh3 Core Mission step 8, Sudden Death: the side still on the table scores 3
+# Editions whose missions end by Sudden Death at the end of a battle turn (hh3 Core Mission step
+# 8), scored by match/mission_flow.py; until then a side wiped out does not end the battle.
+SUDDEN_DEATH_EDITIONS = frozenset({"hh3"})
 ANNIHILATION = "annihilation"
 TURN_LIMIT = "turn_limit"
 CONCESSION = "concession"
@@ -90,13 +95,12 @@ def victory(state: MatchState) -> tuple[Side | None, str, str] | None:
     limit = state.options.turn_limit
     if not wiped and mission is None and not 0 < limit < state.turn:
         return None  # the common case, in short: every condition below needs one of these
+    if mission is not None and mission.step == "battle" and state.edition in SUDDEN_DEATH_EDITIONS:
+        return _by_vp(state) if mission.over else None
     if len(wiped) == 2:
         return None, ANNIHILATION, "Neither side has a unit left: a draw."
-    if mission is not None and mission.step == "battle":
-        if len(wiped) == 1 and state.edition == "hh3":
-            return _by_vp(state, SUDDEN_DEATH_VP, wiped[0])
-        if mission.over:
-            return _by_vp(state, 0, None)
+    if mission is not None and mission.step == "battle" and mission.over:
+        return _by_vp(state)
     if len(wiped) == 1:
         loser = wiped[0]
         winner: Side = "b" if loser == "a" else "a"
@@ -110,21 +114,15 @@ def victory(state: MatchState) -> tuple[Side | None, str, str] | None:
     return None
 
 
-def _by_vp(state: MatchState, bonus: int, wiped: Side | None) -> tuple[Side | None, str, str]:
-    """The winner by victory points (docs/missions.md); ``wiped``: an hh3 side with no model left,
-    whose enemy scores the Sudden Death bonus first."""
+def _by_vp(state: MatchState) -> tuple[Side | None, str, str]:
+    """The winner by victory points (docs/missions.md)."""
     assert state.mission is not None
-    vp = dict(state.mission.vp)
-    prefix = ""
-    if wiped is not None:
-        survivor: Side = "b" if wiped == "a" else "a"
-        vp[survivor] = vp.get(survivor, 0) + bonus
-        prefix = f"Sudden Death: side {wiped} has no unit left, side {survivor} scores {bonus} VP. "
+    vp = state.mission.vp
     a, b = vp.get("a", 0), vp.get("b", 0)
     if a == b:
-        return None, VICTORY_POINTS, f"{prefix}Final tally {a} VP to {b}: a draw."
+        return None, VICTORY_POINTS, f"Final tally {a} VP to {b}: a draw."
     winner: Side = "a" if a > b else "b"
-    return winner, VICTORY_POINTS, f"{prefix}Final tally {a} VP to {b}: side {winner} wins."
+    return winner, VICTORY_POINTS, f"Final tally {a} VP to {b}: side {winner} wins."
 
 
 def apply_victory(state: MatchState) -> MatchState:
@@ -133,14 +131,6 @@ def apply_victory(state: MatchState) -> MatchState:
     if result is None:
         return state
     winner, reason, text = result
-    if state.mission is not None and reason == VICTORY_POINTS and text.startswith("Sudden Death"):
-        # the Sudden Death bonus is part of the final tally the view and summary show
-        alive = {u.side for u in state.units.values() if not u.destroyed}
-        gainer = next((s for s in SIDES if s in alive), None)
-        if gainer is not None:
-            mission = state.mission
-            vp = {**mission.vp, gainer: mission.vp.get(gainer, 0) + SUDDEN_DEATH_VP}
-            state = replace(state, mission=replace(mission, vp=vp))
     entry = LogEntry(n=state.log_count, seq=state.seq, text=text, rule=RULE)
     log = (*state.log, entry)[-LOG_WINDOW:]
     return replace(

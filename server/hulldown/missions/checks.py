@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from .catalogue import MAPS, MISSIONS, resolve
 from .fit import misfits
 from .model import SECONDARIES, Mission, MissionChoice
-from .placement_room import XY, markers_to_place, room_for
+from .placement_room import XY, is_placed_marker, markers_to_place, room_for
 
 MAX_MARKERS = 20
 MAX_TURNS = 20
@@ -97,6 +97,14 @@ def _custom(m: Mission, edition: str, width: float, height: float) -> list[tuple
         path = f"{base}.objectives[{i}]"
         if marker.id in seen:
             out.append((f"{path}.id", f"marker id {marker.id!r} is used twice", ()))
+        elif m.placement is not None and is_placed_marker(marker.id):
+            out.append(
+                (
+                    f"{path}.id",
+                    f"marker id {marker.id!r}: the ids m1, m2... are the markers the players place",
+                    (),
+                )
+            )
         seen.add(marker.id)
         if marker.value < 0:
             out.append((f"{path}.value", "a marker's value is 0 or more", ()))
@@ -106,7 +114,15 @@ def _custom(m: Mission, edition: str, width: float, height: float) -> list[tuple
         out.append((base, "enemy_gap and marker_clearance are 0 or more", ()))
     if m.placement is not None:
         p = m.placement
-        if not 1 <= p.count + len(m.objectives) <= MAX_MARKERS - (3 if p.extra_d3 else 0):
+        if p.count < (0 if p.extra_d3 else 1):
+            out.append(
+                (
+                    f"{base}.placement.count",
+                    "the players place at least 1 marker (count 0 only with extra_d3: a D3 of them)",
+                    (),
+                )
+            )
+        elif not 1 <= p.count + len(m.objectives) <= MAX_MARKERS - (3 if p.extra_d3 else 0):
             out.append((f"{base}.placement.count", f"1 to {MAX_MARKERS} markers in all, D3 included", ()))
         if min(p.edge_gap, p.spacing, p.fixed_gap) < 0 or p.value < 0:
             out.append((f"{base}.placement", "distances and the value are 0 or more", ()))

@@ -22,8 +22,9 @@ DeployOrder = Literal["whole_army", "alternate"]
 sides deploy one unit each in turn (40k11)."""
 
 GameLength = Literal["fixed", "random_40k7"]
-"""``fixed``: ``turns`` battle turns; ``random_40k7``: at the end of turn 5 a D6 of 3+ plays
-turn 6, at the end of turn 6 a 4+ plays turn 7, the game ends after turn 7 at the latest."""
+"""``fixed``: ``turns`` battle turns; ``random_40k7``: at the end of turn ``turns`` (5 in the
+standard missions) a D6 of 3+ plays one more turn, at the end of that one a 4+ plays another,
+the game ends after turn ``turns + 2`` at the latest."""
 
 ObjectiveTiming = Literal["end_of_game", "end_of_own_turn", "never"]
 """When markers score: once at the end of the game for their holder, or at the end of each

@@ -21,6 +21,7 @@ Room is looked for on the grid only: a legal place that lies between its points 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 
 import numpy
@@ -30,11 +31,19 @@ from shapely.geometry import Polygon
 from ..match.state import Terrain
 from .model import MarkerPlacement
 
+PLACED_MARKER_PREFIX = "m"  # the markers the players place are m1, m2... in the order placed
+_PLACED_MARKER_ID = re.compile(rf"{PLACED_MARKER_PREFIX}[0-9]+")
 MARKER_ROOM_STEP = 0.5  # inches between the grid points where room for a marker is looked for [decided]
 MARKER_ROOM_POINTS = 200  # on a battlefield longer than 100", the grid has this many points a side [decided]
 EXTRA_D3_MOST = 3  # the most a D3 adds (40k7 Crusade: D3+2 markers)
 
 XY = tuple[float, float]
+
+
+def is_placed_marker(marker_id: str) -> bool:
+    """A marker the players placed (m1, m2...), not one of the mission's own (a custom mission's
+    own markers may not take these ids: missions/checks.py)."""
+    return _PLACED_MARKER_ID.fullmatch(marker_id) is not None
 
 
 def marker_gap(placement: MarkerPlacement, placed: bool) -> float:
