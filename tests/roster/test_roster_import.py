@@ -17,8 +17,9 @@ import msgspec
 import pytest
 
 from hulldown.match.definition import DefinitionError, parse_definition
+from hulldown.roster.editions import EDITIONS
 from hulldown.roster.importer import import_roster
-from hulldown.roster.xmltree import MAX_ROSTER_BYTES, RosterError
+from hulldown.roster.xmltree import MAX_ROSTER_BYTES, Profile, RosterError, Selection
 from hulldown.web import openapi
 
 from ..server_process import ServerProcess
@@ -288,3 +289,89 @@ def test_example_rosters_import_alike_zipped_or_not(path: Path) -> None:
     zipped = import_roster(path.read_bytes(), _edition(path))
     plain = import_roster(path.with_suffix(".ros").read_bytes(), _edition(path))
     assert zipped.units == plain.units and len(zipped.units) == 4
+
+
+def test_deployment_and_objective_rules_are_the_keywords_the_core_reads() -> None:
+    """Unit special rules the rules core implements become its keywords (docs/match-definition.md):
+    40k7 Deep Strike, Infiltrate, Scout, Outflank, Adamantium Will, Psychic Pilot; hh3 Line (X),
+    Infiltrate (X), Outflank. They were reported as not implemented and dropped."""
+    marines = import_roster((FIXTURES / "40k7-space-marines.ros").read_bytes(), "40k7")
+    speeders = [u for u in marines.units if u["name"] == "Land Speeders"]
+    assert len(speeders) == 2 and all("deep_strike" in u["keywords"] for u in speeders)  # each vehicle
+    assert not any(r.name == "Deep Strike" for r in marines.report if r.level == "unmapped")
+    legion = import_roster((FIXTURES / "hh3-legiones-astartes.ros").read_bytes(), "hh3")
+    tactical = next(u for u in legion.units if u["name"] == "Tactical Squad")
+    assert "line:2" in tactical["keywords"]  # Line (2)
+    unmapped = {r.name for r in legion.report if r.level == "unmapped"}
+    assert "Line (2)" not in unmapped
+    assert "Deep Strike" in unmapped  # hh3 Deep Strike is not modelled by the core: still reported
+    auxilia = {u["name"]: u for u in _import("hh3-solar-auxilia", "hh3")}
+    assert "line:1" in auxilia["Lasrifle Section"]["keywords"]  # Line (1)
+    assert "line:1" in auxilia["Tactical Command Section"]["keywords"]  # not Officer of the Line (2)
+    wh40k7, hh3 = EDITIONS["40k7"], EDITIONS["hh3"]
+    for rule, keyword in (
+        ("Deep Strike", "deep_strike"),
+        ("Infiltrate", "infiltrate"),
+        ("Scout", "scout"),
+        ("Outflank", "outflank"),
+        ("Adamantium Will", "adamantium_will"),
+        ("Psychic Pilot", "psychic_pilot"),
+        ("Psychic Pilot (Mastery Level 2)", "psychic_pilot:2"),
+    ):
+        assert wh40k7.unit_rule(rule) == ("keyword", keyword), rule
+    for rule, keyword in (
+        ("Line (2)", "line:2"),
+        ("Line (1)", "line:1"),
+        ("Infiltrate (6)", "infiltrate:6"),
+        ("Infiltrate [3]", "infiltrate:3"),
+        ("Outflank", "outflank"),
+    ):
+        assert hh3.unit_rule(rule) == ("keyword", keyword), rule
+    assert hh3.unit_rule("Officer of the Line (2)") is None
+    assert hh3.unit_rule("Deep Strike") is None
+    # a value a match definition does not accept is reported, not made into a keyword
+    beyond = hh3.unit_rule("Infiltrate (9)")
+    assert beyond is not None and beyond[0] == "unmapped"
+    nine = (
+        (FIXTURES / "hh3-legiones-astartes.ros").read_bytes().replace(b'name="Line (2)"', b'name="Line (9)"')
+    )
+    lined = import_roster(nine, "hh3")
+    assert not any(k.startswith("line") for u in lined.units for k in u.get("keywords", []))
+    assert any(r.name == "Line (9)" and "1 to 6" in r.message for r in lined.report if r.level == "unmapped")
+    parsed = parse_definition(
+        {
+            "format": 1,
+            "edition": "hh3",
+            "scenario": {"units": [*legion.units, *_import("hh3-solar-auxilia", "hh3", "b")]},
+        }
+    )
+    assert not isinstance(parsed, DefinitionError), [p.text() for p in parsed.problems][:5]
+
+
+def test_40k7_super_heavy_types_keep_their_type() -> None:
+    """A 40k7 Super-heavy Tank is a Tank (it may Tank Shock and Ram), a Super-heavy Walker a
+    Walker, a Super-heavy Flyer a Flyer (40k7 Super-heavy Vehicles): the Fellblade's
+    ``Vehicle (Super-Heavy Tank)`` gave only ``super-heavy``."""
+    marines = {u["name"]: u for u in _import("40k7-space-marines", "40k7")}
+    fellblade = marines["(FW) Fellblade Super-Heavy Tank"]
+    assert sorted(fellblade["keywords"]) == ["super-heavy", "tank"]
+    orks = {u["name"]: u for u in _import("40k7-orks", "40k7")}
+    assert {"super-heavy", "walker", "transport"} <= set(orks["Stompa"]["keywords"])  # Super-heavy Walker
+    reader = EDITIONS["40k7"]
+    report: list[tuple[str, str]] = []
+    for type_text, expected in (
+        ("Vehicle (Super-Heavy Tank)", ["super-heavy", "tank"]),
+        ("Super-heavy Walker, Transport", ["super-heavy", "transport", "walker"]),
+        ("Vehicle (Super-heavy Flyer)", ["flyer", "super-heavy"]),
+        ("Superheavy Tank", ["super-heavy", "tank"]),
+        ("Vehicle (Super-heavy)", ["super-heavy"]),
+    ):
+        profile = Profile(
+            "Test", "Vehicle", {"BS": "4", "Front": "13", "Rear": "12", "HP": "9", "Type": type_text}
+        )
+        root = Selection("s", "Test", "model", 1, "forces[0].selections[0]", [profile])
+        statline = reader.statline(
+            profile, root, root, lambda level, _p, name, _m: report.append((level, name))
+        )
+        assert sorted(statline.keywords) == expected, type_text
+    assert not report, report  # nothing of these types is left unmapped

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ..match.definition_checks import DICE_TARGETS
 from . import dimensions
 from .values import first_int, inches, small_int, target, whole, words
 from .xmltree import Profile, RosterError, Selection
@@ -108,6 +109,14 @@ def mount_from_name(name: str) -> dict[str, Any] | None:
                 mount.setdefault("arc", "front")
             return mount
     return None
+
+
+def valued_keyword(keyword: str, value: int, rule: str) -> tuple[str, Any]:
+    """``keyword:value`` when a match definition accepts the value (a whole number 1-6, as it
+    checks every ``name:X`` keyword), else an unmapped entry saying why."""
+    if str(value) in DICE_TARGETS:
+        return "keyword", f"{keyword}:{value}"
+    return "unmapped", f"{rule!r}: a match definition takes {keyword}:X for X of 1 to 6 only: ignored"
 
 
 class EditionReader(ABC):
@@ -228,11 +237,11 @@ _40K7_TYPE_WORDS = {
     "flyer": "flyer",
     "hover": "hover",
     "super-heavy": "super-heavy",
-    "super-heavy tank": "super-heavy",
-    "super-heavy walker": "super-heavy",
-    "super-heavy flyer": "super-heavy",
     "superheavy": "super-heavy",
 }
+# ``Super-heavy Tank`` / ``Walker`` / ``Flyer`` is also a Tank, Walker, Flyer (40k7 Super-heavy
+# Vehicles: a Super-heavy Tank may Tank Shock and Ram): super-heavy plus the type after the prefix.
+_40K7_SUPER_HEAVY_PREFIXES = ("super-heavy", "superheavy", "super heavy")
 _WEAPON_KINDS_40K7 = (
     ("rapid fire", "rapid_fire"),
     ("primary weapon", "primary"),
@@ -274,6 +283,12 @@ class WH40K7(EditionReader):
         "relentless": "relentless",
         "skyfire": "skyfire",
         "assault vehicle": "assault_vehicle",
+        "deep strike": "deep_strike",
+        "infiltrate": "infiltrate",
+        "scout": "scout",
+        "outflank": "outflank",
+        "adamantium will": "adamantium_will",
+        "psychic pilot": "psychic_pilot",
     }
 
     def weapon_rule(self, text: str) -> str | None:
@@ -289,6 +304,9 @@ class WH40K7(EditionReader):
         for name, size in (("extremely bulky", 5), ("extremly bulky", 5), ("very bulky", 3), ("bulky", 2)):
             if key == name:
                 return "bulky", size
+        level = first_int(key)
+        if key.startswith("psychic pilot") and level is not None:  # Psychic Pilot (Mastery Level X)
+            return valued_keyword("psychic_pilot", level, rule)
         return super().unit_rule(rule)
 
     def statline(self, p: Profile, anchor: Selection, root: Selection, add: Add) -> Statline:
@@ -322,11 +340,14 @@ class WH40K7(EditionReader):
             if w == "vehicle":
                 continue
             mapped = _40K7_TYPE_WORDS.get(w)
-            if mapped is None and w.startswith("super-heavy"):
+            prefix = next((x for x in _40K7_SUPER_HEAVY_PREFIXES if w.startswith(x)), None)
+            if mapped is None and prefix is not None:
                 mapped = "super-heavy"
-                rest = w.removeprefix("super-heavy").strip()
+                rest = w.removeprefix(prefix).strip()
                 if rest in _40K7_TYPE_WORDS and _40K7_TYPE_WORDS[rest] not in keywords:
                     keywords.append(_40K7_TYPE_WORDS[rest])
+                elif rest not in _40K7_TYPE_WORDS and rest not in ("", "vehicle"):
+                    add("unmapped", anchor.path, rest, f"vehicle type of {p.name!r} not implemented: ignored")
             if mapped is None:
                 add("unmapped", anchor.path, w, f"vehicle type of {p.name!r} not implemented: ignored")
             elif mapped not in keywords:
@@ -427,6 +448,10 @@ _HH3_SUBTYPES = {
 }
 
 
+# ``Line (2)``, ``Infiltrate (6)``, ``Infiltrate [6]``: the core's ``line:X`` and ``infiltrate:X``.
+_HH3_VALUED_RULE = re.compile(r"(line|infiltrate)\s*[(\[]\s*([0-9]{1,3})\s*[)\]]")
+
+
 class HH3(EditionReader):
     edition = "hh3"
     system_ids = ("sys-9fe4-1dc3-b7c2-73cf",)
@@ -443,10 +468,14 @@ class HH3(EditionReader):
     unit_rule_map: ClassVar[dict[str, str]] = {
         "light transport": "light_transport",
         "assault vehicle": "assault_vehicle",
+        "outflank": "outflank",
     }
 
     def unit_rule(self, rule: str) -> tuple[str, Any] | None:
         lowered = rule.strip().lower()
+        valued = _HH3_VALUED_RULE.fullmatch(lowered)
+        if valued:  # Line (X), Infiltrate (X) (also written Infiltrate [X])
+            return valued_keyword(valued.group(1), int(valued.group(2)), rule)
         value = first_int(lowered)
         for name, keyword in (
             ("explodes", "explodes"),

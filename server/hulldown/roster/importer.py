@@ -477,7 +477,9 @@ def _unit_rule(
         report.add("unmapped", sel.path, rule, "special rule not implemented by the rules core: ignored")
         return
     kind, value = mapped
-    if kind == "keyword" and value not in keywords:
+    if kind == "unmapped":  # a rule the core implements, with a value it does not take
+        report.add("unmapped", sel.path, rule, str(value))
+    elif kind == "keyword" and value not in keywords:
         keywords.append(str(value))
     elif kind == "bulky":
         for m in models:
