@@ -92,3 +92,39 @@ def test_a_map_that_cannot_be_drawn_on_the_table_is_a_problem_not_a_crash() -> N
     found = mission("40k7", "the_emperors_will", "vanguard_strike", 72.0, 20.0)
     assert isinstance(found, str) and "'vanguard_strike' does not fit a 72 x 20 in battlefield" in found
     assert isinstance(mission("40k7", "the_emperors_will", "vanguard_strike", 72.0, 30.0), Mission)
+
+
+def test_a_custom_mission_with_overlapping_zones_or_negative_scoring_is_refused() -> None:
+    """docs/missions.md, Custom missions: zone A is the side deploying first's and B the other's,
+    so they may touch but not overlap; ``kill_points`` and ``max_per_turn`` are VP (0: none) and
+    ``from_turn`` a battle turn. Each problem names its path (docs/match-definition.md)."""
+    base = mission("hh3", "the_heart_of_battle", "dawn_of_war", 72.0, 48.0)
+    assert isinstance(base, Mission)
+    touching = msgspec.to_builtins(base)
+    touching["deployment"]["zones"][1]["points"] = [[0, 12], [72, 12], [72, 48], [0, 48]]
+    assert isinstance(parse_definition(_doc({"custom": touching})), CreateMatch)
+    bad = msgspec.to_builtins(base)
+    bad["deployment"]["zones"][1]["points"] = [[0, 10], [72, 10], [72, 48], [0, 48]]
+    bad["scoring"].update({"kill_points": -1, "from_turn": -1, "max_per_turn": -2})
+    found = problems(_doc({"custom": bad}))
+    assert [p for p, _ in found] == [
+        "mission.custom.deployment.zones",
+        "mission.custom.scoring.kill_points",
+        "mission.custom.scoring.from_turn",
+        "mission.custom.scoring.max_per_turn",
+    ]
+    assert "overlap" in found[0][1]
+
+
+def test_dawn_of_war_on_a_table_too_shallow_for_it_is_refused() -> None:
+    """40k7 rulebook and hh3 Core Missions, Dawn of War: each side deploys within 12 in of its
+    long edge; on a table 20 in deep the two zones overlap, so the mission does not fit."""
+    doc = _doc({"id": "the_heart_of_battle", "deployment": "dawn_of_war"})
+    doc["scenario"]["battlefield"] = {"width": 72.0, "height": 20.0}
+    doc["scenario"]["units"][1]["models"][0]["pos"] = [10.0, 18.0]
+    found = problems(doc)
+    assert [p for p, _ in found] == ["mission"]
+    assert "'dawn_of_war' does not fit a 72 x 20 in battlefield" in found[0][1]
+    assert "overlap" in found[0][1]
+    assert isinstance(mission("40k7", "crusade", "dawn_of_war", 72.0, 24.0), Mission)
+    assert isinstance(mission("40k7", "crusade", "dawn_of_war", 72.0, 20.0), str)

@@ -184,3 +184,24 @@ def test_a_transport_arriving_from_reserve_brings_its_passengers_who_may_then_di
     state = game.act("a", Disembark(unit="pas", positions=out))
     assert state.units["pas"].embarked_in is None and state.mission is not None
     assert "pas" not in state.mission.off_table
+
+
+def test_a_40k7_unit_that_arrives_but_is_not_placed_goes_back_into_reserve() -> None:
+    """40k7 rulebook, Reserves, Arriving from Reserve: a unit that passes its Reserve Roll arrives
+    this turn - every arriving unit is moved onto the table before any other unit moves. One not
+    placed by the end of its side's Movement phase does not wait on the table edge for a later
+    turn: it goes back into Reserve and rolls again next turn [decided,
+    ``UNPLACED_ARRIVAL_BACK_TO_RESERVE``, docs/rules-notes.md]."""
+    game = _game()
+    state = _to_turn_2(game, [2, 3])  # ds waits, res arrives
+    assert state.mission is not None and state.mission.off_table["res"] == "arriving"
+    state = game.act("a", EndPhase(), dice=[])  # the Movement phase ends: res was not placed
+    assert state.mission is not None and state.mission.off_table == {"ds": "reserve", "res": "reserve"}
+    assert "res was not placed this turn: it goes back into reserve." in [e.text for e in state.log]
+    _end_turn(game)  # the rest of side a's turn 2
+    state = _end_turn(game, dice_at_end=[1, 2])  # side b ends turn 2: both of side a's units wait
+    assert state.turn == 3 and state.mission is not None
+    assert state.mission.off_table == {"ds": "reserve", "res": "reserve"}
+    res = state.units["res"]
+    refused = game.check("a", Deploy(unit="res", positions=at(res, (20, 4), (22, 4))))
+    assert refused is not None and refused.code == "not_in_setup"

@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from hulldown.match.actions import Decide, Deploy, EndPhase, Move, Reserve, RollOff
 from hulldown.match.context import ApplyContext
-from hulldown.match.mission_flow import after_action
+from hulldown.match.mission_flow import after_action, end_of_game
 from hulldown.match.reducer import initial_state
 from hulldown.match.state import MatchState, Point, Unit
 from hulldown.match.victory import VICTORY_POINTS, apply_victory
@@ -352,3 +352,40 @@ def test_hh3_a_draw_by_victory_points() -> None:
     over = replace(state, mission=replace(state.mission, vp={"a": 2, "b": 2}, over=True))
     drawn = apply_victory(over)
     assert drawn.ended and drawn.winner is None and drawn.log[-1].text == "Final tally 2 VP to 2: a draw."
+
+
+def test_hh3_last_man_standing_counts_units_embarked_in_a_transport() -> None:
+    """hh3 Core Mission Secondary Objectives, Last Man Standing: at the end of the battle, more
+    units on the Battlefield with no Routed model than the enemy. Models embarked in a Transport
+    are on the Battlefield, models in Reserves are not (Core Mission step 8, Sudden Death): side a
+    has its Rhino and the squad inside it (2), side b one squad on the table and one in Reserves
+    (1)."""
+    m = custom("hh3", scoring=Scoring(objectives="never", secondaries={"last_man_standing": 3}))
+    rhino = hh3.transport("rhino", "a", 20, 10, passengers=("inside",))
+    inside = hh3.squad("inside", "a", [(20, 10)] * 2, embarked_in="rhino")
+    foe = hh3.squad("foe", "b", [(20, 40)])
+    held = hh3.squad("held", "b", [(40, 40)])
+    state = battle("hh3", (rhino, inside, foe, held), m)
+    assert state.mission is not None
+    state = replace(state, mission=replace(state.mission, off_table={"held": "reserve"}))
+    ctx = ApplyContext(state.seq + 1, FixedDice([]), state.log_count)
+    over = end_of_game(state, ctx)
+    assert over.mission is not None and over.mission.vp == {"a": 3, "b": 0}
+    assert [e.text for e in ctx.entries] == ["Last Man Standing: side a has 2 units to 1: 3 VP."]
+
+
+def test_40k7_linebreaker_and_control_agree_on_what_a_vehicle_is() -> None:
+    """40k7 rulebook, Eternal War, Linebreaker: a scoring or denial unit in the enemy deployment
+    zone at the end of the game; a vehicle is neither (Controlling Objective Markers, decided:
+    ``VEHICLES_DENY_40K7``). A vehicle is a unit with Armour Values (40k7 Vehicles), whatever its
+    kind: a chariot written with kind ``monster`` and armour holds no marker, nor breaks the line."""
+    m = custom("40k7", scoring=Scoring(objectives="never", secondaries={"linebreaker": 1}))
+    chariot = k7.vehicle("chariot", "a", 36, 26.5, kind="monster", keywords=("chariot",), base_mm=60.0)
+    foe = k7.infantry("foe", "b", [(60, 44)])
+    state = battle("40k7", (chariot, foe), m)
+    who, why = holder(state)
+    assert who is None and "cannot score" in why
+    ctx = ApplyContext(state.seq + 1, FixedDice([]), state.log_count)
+    over = end_of_game(state, ctx)
+    assert over.mission is not None and over.mission.vp == {"a": 0, "b": 0}
+    assert not any(e.text.startswith("Linebreaker") for e in ctx.entries)

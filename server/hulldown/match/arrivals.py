@@ -5,7 +5,8 @@ that left the table coming back from Ongoing Reserves. Pure.
 - 40k7 rulebook, Reserves: from turn 2, at the start of its owner's turn each unit in reserve
   arrives on a D6 of 3+; from turn 4 it arrives automatically. It moves on from its own table
   edge (Player's Table Edge: the edge the zone runs along): every model is placed within
-  ``ARRIVAL_DEPTH`` of it.
+  ``ARRIVAL_DEPTH`` of it. A unit not placed in that Movement phase goes back into reserve
+  (``UNPLACED_ARRIVAL_BACK_TO_RESERVE``).
 - 40k7 Deep Strike: the first model is aimed at a point and scatters 2D6" unless the scatter
   die shows a hit; the others are placed beside it; a model off the table, in impassable terrain
   or within 1" of an enemy is a Mishap (D6: 1-2 destroyed, 3-6 back to Ongoing Reserves).
@@ -55,6 +56,12 @@ MISHAP_DESTROYED = 2  # Mishap table: 1-2 destroyed, 3-6 back to Ongoing Reserve
 MISHAP_DESTROYS_PASSENGERS = True  # a Transport destroyed by a Mishap takes its passengers [decided]
 DEEP_STRIKE_ENEMY_GAP = 1.0
 SCATTER_DIRECTIONS = 36  # two D6 pick one of 36 directions, 10 degrees apart [decided]
+# 40k7 rulebook, Reserves, Arriving from Reserve: a unit that passes its Reserve Roll arrives that
+# turn, moved on before any other unit moves. The rulebook does not say what becomes of one its
+# player does not place; decided: at the end of its side's Movement phase it goes back into
+# Reserve and rolls again next turn (as a unit that cannot be deployed is placed in Reserve,
+# Preparing Reserves) - it does not wait for a later turn of its player's choosing.
+UNPLACED_ARRIVAL_BACK_TO_RESERVE = frozenset({"40k7"})
 
 
 # Editions whose reserves move on from the player's one table edge (40k7 rulebook, Preparing
@@ -189,6 +196,27 @@ def start_of_player_turn(state: MatchState, side: Side, ctx: ApplyContext) -> Ma
     for uid in waiting:
         if off[uid] == "arriving" and uid in ms.outflanking:
             edges[uid] = _roll_flank(state, side, state.units[uid].name, ctx)
+    return replace(state, mission=replace(ms, off_table=off, arrival_edges=edges))
+
+
+def unplaced_arrivals(state: MatchState, side: Side, ctx: ApplyContext) -> MatchState:
+    """The end of ``side``'s Movement phase: its units still arriving from reserve go back into
+    it (``UNPLACED_ARRIVAL_BACK_TO_RESERVE``; an outflanking one rolls its edge again)."""
+    ms = state.mission
+    if ms is None or state.edition not in UNPLACED_ARRIVAL_BACK_TO_RESERVE:
+        return state
+    late = sorted(
+        uid for uid, where in ms.off_table.items() if where == "arriving" and state.units[uid].side == side
+    )
+    if not late:
+        return state
+    for uid in late:
+        ctx.log(
+            f"{state.units[uid].name} was not placed this turn: it goes back into reserve.",
+            RESERVE_RULE.get(state.edition, "reserves"),
+        )
+    off = {**ms.off_table, **dict.fromkeys(late, "reserve")}
+    edges = {k: v for k, v in ms.arrival_edges.items() if k not in late}
     return replace(state, mission=replace(ms, off_table=off, arrival_edges=edges))
 
 

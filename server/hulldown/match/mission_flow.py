@@ -9,11 +9,12 @@ Called by the reducer after an edition applied an action; pure.
   ``random_40k7`` counts from its own ``turns`` (docs/missions.md, "Custom missions").
 - Secondaries: First Blood (40k7: the first unit destroyed in the game gives its destroyer 1 VP;
   both sides when simultaneous), Linebreaker (40k7: at the end of the game a scoring or denial
-  unit with a model in the enemy deployment zone), First Strike (hh3: an enemy unit destroyed in
-  one's first player turn), Last Man Standing (hh3: at the end, more units on the battlefield
-  without a Routed model than the enemy), Slay the Warlord (the enemy Warlord, a unit or a model
-  the match definition names, removed as a casualty: 40k7 scored at the end of the game, hh3 when
-  it falls; once).
+  unit with a model in the enemy deployment zone - a vehicle, a unit with Armour Values, is
+  neither, as for objective control), First Strike (hh3: an enemy unit destroyed in one's first
+  player turn), Last Man Standing (hh3: at the end, more units on the battlefield without a
+  Routed model than the enemy; embarked units are on it, Reserves not), Slay the Warlord (the
+  enemy Warlord, a unit or a model the match definition names, removed as a casualty: 40k7
+  scored at the end of the game, hh3 when it falls; once).
 - hh3 Sudden Death (Core Mission step 8): at the end of any battle turn, a side with no model on
   the battlefield (Reserves are not on it; embarked and Routed models are) ends the battle; the
   side that has models scores 3 VP, and the victor is decided by the victory points so far (Last
@@ -25,12 +26,12 @@ from __future__ import annotations
 from msgspec.structs import replace
 from shapely.geometry import Polygon
 
-from ..missions.control import control, on_table
+from ..missions.control import control, on_table, scores_or_denies_40k7
 from ..missions.model import ObjectiveMarker
-from .arrivals import left_the_table, start_of_player_turn
+from .arrivals import left_the_table, start_of_player_turn, unplaced_arrivals
 from .context import ApplyContext
 from .mission_state import MissionState
-from .state import SIDES, MatchState, Side, other_side
+from .state import SIDES, MatchState, Side, Unit, other_side
 from .victory import SUDDEN_DEATH_EDITIONS, SUDDEN_DEATH_VP
 
 GAME_LENGTH_RULE = "40k7 rulebook, Random Game Length"
@@ -82,6 +83,8 @@ def after_action(before: MatchState, after: MatchState, ctx: ApplyContext) -> Ma
     if ms is None or ms.step != "battle" or before.mission is None or before.mission.step != "battle":
         return after
     state = refresh_control(left_the_table(before, _warlords(before, _casualties(before, after, ctx), ctx)))
+    if before.phase == "movement" and (state.phase != "movement" or state.player_turn != before.player_turn):
+        state = unplaced_arrivals(state, before.active, ctx)
     if state.player_turn != before.player_turn:
         state = refresh_control(_end_of_player_turn(state, before.active, before.turn, ctx))
     if state.turn != before.turn:
@@ -204,14 +207,20 @@ def _end_of_player_turn(state: MatchState, side: Side, turn: int, ctx: ApplyCont
     return state
 
 
+def on_the_battlefield(state: MatchState, unit: Unit) -> bool:
+    """hh3 Core Mission step 8: the unit has a model on the Battlefield - embarked models are on
+    it, models in Reserves are not (Sudden Death; Last Man Standing reads it the same way)."""
+    assert state.mission is not None
+    return (
+        not unit.destroyed
+        and unit.id not in state.mission.off_table
+        and any(m.alive for m in unit.models.values())
+    )
+
+
 def _on_the_battlefield(state: MatchState, side: Side) -> bool:
     """hh3 Sudden Death: the side has a model on the battlefield (embarked counts, Reserves not)."""
-    assert state.mission is not None
-    off = state.mission.off_table
-    return any(
-        u.side == side and not u.destroyed and u.id not in off and any(m.alive for m in u.models.values())
-        for u in state.units.values()
-    )
+    return any(u.side == side and on_the_battlefield(state, u) for u in state.units.values())
 
 
 def _sudden_death(state: MatchState, ctx: ApplyContext) -> MatchState | None:
@@ -301,7 +310,7 @@ def end_of_game(state: MatchState, ctx: ApplyContext) -> MatchState:
             s: sum(
                 1
                 for u in state.units.values()
-                if u.side == s and on_table(state, u) and "routed" not in u.statuses
+                if u.side == s and on_the_battlefield(state, u) and "routed" not in u.statuses
             )
             for s in ("a", "b")
         }
@@ -322,9 +331,7 @@ def _breaks_the_line(state: MatchState, side: Side) -> bool:
     assert state.mission is not None
     enemy_zone = zone_polygon(state, other_side(side))
     for unit in state.units.values():
-        if unit.side != side or not on_table(state, unit) or unit.kind in ("vehicle", "walker"):
-            continue
-        if "falling_back" in unit.statuses:
+        if unit.side != side or not on_table(state, unit) or not scores_or_denies_40k7(unit):
             continue
         if any(m.alive and enemy_zone.covers(_point(m.pos.x, m.pos.y)) for m in unit.models.values()):
             return True

@@ -110,6 +110,12 @@ def _custom(m: Mission, edition: str, width: float, height: float) -> list[tuple
             out.append((f"{path}.value", "a marker's value is 0 or more", ()))
     if not 1 <= m.turns <= MAX_TURNS:
         out.append((f"{base}.turns", f"1 to {MAX_TURNS} battle turns", ()))
+    if m.scoring.kill_points < 0:
+        out.append((f"{base}.scoring.kill_points", "VP per enemy unit destroyed: 0 or more (0: none)", ()))
+    if m.scoring.from_turn < 1:
+        out.append((f"{base}.scoring.from_turn", "the first battle turn markers score: 1 or more", ()))
+    if m.scoring.max_per_turn < 0:
+        out.append((f"{base}.scoring.max_per_turn", "a cap on marker VP per turn: 0 or more (0: none)", ()))
     if m.enemy_gap < 0 or m.marker_clearance < 0:
         out.append((base, "enemy_gap and marker_clearance are 0 or more", ()))
     if m.placement is not None:

@@ -80,7 +80,16 @@ def _names(units: list[Unit]) -> str:
 
 
 def _is_vehicle_40k7(unit: Unit) -> bool:
-    return unit.kind in ("vehicle", "walker") or unit.profile.armour is not None
+    """40k7 Vehicles: the core's own notion, a unit with Armour Values (``rules/wh40k7/types.py``)."""
+    from ..rules.wh40k7.types import is_vehicle
+
+    return is_vehicle(unit)
+
+
+def scores_or_denies_40k7(unit: Unit) -> bool:
+    """40k7 Controlling Objective Markers: a scoring or a denial unit (what Linebreaker counts):
+    not Falling Back, and not a vehicle unless ``VEHICLES_DENY_40K7``."""
+    return "falling_back" not in unit.statuses and (VEHICLES_DENY_40K7 or not _is_vehicle_40k7(unit))
 
 
 def _control_40k7(near: list[Unit]) -> tuple[Side | None, str]:
