@@ -256,6 +256,12 @@ async def test_a_private_stores_retry_after_a_lost_reply_gets_the_first_seq(tmp_
         lean._protocol.fail(RedisTimeoutError("no reply in time"))
         answer = await first.one()
         assert isinstance(answer, protocol.Rejected) and answer.code == "store_unavailable"
+        # Redis runs the append it was sent; the read below goes on another connection, which
+        # Redis may serve first: give it a moment (the test's subject is the retry).
+        for _ in range(200):
+            if len(await store.read(runtime.match_id)) == 2:
+                break
+            await asyncio.sleep(0.01)
         assert [seq for seq, _ in await store.read(runtime.match_id)] == [1, 2]
         assert runtime.state.seq == 1  # it does not know the act landed
 
