@@ -12,12 +12,15 @@ from typing import Any
 import httpx
 from msgspec.structs import replace
 
+from hulldown.cli.verify import verify_events
 from hulldown.live.service import CreatedMatch, LiveService
 from hulldown.match.actions import EndPhase
+from hulldown.match.definition import parse_definition, to_document
 from hulldown.match.events import MatchEnded, SeedRevealed, decode_event
-from hulldown.match.scenario import CreateMatch
+from hulldown.match.scenario import CreateMatch, Scenario
 from hulldown.match.state import Options
 from hulldown.store.redis_store import RedisEventStore
+from tests.hh3 import builders as hh3
 from tests.live.test_end_to_end import END, MOVE, SHOOT, connect_all
 from tests.scenarios import duel
 from tests.server_process import ServerProcess
@@ -188,5 +191,31 @@ async def test_a_system_match_end_also_reveals_the_seed(redis_url: str, store: R
         events = await events_of(store, runtime.match_id)
         assert [type(e.body).__name__ for e in events] == ["MatchCreated", "MatchEnded", "SeedRevealed"]
         assert ended_at == 2 and runtime.state.ended and runtime.state.seed == events[-1].body.seed
+    finally:
+        await live.stop()
+
+
+async def test_a_match_with_a_standard_mission_verifies_from_its_creation(
+    redis_url: str, store: RedisEventStore
+) -> None:
+    """The state hash logged with the creation is the hash of the state every refold of the log
+    makes (verify, replay, a reload): a standard mission's map, written with whole numbers, is
+    read back from the stream as the numbers it encodes to."""
+    units = (hh3.squad("tac-a", "a", [(10.0, 20.0)]), hh3.squad("tac-b", "b", [(10.0, 30.0)]))
+    document = to_document(CreateMatch(edition="hh3", scenario=Scenario(units=units)))
+    document["mission"] = {"id": "the_heart_of_battle", "deployment": "dawn_of_war"}
+    request = parse_definition(document)
+    assert isinstance(request, CreateMatch) and request.mission is not None
+    live = LiveService(store, redis_url, prefix=store.keys.prefix, snapshot_every=5)
+    await live.start()
+    try:
+        created = await live.create(request)
+        assert isinstance(created, CreatedMatch)
+        runtime = await live.get(created.match_id)
+        assert runtime is not None
+        await runtime.append_system(MatchEnded(winner=None, reason="abandoned"))
+        events = await events_of(store, runtime.match_id)
+        report = verify_events(runtime.match_id, events)
+        assert report.ok, report.failures
     finally:
         await live.stop()

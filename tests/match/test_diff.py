@@ -4,6 +4,7 @@ changes."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from typing import Any
@@ -12,9 +13,14 @@ import jsonpatch
 import msgspec
 from msgspec.structs import replace
 
+from hulldown.match.actions import PlaceMarker, RollOff, Undo
 from hulldown.match.diff import diff
-from hulldown.match.state import LOG_WINDOW, LogEntry, MatchState, Point, Unit
+from hulldown.match.state import LOG_WINDOW, Answer, LogEntry, MatchState, Point, Unit
+from hulldown.missions.catalogue import resolve
+from hulldown.missions.model import Mission, MissionChoice
+from tests.missions.driver import Game, created
 from tests.scenarios import predator, rhino
+from tests.wh40k7 import builders as k7
 
 
 def as_json(value: Any) -> Any:
@@ -114,3 +120,25 @@ def test_keys_with_slashes_and_tildes_are_escaped() -> None:
     assert ops[0]["path"] == "/units/a~1b~0c"
     patched = jsonpatch.apply_patch(as_json(state), as_json(ops))
     assert patched == as_json(new)
+
+
+def test_structs_encoded_without_their_defaults_patch_exactly() -> None:
+    """The mission's definition and a paused action's answers are encoded without the fields
+    that hold their defaults (``omit_defaults``): a field that stops being its default joins the
+    JSON object and one that becomes it leaves it. Placing the first objective marker of a
+    Crusade (no marker yet) and undoing it."""
+    crusade = resolve(MissionChoice(id="crusade", place_markers=True), "40k7", 72.0, 48.0)
+    assert isinstance(crusade, Mission) and crusade.objectives == ()
+    units = (k7.infantry("tac", "a", [(10, 40)]), k7.infantry("foe", "b", [(10, 6)]))
+    game = Game(created("40k7", units, crusade))
+    states = [game.act("a", RollOff(), dice=[3, 6, 1])]
+    states.append(game.act("a", PlaceMarker(at=Point(36, 24))))
+    states.append(game.act("a", Undo()))
+    for before, after in itertools.pairwise(states):
+        patched = jsonpatch.apply_patch(as_json(before), as_json(diff(before, after)))
+        assert patched == as_json(after)
+
+    aimed, chosen = Answer(choice="aim", aim=Point(1.0, 2.0)), Answer(choice="proposal")
+    for old, new in ((chosen, aimed), (aimed, chosen)):
+        patched = jsonpatch.apply_patch(as_json(old), as_json(diff(old, new)))
+        assert patched == as_json(new)

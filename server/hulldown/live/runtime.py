@@ -504,9 +504,7 @@ class MatchRuntime:
         if stale is not None:
             return stale
         event = Event(seq=base.seq + 1, at=time.time(), by=side, action_id=action_id, body=action)
-        line_at: StateAt | None = None
-        if isinstance(action, TakebackRequest) and not base.ended and base.line is not None:
-            line_at = (await self._line_states(base, action.to_seq)).__getitem__
+        line_at = await self._line_at(base, side, action)
         restore = await self.states.restorer(base, event)
         decided = await run_rules_of_kind(
             self.match_id,
@@ -625,10 +623,18 @@ class MatchRuntime:
         stale = _stale(base, expect)
         if stale is not None:
             return stale
-        if isinstance(action, TakebackRequest) and not base.ended and base.line is not None:
-            line = await self._line_states(base, action.to_seq)
-            return await run_rules_for(self.match_id, validate, base, side, action, state_at=line.__getitem__)
-        return await run_rules_for(self.match_id, validate, base, side, action)
+        line_at = await self._line_at(base, side, action)
+        return await run_rules_for(self.match_id, validate, base, side, action, state_at=line_at)
+
+    async def _line_at(self, base: MatchState, side: Side, action: Action) -> StateAt | None:
+        """The states of the line of play a takeback request is checked against, loaded only
+        for a request the checks without them let through (a target outside the line, or a
+        request while another is pending, would otherwise load every state on the line)."""
+        if not isinstance(action, TakebackRequest) or base.ended or base.line is None:
+            return None
+        if validate(base, side, action) is not None:  # cheap: no rule of the edition runs
+            return None
+        return (await self._line_states(base, action.to_seq)).__getitem__
 
     async def _line_states(self, base: MatchState, down_to: int) -> dict[int, MatchState]:
         """The states on the line of play from ``base`` back to ``down_to`` (for takebacks)."""

@@ -17,9 +17,10 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
+import msgspec
 from redis.exceptions import RedisError
 
-from ..match.events import Event, decode_event, encode_event
+from ..match.events import Event, MatchCreated, decode_event, encode_event
 from ..match.reducer import initial_state, state_hash
 from ..match.rejection import Rejection
 from ..match.scenario import CreateMatch, check_scenario, match_created
@@ -45,6 +46,8 @@ TIMELINES_KEPT = 8
 # Matches kept in memory at most (HULLDOWN_MAX_MATCHES): beyond it the least recently used idle
 # ones are dropped from the process (loaded again from a snapshot on their next use).
 DEFAULT_MAX_MATCHES = 1000
+
+created_decoder = msgspec.json.Decoder(MatchCreated)
 
 
 def token_hash(token: str) -> str:
@@ -211,7 +214,10 @@ class LiveService:
         body = match_created(
             request.edition, request.scenario, request.options, commitment(seed), request.mission
         )
-        first = state_hash(initial_state(match_id, body))
+        # Hashed as every fold of the log builds it, from the event read back from the stream: a
+        # standard mission's map is built with whole numbers that its float fields read back as
+        # floats, and the hash tells 0 from 0.0.
+        first = state_hash(initial_state(match_id, created_decoder.decode(msgspec.json.encode(body))))
         event = Event(seq=1, at=time.time(), by="system", action_id="create", body=body, state_hash=first)
         await self.store.append(
             match_id, encode_event(event), expect=0, action_id=dedupe_field(event.by, event.action_id)

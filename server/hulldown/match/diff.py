@@ -25,23 +25,31 @@ def _json(value: Any) -> Any:
     return msgspec.to_builtins(value)
 
 
-_walks: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+_Walk = tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]
+_walks: dict[type, _Walk | None] = {}
 
 
-def _struct_walk(kind: type) -> tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]:
+def _struct_walk(kind: type) -> _Walk | None:
     """A struct type's path keys (its escaped field names, or indexes when it encodes as an
-    array) and a getter of all its fields at once, worked out once per type."""
-    found = _walks.get(kind)
-    if found is None:
+    array) and a getter of all its fields at once, worked out once per type. None for a type
+    encoded without the fields that hold their defaults (``omit_defaults``: the mission's
+    definition, an answer): a field joins or leaves its JSON object as it stops or starts
+    holding its default, which a walk of the fields cannot tell."""
+    try:
+        return _walks[kind]
+    except KeyError:
+        pass
+    config = kind.__struct_config__  # type: ignore[attr-defined]
+    found: _Walk | None = None
+    if not config.omit_defaults:
         fields: tuple[str, ...] = kind.__struct_fields__  # type: ignore[attr-defined]
-        array_like = kind.__struct_config__.array_like  # type: ignore[attr-defined]
-        keys = tuple(str(i) if array_like else _escape(f) for i, f in enumerate(fields))
+        keys = tuple(str(i) if config.array_like else _escape(f) for i, f in enumerate(fields))
         if len(fields) == 1:
             (only,) = fields
             found = keys, lambda value: (getattr(value, only),)
         else:
             found = keys, operator.attrgetter(*fields) if fields else (lambda value: ())
-        _walks[kind] = found
+    _walks[kind] = found
     return found
 
 
@@ -61,7 +69,11 @@ def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
             ops.append({"op": "replace", "path": path, "value": _json(new)})
         return
     if isinstance(old, msgspec.Struct) and kind is other:
-        keys, fields_of = _struct_walk(kind)
+        walk = _struct_walk(kind)
+        if walk is None:  # diff the JSON objects the two encode to
+            _diff_dict(_json(old), _json(new), path, ops)
+            return
+        keys, fields_of = walk
         for key, a, b in zip(keys, fields_of(old), fields_of(new), strict=True):
             if a is not b:
                 _diff(a, b, f"{path}/{key}", ops)
