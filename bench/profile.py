@@ -183,7 +183,9 @@ def instrument() -> list[str]:
     del validate_mod
     wrap(deciding, "evolve_with_history", "fold", is_async=False, missing=missing)
     wrap(runtime.MatchRuntime, "_fold", "fold", is_async=True, missing=missing)
-    wrap(deciding, "state_hash", "state_hash", is_async=False, missing=missing)
+    # The hash of the state an act made is worked out after its patch is sent, for the next act
+    # to carry (h3, match/hashing.py): off the act's path, but CPU all the same.
+    wrap(runtime, "base_hash", "state_hash", is_async=False, missing=missing)
     wrap(runtime, "view_patch", "diff", is_async=False, missing=missing)
     wrap(deciding, "encode_event", "encode", is_async=False, missing=missing)
     wrap(protocol, "encode", "encode", is_async=False, missing=missing)

@@ -1,5 +1,6 @@
 """Build a match log the way the server writes it (every event carries the dice it revealed and
-the hash of the state after it) without a server, and write it to a store."""
+the h3 hash of the state before it; the creation, the h2 hash of the state it makes) without a
+server, and write it to a store."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from hulldown.live.service import token_hash
 from hulldown.match.actions import Action
 from hulldown.match.dice_binding import event_nonce
 from hulldown.match.events import Event, EventBody, SeedRevealed, decode_event, encode_event
+from hulldown.match.hashing import base_hash
 from hulldown.match.reducer import state_hash
 from hulldown.match.scenario import CreateMatch, match_created
 from hulldown.match.state import Side
@@ -45,8 +47,10 @@ class Forge:
             seq=seq, at=at if at is not None else 1000.0 + seq, by=by, action_id=f"f{seq}", body=body
         )  # type: ignore[arg-type]
         event = decode_event(encode_event(event))  # as the server has it: decoded from JSON (floats)
+        before = self.timeline.state
         after = self.timeline.push(event)
-        event = replace(event, rolls=self.timeline.drawn.get(seq, ()), state_hash=state_hash(after))
+        logged = state_hash(after) if seq == 1 else base_hash(before)
+        event = replace(event, rolls=self.timeline.drawn.get(seq, ()), state_hash=logged)
         self.timeline.events[-1] = event
         self.events.append(event)
         return event

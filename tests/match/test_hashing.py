@@ -15,9 +15,10 @@ from msgspec.structs import replace
 
 from hulldown.cli.verify import verify_events
 from hulldown.match.actions import Concede, EndPhase, Fire, Move, Shoot
-from hulldown.match.events import Event, MatchCreated, decode_event, encode_event
+from hulldown.match.events import Event, MatchCreated, SeedRevealed, decode_event, encode_event
 from hulldown.match.hashing import (
     H2_PREFIX,
+    H3_PREFIX,
     clear_caches,
     hash_format,
     legacy_state_hash,
@@ -205,11 +206,32 @@ def as_h1(forge: Forge, events: list[Event], upto: int | None = None) -> list[Ev
     return out
 
 
-def test_new_events_carry_h2_and_verify() -> None:
+def as_h2(forge: Forge, events: list[Event], upto: int | None = None) -> list[Event]:
+    """The same log as a server before the h3 format wrote it (the h2 hash of the state after
+    each event); ``upto``: only the events up to that seq."""
+    return [
+        replace(e, state_hash=state_hash(forge.timeline.state_at(e.seq)))
+        if upto is None or e.seq <= upto
+        else e
+        for e in events
+    ]
+
+
+def test_new_events_carry_h3_and_verify() -> None:
+    """Every event carries the h3 hash of the state before it, but the creation (there is no
+    state before it), which carries the h2 hash of the state it makes."""
     forge = finished()
-    assert all(hash_format(e.state_hash) == "h2" for e in forge.events)
+    assert [hash_format(e.state_hash) for e in forge.events] == ["h2"] + ["h3"] * (len(forge.events) - 1)
+    assert forge.events[2].state_hash == H3_PREFIX + state_hash(forge.timeline.state_at(2))[len(H2_PREFIX) :]
     report = verify_events(MATCH, forge.events)
     assert report.ok, report.failures
+
+
+def test_an_older_log_with_h2_hashes_still_verifies() -> None:
+    forge = finished()
+    older = as_h2(forge, forge.events)
+    assert {hash_format(e.state_hash) for e in older} == {"h2"}
+    assert verify_events(MATCH, older).ok
 
 
 def test_an_old_log_with_h1_hashes_still_verifies() -> None:
@@ -221,19 +243,21 @@ def test_an_old_log_with_h1_hashes_still_verifies() -> None:
     assert report.ok, report.failures
 
 
-def test_a_log_mixing_both_formats_verifies() -> None:
-    """A match that ran across the upgrade: its first events carry h1, the later ones h2."""
+@pytest.mark.parametrize("older", [as_h1, as_h2])
+def test_a_log_mixing_formats_verifies(older: Any) -> None:
+    """A match that ran across an upgrade: its first events carry h1 (or h2), the later ones h3."""
     forge = finished()
-    mixed = as_h1(forge, forge.events, upto=4)
-    assert {hash_format(e.state_hash) for e in mixed} == {"h1", "h2"}
+    mixed = older(forge, forge.events, upto=4)
+    assert {hash_format(e.state_hash) for e in mixed} == {older.__name__[3:], "h3"}
     assert verify_events(MATCH, mixed).ok
 
 
-@pytest.mark.parametrize("upto", [None, 0])
-def test_a_tampered_event_is_caught_in_either_format(upto: int | None) -> None:
-    """h1 everywhere (``None``) or h2 everywhere (``0``): the edited move is caught at seq 2."""
+@pytest.mark.parametrize("older", [as_h1, as_h2, None])
+def test_a_tampered_event_is_caught_in_every_format(older: Any) -> None:
+    """h1, h2 or h3 everywhere: the edited move is caught at seq 2 (by h3, through the hash the
+    event after it carries)."""
     forge = finished()
-    events = as_h1(forge, forge.events, upto=upto)
+    events = older(forge, forge.events) if older is not None else list(forge.events)
     moved = events[1]
     assert isinstance(moved.body, Move)
     events[1] = replace(moved, body=replace(moved.body, path=(Point(16.0, 24.0),)))
@@ -241,15 +265,36 @@ def test_a_tampered_event_is_caught_in_either_format(upto: int | None) -> None:
     assert [(f.kind, f.seq) for f in report.failures] == [("state", 2)]
 
 
+def test_h3_checks_the_state_before_and_the_reveal_checks_the_last() -> None:
+    """h3 (match/hashing.py): the hash an event carries is checked against the state before it;
+    an event's altered hash names the event before it, whose state it logged; the seed's reveal
+    carries the final state's hash."""
+    forge = finished()
+    events = list(forge.events)
+    assert matches_logged(forge.timeline.state_at(2), events[2].state_hash)
+    assert not matches_logged(forge.timeline.state_at(3), events[2].state_hash)
+    wrong = [*events[:2], replace(events[2], state_hash=H3_PREFIX + "0" * 64), *events[3:]]
+    report = verify_events(MATCH, wrong)
+    assert [(f.kind, f.seq) for f in report.failures] == [("state", 2)]
+    assert "logged by event 3" in report.failures[0].message
+    assert isinstance(events[-1].body, SeedRevealed)
+    last = [*events[:-1], replace(events[-1], state_hash=H3_PREFIX + "0" * 64)]
+    assert [(f.kind, f.seq) for f in verify_events(MATCH, last).failures] == [("state", events[-2].seq)]
+    first = [replace(events[0], state_hash=H3_PREFIX + "0" * 64), *events[1:]]
+    failures = verify_events(MATCH, first).failures
+    assert [(f.kind, f.seq) for f in failures] == [("state", 1)]
+    assert "before the match was created" in failures[0].message
+
+
 def test_a_hash_of_no_known_format_does_not_verify() -> None:
     forge = finished()
     state = forge.timeline.state_at(3)
     assert matches_logged(state, state_hash(state)) and matches_logged(state, legacy_state_hash(state))
-    for bad in ("h3:" + state_hash(state)[3:], legacy_state_hash(state).upper(), "h2:", "x"):
+    for bad in ("h4:" + state_hash(state)[3:], legacy_state_hash(state).upper(), "h2:", "h3:", "x"):
         assert hash_format(bad) == "unknown" or not matches_logged(state, bad)
         assert not matches_logged(state, bad)
     events = list(forge.events)
-    events[2] = replace(events[2], state_hash="h3:" + events[2].state_hash[3:])
+    events[2] = replace(events[2], state_hash="h4:" + events[2].state_hash[3:])
     report = verify_events(MATCH, events)
     assert [(f.kind, f.seq) for f in report.failures] == [("state", 3)]
 

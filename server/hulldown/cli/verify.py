@@ -8,10 +8,12 @@ Given the event log of a match whose seed was revealed:
    re-derived from the seed: ``HMAC-SHA256(seed, f"{match}:{seq}:{i}:{nonce}")`` by rejection
    sampling, independently of the rules code.
 3. The whole log is refolded from the seed with the history-aware reducer: each event must draw
-   exactly the dice it logged, and the state after it must have the hash it logged - so an
+   exactly the dice it logged, and the state it logged the hash of must have that hash - so an
    altered action (a different target, a moved unit, a changed nonce) is caught at its seq.
-   Both hash formats verify (match/hashing.py): ``h2:...`` (every new event) and the older h1
-   (64 hex digits), each checked by its own definition.
+   Every hash format verifies (match/hashing.py), each by its own definition: ``h3:...`` (every
+   new event: the state before it, that is the state the event before it made; the seed's
+   reveal carries the final state's), ``h2:...`` and the older h1 (64 hex digits), the state
+   after it.
 
 Every failure names the event (and die) or the commitment that fails.
 """
@@ -28,7 +30,7 @@ import msgspec
 from ..match.dice_binding import event_nonce
 from ..match.events import Event, MatchCreated, SeedRevealed
 from ..match.gc_pause import collections_paused
-from ..match.hashing import matches_logged
+from ..match.hashing import hashes_state_before, matches_logged
 from ..match.timeline import Timeline
 from ..rules.dice import Dice, SeededDice, derive_die
 
@@ -209,7 +211,9 @@ def _check_refold(
     total = len(events)
     step = max(1, total // 200)
     state_failed = False
+    previous: Event | None = None
     for done, event in enumerate(events, start=1):
+        before = timeline.state
         try:
             state = timeline.push(event)
         except Exception as exc:  # a tampered event may not even apply
@@ -237,16 +241,14 @@ def _check_refold(
                     "missing_hash", f"event {event.seq} ({_label(event)}) logged no state hash", seq=event.seq
                 )
             )
+        elif not state_failed and hashes_state_before(event.state_hash):
+            if not matches_logged(before, event.state_hash):
+                state_failed = True  # every later state differs too: report the first
+                failures.append(_state_failure(previous, event))
         elif not state_failed and not matches_logged(state, event.state_hash):
-            state_failed = True  # every later state differs too: report the first
-            failures.append(
-                Failure(
-                    "state",
-                    f"the state after event {event.seq} ({_label(event)}) refolds to a different "
-                    "hash than the one logged: this event (or its dice) was altered",
-                    seq=event.seq,
-                )
-            )
+            state_failed = True
+            failures.append(_state_failure(event, event))
+        previous = event
         if progress is not None and (done % step == 0 or done == total):
             progress(done, total)
     _annotate(checked, timeline)
@@ -264,6 +266,25 @@ def _annotate(checked: list[CheckedRoll], timeline: Timeline) -> None:
                     checked[k] = CheckedRoll(
                         c.seq, c.i, c.value, c.derived, roll.purpose, roll.target, roll.outcome
                     )
+
+
+def _state_failure(altered: Event | None, logged_by: Event) -> Failure:
+    """The state ``altered`` made refolds to another hash than ``logged_by`` logged for it (the
+    same event for h2 and h1 hashes, the next one for h3)."""
+    if altered is None:  # an h3 hash on the first event: there is no state before it
+        return Failure(
+            "state",
+            f"event {logged_by.seq} ({_label(logged_by)}) logged the hash of a state before the "
+            "match was created",
+            seq=logged_by.seq,
+        )
+    where = "" if altered is logged_by else f", logged by event {logged_by.seq}"
+    return Failure(
+        "state",
+        f"the state after event {altered.seq} ({_label(altered)}) refolds to a different "
+        f"hash than the one logged{where}: this event (or its dice) was altered",
+        seq=altered.seq,
+    )
 
 
 def _label(event: Event) -> str:

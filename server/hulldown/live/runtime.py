@@ -8,7 +8,8 @@ patch is encoded once and fanned out.
 The fold is the history-aware one (``match/history.py``): an undo or a granted takeback restores
 an earlier state, loaded through :class:`StateSource` (memory, else snapshot + fold) before the
 pure fold runs. An action is folded *before* it is appended, so the event written to the stream
-carries the dice it revealed and the hash of the state after it (``hulldown verify`` checks both).
+carries the dice it revealed, and the hash of the state it was folded onto (h3, match/hashing.py),
+worked out after the act before it was sent (``hulldown verify`` checks both).
 When a fold ends the match, the runtime appends the seed reveal (the seed is secret until then).
 """
 
@@ -27,6 +28,7 @@ from redis.exceptions import RedisError
 from ..match import doc_refs
 from ..match.actions import Action, TakebackRequest
 from ..match.events import Event, EventBody, SeedRevealed, decode_event
+from ..match.hashing import base_hash
 from ..match.history import StateAt
 from ..match.rejection import Rejection, reject
 from ..match.state import MatchState, Side
@@ -110,6 +112,11 @@ class MatchRuntime:
         self.last_used = time.monotonic()
         # Told the state anyone may see whenever it changes (keeps the match list current).
         self.on_visible: Callable[[MatchState], None] | None = None
+        # The h3 hash of a state (match/hashing.py): the next event appended onto it carries it.
+        # Worked out once the state is committed and its patch sent (``_hash_soon``), so an act
+        # does not wait for it; an act decided before then works it out itself.
+        self._hashed: tuple[MatchState, str] | None = None
+        self._hash_due = False
 
     # ---- folding -------------------------------------------------------------------------
 
@@ -163,6 +170,27 @@ class MatchRuntime:
             self.delayed.hold(event.at, after)
             self.delayed.release(after.seq)
         self._notify()
+        self._hash_soon()
+
+    def _hash_soon(self) -> None:
+        """Work out the current state's hash once what the loop is doing now is done (the patch
+        is sent by then): the next act appended onto it does not wait for it."""
+        if not self._hash_due:
+            self._hash_due = True
+            asyncio.get_running_loop().call_soon(self._hash_now)
+
+    def _hash_now(self) -> None:
+        self._hash_due = False
+        self._base_hash(self.state)
+
+    def _base_hash(self, state: MatchState) -> str:
+        """The h3 hash an event appended onto ``state`` carries (kept for the current state)."""
+        hashed = self._hashed
+        if hashed is not None and hashed[0] is state:
+            return hashed[1]
+        found = base_hash(state)
+        self._hashed = (state, found)
+        return found
 
     @property
     def changed(self) -> asyncio.Event:
@@ -335,7 +363,17 @@ class MatchRuntime:
         if restore is None:
             return None
         decided = run_inline(
-            self.match_id, kind, decide, base, side, action, event, self.states.dice(event), None, restore
+            self.match_id,
+            kind,
+            decide,
+            base,
+            side,
+            action,
+            event,
+            self.states.dice(event),
+            None,
+            restore,
+            self._base_hash(base),
         )
         if not isinstance(decided, Decided):
             return None
@@ -517,6 +555,7 @@ class MatchRuntime:
             self.states.dice(event),
             line_at,
             restore if restore is not None else _missing(self.match_id),
+            self._base_hash(base),
         )
         if isinstance(decided, Decided):
             metrics.FOLD_SECONDS.observe(decided.fold_seconds)
@@ -555,6 +594,7 @@ class MatchRuntime:
             event,
             self.states.dice(event),
             restore if restore is not None else _missing(self.match_id),
+            self._base_hash(base),
         )
         metrics.FOLD_SECONDS.observe(decided.fold_seconds)
         return await self._append_decided(base, decided, action_id)

@@ -58,8 +58,8 @@ class Event(msgspec.Struct, gc=False, frozen=True):
     body: EventBody
     v: int = SCHEMA_VERSION
     # Written by the server when it appends (docs/architecture.md section 8): the faces of the dice
-    # this event revealed, in die order, and the hash of the state after it; ``hulldown verify``
-    # checks both.
+    # this event revealed, in die order, and the hash of the state before it (h3; the creation's:
+    # the h2 hash of the state after it; match/hashing.py); ``hulldown verify`` checks both.
     rolls: tuple[int, ...] = ()
     state_hash: str = ""
 

@@ -1,11 +1,16 @@
 """The canonical state hash, computed in O(change) (docs/architecture.md, "State hash"). Pure.
 
-Every event the server appends carries the hash of the state after it (``Event.state_hash``);
-``hulldown verify`` refolds the log and compares. Two formats exist:
+Every event the server appends carries a state hash (``Event.state_hash``); ``hulldown verify``
+refolds the log and compares. Three formats exist:
 
 - **h1** (events written before the ``h2`` format; 64 hex digits, no prefix): sha256 over the
-  canonical JSON of the whole state. ``legacy_state_hash``; still verified.
-- **h2** (every new event; ``"h2:"`` + 64 hex digits): a hash tree over the state's sub-trees.
+  canonical JSON of the whole state after the event. ``legacy_state_hash``; still verified.
+- **h2** (``"h2:"`` + 64 hex digits): a hash tree over the sub-trees of the state after the
+  event - what events carried before ``h3``, what the creation event carries, and the ``hash`` of
+  ``GET /state``.
+- **h3** (every new event but the creation; ``"h3:"`` + the same 64 hex digits): the h2 digest of
+  the state *before* the event, the state it was folded onto (``base_hash``). An event is then
+  appended without waiting for the hash of the state it makes, which the next event carries.
 
 Canonical JSON is msgspec's JSON encoding with the keys of every object sorted (the encoding of
 h1). With ``D(x) = sha256(canonical JSON of x)`` and ``hex`` its lowercase hex digits, h2 is
@@ -41,6 +46,7 @@ from .mission_state import MissionState
 from .state import LogEntry, MatchState, Terrain, Unit
 
 H2_PREFIX = "h2:"
+H3_PREFIX = "h3:"
 # Entries per generation of each identity cache (match/identity_cache.py). Each entry keeps its
 # object alive, so the sizes bound memory as well as misses: the hash reuses what the state just
 # before it had (its units, its log window's lines), so a live match needs about its unit count
@@ -200,13 +206,27 @@ def state_hash_uncached(state: MatchState) -> str:
     return _h2(state, False)
 
 
+def base_hash(state: MatchState) -> str:
+    """The h3 hash an event carries: the h2 digest of the state the event was folded onto (the
+    state before it), prefixed ``h3:`` - so an event is appended without waiting for the hash
+    of the state it makes, which the next event carries."""
+    return H3_PREFIX + state_hash(state)[len(H2_PREFIX) :]
+
+
+def hashes_state_before(logged: str) -> bool:
+    """Does an event's logged hash (h3) hash the state before it, not the state after it?"""
+    return logged.startswith(H3_PREFIX)
+
+
 def legacy_state_hash(state: MatchState) -> str:
     """The h1 hash of events written before h2: sha256 of the whole state's canonical JSON."""
     return _digest(state)
 
 
 def hash_format(logged: str) -> str:
-    """``h2`` or ``h1`` (64 hex digits, no prefix); ``unknown`` for anything else."""
+    """``h3``, ``h2`` or ``h1`` (64 hex digits, no prefix); ``unknown`` for anything else."""
+    if logged.startswith(H3_PREFIX):
+        return "h3"
     if logged.startswith(H2_PREFIX):
         return "h2"
     if len(logged) == 64 and all(c in "0123456789abcdef" for c in logged):
@@ -215,8 +235,11 @@ def hash_format(logged: str) -> str:
 
 
 def matches_logged(state: MatchState, logged: str) -> bool:
-    """Does ``state`` have the hash an event logged, in whichever format it was logged?"""
+    """Does ``state`` have the hash an event logged, in whichever format it was logged? For h3
+    (``hashes_state_before``) ``state`` is the state before the event, else the state after it."""
     kind = hash_format(logged)
+    if kind == "h3":
+        return base_hash(state) == logged
     if kind == "h2":
         return state_hash(state) == logged
     if kind == "h1":
