@@ -4,14 +4,20 @@ section 1)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 
+import pytest
 from msgspec.structs import replace
 
+from hulldown.live import runtime as runtime_module
 from hulldown.live.deciding import Decided
+from hulldown.live.hub import Connection
 from hulldown.live.runtime import _same_event
 from hulldown.match.actions import EndPhase
 from hulldown.match.events import Event, encode_event
+from hulldown.match.hashing import base_hash
+from hulldown.match.state import MatchState
 from hulldown.store.redis_store import RedisEventStore
 from tests.live.runtimes import duel_runtime
 
@@ -67,3 +73,55 @@ async def test_another_processs_event_at_the_seq_we_append_is_decoded_and_folded
     await runtime.advance_payloads([(theirs.seq, encode_event(theirs))])
     assert runtime.state is not folded
     assert runtime.state.seq == theirs.seq and runtime.state.phase == "shooting"
+
+
+async def test_the_hash_of_a_state_is_worked_out_after_its_patch_where_a_player_may_act_next(
+    store: RedisEventStore, redis_url: str, key_prefix: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/architecture.md, "State hash": the next event carries the hash of the state the last
+    one made (h3), worked out once that state's patch is sent - by a process holding a player's
+    socket; a process that only follows the match (another process's event, no player here)
+    does not spend the CPU."""
+    hashed: list[int] = []
+
+    def counted(state: MatchState) -> str:
+        hashed.append(state.seq)
+        return base_hash(state)
+
+    monkeypatch.setattr(runtime_module, "base_hash", counted)
+    runtime = await duel_runtime(store, redis_url, key_prefix)
+    first = runtime.state
+    event = Event(seq=first.seq + 1, at=time.time(), by="a", action_id="other-1", body=EndPhase())
+    await runtime.advance(event)  # another process's event, no player here
+    await asyncio.sleep(0)
+    assert runtime.state.seq == first.seq + 1 and hashed == []
+    runtime.hub.add(Connection(_Quiet(), "b", 16, lambda: "resync"))
+    event = Event(seq=first.seq + 2, at=time.time(), by="a", action_id="other-2", body=EndPhase())
+    await runtime.advance(event)
+    assert hashed == []  # not before the patch is out ...
+    await asyncio.sleep(0)
+    assert hashed == [first.seq + 2]  # ... then once, for the next act to carry
+    await asyncio.sleep(0)
+    assert runtime._base_hash(runtime.state) == base_hash(runtime.state) and hashed == [first.seq + 2]
+
+
+class _Quiet:
+    """An outlet that takes every frame (a player's socket that keeps up)."""
+
+    closed = False
+    paused = False
+
+    def express(self) -> None:
+        return None
+
+    def attach(self, drained: object) -> None:
+        pass
+
+    def detach(self) -> None:
+        pass
+
+    def send(self, message: object, then: object = None) -> bool:
+        return True
+
+    def abort(self) -> None:
+        pass

@@ -170,11 +170,15 @@ class MatchRuntime:
             self.delayed.hold(event.at, after)
             self.delayed.release(after.seq)
         self._notify()
-        self._hash_soon()
+        if answer is not None or self.hub.count("a") or self.hub.count("b"):
+            self._hash_soon()
 
     def _hash_soon(self) -> None:
         """Work out the current state's hash once what the loop is doing now is done (the patch
-        is sent by then): the next act appended onto it does not wait for it."""
+        is sent by then): the next act appended onto it does not wait for it. Done when this
+        process appended the event or holds a player's socket (a player here may act next); a
+        process that only follows the match for spectators never hashes (an act it appends
+        works the hash out itself)."""
         if not self._hash_due:
             self._hash_due = True
             asyncio.get_running_loop().call_soon(self._hash_now)
