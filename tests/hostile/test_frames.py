@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -178,3 +179,35 @@ async def test_player_tools_refuse_a_big_body_before_reading_it(server: ServerPr
         timeout=30,
     )
     assert response.status_code == 413 and response.json()["error"]["code"] == "too_large"
+
+
+async def test_a_lone_surrogate_escape_is_named_not_called_truncated(server: ServerProcess) -> None:
+    """RFC 8259 section 7: a character outside the Basic Multilingual Plane is escaped as a
+    surrogate pair. A high surrogate escape with no low one after it is malformed JSON; the
+    decoder called it "Input data was truncated", though nothing was cut off. A frame and a
+    match definition holding one are told what is wrong; a well-formed pair still decodes."""
+    created = create(server)
+    match_id, token = created["match_id"], created["tokens"]["a"]
+    ws = await connect(f"{server.ws}/matches/{match_id}/live")
+    try:
+        assert (await hello(ws, token))["type"] == "welcome"
+        await ws.send('{"type":"ping","nonce":"\\ud800x"}')
+        answer = await reply(ws)
+        assert answer["code"] == "bad_message" and "surrogate" in answer["message"]
+        assert "truncated" not in answer["message"]
+        await ws.send('{"type":"act","action_id":"lone","action":{"type":"end_phase","nonce":"\\uD83D"}}')
+        answer = await reply(ws)  # not JSON at all: no action_id can be read from it
+        assert answer["code"] == "bad_message" and "surrogate" in answer["message"]
+        await ws.send('{"type":"ping","nonce":"\\ud83d\\ude00"}')  # a pair: an emoji
+        assert (await reply(ws))["type"] == "pong"
+        await ws.send('{"type":"ping","nonce":"cut')  # a frame really cut off is still called so
+        assert "truncated" in (await reply(ws))["message"]
+    finally:
+        await ws.close()
+    body = (
+        (Path(__file__).parents[2] / "examples" / "duel-40k7.json")
+        .read_text()
+        .replace('"name": "', '"name": "\\ud800', 1)
+    )
+    answer = httpx.post(f"{server.http}/matches", content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 400 and "surrogate" in answer.json()["error"]["message"]

@@ -14,6 +14,7 @@ import msgspec
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
 
+from .json_errors import json_problem
 from .responses import error
 
 logger = logging.getLogger(__name__)
@@ -51,7 +52,7 @@ def decode_json(body: bytes) -> Any | Response:
             422, "too_deep", "the JSON is nested too deeply (a match definition is a few levels deep)"
         )
     except msgspec.DecodeError as exc:
-        return error(400, "bad_request", f"not JSON: {exc}")
+        return error(400, "bad_request", f"not JSON: {json_problem(exc, body)}")
 
 
 def decode_typed(decoder: msgspec.json.Decoder[T], body: bytes) -> T | Response:
@@ -62,4 +63,4 @@ def decode_typed(decoder: msgspec.json.Decoder[T], body: bytes) -> T | Response:
     except RecursionError:
         return error(422, "too_deep", "the JSON is nested too deeply")
     except msgspec.DecodeError as exc:
-        return error(400, "bad_request", str(exc))
+        return error(400, "bad_request", json_problem(exc, body))

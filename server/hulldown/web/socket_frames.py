@@ -21,6 +21,7 @@ import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..wire import protocol
+from .json_errors import json_problem
 
 First = TypeVar("First")
 log = logging.getLogger("hulldown.web")
@@ -98,7 +99,8 @@ def decode_frame(decoder: msgspec.json.Decoder[Any], text: str) -> Any | Refused
     try:
         return decoder.decode(text)
     except msgspec.DecodeError as exc:
-        return Refused(error_text("bad_message", str(exc)), str(exc))
+        problem = json_problem(exc, text)
+        return Refused(error_text("bad_message", problem), problem)
     except RecursionError:
         problem = "JSON nested too deeply"
         return Refused(error_text("bad_message", problem), problem)
