@@ -24,6 +24,9 @@ from tests.scenarios import duel, rhino
 from tests.wh40k7.builders import infantry, weapon
 
 from ..server_process import ServerProcess
+
+# web/static/js/odds-line.js: a selection is asked after this many ms of quiet.
+ODDS_DEBOUNCE_MS = 250
 from .browser import open_table, shot, state_of, take_charge_proposal, wait_seq
 
 SLOW_ANSWER_S = 1.5
@@ -197,6 +200,21 @@ async def test_one_odds_request_in_flight_and_the_latest_selection_is_asked(
     a.on("requestfinished", done)
     a.on("requestfailed", done)
     a.on("response", answered)
+    # The first answer (the real server's) is held until the selection has changed, so it is in
+    # flight then however fast this machine works it out.
+    release = asyncio.Event()
+    held: list[str] = []
+
+    async def hold_first(route: Route) -> None:
+        first = not held
+        if first:
+            held.append(route.request.post_data or "")
+        response = await route.fetch()
+        if first:
+            await release.wait()
+        await route.fulfill(response=response)
+
+    await a.route("**/odds", hold_first)
     async with Client(created["live_url"], token=created["tokens"]["a"]) as client:
         for _ in range(4):
             state = await state_of(server.http, created["match_id"], created["tokens"]["a"])
@@ -214,9 +232,12 @@ async def test_one_odds_request_in_flight_and_the_latest_selection_is_asked(
             break
         await asyncio.sleep(0.02)
     assert in_flight, "the odds of the first selection were not asked"
-    # While it is worked out, another target: due (past the debounce) before the first returns.
+    # While it is in flight, another target: due (past the debounce) before the first returns.
     for gun in guns:
         await a.select_option(f"#fire-target-{gun}", "u")
+    await asyncio.sleep(4 * ODDS_DEBOUNCE_MS / 1000)
+    assert in_flight and len(held) == 1 and '"target":"t"' in held[0].replace(" ", "")
+    release.set()
     latest = {"type": "shoot", "unit": "s", "fire": [{"weapon": gun, "target": "u"} for gun in guns]}
     await a.wait_for_function(
         "hulldownTable.odds.sections.shoot.status === 'ok'"
