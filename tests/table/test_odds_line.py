@@ -24,11 +24,10 @@ from tests.scenarios import duel, rhino
 from tests.wh40k7.builders import infantry, weapon
 
 from ..server_process import ServerProcess
+from .browser import open_table, shot, state_of, take_charge_proposal, wait_seq
 
 # web/static/js/odds-line.js: a selection is asked after this many ms of quiet.
 ODDS_DEBOUNCE_MS = 250
-from .browser import open_table, shot, state_of, take_charge_proposal, wait_seq
-
 SLOW_ANSWER_S = 1.5
 
 
