@@ -137,3 +137,47 @@ def test_monster_vehicle_close_quarters_cannot_target_units_engaged_with_others(
     for target in ("guard", "shooters"):
         plans = plan_shoot(s, Shoot(unit="tank", fire=(Fire(weapon="gun", target=target),)))
         assert not isinstance(plans, Rejection) and [p.modifier for p in plans] == [-1]
+
+
+def test_a_slain_models_close_quarters_weapon_does_not_make_its_unit_eligible() -> None:
+    """40k11 17.03.01 ("a unit that is engaged with an enemy MONSTER/VEHICLE unit is still not
+    eligible to shoot ... unless that unit is eligible to shoot while engaged"): 'pair' is engaged
+    with side b's tank; its only [CLOSE-QUARTERS] weapon, pair-2's pistol, went with pair-2 when it
+    was slain. Left with pair-1's rifle, the unit cannot use close-quarters shooting, so it is not
+    eligible to shoot at all (engaged_cannot_shoot), not told it may fire only [CLOSE-QUARTERS]
+    weapons it no longer has."""
+    pair = infantry(
+        "pair",
+        "a",
+        [(36.4, 24), (36.4, 25.5)],
+        weapons=(weapon("rifle", "pair-1"), weapon("pistol", "pair-2", rng=12, rules=("close_quarters",))),
+    )
+    slain = replace(pair.models["pair-2"], wounds=0, alive=False)
+    pair = replace(pair, models={**pair.models, "pair-2": slain})
+    s = state(pair, vehicle("tank", "b", 40, 24), phase="shooting")
+    problem = shot(s, "pair", ("rifle", "tank"))
+    assert problem.code == "engaged_cannot_shoot"
+    assert problem.rule.startswith("40k11 17.03.01")
+    assert problem.values == {"engaged_with": "tank"}
+
+
+def test_close_quarters_limits_off_monsters_and_vehicles_cite_the_core_rule() -> None:
+    """40k11 core, Close-quarters shooting: 'squad' is engaged with infantry 'foe' only, so its
+    limits (only [CLOSE-QUARTERS] weapons, only at units it is engaged with) come from the core
+    rule; 17.03.01 speaks of units engaged with an enemy MONSTER/VEHICLE unit and is cited only
+    then (B in the worked example of 17.03.01, engaged with the Vehicle)."""
+    s = melee()
+    only = shot(s, "squad", ("rifle", "foe"))
+    target = shot(s, "squad", ("knife_gun", "free"))
+    assert (only.code, only.rule) == ("close_quarters_only", "40k11 core, Close-quarters shooting")
+    assert (target.code, target.rule) == ("close_quarters_target", "40k11 core, Close-quarters shooting")
+    guard = s.units["guard"]  # engaged with the tank
+    armed = replace(
+        guard, weapons={**guard.weapons, "g_pistol": weapon("g_pistol", "guard-1", rules=("close_quarters",))}
+    )
+    s = replace(s, units={**s.units, "guard": armed})
+    problem = shot(s, "guard", ("g_rifle", "tank"))
+    assert (problem.code, problem.rule) == (
+        "close_quarters_only",
+        "40k11 17.03.01 Shooting while engaged with Monsters/Vehicles",
+    )

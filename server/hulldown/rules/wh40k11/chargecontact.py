@@ -21,7 +21,7 @@ from ...match.state import MatchState, Point, Unit
 from .. import charging
 from ..geometry import Footprint, distance
 from .constants import BASE_CONTACT, CHARGE_TARGET, ENGAGEMENT_RANGE_HORIZONTAL, R_CHARGE
-from .space import footprint, geo_terrain
+from .space import footprint, geo_terrain, parts
 from .units import flag_value, live_models, on_table
 
 # 40k11 core: no unit coherency in this core (docs/rules-notes.md, 40k11 Left out): the shared
@@ -36,14 +36,17 @@ Verify = Callable[[str, Point], bool]
 
 def _scene(state: MatchState, unit: Unit, target: Unit, roll: float) -> charging.ChargeScene:
     chargers = tuple((m.id, footprint(unit, m)) for m in live_models(unit))
-    targets = tuple(footprint(target, m) for m in live_models(target))
+    # 17.02 FRAME: base contact with and the gap to the whole model, its base included (``parts``).
+    targets = tuple(fp for m in live_models(target) for fp in parts(target, m))
     others: list[Footprint] = []
     shunned: list[Footprint] = []
     for other in state.units.values():
         if other.id in (unit.id, target.id) or not on_table(other):
             continue
-        into = others if other.side == unit.side else shunned
-        into.extend(footprint(other, m) for m in live_models(other))
+        if other.side == unit.side:
+            others.extend(footprint(other, m) for m in live_models(other))
+        else:
+            shunned.extend(fp for m in live_models(other) for fp in parts(other, m))
     return charging.ChargeScene(
         chargers=chargers,
         targets=targets,

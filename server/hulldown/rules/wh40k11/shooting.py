@@ -58,6 +58,12 @@ class FirePlan:
     reasons: tuple[str, ...]
 
 
+def ranged_weapons(unit: Unit) -> list[Weapon]:
+    """The unit's working ranged weapons carried by its live models: those it can shoot with."""
+    carriers = {m.id for m in live_models(unit)}
+    return [w for w in unit.weapons.values() if not w.destroyed and w.type != "melee" and w.model in carriers]
+
+
 def shooting_mode(state: MatchState, unit: Unit) -> Mode | Rejection:
     """Is the unit eligible to shoot, and how (40k11 core, Shooting phase; 17.03.01)?"""
     if state.phase != "shooting":
@@ -71,9 +77,7 @@ def shooting_mode(state: MatchState, unit: Unit) -> Mode | Rejection:
     engaged = engaged_with(state, unit)
     if not engaged:
         return "normal"
-    if is_monster_vehicle(unit) or any(
-        is_close_quarters(w) for w in unit.weapons.values() if not w.destroyed
-    ):
+    if is_monster_vehicle(unit) or any(is_close_quarters(w) for w in ranged_weapons(unit)):
         return "close_quarters"
     # 17.03.01 when engaged with a MONSTER/VEHICLE unit; the core rule otherwise.
     mv_foe = any(is_monster_vehicle(state.units[e]) for e in engaged)
@@ -107,18 +111,20 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
     cq = is_close_quarters(weapon)
     mv_target = is_monster_vehicle(target)
     if mode == "close_quarters" and not is_monster_vehicle(unit):
-        # 17.03.01, core Close-quarters shooting: only [CLOSE-QUARTERS] weapons, only at units engaged with.
+        # 17.03.01, core Close-quarters shooting: only [CLOSE-QUARTERS] weapons, only at units engaged
+        # with; 17.03.01 is cited for a unit engaged with a MONSTER/VEHICLE unit, else the core rule.
+        mv_foe = any(is_monster_vehicle(state.units[e]) for e in own_engaged)
         if not cq:
             return reject(
                 "close_quarters_only",
-                R_17_03_01,
+                R_17_03_01 if mv_foe else R_CQ,
                 f"{unit.name} is engaged: it may only shoot [CLOSE-QUARTERS] weapons, not {weapon.name}",
                 weapon=weapon.id,
             )
         if not with_shooter:
             return reject(
                 "close_quarters_target",
-                R_17_03_01,
+                R_17_03_01 if mv_foe else R_CQ,
                 f"{unit.name} is engaged: it may only shoot at units it is engaged with "
                 f"({', '.join(own_engaged)}), not {target.name}",
                 target=target.id,

@@ -61,8 +61,17 @@ def footprint(unit: Unit, model: Model, at: Point | None = None, heading: float 
 
 
 @functools.lru_cache(maxsize=4096)
-def _whole(hull: Hull, base: Base) -> BaseGeometry:
-    return unary_union([hull.polygon(), base.polygon()])
+def _whole(*pieces: Footprint) -> BaseGeometry:
+    return unary_union([p.polygon() for p in pieces])
+
+
+def parts(unit: Unit, model: Model, at: Point | None = None, heading: float | None = None) -> list[Footprint]:
+    """The shapes whose union is the whole model, ``extent`` (17.02: a FRAME model's hull and its
+    base when it has both), each a footprint the shared charge geometry takes; else the footprint."""
+    fp = footprint(unit, model, at, heading)
+    if isinstance(fp, Hull) and is_frame(unit) and model.base_mm is not None:
+        return [fp, Base(fp.cx, fp.cy, model.base_mm)]
+    return [fp]
 
 
 def extent(unit: Unit, model: Model, at: Point | None = None, heading: float | None = None) -> Shape:
@@ -72,10 +81,8 @@ def extent(unit: Unit, model: Model, at: Point | None = None, heading: float | N
     necessarily from its base": with a hull and a base, the closest of the two (their union),
     so a base sticking out past the hull counts too. Any other model: its ``footprint``.
     """
-    fp = footprint(unit, model, at, heading)
-    if isinstance(fp, Hull) and is_frame(unit) and model.base_mm is not None:
-        return _whole(fp, Base(fp.cx, fp.cy, model.base_mm))
-    return fp
+    first, *rest = parts(unit, model, at, heading)
+    return _whole(first, *rest) if rest else first
 
 
 def outline_points(shape: Shape) -> list[Point]:
