@@ -139,3 +139,30 @@ def test_committed_catalogue_covers_codes_seen_in_play() -> None:
     for code in ("not_your_turn", "stale", "wrong_phase", "too_far", "bad_scenario"):
         assert code in codes and f"| `{code}` |" in text
     assert any(r.origin == "40k7" for r in codes["wrong_phase"])
+
+
+def test_catalogue_names_both_rules_of_a_rule_chosen_by_the_case(tmp_path: Path) -> None:
+    """A refusal whose rule depends on the case (``R_A if engaged else R_B``) is listed with both
+    rules by name; it showed the expression, ``{R_A if engaged else R_B}``, which users cannot
+    read."""
+    package = tmp_path / "pkg"
+    (package / "rules" / "wh40k11").mkdir(parents=True)
+    (package / "rules" / "wh40k11" / "shooting.py").write_text(
+        "from ...match.rejection import reject\n"
+        'R_MV = "40k11 17.03.01 Shooting while engaged with Monsters/Vehicles"\n'
+        'R_CQ = "40k11 core, Close-quarters shooting"\n'
+        "def check(unit, mv):\n"
+        "    return reject('close_quarters_only', R_MV if mv else R_CQ, f'{unit} may not')\n"
+    )
+    (rule,) = rejection_catalogue.catalogue(package)["close_quarters_only"]
+    assert (
+        rule.rule
+        == "40k11 17.03.01 Shooting while engaged with Monsters/Vehicles or 40k11 core, Close-quarters shooting"
+    )
+    assert (
+        "{"
+        not in (ROOT / "client-protocol" / "rejection-codes.md")
+        .read_text()
+        .split("| `engaged_cannot_shoot` |")[1]
+        .split("|")[1]
+    )

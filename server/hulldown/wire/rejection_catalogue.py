@@ -143,6 +143,8 @@ def _template(node: ast.expr, names: _Names) -> str:
         return "".join(parts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         return _template(node.left, names) + _template(node.right, names)
+    if isinstance(node, ast.IfExp):  # one of two, as the case may be
+        return f"{_template(node.body, names)} or {_template(node.orelse, names)}"
     return "{" + ast.unparse(node) + "}"
 
 
