@@ -62,6 +62,17 @@ def test_invalid_file_is_reported() -> None:
     assert "invalid simulation file" in run_scenario({"scenario": {"units": [{"id": 3}]}})["error"]
 
 
+def test_a_fixed_die_that_is_no_d6_face_is_refused_with_its_path() -> None:
+    """docs/simulate.md: a refused file prints its problems, each with its path - a fixed die out
+    of 1-6 as well as any other mistake of the file."""
+    data = _example()
+    data["dice"] = [6, 0, 3]
+    result = run_scenario(data)
+    assert result["error"].startswith("invalid simulation file: dice[1]: ")
+    assert [p["path"] for p in result["problems"]] == ["dice[1]"]
+    assert "1-6" in result["problems"][0]["message"]
+
+
 def test_decide_answers_the_pending_decision() -> None:
     data = _example()
     skimmer = json.loads(json.dumps(data["scenario"]["units"][1]))

@@ -22,7 +22,7 @@ import msgspec
 from ..match.actions import Action
 from ..match.definition import DefinitionError, SimulationFile, checked, read_definition
 from ..match.events import Event, MatchCreated
-from ..match.problems import summary
+from ..match.problems import Problem, summary
 from ..match.reducer import evolve, evolve_logged, state_hash
 from ..match.scenario import check_scenario, match_created
 from ..match.state import Edition, MatchState, Side
@@ -116,6 +116,15 @@ def run_scenario(file_data: dict[str, Any]) -> dict[str, Any]:
     definition = read_simulation(file_data)
     if isinstance(definition, dict):
         return definition
+    # The fixed dice are checked with the rest of the file's shape: each one out of 1-6 is a
+    # problem at its path (docs/simulate.md).
+    bad_dice = [
+        Problem(f"dice[{i}]", f"a D6 face must be 1-6, got {face}")
+        for i, face in enumerate(definition.dice or ())
+        if face not in D6_FACES
+    ]
+    if bad_dice:
+        return _refused(DefinitionError("shape", tuple(bad_dice)))
     create = checked(definition)
     if isinstance(create, DefinitionError):
         return _refused(create)
@@ -125,10 +134,7 @@ def run_scenario(file_data: dict[str, Any]) -> dict[str, Any]:
     stop = definition.stop_on_rejection
     with_states = definition.states
     scenario, options = create.scenario, create.options
-    try:
-        pool = _FixedPool(definition.dice) if definition.dice is not None else None
-    except ValueError as exc:
-        return {"error": f"invalid simulation file: {exc}"}
+    pool = _FixedPool(definition.dice) if definition.dice is not None else None
     problem = check_scenario(scenario)
     if problem is not None:
         return {"error": problem.message, "rejection": msgspec.to_builtins(problem)}
