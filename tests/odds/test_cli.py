@@ -55,3 +55,17 @@ def test_bad_files_get_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixtur
     broken.write_text("{")
     assert main(["odds", str(broken)]) == 1
     assert "not JSON" in capsys.readouterr().out
+
+
+def test_a_refused_file_gets_its_problems_with_their_paths(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/simulate.md: a refused file prints its problems, each with its path; the odds of a
+    file read the same way (a fixed die out of 1-6 came back as the error alone)."""
+    data = json.loads(EXAMPLE.read_text())
+    bad_die = tmp_path / "bad-die.json"
+    bad_die.write_text(json.dumps({**data, "dice": [6, 0]}))
+    assert main(["odds", str(bad_die), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["error"].startswith("invalid simulation file")
+    assert [p["path"] for p in out["problems"]] == ["dice[1]"]

@@ -33,8 +33,8 @@ def odds_of_file(data: dict[str, Any], options: OddsOptions) -> dict[str, Any]:
         return {"error": "invalid simulation file: the odds are asked about its last action, and it has none"}
     last = actions[-1]
     played = run_scenario({**data, "actions": actions[:-1], "stop_on_rejection": True})
-    if "error" in played:
-        return {"error": played["error"]}
+    if "error" in played:  # the file refused, with its problems and their paths (docs/simulate.md)
+        return {key: played[key] for key in ("error", "problems") if key in played}
     rejected = [e for e in played["events"] if "rejected" in e]
     if rejected:
         return {"error": f"action {rejected[0]['index']} is rejected: {rejected[0]['rejected']['message']}"}
