@@ -806,7 +806,11 @@ class MatchRuntime:
             if read[cut].at <= now - seconds:
                 break
             cut -= 1
-        released = await self.states.get(cut) or self.state
+        released = await self.states.get(cut)
+        if released is None:
+            # The store lacks events up to the cut. Starting from the live state would show
+            # delayed spectators what the delay hides: the match is not served (503) instead.
+            raise IncompleteLog(f"match {self.match_id}: the stream lacks events up to seq {cut}")
         feed = DelayedFeed(
             events,
             seconds,
@@ -843,6 +847,11 @@ class MatchRuntime:
     def close(self) -> None:
         if self.delayed is not None:
             self.delayed.close()
+
+
+class IncompleteLog(RedisError):
+    """The store lacks events a state needs (a stream trimmed or edited by hand): a store error,
+    answered ``store_unavailable`` like the store being down."""
 
 
 def _patch_text(before: MatchState, after: MatchState) -> str:
