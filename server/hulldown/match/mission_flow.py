@@ -218,7 +218,7 @@ def on_the_battlefield(state: MatchState, unit: Unit) -> bool:
     )
 
 
-def _on_the_battlefield(state: MatchState, side: Side) -> bool:
+def _side_on_the_battlefield(state: MatchState, side: Side) -> bool:
     """hh3 Sudden Death: the side has a model on the battlefield (embarked counts, Reserves not)."""
     return any(u.side == side and on_the_battlefield(state, u) for u in state.units.values())
 
@@ -228,7 +228,7 @@ def _sudden_death(state: MatchState, ctx: ApplyContext) -> MatchState | None:
     that fielded units still have models on the battlefield."""
     assert state.mission is not None
     fielded = {u.side for u in state.units.values()}
-    gone = [s for s in SIDES if s in fielded and not _on_the_battlefield(state, s)]
+    gone = [s for s in SIDES if s in fielded and not _side_on_the_battlefield(state, s)]
     if not gone:
         return None
     ms = state.mission

@@ -22,6 +22,7 @@ from shapely.geometry import Point as ShapelyPoint
 from ..match.mission_state import MarkerControl
 from ..match.state import MatchState, Model, Side, Unit
 from ..rules.geometry import shapes as g
+from ..rules.wh40k7.types import is_vehicle
 from .model import ObjectiveMarker
 
 CONTROL_RANGE = 3.0  # inches from the marker's centre, every edition
@@ -79,26 +80,19 @@ def _names(units: list[Unit]) -> str:
     return ", ".join(u.name for u in units)
 
 
-def _is_vehicle_40k7(unit: Unit) -> bool:
-    """40k7 Vehicles: the core's own notion, a unit with Armour Values (``rules/wh40k7/types.py``)."""
-    from ..rules.wh40k7.types import is_vehicle
-
-    return is_vehicle(unit)
-
-
 def scores_or_denies_40k7(unit: Unit) -> bool:
     """40k7 Controlling Objective Markers: a scoring or a denial unit (what Linebreaker counts):
-    not Falling Back, and not a vehicle unless ``VEHICLES_DENY_40K7``."""
-    return "falling_back" not in unit.statuses and (VEHICLES_DENY_40K7 or not _is_vehicle_40k7(unit))
+    not Falling Back, and not a vehicle (the core's notion: Armour Values, ``rules/wh40k7/types.py``)
+    unless ``VEHICLES_DENY_40K7``."""
+    return "falling_back" not in unit.statuses and (VEHICLES_DENY_40K7 or not is_vehicle(unit))
 
 
 def _control_40k7(near: list[Unit]) -> tuple[Side | None, str]:
-    active = [u for u in near if "falling_back" not in u.statuses]
-    scoring = {s: [u for u in active if u.side == s and not _is_vehicle_40k7(u)] for s in ("a", "b")}
-    denial = {
-        s: [u for u in active if u.side == s and (VEHICLES_DENY_40K7 or not _is_vehicle_40k7(u))]
+    scoring = {
+        s: [u for u in near if u.side == s and "falling_back" not in u.statuses and not is_vehicle(u)]
         for s in ("a", "b")
     }
+    denial = {s: [u for u in near if u.side == s and scores_or_denies_40k7(u)] for s in ("a", "b")}
     holders: list[Side] = [s for s in ("a", "b") if scoring[s] and not denial["b" if s == "a" else "a"]]
     if len(holders) == 1:
         s = holders[0]

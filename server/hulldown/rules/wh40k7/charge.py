@@ -31,6 +31,7 @@ from .penetration import PenProfile
 from .resolve import resolve_hits
 from .rolls import d3
 from .shooting import execute_plan
+from .squadrons import same_target
 from .status import FORCED_OUT_STATUS, flag_unit, flags_with_prefix, has_phase_flag
 from .types import has_type, is_chariot, is_super_heavy, is_vehicle, is_walker, is_zooming
 from .wording import plural
@@ -103,11 +104,7 @@ def validate_charge(state: MatchState, action: Charge) -> Rejection | None:
             "cannot_charge_flyer", refs.FLYER, f"{target.name} is a Zooming Flyer: it cannot be charged"
         )
     shot_at = flags_with_prefix(unit, "shot_at:")
-    if (
-        shot_at
-        and target.id not in shot_at
-        and not any(state.units[t].squadron == target.squadron and target.squadron for t in shot_at)
-    ):
+    if shot_at and not any(same_target(state, t, target.id) for t in shot_at):
         return reject(
             "charge_other_target",
             refs.CHARGE,

@@ -22,7 +22,7 @@ from ..memo import geometry_memo
 from . import refs
 from .geo import alive, facing_hull, footprint, geo_mount, los_blockers, on_table, units_in_contact
 from .speed import full_bs_allowance, shooting_speed, snap_only, speed_of
-from .squadrons import squadron_members
+from .squadrons import same_target, squadron_members
 from .status import phase_flags_with_prefix
 from .types import (
     has_type,
@@ -107,22 +107,6 @@ def muzzle_reach(unit: Unit, weapon: Weapon) -> float:
 
 def target_models(state: MatchState, target: Unit) -> list[tuple[Unit, Model]]:
     return [(u, m) for u in squadron_members(state, target) for m in alive(u)]
-
-
-def _squadron_key(state: MatchState, unit_id: str) -> tuple[str, str] | None:
-    unit = state.units.get(unit_id)
-    if unit is None or unit.squadron is None:
-        return None
-    return unit.side, unit.squadron
-
-
-def same_target(state: MatchState, first: str, second: str) -> bool:
-    """40k7 Vehicle Squadrons: two unit ids name one target unit when they are the same unit or
-    vehicles of one squadron (a squadron is a single unit)."""
-    if first == second:
-        return True
-    key = _squadron_key(state, first)
-    return key is not None and key == _squadron_key(state, second)
 
 
 def same_squadron_same_target(state: MatchState, fires: tuple[Fire, ...]) -> tuple[Fire, ...]:

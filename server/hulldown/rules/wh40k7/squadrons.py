@@ -19,6 +19,22 @@ from . import refs
 from .geo import on_table
 
 
+def _squadron_key(state: MatchState, unit_id: str) -> tuple[str, str] | None:
+    unit = state.units.get(unit_id)
+    if unit is None or unit.squadron is None:
+        return None
+    return unit.side, unit.squadron
+
+
+def same_target(state: MatchState, first: str, second: str) -> bool:
+    """40k7 Vehicle Squadrons: two unit ids name one target unit when they are the same unit or
+    vehicles of one squadron (a squadron is a single unit)."""
+    if first == second:
+        return True
+    key = _squadron_key(state, first)
+    return key is not None and key == _squadron_key(state, second)
+
+
 def squadron_members(state: MatchState, unit: Unit) -> list[Unit]:
     """40k7 Vehicle Squadrons: the living members of the unit's squadron (itself alone when not in a squadron)."""
     if unit.squadron is None:
