@@ -12,7 +12,6 @@ from msgspec.structs import replace
 
 from hulldown.live import runtime as runtime_module
 from hulldown.live.deciding import Decided
-from hulldown.live.hub import Connection
 from hulldown.live.runtime import _same_event
 from hulldown.match.actions import EndPhase
 from hulldown.match.events import Event, encode_event
@@ -20,6 +19,7 @@ from hulldown.match.hashing import base_hash
 from hulldown.match.state import MatchState
 from hulldown.store.redis_store import RedisEventStore
 from tests.live.runtimes import duel_runtime
+from tests.live.test_answer_with_patch import connection
 
 
 async def test_a_read_back_own_event_commits_the_state_folded_before_the_append(
@@ -95,7 +95,7 @@ async def test_the_hash_of_a_state_is_worked_out_after_its_patch_where_a_player_
     await runtime.advance(event)  # another process's event, no player here
     await asyncio.sleep(0)
     assert runtime.state.seq == first.seq + 1 and hashed == []
-    runtime.hub.add(Connection(_Quiet(), "b", 16, lambda: "resync"))
+    runtime.hub.add(connection("b", "b", []))  # a player's socket
     event = Event(seq=first.seq + 2, at=time.time(), by="a", action_id="other-2", body=EndPhase())
     await runtime.advance(event)
     assert hashed == []  # not before the patch is out ...
@@ -103,25 +103,3 @@ async def test_the_hash_of_a_state_is_worked_out_after_its_patch_where_a_player_
     assert hashed == [first.seq + 2]  # ... then once, for the next act to carry
     await asyncio.sleep(0)
     assert runtime._base_hash(runtime.state) == base_hash(runtime.state) and hashed == [first.seq + 2]
-
-
-class _Quiet:
-    """An outlet that takes every frame (a player's socket that keeps up)."""
-
-    closed = False
-    paused = False
-
-    def express(self) -> None:
-        return None
-
-    def attach(self, drained: object) -> None:
-        pass
-
-    def detach(self) -> None:
-        pass
-
-    def send(self, message: object, then: object = None) -> bool:
-        return True
-
-    def abort(self) -> None:
-        pass

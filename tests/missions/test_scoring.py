@@ -319,6 +319,24 @@ def test_hh3_sudden_death_at_the_end_of_the_battle_turn() -> None:
     assert not any(t.startswith("Last Man Standing") for t in texts)
 
 
+def test_hh3_sudden_death_the_victor_is_decided_by_victory_points() -> None:
+    """hh3 Core Mission step 8, Sudden Death: the side with models left scores 3 VP, then the
+    victor is decided by victory points - a side wiped out that led by more than 3 still wins."""
+    m = custom("hh3", scoring=Scoring(objectives="end_of_own_turn"))
+    a = hh3.squad("sq-a", "a", [(36, 20)])
+    b = hh3.squad("sq-b", "b", [(36, 40)])
+    game = Game(created("hh3", (a, b), m))
+    _start(game, {"sq-a": (36, 20), "sq-b": (36, 40)})
+    assert game.state.mission is not None
+    game.state = replace(game.state, mission=replace(game.state.mission, vp={"a": 1, "b": 5}))
+    _kill(game, "sq-b")
+    _end_turn(game)
+    state = _end_turn(game)
+    assert state.ended and state.end_reason == VICTORY_POINTS and state.winner == "b"
+    assert state.mission is not None and state.mission.vp == {"a": 4, "b": 5}
+    assert state.log[-1].text == "Final tally 4 VP to 5: side b wins."
+
+
 def test_hh3_sudden_death_units_in_reserve_are_not_on_the_battlefield() -> None:
     """hh3 Core Mission step 8, Sudden Death: models in Reserves do not count as on the
     battlefield - a side whose last unit on the table fell ends the battle at the end of the

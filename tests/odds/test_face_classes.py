@@ -264,6 +264,7 @@ def test_the_merged_walk_gives_the_answer_of_all_six_faces(name: str) -> None:
     # named first and untouched by the charge: its Volley Attacks hurt the charger).
     first = next((u for u in merged.units if u.no_effect.p < 1), None)
     assert first is not None and first.no_effect.p > 0
+    assert first is merged.units[0] or name == "hh3_volley_at_a_charge"
 
 
 def test_only_judged_rolls_of_listed_purposes_are_merged() -> None:
@@ -277,7 +278,10 @@ def test_only_judged_rolls_of_listed_purposes_are_merged() -> None:
     assert face_classes("hh3", "hit test", at_least(3, "hit", "miss")) == ((1, 2), (3, 4, 5, 6))
     assert face_classes("hh3", "armour penetration", None) == SIX_FACES
     assert face_classes("hh3", "vehicle damage table", None) == SIX_FACES
-    hit_on_3 = lambda v: "hit" if hit_succeeds(v, 3, -1) else "miss"  # noqa: E731
+
+    def hit_on_3(v: int) -> str:
+        return "hit" if hit_succeeds(v, 3, -1) else "miss"
+
     assert face_classes("40k11", "hit", hit_on_3) == ((1, 2, 3), (4, 5, 6))
     assert face_classes("40k11", "charge", None) == SIX_FACES
     assert face_classes("40k11", "hit test", hit_on_3) == SIX_FACES  # hh3's name, not 40k11's

@@ -5,6 +5,8 @@ answered without loading any of them."""
 
 from __future__ import annotations
 
+import pytest
+
 from hulldown.live.runtime import MatchRuntime
 from hulldown.match.actions import EndPhase, TakebackAnswer, TakebackRequest
 from hulldown.match.state import MatchState
@@ -13,7 +15,7 @@ from hulldown.wire import protocol
 from tests.live.runtimes import duel_runtime
 
 
-def count_loads(runtime: MatchRuntime) -> list[int]:
+def count_loads(runtime: MatchRuntime, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The seqs of the earlier states the runtime loads from now on."""
     loaded: list[int] = []
     get = runtime.states.get
@@ -23,17 +25,17 @@ def count_loads(runtime: MatchRuntime) -> list[int]:
             loaded.append(seq)
         return await get(seq)
 
-    runtime.states.get = counted  # type: ignore[method-assign]
+    monkeypatch.setattr(runtime.states, "get", counted)
     return loaded
 
 
 async def test_a_refused_takeback_request_loads_no_earlier_state(
-    store: RedisEventStore, redis_url: str, key_prefix: str
+    store: RedisEventStore, redis_url: str, key_prefix: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     runtime = await duel_runtime(store, redis_url, key_prefix)
     for k in range(6):  # side a's three phases, then side b's
         assert isinstance(await runtime.submit(runtime.state.active, EndPhase(), f"e{k}"), protocol.Ack)
-    loaded = count_loads(runtime)
+    loaded = count_loads(runtime, monkeypatch)
 
     for to_seq in (0, -1_000_000, 7):
         refused = await runtime.submit("a", TakebackRequest(to_seq=to_seq), f"t{to_seq}")

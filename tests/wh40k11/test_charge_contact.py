@@ -6,7 +6,7 @@ a model left out of base contact is refused with a legal spot in contact it coul
 from __future__ import annotations
 
 from hulldown.match.actions import Charge, Move
-from hulldown.match.state import Point
+from hulldown.match.state import MatchState, Point
 from hulldown.rules.geometry import Base, distance, overlaps
 from hulldown.rules.wh40k11.constants import BASE_CONTACT
 from hulldown.rules.wh40k11.space import extent, footprint
@@ -16,7 +16,7 @@ from .builders import check, infantry, state, step, vehicle
 D = 32.0 / 25.4  # two 32 mm bases touch with their centres 1.26" apart
 
 
-def _charged(dice: list[int]):  # type: ignore[no-untyped-def]
+def _charged(dice: list[int]) -> MatchState:
     squad = infantry("squad", "a", [(10, 24), (10, 25.5)])
     foe = infantry("foe", "b", [(16, 24)])
     return step(state(squad, foe, phase="charge"), Charge(unit="squad", target="foe"), dice)
@@ -49,7 +49,7 @@ def test_a_roll_too_short_for_contact_leaves_engagement_range_enough() -> None:
     assert check(s, Move(unit="squad", kind="charge", path=(Point(13, 24),))) is None
 
 
-def _charged_walker():  # type: ignore[no-untyped-def]
+def _charged_walker() -> MatchState:
     """A FRAME VEHICLE walker of side b, a 10" x 2" hull on a 60 mm base (radius 1.18") at
     (10, 24) facing +x: the base sticks out 0.18" past each long side of the hull. squad-1 (32 mm)
     at (10, 29) charges it with a roll of 2 + 3 = 5."""
