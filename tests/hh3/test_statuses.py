@@ -208,3 +208,18 @@ def test_infantry_statuses_go_on_a_passed_cool_check() -> None:
         troops = _with(squad("s", "a", [(10, 10)], cool=8, gun=bolter()), "pinned")
         state = act(make([troops, tank("e", "b", 50, 24)], phase="end"), "a", EndPhase(), dice)
         assert state.units["s"].statuses == kept
+
+
+def test_an_embarked_unit_keeps_its_statuses_and_makes_no_check() -> None:
+    """hh3 Transports, Embarking and Disembarking [ext]: a unit that embarks with a status keeps it
+    and "may not have any Checks made to remove it until the Unit Disembarks". Worked example: a
+    Suppressed squad (Cool 8) aboard its Rhino at the end of its player turn makes no Cool check in
+    the Statuses sub-phase (no dice at all: a 2D6 of 3 would have removed the status), and stays
+    Suppressed; the Rhino, which has no status, makes no Repair Test either."""
+    troops = _with(squad("s", "a", [(30, 24)], cool=8, gun=bolter(), embarked_in="rhino"), "suppressed")
+    rhino = tank("rhino", "a", 30, 24, keywords=("transport",), capacity=10, access=("left", "right"))
+    rhino = replace(rhino, passengers=("s",))
+    state = act(make([rhino, troops, tank("e", "b", 50, 24)], phase="end"), "a", EndPhase(), [])
+    assert rolls(state) == []
+    assert state.units["s"].statuses == {"suppressed": 0}
+    assert state.active == "b"

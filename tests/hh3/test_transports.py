@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from hulldown.match.actions import Charge, Disembark, Embark, Fire, Shoot
+from hulldown.match.actions import Charge, Disembark, Embark, Fire, Move, Pivot, Shoot
 from hulldown.match.state import MatchState, Point, Unit, UnitKind
 from hulldown.rules import geometry as g
 from hulldown.rules.hh3 import geom
@@ -103,6 +103,38 @@ def test_embark_needs_every_model_within_2in_of_an_access_facing() -> None:
     why = rejection(_embark(far), "a", Embark("s", "rhino"))
     assert why is not None and why.code == "too_far_from_access"
     assert why.values["model"] == "s-2" and abs(float(why.values["distance"] or 0) - 2.57) < 0.01
+
+
+def test_embark_within_2in_at_the_start_of_the_move_sub_phase() -> None:
+    """hh3 Transport sub-type, Embarking / Disembarking: "all models in the unit must start or end
+    the sub-phase within 2\" of a facing of the transport with an access point" (hh3 Transports,
+    Embarking [ext]: a unit may embark on a transport "after it has been activated and moved").
+    Worked example: two marines stand 1.1 in from the Rhino's left access side; the Rhino drives
+    8 in forward first, leaving them more than 6 in from any access facing. They began the Move
+    sub-phase within 2 in, so they may still embark; a squad that began 3 in away may not."""
+    near = squad("s", "a", LEFT_SPOTS[:2])
+    state = act(make([_rhino(), near]), "a", Move("rhino", (Point(38, 24),)))
+    assert rejection(state, "a", Embark("s", "rhino")) is None
+    state = act(state, "a", Embark("s", "rhino"))
+    assert state.units["s"].embarked_in == "rhino" and state.units["rhino"].passengers == ("s",)
+    far = squad("s", "a", [(28, 28.5), (29.3, 28.5)])  # 2.37 in from the left side
+    state = act(make([_rhino(), far]), "a", Move("rhino", (Point(30, 25.5),)))  # now 0.87 in away
+    assert rejection(state, "a", Embark("s", "rhino")) is None  # the end: within 2 in now
+    state = act(make([_rhino(), far]), "a", Move("rhino", (Point(38, 24),)))
+    why = rejection(state, "a", Embark("s", "rhino"))
+    assert why is not None and why.code == "too_far_from_access"
+
+
+def test_embark_at_the_start_after_a_pivot_but_not_after_moving_away() -> None:
+    """hh3 Transport sub-type, Embarking / Disembarking: a pivot turns the access facings away, but
+    the marines began the sub-phase within 2 in of the left side, so they may embark. A squad that
+    moved embarks from where its move ended [decided: its move was its activation]: having walked
+    6 in away, it is refused even though it began next to the Rhino."""
+    state = act(make([_rhino(access=("left",)), squad("s", "a", LEFT_SPOTS[:2])]), "a", Pivot("rhino", 180))
+    assert rejection(state, "a", Embark("s", "rhino")) is None
+    walked = act(make([_rhino(), squad("s", "a", LEFT_SPOTS[:2])]), "a", Move("s", (Point(27.6, 32.6),)))
+    why = rejection(walked, "a", Embark("s", "rhino"))
+    assert why is not None and why.code == "too_far_from_access"
 
 
 def test_a_unit_locked_in_combat_cannot_embark() -> None:

@@ -9,6 +9,7 @@
 # unit id order); the player turn ends once the last decision is answered.
 # [decided] A unit that is not a vehicle makes one Cool check per Statuses sub-phase; a pass
 # removes all of its statuses (the published rules test each status; one check keeps it short).
+# hh3 Transports, Embarking and Disembarking [ext]: an embarked unit makes no check at all.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from ...match.context import ApplyContext
-from ...match.state import Decision, MatchState
+from ...match.state import Decision, MatchState, Unit
 from ...match.turns import replace_unit
 from ..phases import PHASES_HH3, end_phase
 from . import resolution, statuses
-from .core import R_CORE_COOL, R_REPAIR, at_least, is_vehicle
+from .core import R_CORE_COOL, R_EMBARKED_STATUS, R_REPAIR, at_least, is_vehicle
 
 DECISION_REPAIR = "repair"
 
@@ -37,6 +38,9 @@ def end_current_phase(state: MatchState, ctx: ApplyContext) -> MatchState:
         if unit.side != state.active or unit.destroyed or not unit.statuses:
             continue
         if "reserves" in unit.statuses:  # off the table (docs/missions.md): no status to recover
+            continue
+        if not checks_statuses(unit):
+            ctx.log(f"{unit.name} is embarked: it keeps its statuses until it disembarks.", R_EMBARKED_STATUS)
             continue
         if is_vehicle(unit):
             target = statuses.repair_target(unit)
@@ -64,6 +68,12 @@ def end_current_phase(state: MatchState, ctx: ApplyContext) -> MatchState:
         else:
             ctx.log(f"{unit.name} fails its Cool check and keeps its statuses.", R_CORE_COOL)
     return _next(state, queue, ctx)
+
+
+def checks_statuses(unit: Unit) -> bool:
+    """hh3 Transports, Embarking and Disembarking [ext]: a unit embarked with a status keeps it and
+    may have no check made to remove it until it disembarks, so it sits out the Statuses sub-phase."""
+    return unit.embarked_in is None
 
 
 def _next(state: MatchState, queue: list[str], ctx: ApplyContext) -> MatchState:

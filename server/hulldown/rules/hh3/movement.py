@@ -21,7 +21,7 @@ from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Model, Point, Unit
 from ...match.turns import add_flag, replace_unit
 from .. import geometry as g
-from . import damage, geom, statuses
+from . import damage, geom, statuses, transports
 from .combat_lock import locked
 from .core import (
     COHERENCY,
@@ -267,6 +267,9 @@ def apply_move(state: MatchState, unit: Unit, action: Move, ctx: ApplyContext) -
     """hh3 Vehicles, Movement to Driving through other units: the unit moves (or Rushes); dangerous
     terrain and units driven through."""
     rush = action.kind == "rush"
+    if is_vehicle(unit):
+        # hh3 Transport sub-type, Embarking / Disembarking: who began the sub-phase by its doors.
+        unit = transports.record_start_embarkers(state, unit)
     ends = end_positions(unit, action)
     sweeps = {m.id: sweep(unit, m, action) for m in alive_models(unit)}
     longest = max(path_length(m, model_path(unit, m, action)) for m in alive_models(unit))
@@ -374,6 +377,9 @@ def validate_pivot(state: MatchState, unit: Unit, action: Pivot) -> Rejection | 
 
 
 def apply_pivot(state: MatchState, unit: Unit, action: Pivot, ctx: ApplyContext) -> MatchState:
+    # hh3 Transport sub-type, Embarking / Disembarking: the pivot turns the access facings away from
+    # units that began the sub-phase by them; they may still embark.
+    unit = transports.record_start_embarkers(state, unit)
     model = vehicle_model(unit)
     heading = action.heading % 360
     turned = replace(unit, models={model.id: replace(model, heading=heading)})

@@ -94,6 +94,50 @@ def access_distance(transport: Unit, fp: g.Footprint) -> float:
     return min((g.distance(fp, edge) for edge in access_edges(transport)), default=float("inf"))
 
 
+# hh3 Transport sub-type, Embarking / Disembarking [seed]: a unit embarks when all its models "start
+# or end the sub-phase within 2\" of a facing of the transport with an access point". Where they end
+# is where they stand; where they started is lost once the transport has moved or pivoted, so the
+# transport records, as it turns or moves, each friendly unit that has not moved yet and stands
+# within 2" of an access facing: the turn flag ``embark_from:<unit>`` [decided form]. A unit that
+# has moved embarks from where its move ended [decided: its move was its activation, and it could
+# have embarked from the start instead of moving].
+EMBARK_FROM_FLAG = "embark_from"
+
+
+def embark_from_flag(uid: str) -> str:
+    return f"{EMBARK_FROM_FLAG}:{uid}"
+
+
+def out_of_embark_range(transport: Unit, unit: Unit) -> tuple[Model, float] | None:
+    """hh3 Transport sub-type, Embarking / Disembarking: the first model (and its distance) more
+    than 2" from every facing with an access point; None when all are within 2"."""
+    for model in alive_models(unit):
+        d = access_distance(transport, geom.footprint(model))
+        if d > EMBARK_RANGE + g.EPS:
+            return model, d
+    return None
+
+
+def record_start_embarkers(state: MatchState, transport: Unit) -> Unit:
+    """hh3 Transport sub-type, Embarking / Disembarking ("start ... the sub-phase within 2\""): the
+    transport, about to move or pivot, with an ``embark_from`` flag for every friendly unit that has
+    not moved this phase (so stands where it began the Move sub-phase) within 2" of its access
+    facings."""
+    if not transport.has(TRANSPORT_KEYWORD) or not transport.profile.access:
+        return transport
+    for other in units_on_table(state):
+        if other.side != transport.side or other.kind not in EMBARK_KINDS or other.flag(F_MOVED):
+            continue
+        if out_of_embark_range(transport, other) is None:
+            transport = add_flag(transport, embark_from_flag(other.id))
+    return transport
+
+
+def began_within_range(transport: Unit, unit: Unit) -> bool:
+    """The unit began the Move sub-phase within 2" of an access facing and has not moved since."""
+    return not unit.flag(F_MOVED) and transport.flag(embark_from_flag(unit.id))
+
+
 def validate_embark(state: MatchState, unit: Unit, action: Embark) -> Rejection | None:
     if state.phase != "movement":
         return reject("wrong_phase", R_EMBARK, f"units embark in the Movement phase, not {state.phase}")
@@ -147,17 +191,18 @@ def validate_embark(state: MatchState, unit: Unit, action: Embark) -> Rejection 
         )
     if not transport.profile.access:
         return reject("no_access_point", R_EMBARK, f"{transport.name} has no access point")
-    for model in alive_models(unit):
-        d = access_distance(transport, geom.footprint(model))
-        if d > EMBARK_RANGE + g.EPS:
-            return reject(
-                "too_far_from_access",
-                R_EMBARK,
-                f"{model.id} is {d:.2f} in from the nearest access point, it must be within 2 in",
-                model=model.id,
-                distance=d,
-                limit=EMBARK_RANGE,
-            )
+    far = out_of_embark_range(transport, unit)
+    if far is not None and not began_within_range(transport, unit):
+        model, d = far
+        return reject(
+            "too_far_from_access",
+            R_EMBARK,
+            f"{model.id} is {d:.2f} in from the nearest access point, it must be within 2 in "
+            "(now, or at the start of the Move sub-phase)",
+            model=model.id,
+            distance=d,
+            limit=EMBARK_RANGE,
+        )
     return None
 
 
