@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from .identity_cache import IdentityCache
 from .state import LOG_WINDOW, SIDES, LogEntry, MatchState, Side, Unit
 
 VICTORY_POINTS = "victory_points"
@@ -31,19 +30,34 @@ CONCESSION = "concession"
 RULE = "docs/architecture.md, End of match"
 
 
-# Counted once per units map object (the states between two changes to a unit share it): the
-# units left per side, the sides that fielded any, and the sides wiped out (in SIDES order).
-_counts: IdentityCache[dict[str, Unit], tuple[dict[Side, int], frozenset[Side], tuple[Side, ...]]] = (
-    IdentityCache(256)
-)
+Counts = tuple[dict[Side, int], frozenset[Side], tuple[Side, ...]]
 
 
-def _count(state: MatchState) -> tuple[dict[Side, int], frozenset[Side], tuple[Side, ...]]:
-    units = state.units
-    found = _counts.get(units)
-    if found is None:
-        found = _counts.put(units, _counted(units))
-    return found
+class _LastCount:
+    """The count of the last units map asked about. Consecutive states share their units map
+    until a unit changes, so a fold asks about one map again and again: one slot, checked by
+    identity, answers those (the map is immutable; the slot keeps it alive, so its identity
+    is not reused). Any other map is counted afresh, which is one pass over its units."""
+
+    __slots__ = ("entry",)
+
+    def __init__(self) -> None:
+        self.entry: tuple[dict[str, Unit], Counts] | None = None
+
+    def count(self, units: dict[str, Unit]) -> Counts:
+        entry = self.entry  # one read: another thread may replace it meanwhile
+        if entry is not None and entry[0] is units:
+            return entry[1]
+        found = _counted(units)
+        self.entry = (units, found)
+        return found
+
+
+_last = _LastCount()
+
+
+def _count(state: MatchState) -> Counts:
+    return _last.count(state.units)
 
 
 # The sides that fielded units and the sides wiped out, by (side a did, side b did): made once.
@@ -59,7 +73,7 @@ _WIPED: dict[tuple[bool, bool], tuple[Side, ...]] = {
 }
 
 
-def _counted(units: dict[str, Unit]) -> tuple[dict[Side, int], frozenset[Side], tuple[Side, ...]]:
+def _counted(units: dict[str, Unit]) -> Counts:
     """One pass over the units (asked after every game action: a unit that moved makes a new map)."""
     fielded_a = fielded_b = False
     left_a = left_b = 0
@@ -90,7 +104,7 @@ def victory(state: MatchState) -> tuple[Side | None, str, str] | None:
     """(winner or None for a draw, reason, log text) when the match is over, else None."""
     if state.ended:
         return None
-    left, _, wiped = _count(state)
+    left, _, wiped = _last.count(state.units)
     mission = state.mission
     limit = state.options.turn_limit
     if not wiped and mission is None and not 0 < limit < state.turn:
