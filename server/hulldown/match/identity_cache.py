@@ -56,3 +56,27 @@ class IdentityCache(Generic[K, V]):
 
     def __len__(self) -> int:
         return len(self._young) + len(self._old)
+
+
+class LastOne(Generic[K, V]):
+    """A cache of one entry: the value computed for the last object asked about, checked by
+    identity (an ``IdentityCache`` of one). For a value asked about again and again for the
+    same object, as a fold asks about the units map its consecutive states share until a unit
+    changes: one read and one comparison answer it, and nothing builds up to be freed. The
+    entry keeps its object alive, so its id cannot be reused; threads may share it (the entry
+    is read once and replaced whole)."""
+
+    __slots__ = ("_entry",)
+
+    def __init__(self) -> None:
+        self._entry: tuple[K, V] | None = None
+
+    def get(self, obj: K) -> V | None:
+        entry = self._entry
+        if entry is not None and entry[0] is obj:
+            return entry[1]
+        return None
+
+    def put(self, obj: K, value: V) -> V:
+        self._entry = (obj, value)
+        return value

@@ -75,24 +75,25 @@ class Timeline:
     def push(self, event: Event) -> MatchState:
         """Fold the next event (its seq must be ``seq + 1``)."""
         before = self.state
-        if event.seq != before.seq + 1:
-            raise ValueError(f"event seq {event.seq} does not follow seq {before.seq}")
+        seq = event.seq
+        if seq != before.seq + 1:
+            raise ValueError(f"event seq {seq} does not follow seq {before.seq}")
         dice = self.dice_for(event)
-        ctx = ApplyContext(event.seq, dice, before.log_count)
+        ctx = ApplyContext(seq, dice, before.log_count)
         after = evolve_with_history(before, event, dice, self.state_at, ctx)
         self.events.append(event)
         self.state = after
         rolls = dice.rolls
         if rolls:
-            self.drawn[event.seq] = tuple(r.value for r in rolls)
+            self.drawn[seq] = tuple(r.value for r in rolls)
         self._recent.append(after)
-        if after.seq % self._every == 0:
-            self._checkpoints[after.seq] = after
-            self._checkpoint_seqs.append(after.seq)
-        self._record(before, after, event)
+        if seq % self._every == 0:
+            self._checkpoints[seq] = after
+            self._checkpoint_seqs.append(seq)
+        self._record(before, after, seq)
         count = after.log_count - before.log_count
         if count > 0:
-            self.entries[event.seq] = _written(ctx.entries, after.log, count)
+            self.entries[seq] = _written(ctx.entries, after.log, count)
         return after
 
     def next_state(self, state: MatchState) -> MatchState:
@@ -107,24 +108,17 @@ class Timeline:
                 self.push(event)
         return self.state
 
-    def _record(self, before: MatchState, after: MatchState, event: Event) -> None:
+    def _record(self, before: MatchState, after: MatchState, seq: int) -> None:
+        """The index's part of folding the event at ``seq``: the line of play, the undone
+        actions, the phase starts."""
         mark = after.last_undo
-        if mark is not None and mark is not before.last_undo and mark.seq == event.seq:
-            self.restores[event.seq] = mark.to
-            while self.line and self.line[-1].seq > mark.to:
-                step = self.line.pop()
-                self.undone_by[step.seq] = event.seq
-                self.undone.append(UndoneAction(step.seq, step.by, step.action, event.seq))
-            for k in range(len(self.phases) - 1, -1, -1):
-                entry = self.phases[k]
-                if entry.seq <= mark.to:
-                    break
-                if entry.undone_by is None:
-                    self.phases[k] = replace(entry, undone_by=event.seq)
+        if mark is not None and mark is not before.last_undo and mark.seq == seq:
+            self._record_undo(mark.to, seq)
             return
-        if after.line is not None and after.line.seq == event.seq:
-            self.line.append(after.line)
-            self.steps[event.seq] = after.line
+        step = after.line
+        if step is not None and step.seq == seq:
+            self.line.append(step)
+            self.steps[seq] = step
         if (
             after.phase != before.phase
             or after.active != before.active
@@ -132,9 +126,21 @@ class Timeline:
             or after.turn != before.turn
             or not self.phases
         ):
-            self.phases.append(
-                PhaseStart(event.seq, after.turn, after.player_turn, after.active, after.phase)
-            )
+            self.phases.append(PhaseStart(seq, after.turn, after.player_turn, after.active, after.phase))
+
+    def _record_undo(self, to: int, seq: int) -> None:
+        """The event at ``seq`` restored the state as of ``to``: the actions after it are undone."""
+        self.restores[seq] = to
+        while self.line and self.line[-1].seq > to:
+            step = self.line.pop()
+            self.undone_by[step.seq] = seq
+            self.undone.append(UndoneAction(step.seq, step.by, step.action, seq))
+        for k in range(len(self.phases) - 1, -1, -1):
+            entry = self.phases[k]
+            if entry.seq <= to:
+                break
+            if entry.undone_by is None:
+                self.phases[k] = replace(entry, undone_by=seq)
 
     # ---- earlier states ------------------------------------------------------------------
 

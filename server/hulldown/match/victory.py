@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from .identity_cache import LastOne
 from .state import LOG_WINDOW, SIDES, LogEntry, MatchState, Side, Unit
 
 VICTORY_POINTS = "victory_points"
@@ -33,31 +34,17 @@ RULE = "docs/architecture.md, End of match"
 Counts = tuple[dict[Side, int], frozenset[Side], tuple[Side, ...]]
 
 
-class _LastCount:
-    """The count of the last units map asked about. Consecutive states share their units map
-    until a unit changes, so a fold asks about one map again and again: one slot, checked by
-    identity, answers those (the map is immutable; the slot keeps it alive, so its identity
-    is not reused). Any other map is counted afresh, which is one pass over its units."""
-
-    __slots__ = ("entry",)
-
-    def __init__(self) -> None:
-        self.entry: tuple[dict[str, Unit], Counts] | None = None
-
-    def count(self, units: dict[str, Unit]) -> Counts:
-        entry = self.entry  # one read: another thread may replace it meanwhile
-        if entry is not None and entry[0] is units:
-            return entry[1]
-        found = _counted(units)
-        self.entry = (units, found)
-        return found
-
-
-_last = _LastCount()
+# The count of the last units map asked about: consecutive states share their units map until a
+# unit changes, so a fold asks about one map again and again; any other map is one pass to count.
+_last: LastOne[dict[str, Unit], Counts] = LastOne()
 
 
 def _count(state: MatchState) -> Counts:
-    return _last.count(state.units)
+    units = state.units
+    found = _last.get(units)
+    if found is None:
+        found = _last.put(units, _counted(units))
+    return found
 
 
 # The sides that fielded units and the sides wiped out, by (side a did, side b did): made once.
@@ -104,7 +91,7 @@ def victory(state: MatchState) -> tuple[Side | None, str, str] | None:
     """(winner or None for a draw, reason, log text) when the match is over, else None."""
     if state.ended:
         return None
-    left, _, wiped = _last.count(state.units)
+    left, _, wiped = _count(state)
     mission = state.mission
     limit = state.options.turn_limit
     if not wiped and mission is None and not 0 < limit < state.turn:

@@ -28,7 +28,7 @@ from msgspec.structs import replace
 
 from ...match.actions import Fire, Manifest, Shoot
 from ...match.context import ApplyContext
-from ...match.identity_cache import IdentityCache
+from ...match.identity_cache import LastOne
 from ...match.rejection import Rejection, reject
 from ...match.state import Decision, MatchState, Side, Unit, other_side
 from ..phases import PHASES_40K7
@@ -66,7 +66,6 @@ SKIP_PHASE_WITHOUT_PSYKER = True
 # [decided: the Psychic phase asks one decision per power, Deny the Witch].
 JINK_AGAINST_WITCHFIRE = False
 
-CASTER_CACHE_SIZE = 256  # units maps whose casters are kept (has_caster)
 
 EndPhase = Callable[[MatchState, ApplyContext], MatchState]
 """The edition's end of the current phase (end-of-phase morale, passenger tests, next phase)."""
@@ -94,9 +93,9 @@ def phase_order(state: MatchState) -> tuple[str, ...]:
     return PHASES_40K7
 
 
-# Asked at the end of every phase: answered once per units map object and side (the states
-# between two changes to a unit share the map; match/identity_cache.py).
-_casters: IdentityCache[dict[str, Unit], dict[Side, bool]] = IdentityCache(CASTER_CACHE_SIZE)
+# Asked at the end of every Movement phase: answered once per units map object and side, for the
+# last map asked about (the states between two changes to a unit share it; match/identity_cache.py).
+_casters: LastOne[dict[str, Unit], dict[Side, bool]] = LastOne()
 
 
 def has_caster(state: MatchState, side: Side) -> bool:
