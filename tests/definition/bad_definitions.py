@@ -498,6 +498,36 @@ BAD: tuple[Bad, ...] = (
         f"{U0}.weapons[0].mount.barrel",
         "MAX_MOUNT_OFFSET",
     ),
+    # hh3 Vehicles, Fire arcs and weapon mounts: a sponson fires into its own side's half of the
+    # table. Without a side the match was created and every shot with the weapon failed: /check
+    # and /odds answered 500 and the acting socket was dropped without an answer.
+    Bad(
+        "hh3 sponson without a side",
+        _set(f"{U0}.weapons[0].mount", {"kind": "sponson"}),
+        f"{U0}.weapons[0].mount.side",
+        "left",
+        edition="hh3",
+    ),
+    Bad(
+        "hh3 sponson on the side arc",
+        _set(f"{U0}.weapons[0].mount", {"kind": "sponson", "arc": "side"}),
+        f"{U0}.weapons[0].mount.side",
+        "sponson",
+        edition="hh3",
+    ),
+    # A co-axial weapon takes its main weapon's arc: linked to another co-axial weapon it had
+    # none, and every 40k7 shot with it failed (/check and /odds 500, the acting socket dropped).
+    Bad(
+        "co-axial linked to a co-axial weapon",
+        lambda d: _unit(d, 0)["weapons"].extend(
+            [
+                {**_unit(d, 0)["weapons"][0], "id": "co-1", "mount": {"kind": "coaxial", "linked": "co-2"}},
+                {**_unit(d, 0)["weapons"][0], "id": "co-2", "mount": {"kind": "coaxial", "linked": "co-1"}},
+            ]
+        ),
+        f"{U0}.weapons[1].mount.linked",
+        "co-axial",
+    ),
     Bad(
         "hh3 model profile out of bounds",
         _set(f"{U2}.models.s0.profile", {"ld": 1000}),

@@ -88,14 +88,14 @@ async def test_odds_needs_a_side_token_in_the_header_and_a_strict_body(server: S
     created = _create(server)
     missing = _odds(server, created, {"action": SHOOT}, None)
     assert missing.status_code == 401 and missing.json()["error"]["code"] == "side_token_required"
-    # A token in the query string is not accepted here.
+    # A token in the query string is not accepted here: refused as on every route (SPEC section 4).
     query = httpx.post(
         f"{server.http}/matches/{created['match_id']}/odds",
         params={"token": created["tokens"]["a"]},
         json={"action": SHOOT},
         timeout=10,
     )
-    assert query.status_code == 401
+    assert query.status_code == 400 and query.json()["error"]["code"] == "token_in_query"
     wrong = _odds(server, created, {"action": SHOOT}, "not-a-token")
     assert wrong.status_code == 403
     unknown_field = _odds(server, created, {"action": SHOOT, "colour": "red"}, created["tokens"]["a"])

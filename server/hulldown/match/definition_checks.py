@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from shapely.geometry import Polygon
 
@@ -276,8 +276,10 @@ def _unit(d: MatchDefinition, vocab: Vocabulary, i: int, u: UnitDef) -> Iterator
         )
     model_ids = [m.id for m in u.models]
     weapon_ids = [w.id for w in u.weapons]
+    kinds = {w.id: w.mount.kind for w in u.weapons}
     for j, w in enumerate(u.weapons):
         yield from _weapon(join(join(path, "weapons"), j), w, vocab, d.edition, model_ids, weapon_ids)
+        yield from _coaxial_main(join(join(path, "weapons"), j), w, kinds)
     if u.state is not None:
         spath = join(path, "state")
         yield from _bound((spath, "hp"), u.state.hp, 0, max(u.profile.hp, 0), "hp left", "the profile's hp")
@@ -465,6 +467,7 @@ def _weapon(
             f"{edition} has no weapon mounts other than the listed (mount {mount.kind!r})",
             allowed=vocab.mounts,
         )
+    yield from _sponson_side(path, w, edition)
     yield from _bound((path, "mount.swivel"), mount.swivel, 0, L.MAX_SWIVEL, "swivel", "MAX_SWIVEL")
     # 40k7 Vehicle Weapons and Line of Sight: range is measured from the muzzle, the barrel's
     # length from the mount; a barrel is no longer than a mount is far from the hull centre.
@@ -483,6 +486,35 @@ def _weapon(
     if mount.linked is not None and (mount.linked not in weapons or mount.linked == w.id):
         yield unknown_name(
             join(path, "mount.linked"), "linked weapon", mount.linked, [x for x in weapons if x != w.id]
+        )
+
+
+def _coaxial_main(path: str, w: WeaponDef, kinds: Mapping[str, str]) -> Iterator[Problem]:
+    """A co-axial weapon fires in the arc of the weapon it is ``linked`` to (hh3 Vehicles, Fire
+    arcs and weapon mounts, Co-axial), so that one is not co-axial itself."""
+    linked = w.mount.linked
+    if w.mount.kind != "coaxial" or linked is None or kinds.get(linked) != "coaxial":
+        return
+    yield Problem(
+        join(path, "mount.linked"),
+        f"a co-axial weapon fires in the arc of the weapon it is linked to, and {linked!r} is "
+        "co-axial itself: link it to its main weapon",
+        allowed=tuple(wid for wid, kind in kinds.items() if kind != "coaxial"),
+    )
+
+
+def _sponson_side(path: str, w: WeaponDef, edition: str) -> Iterator[Problem]:
+    """hh3 Vehicles, Fire arcs and weapon mounts: a sponson fires into its own side's half of the
+    table, so it needs that side (``side``, or an ``arc`` of left or right). The 40k7 rules take
+    a sponson without one as the right-hand one."""
+    mount = w.mount
+    if edition != "hh3" or mount.kind != "sponson" or mount.side is not None:
+        return
+    if mount.arc not in ("left", "right"):
+        yield Problem(
+            join(path, "mount.side"),
+            "an hh3 sponson fires into its own side's half of the table: give its side",
+            allowed=("left", "right"),
         )
 
 

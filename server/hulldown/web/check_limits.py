@@ -17,7 +17,7 @@ from starlette.responses import Response
 from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
 from ..match.state import Side
-from .access import token_of
+from .access import token_in_query, token_of
 from .rate_limit import RateLimit
 from .responses import error
 
@@ -76,13 +76,16 @@ class SideCall:
 
 async def side_call(request: Request) -> SideCall | Response:
     """The match ``{match_id}`` names and the side whose token ``Authorization: Bearer`` carries,
-    if that side is within its rate; else the error (404 ``unknown_match``, 401 ``unauthorised``,
-    429 ``rate_limited``)."""
+    if that side is within its rate; else the error (404 ``unknown_match``, 400
+    ``token_in_query``, 401 ``unauthorised``, 429 ``rate_limited``)."""
     live: LiveService = request.app.state.live
     match_id = request.path_params["match_id"]
     runtime = await live.get(match_id)
     if runtime is None:
         return error(404, "unknown_match", "no such match")
+    refused = token_in_query(request)
+    if refused is not None:
+        return refused
     token = token_of(request)
     side = await live.authenticate(match_id, token) if token is not None else None
     if side is None:

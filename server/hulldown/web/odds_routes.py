@@ -21,7 +21,7 @@ from ..match.rejection import Rejection
 from ..odds import DEFAULT_SAMPLES, MAX_EXACT_PLAYS, OddsOptions, compute_odds
 from ..odds.answer import MethodChoice
 from ..odds.engine import MAX_SAMPLES
-from .access import token_of
+from .access import token_in_query, token_of
 from .body import decode_typed, read_limited
 from .check_limits import over_rate
 from .odds_gate import odds_gate
@@ -51,6 +51,9 @@ async def post_odds(request: Request) -> Response:
     runtime = await live.get(match_id)
     if runtime is None:
         return error(404, "unknown_match", "no such match")
+    refused = token_in_query(request)
+    if refused is not None:
+        return refused
     token = token_of(request)
     if token is None:
         return error(

@@ -51,7 +51,11 @@ def odds_paths() -> dict[str, Schema]:
                 },
                 "responses": {
                     "200": _json("OddsAnswer", "The odds."),
-                    "400": _json("ErrorResponse", "bad_request: the body does not decode as an OddsRequest."),
+                    "400": _json(
+                        "ErrorResponse",
+                        "bad_request: the body does not decode as an OddsRequest; token_in_query: a token "
+                        "was put in the query string; send the header.",
+                    ),
                     "401": _json("ErrorResponse", "side_token_required: no 'Authorization: Bearer' token."),
                     "403": _json("ErrorResponse", "side_token_required: the token is not a side token."),
                     "404": _json("ErrorResponse", "unknown_match: no such match."),

@@ -80,7 +80,11 @@ def table_paths() -> dict[str, Schema]:
                 },
                 "responses": {
                     "200": _json("CheckResult", "ok (with the seq the action would get) or the rejection."),
-                    "400": _json(err, "bad_request: the body does not decode as a CheckRequest."),
+                    "400": _json(
+                        err,
+                        "bad_request: the body does not decode as a CheckRequest; token_in_query: a "
+                        "token was put in the query string; send the header.",
+                    ),
                     "401": _json(err, "unauthorised: no valid side token."),
                     "404": _json(err, "unknown_match: no such match."),
                     "413": _json(err, "too_large: the body exceeds 100,000 bytes."),
@@ -102,6 +106,9 @@ def table_paths() -> dict[str, Schema]:
                 "parameters": [MATCH_ID, _model("unit", "A unit id of the caller's side.")],
                 "responses": {
                     "200": _json("UnitOptions", "Every kind of action, open or closed with the refusal."),
+                    "400": _json(
+                        err, "token_in_query: a token was put in the query string; send the header."
+                    ),
                     "401": _json(err, "unauthorised: no valid side token."),
                     "403": _json(err, "not_your_unit: the unit belongs to the other side."),
                     "404": _json(err, "unknown_match or unknown_unit."),
