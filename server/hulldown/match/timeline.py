@@ -238,5 +238,9 @@ def _written(rules_lines: list[LogEntry], window: tuple[LogEntry, ...], count: i
 def fold_history(
     match_id: str, events: Iterable[Event], dice_for: DiceFor, start: MatchState | None = None
 ) -> MatchState:
-    """The canonical fold of a match log: undos and takebacks restore earlier states exactly."""
-    return Timeline(match_id, dice_for, start=start).extend(events)
+    """The canonical fold of a match log: undos and takebacks restore earlier states exactly.
+    The collector stays paused until the timeline, which only this fold uses, is freed: the
+    collection that follows a pause then has the final state to look at, not every event and
+    state the timeline kept (match/gc_pause.py)."""
+    with collections_paused():
+        return Timeline(match_id, dice_for, start=start).extend(events)
