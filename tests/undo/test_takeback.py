@@ -140,3 +140,6 @@ def test_concede_is_allowed_while_a_takeback_is_pending() -> None:
     match.ok("b", Concede())
     assert match.state.ended and match.state.winner == "a" and match.state.end_reason == "concession"
     assert match.rejected("a", Undo()).code == "match_ended"
+    # The match is over: no request is left pending in its final state (nor in its views).
+    assert match.state.takeback == {}
+    assert match.rejected("b", TakebackAnswer(grant=True)).code == "match_ended"

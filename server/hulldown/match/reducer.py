@@ -76,6 +76,7 @@ def evolve(state: MatchState, event: Event, dice: Dice, ctx: ApplyContext | None
                     end_reason=body.reason,
                     pending=None,
                     suspended=None,
+                    takeback={},  # the match is over: no request is left to answer
                 )
             case Concede():
                 side: Side = "a" if event.by == "a" else "b"
@@ -87,6 +88,7 @@ def evolve(state: MatchState, event: Event, dice: Dice, ctx: ApplyContext | None
                     end_reason=CONCESSION,
                     pending=None,
                     suspended=None,
+                    takeback={},
                 )
             case _:
                 # Undo and takebacks need the earlier state; the history-aware fold handles them
