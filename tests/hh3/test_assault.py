@@ -58,11 +58,34 @@ def test_charge_a_vehicle_volley_then_charge_roll_into_base_contact() -> None:
 
 
 def test_failed_charge_does_not_move() -> None:
-    """hh3 core Charge: a charge roll below the distance fails; nobody moves."""
+    """hh3 core Charge: a charge roll below the distance fails; nobody moves. The failed charge's
+    Cool check (hh3 core, Charge Procedure step 5) rolls 3 + 3 = 6 <= Cool 8: passed, no status."""
     state = _state(_armoured())
-    state = act(state, "a", Charge("s", "v"), [1, 2])
+    state = act(state, "a", Charge("s", "v"), [1, 2, 3, 3])
     assert not state.units["s"].flag("charge_ok")
     assert state.units["s"].models["s-1"].pos == Point(30, 24)
+    assert state.units["s"].statuses == {}
+
+
+def test_failed_charge_cool_check_failed_gives_stunned() -> None:
+    """hh3 core, Charge Procedure step 5, Make Charge Move [ext]: when the charge roll is less than
+    the distance the charge fails, the chargers do not move and the charging unit makes a Cool
+    check; if it fails, the unit gains the Stunned status.
+
+    Worked example: the marines (Cool 8) stand 2.87 in from the Rhino-sized tank; charge roll 1
+    and 2, the highest 2 < 2.87: the charge fails. Cool check 5 + 4 = 9 > 8: failed, the unit is
+    Stunned."""
+    state = act(_state(_armoured()), "a", Charge("s", "v"), [1, 2, 5, 4])
+    unit = state.units["s"]
+    assert not unit.flag("charge_ok") and unit.models["s-1"].pos == Point(30, 24)
+    assert [p for p, _ in rolls(state)] == [
+        "charge roll",
+        "charge roll",
+        "Cool check (failed charge)",
+        "Cool check (failed charge)",
+    ]
+    assert unit.statuses == {"stunned": 0}
+    assert "fails its Cool check and is Stunned" in log_text(state)
 
 
 def test_charge_range_is_12in() -> None:

@@ -31,6 +31,10 @@ from hulldown.rules import geometry as g
 from hulldown.rules.charging import DECISION_CHARGE
 from hulldown.rules.hh3 import geom
 from hulldown.rules.hh3.allocation import DECISION_ALLOCATE
+from hulldown.rules.hh3.combat_lock import locked
+from hulldown.rules.hh3.core import COHERENCY, CONTACT
+from hulldown.rules.hh3.transports import access_distance
+from hulldown.rules.hh3.transports import candidates as ring_positions
 
 from ..decision_answers import random_answer
 from ..playthrough import (
@@ -105,27 +109,41 @@ def created() -> Event:
     return creation("hh3", armies(), terrain, Options(wrecks_remain=True))
 
 
+def _to_segment(p: Point, a: tuple[float, float], b: tuple[float, float]) -> float:
+    ux, uy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p.x - a[0]) * ux + (p.y - a[1]) * uy) / (ux * ux + uy * uy)))
+    return math.hypot(p.x - a[0] - t * ux, p.y - a[1] - t * uy)
+
+
 def _disembark_spots(s: MatchState, unit: Unit, rng: random.Random) -> dict[str, Point]:
+    """The whole unit (hh3 Transport sub-type, Embarking / Disembarking), each model at the first
+    spot going round the hull that touches a facing with an access point, clears the models
+    placed and is within 2 in of one of them. The draws are the earlier generator's: the facing
+    where the search starts, an offset along it, and a count of models: a count of 1 leaves the
+    last model of a unit of several out, which the rules refuse while it could still be placed."""
     carrier = s.units[unit.embarked_in or ""]
-    hull = geom.hull(next(iter(carrier.models.values())))
-    facing = rng.choice(carrier.profile.access)
-    p, q = g.facing_edge(hull, facing)
-    ux, uy = q[0] - p[0], q[1] - p[1]
-    length = math.hypot(ux, uy)
-    nx, ny = uy / length, -ux / length  # clockwise corners: the outside is on the right of p->q
-    mx, my = (p[0] + q[0]) / 2 - hull.cx, (p[1] + q[1]) / 2 - hull.cy
-    if nx * mx + ny * my < 0:
-        nx, ny = -nx, -ny
     alive = [m for m in unit.models.values() if m.alive]
+    facing = rng.choice(carrier.profile.access)
     count = rng.randint(1, len(alive))
     start = rng.uniform(0.0, 0.3)
+    edge = g.facing_edge(geom.hull(next(iter(carrier.models.values()))), facing)
+    ring = ring_positions(carrier, alive[0])
+    reach = geom.radius(alive[0]) + 0.02
+    along = [i for i, p in enumerate(ring) if _to_segment(p, *edge) < reach]
+    k = along[int(start * len(along))] if along else 0
+    ring = ring[k:] + ring[:k]
     spots: dict[str, Point] = {}
-    for k, model in enumerate(alive[:count]):
-        t = start + k * 0.27
-        if t > 1.0:
+    placed: list[g.Footprint] = []
+    for model in alive if count > 1 or len(alive) == 1 else alive[:-1]:
+        for p in ring:
+            fp = geom.at(model, p)
+            if access_distance(carrier, fp) > CONTACT or any(g.overlaps(fp, o) for o in placed):
+                continue
+            if placed and not any(g.within(fp, o, COHERENCY) for o in placed):
+                continue
+            spots[model.id] = p
+            placed.append(fp)
             break
-        r = geom.radius(model) + 0.01
-        spots[model.id] = Point(p[0] + ux * t + nx * r, p[1] + uy * t + ny * r)
     return spots
 
 
@@ -185,11 +203,13 @@ def candidates(s: MatchState, rng: random.Random) -> list[tuple[Side, Action]]:
             out.append(Shoot(unit=u.id, fire=fire))
             target = rng.choice(foes)
             out.append(Shoot(unit=u.id, fire=tuple(Fire(weapon=w.id, target=target) for w in ranged)))
-            # A target within range of every weapon fired, so that shooting happens often enough.
+            # A target within range of every weapon fired and not locked in combat (hh3 core, Select
+            # Target Unit), so that shooting happens often enough.
             near = [
                 f
                 for f in foes
                 if all(geom.model_to_unit(u.models[w.model], s.units[f]) <= w.range for w in ranged)
+                and not locked(s, s.units[f])
             ]
             if near:
                 target = rng.choice(near)

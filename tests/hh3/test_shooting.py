@@ -225,3 +225,27 @@ def test_no_line_of_sight_through_blocking_terrain() -> None:
     )
     why = rejection(state, "a", Shoot("v", (Fire("gun", "t"),)))
     assert why is not None and why.code == "no_line_of_sight"
+
+
+def test_a_unit_locked_in_combat_cannot_be_targeted() -> None:
+    """hh3 core, Shooting Attack procedure, step 1 Select Target Unit [ext]: a unit locked in
+    combat cannot be the target of a Shooting Attack; a vehicle never locks nor is locked (hh3
+    Vehicles, Combat [seed]), so infantry touching only a vehicle may still be shot.
+
+    Worked example: marines at (20, 24) with an Assault bolter (S4 AP5, 24 in). Enemy squad ``foe``
+    at (40, 24) is in base contact with the friendly squad ``ally`` (bases 0.04 in apart): the
+    Shooting Attack is refused (``target_locked``). Enemy squad ``lone`` touches only the friendly
+    Predator's right side: it is not locked, so it is a legal target: hit 4 (3+), wound 4 (S4 vs
+    T4: 4+), save 2 (3+) fails: its only model is removed."""
+    bolt = weapon("bolt", strength=4, ap=5, rng=24, kind="assault")
+    shooters = squad("s", "a", [(20, 24)], gun=bolt)
+    ally = squad("ally", "a", [(41.3, 24)])
+    foe = squad("foe", "b", [(40, 24)])
+    pred = tank("pred", "a", 40, 30, 0)  # right side at y = 28.5
+    lone = squad("lone", "b", [(40, 28.5 - 0.63 - 0.02)])
+    state = make([shooters, ally, foe, pred, lone], phase="shooting")
+    why = rejection(state, "a", Shoot("s", (Fire("s-1-gun", "foe"),)))
+    assert why is not None and why.code == "target_locked"
+    assert why.values == {"target": "foe"}
+    state = act(state, "a", Shoot("s", (Fire("s-1-gun", "lone"),)), [4, 4, 2])
+    assert not state.units["lone"].models["lone-1"].alive

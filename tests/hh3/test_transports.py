@@ -154,18 +154,43 @@ def _aboard(**kw: object) -> MatchState:
     return make([_rhino(passengers=("s",), **kw), troops, enemy])
 
 
+# In contact with the Rhino's left side (y = 25.5 + 0.63 + 0.01), base to base along it.
+ALL_LEFT = {f"s-{k + 1}": Point(27.6 + 1.3 * k, 26.14) for k in range(4)}
+# Impassable terrain over the front end of the left side, from x = 30.9 (clear of the hull).
+LEFT_FRONT_BLOCK = wall("block", 30.9, 25.55, 36, 30, "impassable")
+
+
 def test_disembark_in_contact_with_an_access_facing_and_lost_models() -> None:
     """hh3 Transport sub-type, Embarking / Disembarking: place models in contact with a facing with
-    an access point; a model that cannot be placed (not given a position) is a casualty; the unit
-    then counts as having moved."""
-    positions = {f"s-{k + 1}": Point(x, y + 0.04) for k, (x, y) in enumerate(LEFT_SPOTS[:3])}
-    positions = {k: Point(v.x, 26.14) for k, v in positions.items()}
-    state = act(_aboard(), "a", Disembark("s", positions))
+    an access point; a model that cannot be placed is a casualty; the unit then counts as having
+    moved. Worked example: the only access point is on the left side, and impassable terrain
+    covers that side from x = 30.9: s-1 to s-3 stand base to base from its rear end and there is
+    no room left in contact with it for s-4, which is removed as a casualty."""
+    positions = {k: v for k, v in ALL_LEFT.items() if k != "s-4"}
+    state = make([*_aboard(access=("left",)).units.values()], terrain=[LEFT_FRONT_BLOCK])
+    state = act(state, "a", Disembark("s", positions))
     unit = state.units["s"]
     assert unit.embarked_in is None and state.units["rhino"].passengers == ()
     assert [m.alive for m in unit.models.values()] == [True, True, True, False]
     assert unit.flag("moved") and unit.flag("disembarked")
     assert "s-4 could not be placed" in log_text(state)
+
+
+def test_disembark_a_model_left_out_that_could_be_placed_is_refused() -> None:
+    """hh3 Transport sub-type, Embarking / Disembarking [seed]: the unit disembarks in its
+    entirety and only a model that "cannot be placed" is a casualty, so the player may not leave
+    out a model that could still be set down. Worked example (no dice are rolled): s-1 to s-3 are
+    placed base to base along the Rhino's left side from its rear end; s-4 is left out although
+    the left side has room for it at x = 31.5 (in contact, in coherency, clear of every model):
+    refused with ``model_placeable`` and an example position; placing all four is accepted."""
+    positions = {k: v for k, v in ALL_LEFT.items() if k != "s-4"}
+    why = rejection(_aboard(), "a", Disembark("s", positions))
+    assert why is not None and why.code == "model_placeable"
+    assert why.values["model"] == "s-4"
+    spot = Point(float(why.values["x"] or 0), float(why.values["y"] or 0))
+    hull = geom.hull(_aboard().units["rhino"].models["rhino-m"])
+    assert g.distance(geom.at(_aboard().units["s"].models["s-4"], spot), hull) <= CONTACT
+    assert rejection(_aboard(), "a", Disembark("s", ALL_LEFT)) is None
 
 
 def test_disembark_rejections() -> None:
@@ -190,7 +215,7 @@ def test_never_embark_and_disembark_in_one_movement_phase() -> None:
     state = act(_embark(squad("s", "a", LEFT_SPOTS[:2])), "a", Embark("s", "rhino"))
     why = rejection(state, "a", Disembark("s", {"s-1": Point(28, 26.14)}))
     assert why is not None and why.code == "embark_and_disembark"
-    out = act(_aboard(), "a", Disembark("s", {"s-1": Point(28, 26.14)}))
+    out = act(_aboard(), "a", Disembark("s", ALL_LEFT))
     why = rejection(out, "a", Embark("s", "rhino"))
     assert why is not None and why.code == "embark_and_disembark"
 
@@ -201,7 +226,7 @@ def test_embarked_units_do_not_shoot_disembarked_units_do() -> None:
     state = replace(_aboard(), phase="shooting")
     why = rejection(state, "a", Shoot("s", (Fire("s-1-gun", "e"),)))
     assert why is not None and why.code == "embarked"
-    out = act(_aboard(), "a", Disembark("s", {"s-1": Point(28, 26.14), "s-2": Point(29.3, 26.14)}))
+    out = act(_aboard(), "a", Disembark("s", ALL_LEFT))
     out = replace(out, phase="shooting")
     assert rejection(out, "a", Shoot("s", (Fire("s-1-gun", "e"),))) is None
 
@@ -210,7 +235,7 @@ def test_charge_after_disembarking_is_disordered_unless_assault_vehicle() -> Non
     """hh3 Transport sub-type, Embarking / Disembarking: after disembarking the unit may charge,
     Disordered unless the transport has the Assault Vehicle rule."""
     for keywords, disordered in (((), True), (("assault_vehicle",), False)):
-        out = act(_aboard(keywords=keywords), "a", Disembark("s", {"s-1": Point(28, 26.14)}))
+        out = act(_aboard(keywords=keywords), "a", Disembark("s", ALL_LEFT))
         target = squad("foe", "b", [(28, 32)])
         state = replace(make([*out.units.values(), target]), phase="assault")
         state = charge(state, "a", Charge("s", "foe"), [6, 6])

@@ -9,7 +9,8 @@
 # the charge roll (2D6, the highest counts) against the closest distance, and on success the
 # charging player places the chargers (chargemove.py: a ``place_chargers`` decision whose proposal
 # moves every model straight towards the nearest target model, up to the roll, stopping in base
-# contact; no set-up move, no charger volley). A fight resolves only
+# contact; no set-up move, no charger volley); on a failure nobody moves and the charging unit
+# makes a Cool check, Stunned if it fails (``failed_charge``). A fight resolves only
 # the active unit's attacks (no strike back between infantry, no combat resolution or morale).
 """
 
@@ -39,6 +40,7 @@ from .core import (
     F_FOUGHT,
     F_RUSHED,
     R_ARCS,
+    R_CHARGE_MOVE,
     R_COMBAT,
     R_CORE_CHARGE,
     R_CORE_FIGHT,
@@ -73,6 +75,9 @@ VOLLEY_MOUNTS = ("pintle",)
 
 # hh3 core: a successful charge without Disorder gives +1 Attack [ext]; a Disordered charge loses it.
 CHARGE_BONUS_ATTACKS = 1
+# hh3 core, Charge Procedure step 5, Make Charge Move [ext]: a unit whose charge fails makes a Cool
+# check and gains this status if it fails.
+FAILED_CHARGE_STATUS = statuses.STUNNED
 
 
 def disordered(unit: Unit) -> bool:
@@ -155,11 +160,21 @@ def _charge_move(state: MatchState, uid: str, tid: str, ctx: ApplyContext) -> Ma
         ctx.log(
             f"Charge roll {roll} in: {target.name} is {needed:.1f} in away, the charge fails.", R_CORE_CHARGE
         )
-        return state
+        return replace_unit(state, failed_charge(unit, ctx))
     ctx.set_outcome("success")
     unit = add_flag(place_chargers(state, ctx, unit, state.units[target.id], float(roll)), F_CHARGE_OK)
     ctx.log(f"Charge roll {roll} in: {unit.name} charges into {target.name}.", R_CORE_CHARGE)
     return replace_unit(state, unit)
+
+
+def failed_charge(unit: Unit, ctx: ApplyContext) -> Unit:
+    """hh3 core, Charge Procedure step 5, Make Charge Move [ext]: the chargers do not move; the unit
+    makes a Cool check and gains Stunned if it fails."""
+    if statuses.cool_check(unit, ctx, "failed charge"):
+        ctx.log(f"{unit.name} passes its Cool check after the failed charge.", R_CHARGE_MOVE)
+        return unit
+    ctx.log(f"{unit.name} fails its Cool check and is Stunned.", R_CHARGE_MOVE)
+    return statuses.gain(unit, FAILED_CHARGE_STATUS)
 
 
 def _ask_volley(

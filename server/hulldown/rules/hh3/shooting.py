@@ -36,6 +36,7 @@ from .core import (
     R_ARCS,
     R_CORE_HIT,
     R_CORE_SHOOT,
+    R_CORE_TARGET,
     R_FACING,
     R_RAPID,
     R_SHOOT,
@@ -150,6 +151,15 @@ def _validate_fire(state: MatchState, unit: Unit, action: Shoot, fire: Fire, spl
         return reject("unknown_target", R_CORE_SHOOT, f"no target unit {fire.target!r} on the table")
     if target.side == unit.side:
         return reject("friendly_target", R_CORE_SHOOT, "you cannot shoot at your own units")
+    if locked(state, target):
+        # hh3 core, Shooting Attack Procedure, Select Target Unit [ext]: a unit locked in combat cannot
+        # be targeted; a vehicle is never locked (hh3 Vehicles, Combat), so it always can.
+        return reject(
+            "target_locked",
+            R_CORE_TARGET,
+            f"{target.name} is locked in combat and cannot be shot",
+            target=target.id,
+        )
     aimed = check_target_model(unit, target, fire.target_model)
     if aimed is not None:
         return aimed

@@ -306,6 +306,48 @@ def validate_disembark(state: MatchState, unit: Unit, action: Disembark) -> Reje
         return reject(
             "not_coherent", R_EMBARK, f"the disembarked models must be in coherency ({COHERENCY:g} in)"
         )
+    return _left_out_placeable(state, transport, unit, set(alive) - set(action.positions), placed)
+
+
+def _left_out_placeable(
+    state: MatchState, transport: Unit, unit: Unit, left_out: set[str], placed: list[g.Footprint]
+) -> Rejection | None:
+    """hh3 Transport sub-type, Embarking / Disembarking [seed]: the whole unit disembarks and only
+    a model that cannot be placed is a casualty, so a model left out must have no legal position
+    left beside the models placed (``disembark_spot``)."""
+    around = surroundings(state, {unit.id})
+    for mid in sorted(left_out):
+        spot = disembark_spot(around, transport, unit.models[mid], unit.side, placed)
+        if spot is not None:
+            return reject(
+                "model_placeable",
+                R_EMBARK,
+                f"{mid} can still be placed at an access point (e.g. at ({spot.x:.2f}, {spot.y:.2f})): the "
+                "whole unit disembarks, only a model that cannot be placed is removed as a casualty",
+                model=mid,
+                x=round(spot.x, 3),
+                y=round(spot.y, 3),
+            )
+    return None
+
+
+def disembark_spot(
+    around: Surroundings, transport: Unit, model: Model, side: str, placed: list[g.Footprint]
+) -> Point | None:
+    """hh3 Transport sub-type, Embarking / Disembarking [seed]: a position (tried every PLACE_STEP
+    inches round the hull) where ``model`` could still be set down: in contact with a facing with
+    an access point, not on the hull, a model or impassable terrain, not within 1" of an enemy,
+    and in coherency with the models placed [decided: judged against the player's own placement,
+    as for an Emergency Disembarkation]. None: it cannot be placed."""
+    hull = geom.hull(vehicle_model(transport))
+    for point in candidates(transport, model):
+        fp = geom.at(model, point)
+        if access_distance(transport, fp) > CONTACT or g.overlaps(fp, hull):
+            continue
+        if placed and not any(g.within(fp, other, COHERENCY) for other in placed):
+            continue
+        if blocked_in(around, fp, side, placed) is None:
+            return point
     return None
 
 
