@@ -85,8 +85,21 @@ async def test_hh3_disembark_facing_and_repair_through_the_ui(
     await a.mouse.down()
     await a.mouse.move(px, py, steps=8)
     await a.mouse.up()
+    # Leaving the second model out is offered (hh3: a model that cannot be placed is lost) and
+    # refused, as it could stand by the door; the first model's placement stays for a retry.
+    leave_out = a.locator("#disembark-partial")
+    assert (await leave_out.text_content() or "").strip() == "Disembark, leaving 1 out"
+    await leave_out.click()
+    await a.wait_for_function(
+        "![undefined, 'sending'].includes((hulldownTable.messages.disembark || {}).code)"
+    )
+    refused = await a.evaluate("hulldownTable.messages.disembark")
+    assert refused["code"] == "model_placeable" and "p-2 can still be placed" in refused["text"], refused
+    assert sorted(await a.evaluate("hulldownTable.placing.positions")) == ["p-1"]
+    assert (await state_of(server.http, match_id, token))["units"]["p"]["embarked_in"] == "rhino-a"
     px, py = await screen_point(a, 10.5, 12.13)
     await a.mouse.click(px, py)
+    assert await a.locator("#disembark-partial").count() == 0  # every model placed
     placed = await a.evaluate("hulldownTable.placing.positions")
     assert sorted(placed) == ["p-1", "p-2"]
     assert all(abs(y - 12.13) < 0.06 for _, y in placed.values())

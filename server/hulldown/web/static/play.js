@@ -607,6 +607,10 @@ function shootSection(unit) {
 
 // ---- disembarking: click the table to place each model, then confirm ------------------------------
 
+// Editions whose disembarking unit may leave out a model that cannot be placed (hh3 Transport
+// sub-type, Embarking / Disembarking: it is a casualty).
+const LEAVE_OUT_EDITIONS = ["hh3"];
+
 function disembarkSection(unit) {
   const placing = table.placing && table.placing.unit === unit.id ? table.placing : null;
   const models = Object.values(unit.models).filter((m) => m.alive);
@@ -618,10 +622,28 @@ function disembarkSection(unit) {
     placing
       ? h("div", { id: "disembark-next" }, next ? `click the table to place ${next.id}` : "every model placed")
       : h("button", { type: "button", id: "disembark-place", onclick: () => startPlacing(unit) }, "Place the models"),
-    placing && !next ? h("button", { type: "button", id: "disembark", onclick: () => act("disembark", { type: "disembark", unit: unit.id, positions: placing.positions }).then(() => ((table.placing = null), drawPlacing())) }, "Disembark") : null,
+    placing && !next ? h("button", { type: "button", id: "disembark", onclick: () => sendDisembark(unit, placing) }, "Disembark") : null,
+    // hh3: a model with no room to stand is left out and lost; the rules refuse to leave out one
+    // that could be placed (docs/table.md, Disembark). 40k7 places every model.
+    placing && next && LEAVE_OUT_EDITIONS.includes(table.view.edition) && Object.keys(placing.positions).length
+      ? h(
+          "button",
+          { type: "button", id: "disembark-partial", title: "models left out are lost: only those with no room to be placed may be", onclick: () => sendDisembark(unit, placing) },
+          `Disembark, leaving ${models.filter((m) => !placing.positions[m.id]).length} out`,
+        )
+      : null,
     placing ? h("button", { type: "button", id: "disembark-cancel", onclick: () => ((table.placing = null), drawPlacing(), renderPanels()) }, "Cancel") : null,
     message("disembark"),
   );
+}
+
+// Refused, the placements stay: the player places the models left out, or moves on with Cancel.
+async function sendDisembark(unit, placing) {
+  const answer = await act("disembark", { type: "disembark", unit: unit.id, positions: { ...placing.positions } });
+  if (answer && answer.type === "ack" && table.placing === placing) {
+    table.placing = null;
+    drawPlacing();
+  }
 }
 
 function drawPlacing() {
