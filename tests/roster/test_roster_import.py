@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -281,7 +282,8 @@ def test_post_rosters(server: ServerProcess) -> None:
     assert big.status_code == 413
 
 
-EXAMPLE_ROSTERS = sorted((FIXTURES.parents[1].parent / "examples" / "rosters").glob("*.rosz"))
+EXAMPLES = FIXTURES.parents[1].parent / "examples"
+EXAMPLE_ROSTERS = sorted((EXAMPLES / "rosters").glob("*.rosz"))
 
 
 @pytest.mark.parametrize("path", EXAMPLE_ROSTERS, ids=lambda p: p.name)
@@ -375,3 +377,58 @@ def test_40k7_super_heavy_types_keep_their_type() -> None:
         )
         assert sorted(statline.keywords) == expected, type_text
     assert not report, report  # nothing of these types is left unmapped
+
+
+def _sponsons(units: list[dict[str, object]], unit_name: str) -> list[tuple[str, str, object]]:
+    unit = next(u for u in units if u["name"] == unit_name)
+    weapons = unit.get("weapons", [])
+    assert isinstance(weapons, list)
+    return [(w["id"], w["name"], w["mount"].get("side")) for w in weapons if w["mount"]["kind"] == "sponson"]
+
+
+def test_sponson_weapons_get_their_sides() -> None:
+    """Every imported sponson names its side (docs/roster-import.md, Sponsons): hh3 refuses a sponson
+    without one when a match is defined (hh3 Vehicles, Fire arcs and weapon mounts), and 40k7 and
+    the viewer read one without a side as the right-hand one. A pair (``Two Sponson Mounted ...``,
+    or ``number`` 2) goes left and right; a single sponson goes right, reported as decided. A
+    single hh3 sponson made the roster unplayable, and a single 40k7 one had no side."""
+    legion = (EXAMPLES / "rosters" / "hh3-legion-small.ros").read_bytes()
+    pair = import_roster(legion, "hh3")
+    assert _sponsons(pair.units, "Predator") == [
+        ("lascannon", "Lascannon", "left"),
+        ("lascannon-2", "Lascannon", "right"),
+    ]
+    one = legion.replace(b'name="Two Sponson Mounted lascannon"', b'name="Sponson Mounted lascannon"')
+    single = import_roster(one, "hh3")
+    assert _sponsons(single.units, "Predator") == [("lascannon", "Lascannon", "right")]
+    [decided] = [r for r in single.report if r.name == "Sponson Mounted lascannon"]
+    assert decided.level == "decided" and "right-hand" in decided.message
+    assert "docs/roster-import.md" in decided.message
+    assert not any(r.name == "Two Sponson Mounted lascannon" for r in pair.report if r.level == "decided")
+    counted = import_roster(_with_number(one, b"Sponson Mounted lascannon", 2), "hh3")
+    assert _sponsons(counted.units, "Predator") == [
+        ("lascannon", "Lascannon", "left"),
+        ("lascannon-2", "Lascannon", "right"),
+    ]
+    auxilia = import_roster((EXAMPLES / "rosters" / "hh3-auxilia-small.ros").read_bytes(), "hh3", "b")
+    parsed = parse_definition(
+        {"format": 1, "edition": "hh3", "scenario": {"units": [*single.units, *auxilia.units]}}
+    )
+    assert not isinstance(parsed, DefinitionError), [p.text() for p in parsed.problems][:5]
+    marines = import_roster((FIXTURES / "40k7-space-marines.ros").read_bytes(), "40k7")
+    assert _sponsons(marines.units, "Predators") == [("heavy-bolter", "Heavy Bolter", "right")]
+    assert any(
+        r.level == "decided" and r.name == "Heavy Bolter" and "right-hand" in r.message
+        for r in marines.report
+    )
+    fellblade = _sponsons(marines.units, "(FW) Fellblade Super-Heavy Tank")
+    assert [side for _, _, side in fellblade] == ["left", "right"]  # Two Quad Lascannons
+
+
+def _with_number(roster: bytes, name: bytes, number: int) -> bytes:
+    """The roster with the selection named ``name`` bought ``number`` times."""
+    head, found, rest = roster.partition(b'name="' + name + b'"')
+    assert found
+    attrs, close, tail = rest.partition(b">")
+    attrs = re.sub(rb'number="[0-9]+"', b'number="%d"' % number, attrs)
+    return head + found + attrs + close + tail

@@ -3,7 +3,9 @@ mount intersected with its range from the hull, and it obeys the match's spectat
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import httpx
 import msgspec
@@ -19,6 +21,8 @@ from hulldown.web.viewer_arcs import arc_payload
 from tests.scenarios import duel, lascannon, vehicle
 
 from ..server_process import ServerProcess
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def state_with(*extra_units: object, edition: str = "40k7") -> MatchState:
@@ -103,3 +107,27 @@ def test_http_arcs_follow_private_spectator_access(server: ServerProcess) -> Non
     for at in ("²", "9" * 5000, "-1", "one"):
         bad = httpx.get(url, params={**params, "at": at}, headers=spectator, timeout=10)
         assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_parameter", at
+
+
+def test_http_arcs_draw_a_40k7_sponson_without_a_side_as_the_rules_shoot_it(server: ServerProcess) -> None:
+    """The 40k7 rules shoot a sponson whose definition names no side as the right-hand one
+    (rules/wh40k7/geo.py, ``geo_mount``); the arcs view resolves mounts with the same function.
+    It answered 422 bad_geometry for the Predators' sponson heavy bolter of the 40k7 skirmish."""
+    doc = json.loads((EXAMPLES / "40k7-skirmish.json").read_text())
+    predators = next(u for u in doc["scenario"]["units"] if u["id"] == "predators")
+    sponson = next(w for w in predators["weapons"] if w["id"] == "heavy-bolter")
+    sponson["mount"].pop("side", None)  # the case asked about, whatever the example says
+    assert sponson["mount"] == {"kind": "sponson"}
+    created = httpx.post(f"{server.http}/matches", json=doc, timeout=20)
+    assert created.status_code == 201, created.text
+    url = f"{server.http}/matches/{created.json()['match_id']}/arcs"
+    answer = httpx.get(url, params={"unit": "predators", "weapon": "heavy-bolter"}, timeout=10)
+    assert answer.status_code == 200, answer.text
+    payload = answer.json()
+    assert payload["mount"] == "sponson" and payload["range"] == 36
+    shape = region(payload)
+    # The Predator (5 x 3.5" hull at (22, 16.5), heading 0: its right is -y): the right-hand half
+    # of the table within 36" of the hull, not the left-hand one.
+    assert shape.contains(ShapelyPoint(22, 16.5 - 10)) and shape.contains(ShapelyPoint(22 + 30, 16.5 - 1))
+    assert not shape.contains(ShapelyPoint(22, 16.5 + 10))
+    assert not shape.contains(ShapelyPoint(22 + 30, 16.5 + 1))

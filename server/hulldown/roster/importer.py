@@ -527,6 +527,14 @@ def _add_weapons(
             plan = plans[id(sel)] = _weapon_plan(total, owners, cursor)
             cursor += total % len(owners)
         _check_weapon_count(sel, len(weapons) + sum(copies for _, copies in plan))
+        if _unsided_sponson(line) and any(copies == 1 for _, copies in plan):
+            report.add(
+                "decided",
+                sel.path,
+                sel.name,
+                f"one sponson weapon and no side in the data: the {SINGLE_SPONSON_SIDE}-hand one "
+                "(docs/roster-import.md, Sponsons)",
+            )
         weapons.extend(_weapon_copies(line, plan, weapon_ids))
 
 
@@ -549,13 +557,37 @@ def _check_weapon_count(sel: Selection, count: int) -> None:
         )
 
 
+# A vehicle's one sponson weapon, its side not in the data, is the right-hand one [decided]: as
+# the 40k7 rules read a sponson without a side (rules/wh40k7/geo.py, geo_mount); hh3 needs a
+# side (hh3 Vehicles, Fire arcs and weapon mounts: a sponson fires into its own side's half).
+SINGLE_SPONSON_SIDE = "right"
+
+
+def _unsided_sponson(line: WeaponLine) -> bool:
+    """A sponson whose mount names no side (``side``, or an ``arc`` of left or right)."""
+    mount = line.mount or {}
+    return (
+        mount.get("kind") == "sponson" and "side" not in mount and mount.get("arc") not in ("left", "right")
+    )
+
+
+def _sponson_side(k: int, copies: int) -> str:
+    """The side of copy ``k`` of ``copies`` of a sponson weapon on one vehicle: a pair (or more)
+    left, right, left...; a single one SINGLE_SPONSON_SIDE."""
+    if copies == 1:
+        return SINGLE_SPONSON_SIDE
+    return "left" if k % 2 == 0 else "right"
+
+
 def _weapon_copies(line: WeaponLine, plan: list[tuple[str, int]], weapon_ids: _Ids) -> list[dict[str, Any]]:
-    """The weapon documents of ``plan``; two copies of a sponson weapon go left and right."""
+    """The weapon documents of ``plan``; the copies of a sponson weapon on one vehicle go left and
+    right, a single one right."""
+    sided = _unsided_sponson(line)
     out: list[dict[str, Any]] = []
     for mid, copies in plan:
         for k in range(copies):
             doc = line.document()
-            if doc.get("mount", {}).get("kind") == "sponson" and copies > 1:
-                doc["mount"] = {**doc["mount"], "side": "left" if k % 2 == 0 else "right"}
+            if sided:
+                doc["mount"] = {**doc["mount"], "side": _sponson_side(k, copies)}
             out.append({**doc, "id": weapon_ids.new(slug(line.name)), "model": mid})
     return out

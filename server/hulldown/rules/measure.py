@@ -327,14 +327,6 @@ class Measured:
     origin: g.Point
 
 
-def _w7_linked_mount(unit: Unit, weapon: Weapon) -> g.Mount | None:
-    """A 40k7 co-axial weapon fires in its linked weapon's arc (40k7 Vehicles, Vehicle Weapons)."""
-    if weapon.mount.kind != "coaxial" or weapon.mount.linked is None:
-        return None
-    linked = unit.weapons.get(weapon.mount.linked)
-    return w7_geo.geo_mount(linked.mount) if linked is not None else None
-
-
 def _measure_40k7(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -> Measured | None:
     """40k7 Vehicles and Shooting, Vehicle Weapons and Line of Sight: range from the muzzle (vehicles,
     and passengers of an open-topped transport from its hull) or the base, to the closest model of
@@ -349,10 +341,7 @@ def _measure_40k7(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -
         exclude.add(unit.embarked_in)
     blockers = w7_geo.los_blockers(state, exclude)
     hull = w7_geo.facing_hull(model) if w7_is_vehicle(unit) else None
-    mount = w7_geo.geo_mount(weapon.mount) if w7_is_vehicle(unit) else None
-    linked = _w7_linked_mount(unit, weapon)
-    if mount is not None and mount.kind == "coaxial" and linked is None:
-        mount = g.Mount("turret", offset=mount.offset)
+    mount, linked = w7_geo.weapon_mount(unit, weapon)  # a co-axial weapon: its linked weapon's arc
     best: tuple[float, str, Model] | None = None
     in_arc = visible = False
     for _, m in w7_firing.target_models(state, target):
@@ -360,7 +349,7 @@ def _measure_40k7(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -
         d = g.distance(origin, fp) if from_vehicle else g.distance(w7_geo.footprint(model), fp)
         if best is None or (d, m.id) < (best[0], best[1]):
             best = (d, m.id, m)
-        arc_ok = hull is None or mount is None or g.in_arc(hull, mount, fp, linked)
+        arc_ok = hull is None or g.in_arc(hull, mount, fp, linked)
         in_arc = in_arc or arc_ok
         visible = visible or (arc_ok and g.line_of_sight(origin, fp, blockers))
     if best is None:

@@ -107,7 +107,9 @@ def table_paths() -> dict[str, Schema]:
                 "responses": {
                     "200": _json("UnitOptions", "Every kind of action, open or closed with the refusal."),
                     "400": _json(
-                        err, "token_in_query: a token was put in the query string; send the header."
+                        err,
+                        "bad_parameter: unit missing or empty; token_in_query: a token was put in the "
+                        "query string, send the header.",
                     ),
                     "401": _json(err, "unauthorised: no valid side token."),
                     "403": _json(err, "not_your_unit: the unit belongs to the other side."),

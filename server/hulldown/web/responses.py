@@ -58,6 +58,19 @@ def definition_error(problem: DefinitionError) -> MsgspecJSON:
     )
 
 
+def required_params(request: Request, *wanted: tuple[str, str]) -> list[str] | Response:
+    """The values of required query parameters, in the order asked, or 400 ``bad_parameter``
+    naming the first one missing or empty. ``wanted``: (name, what it must name) pairs, e.g.
+    ``("unit", "a unit id")`` -> "unit must name a unit id"."""
+    values: list[str] = []
+    for name, what in wanted:
+        value = request.query_params.get(name, "")
+        if not value:
+            return error(400, "bad_parameter", f"{name} must name {what}")
+        values.append(value)
+    return values
+
+
 def int_param(request: Request, name: str) -> int | Response | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":

@@ -9,7 +9,7 @@ it is a picture, not a ruling: the edition's validation still decides every shot
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import shapely
 import shapely.errors
@@ -21,10 +21,11 @@ from starlette.responses import Response
 from ..live.service import LiveService
 from ..match.state import MatchState, Model, Unit, Weapon
 from ..rules import geometry as g
+from ..rules.hh3 import geom as hh3_geom
+from ..rules.wh40k7 import geo as w7_geo
 from .access import open_match
-from .responses import MsgspecJSON, error, int_param
+from .responses import MsgspecJSON, error, int_param, required_params
 
-ArcEdition = Literal["40k7", "hh3"]
 SIMPLIFY = 0.05  # inches: drawing tolerance of the returned polygons
 
 
@@ -34,21 +35,13 @@ def _footprint(model: Model) -> g.Hull | g.Base:
     return g.Base(model.pos.x, model.pos.y, model.base_mm or 25.0)
 
 
-def _mount(weapon: Weapon, unit: Unit, edition: ArcEdition) -> tuple[g.Mount, g.Mount | None]:
-    """The state's mount in geometry terms (a weapon with no mount turns like a turret)."""
-    m = weapon.mount
-    kind: g.MountKind = "turret" if m.kind == "none" else m.kind
-    mount = g.Mount(
-        kind=kind, arc=m.arc, side=m.side, offset=(m.offset.x, m.offset.y), swivel=m.swivel, edition=edition
-    )
-    linked: g.Mount | None = None
-    if kind == "coaxial":
-        other = unit.weapons.get(m.linked or "")
-        if other is not None and other.mount.kind not in ("coaxial", "none"):
-            linked = _mount(other, unit, edition)[0]
-        else:
-            linked = g.Mount(kind="turret", edition=edition)
-    return mount, linked
+def arc_mounts(state: MatchState, unit: Unit, weapon: Weapon) -> tuple[g.Mount, g.Mount | None]:
+    """The weapon's mount, and a co-axial weapon's linked mount, resolved by the edition's own
+    rules function, the one its shooting uses (a 40k7 sponson without a side is the right-hand
+    one, an hh3 hull mount is the firer's facing zone): the view draws the arc the rules test."""
+    if state.edition == "hh3":
+        return hh3_geom.geometry_mount(weapon, unit)
+    return w7_geo.weapon_mount(unit, weapon)
 
 
 def arc_region(state: MatchState, unit: Unit, weapon: Weapon) -> BaseGeometry:
@@ -61,8 +54,7 @@ def arc_region(state: MatchState, unit: Unit, weapon: Weapon) -> BaseGeometry:
     reach = g.as_geometry(footprint).buffer(weapon.range, quad_segs=32)
     if not isinstance(footprint, g.Hull) or state.edition == "40k11":
         return reach
-    edition: ArcEdition = "hh3" if state.edition == "hh3" else "40k7"
-    mount, linked = _mount(weapon, unit, edition)
+    mount, linked = arc_mounts(state, unit, weapon)
     extent = weapon.range + max(footprint.length, footprint.width) + 1.0
     return g.arc_geometry(footprint, mount, extent, linked).intersection(reach)
 
@@ -97,14 +89,10 @@ def arc_payload(state: MatchState, unit_id: str, weapon_id: str) -> dict[str, An
 async def get_arcs(request: Request) -> Response:
     live: LiveService = request.app.state.live
     match_id = request.path_params["match_id"]
-    unit_id = request.query_params.get("unit", "")
-    weapon_id = request.query_params.get("weapon", "")
-    for param, value, what in (
-        ("unit", unit_id, "a unit id"),
-        ("weapon", weapon_id, "a weapon id of that unit"),
-    ):
-        if not value:
-            return error(400, "bad_parameter", f"{param} must name {what}")
+    params = required_params(request, ("unit", "a unit id"), ("weapon", "a weapon id of that unit"))
+    if isinstance(params, Response):
+        return params
+    unit_id, weapon_id = params
     opened = await open_match(request)
     if isinstance(opened, Response):
         return opened

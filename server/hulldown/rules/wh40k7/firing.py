@@ -20,7 +20,16 @@ from ...match.state import MatchState, Model, Unit, Weapon
 from .. import geometry as g
 from ..memo import geometry_memo
 from . import refs
-from .geo import alive, facing_hull, footprint, geo_mount, los_blockers, on_table, units_in_contact
+from .geo import (
+    alive,
+    facing_hull,
+    footprint,
+    geo_mount,
+    los_blockers,
+    on_table,
+    units_in_contact,
+    weapon_mount,
+)
 from .speed import full_bs_allowance, shooting_speed, snap_only, speed_of
 from .squadrons import same_target, squadron_members
 from .status import phase_flags_with_prefix
@@ -140,13 +149,6 @@ def locked_in_combat(state: MatchState, unit: Unit) -> bool:
         if units_in_contact(unit, other):
             return True
     return False
-
-
-def _linked_mount(unit: Unit, weapon: Weapon) -> g.Mount | None:
-    if weapon.mount.kind != "coaxial" or weapon.mount.linked is None:
-        return None
-    linked = unit.weapons.get(weapon.mount.linked)
-    return geo_mount(linked.mount) if linked is not None else None
 
 
 def _unit_moved(unit: Unit) -> bool:
@@ -377,10 +379,7 @@ def _plan_weapon(
         exclude.add(unit.embarked_in)
     blockers = los_blockers(state, exclude)
     hull = facing_hull(model) if is_vehicle(unit) else None
-    mount = geo_mount(weapon.mount) if is_vehicle(unit) else None
-    linked = _linked_mount(unit, weapon)
-    if mount is not None and mount.kind == "coaxial" and linked is None:
-        mount = g.Mount("turret", offset=mount.offset)
+    mount, linked = weapon_mount(unit, weapon)
     # Closest target model first: the first one in range, in arc and in sight gives the range
     # that counts (Rapid Fire, Melta); line of sight (the costly test) is checked last.
     measured: list[tuple[float, str, g.Footprint]] = []
@@ -408,7 +407,7 @@ def _plan_weapon(
     # arcs are ignored unless it is Immobilised.
     any_arc = overwatch and is_walker(unit) and "immobilised" not in unit.statuses
     for d, fp in in_range:
-        if hull is not None and mount is not None and not any_arc and not g.in_arc(hull, mount, fp, linked):
+        if hull is not None and not any_arc and not g.in_arc(hull, mount, fp, linked):
             continue
         in_arc_any = True
         if g.line_of_sight(origin, fp, blockers):

@@ -15,7 +15,7 @@ from shapely import Polygon
 from shapely.geometry.base import BaseGeometry
 
 from ...match.identity_cache import IdentityCache
-from ...match.state import MatchState, Model, Point, Terrain, Unit
+from ...match.state import MatchState, Model, Point, Terrain, Unit, Weapon
 from ...match.state import Mount as StateMount
 from .. import geometry as g
 from ..geometry.movement import coherency_gap as coherency_gap
@@ -102,8 +102,22 @@ def geo_mount(mount: StateMount) -> g.Mount:
         return g.Mount("sponson", side=side, offset=offset)
     if mount.kind == "centreline":
         return g.Mount("centreline", offset=offset)
-    # Co-axial: resolved by the caller with the linked weapon's mount.
+    # Co-axial: resolved with the linked weapon's mount (``weapon_mount``).
     return g.Mount("coaxial", offset=offset)
+
+
+def weapon_mount(unit: Unit, weapon: Weapon) -> tuple[g.Mount, g.Mount | None]:
+    """The weapon's mount as the 40k7 rules shoot it, and for a co-axial weapon the mount of the
+    weapon it is linked to (40k7 Vehicles, Vehicle Weapons and Line of Sight: it fires in that
+    weapon's arc). A co-axial weapon linked to no weapon of its unit turns like a turret
+    [decided]. Shooting, the table's measurements and the viewer's arcs all resolve mounts here."""
+    mount = geo_mount(weapon.mount)
+    if mount.kind != "coaxial":
+        return mount, None
+    linked = unit.weapons.get(weapon.mount.linked) if weapon.mount.linked is not None else None
+    if linked is None:
+        return g.Mount("turret", offset=mount.offset), None
+    return mount, geo_mount(linked.mount)
 
 
 def alive(unit: Unit) -> list[Model]:
