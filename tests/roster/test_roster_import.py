@@ -432,3 +432,23 @@ def _with_number(roster: bytes, name: bytes, number: int) -> bytes:
     attrs, close, tail = rest.partition(b">")
     attrs = re.sub(rb'number="[0-9]+"', b'number="%d"' % number, attrs)
     return head + found + attrs + close + tail
+
+
+def test_40k11_objective_control_is_read_from_the_statline() -> None:
+    """40k11 core rules, Objective Control: the Unit profile's ``OC`` becomes the ``oc:X`` keyword
+    the missions read (docs/roster-import.md). It was not read at all, so every model played the
+    default (2 for infantry, 3 for vehicles and monsters): the Stompa (OC 12) counted 3. ``-``
+    (the Dakkajet, an aircraft) is read as 0, reported as decided; the armies still make a match."""
+    orks = import_roster((FIXTURES / "40k11-orks.ros").read_bytes(), "40k11")
+    by_name = {u["name"]: u for u in orks.units}
+    oc = {name: [k for k in u.get("keywords", []) if str(k).startswith("oc:")] for name, u in by_name.items()}
+    # Statlines: Stompa OC 12, Battlewagon 5, Deff Dread 3, Boyz 2, Warboss 1, Dakkajet -
+    assert oc["Stompa"] == ["oc:12"]
+    assert oc["Battlewagon"] == ["oc:5"]
+    assert oc["Deff Dread"] == ["oc:3"]
+    assert oc["Warboss"] == ["oc:1"]
+    assert oc["Dakkajet"] == ["oc:0"]
+    assert all(len(found) == 1 for found in oc.values()), oc
+    assert any(r.name == "Dakkajet" and "OC" in r.message for r in orks.report if r.level == "decided")
+    tau = {u["name"]: u for u in _import("40k11-tau-empire", "40k11")}
+    assert "oc:6" in tau["Stormsurge"]["keywords"] and "oc:4" in tau["Riptide Battlesuit"]["keywords"]

@@ -137,3 +137,27 @@ def test_blast_adds_an_attack_per_five_models() -> None:
         [1, 1, 1],
     )
     assert [r[0] for r in rolls(after)] == ["hit", "hit", "hit"]
+
+
+def test_blast_counts_the_models_of_the_target_when_it_was_selected() -> None:
+    """[BLAST] (40k11 core rules [ext], Blast: the extra attacks count the target unit's models as
+    they were when it was selected as the target): targets are selected as the unit shoots, so the
+    casualties of the unit's earlier weapons do not lower the count. A bolter first kills one of
+    ten models (hit 6, wound 6, save 1); the frag that follows still counts ten: 1 + 2 = 3 attacks
+    (it counted nine, 1 + 1 = 2, before)."""
+    shooter = infantry(
+        "gun",
+        "a",
+        [(10, 10), (10, 12)],
+        weapons=(weapon("bolter", "gun-1", rng=48), weapon("frag", "gun-2", rng=48, rules=("blast",))),
+    )
+    horde = infantry("horde", "b", [(30 + i, 20) for i in range(10)])
+    shot = Shoot(
+        unit="gun", fire=(Fire(weapon="bolter", target="horde"), Fire(weapon="frag", target="horde"))
+    )
+    after = step(state(shooter, horde, phase="shooting"), shot, [6, 6, 1])
+    # 40k11 core, Allocate attack: ten unwounded models may take it; take the proposal, then the
+    # frag's three hit rolls (all 1s: misses).
+    after = take_proposal(after, DECISION_ALLOCATE, [1, 1, 1])
+    assert sum(1 for m in after.units["horde"].models.values() if m.alive) == 9
+    assert [r[0] for r in rolls(after)] == ["hit", "wound", "save", "hit", "hit", "hit"]

@@ -345,6 +345,8 @@ def _name(where: Where, word: str, terms: tuple[Term, ...], what: str) -> Iterat
                 yield Problem(
                     path, f"{head}:{value}: the value must be one of the allowed", allowed=term.values
                 )
+        elif term.bounds is not None:
+            yield from _bounded_value(path, word, head, value, term.bounds)
         elif value.rstrip("+") not in DICE_TARGETS:
             yield Problem(
                 path, f"{word!r}: {head} takes a dice target 1-6 ({head}:5 for {head.title()} (5+))"
@@ -355,6 +357,18 @@ def _name(where: Where, word: str, terms: tuple[Term, ...], what: str) -> Iterat
         return
     names = [*plain, *(f"{n}:X" for n in variable)]
     yield unknown_name(path, what, word, names)
+
+
+def _bounded_value(
+    path: str, word: str, head: str, value: str, bounds: tuple[int, int, str]
+) -> Iterator[Problem]:
+    """``name:X`` with X a whole number within ``bounds`` (40k11 ``oc:X``: docs/match-definition.md,
+    Limits), written in ASCII digits."""
+    low, high, limit = bounds
+    if not (value.isascii() and value.isdigit()):
+        yield Problem(path, f"{word!r}: {head} takes a whole number {low} to {high} ({head}:2)")
+    elif not low <= int(value) <= high:
+        yield Problem(path, f"{word!r}: {head} takes a whole number {low} to {high} ({limit})")
 
 
 def _profile(path: str, p: Profile) -> Iterator[Problem]:

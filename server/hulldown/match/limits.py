@@ -47,6 +47,9 @@ MAX_SPECTATOR_DELAY_EVENTS: Final = 100_000
 MAX_SPECTATOR_DELAY_SECONDS: Final = 86_400.0
 MAX_SWIVEL: Final = 360.0
 MAX_MOUNT_OFFSET: Final = 48.0  # inches from the hull centre; also the longest barrel
+# 40k11 ``oc:X``, Objective Control of each model: 0 (a datasheet's "-", e.g. aircraft) up to this
+# (datasheets reach 12, a Stompa) [decided, docs/rules-notes.md, 40k11 Objective Control].
+MAX_OBJECTIVE_CONTROL: Final = 100
 
 # Characters never allowed in ids and names: NUL and the other C0/C1 controls, and the Unicode
 # bidirectional controls that make text read differently from what it is (LRE..RLO, LRI..PDI,

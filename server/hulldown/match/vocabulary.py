@@ -7,14 +7,16 @@ known names and a did-you-mean. docs/match-definition.md lists them per edition;
 page and these tables in step.
 
 A *variable* name carries a value after a colon (``explodes:5``, ``heavy:s``): ``values`` lists
-the allowed values, or is ``None`` for "a whole number" (a trailing ``+`` is allowed, as the
-rosters write ``Explodes (5+)``).
+the allowed values; ``bounds`` gives a range of whole numbers (40k11 ``oc:X``, 0 to
+``MAX_OBJECTIVE_CONTROL``); with neither, X is a dice target 1-6 (a trailing ``+`` is allowed, as
+the rosters write ``Explodes (5+)``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .limits import MAX_OBJECTIVE_CONTROL
 from .state import Edition
 
 
@@ -27,7 +29,10 @@ class Term:
     rule: str
     aliases: tuple[str, ...] = ()
     variable: bool = False  # written ``name:X``
-    values: tuple[str, ...] | None = None  # allowed X of a variable name; None = a whole number
+    values: tuple[str, ...] | None = None  # allowed X of a variable name
+    # X a whole number in this range, and the name of the limit that bounds it; with neither
+    # ``values`` nor ``bounds``, X is a dice target 1-6
+    bounds: tuple[int, int, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -285,6 +290,7 @@ WH40K11 = Vocabulary(
             "Objective Control (X) of each model (docs/missions.md)",
             "40k11 core rules, Objective Control",
             variable=True,
+            bounds=(0, MAX_OBJECTIVE_CONTROL, "MAX_OBJECTIVE_CONTROL"),
         ),
         Term(
             "vehicle",
@@ -292,7 +298,9 @@ WH40K11 = Vocabulary(
             "40k11 17 Monsters and Vehicles",
         ),
         Term("infantry", "INFANTRY", "40k11 core, Keywords"),
-        Term("frame", "FRAME: measured to the hull, turns freely", "40k11 17.02 Frame"),
+        Term(
+            "frame", "FRAME: measured to its closest point, hull or base; turns freely", "40k11 17.02 Frame"
+        ),
     ),
     weapon_rules=(
         Term("blast", "[BLAST]: may not target a unit engaged with friendly units", "40k11 core, Blast"),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..match.definition_checks import DICE_TARGETS
+from ..match.limits import MAX_OBJECTIVE_CONTROL
 from . import dimensions
 from .values import first_int, inches, small_int, target, whole, words
 from .xmltree import Profile, RosterError, Selection
@@ -34,6 +35,7 @@ class Statline:
     keywords: list[str] = field(default_factory=list)
     bulky: int = 1
     dimensions_entry: dict[str, Any] | None = None
+    oc: int | None = None  # 40k11 Objective Control, the unit's ``oc:X`` keyword; None: not in the data
 
 
 @dataclass
@@ -635,7 +637,30 @@ class WH40K11(EditionReader):
         keywords = [k for c, k in _40K11_KEYWORDS.items() if c in categories]
         kind = "vehicle" if "vehicle" in keywords else "monster" if "monster" in keywords else "infantry"
         vehicle = kind in ("vehicle", "monster")
-        return Statline(p.name, kind, vehicle, "walker" in categories, profile, keywords)
+        oc = self._objective_control(p, anchor, add)
+        return Statline(p.name, kind, vehicle, "walker" in categories, profile, keywords, oc=oc)
+
+    def _objective_control(self, p: Profile, anchor: Selection, add: Add) -> int | None:
+        """40k11 core rules, Objective Control: the Unit profile's ``OC`` (a number, or ``-`` for a
+        model that controls nothing, read as 0 [decided]); None when the data has none or it is
+        beyond what a match definition takes (reported)."""
+        text = p.get("OC")
+        if not text:
+            return None
+        if text == "-":
+            add("decided", anchor.path, p.name, "OC - read as 0 (oc:0: it controls no objective)")
+            return 0
+        value = small_int(text)
+        if value is None or value > MAX_OBJECTIVE_CONTROL:
+            add(
+                "unmapped",
+                anchor.path,
+                p.name,
+                f"OC {text!r}: a match definition takes oc:X for X of 0 to {MAX_OBJECTIVE_CONTROL} "
+                "(MAX_OBJECTIVE_CONTROL): the mission's default OC is used",
+            )
+            return None
+        return value
 
     def weapon(self, p: Profile, sel: Selection, s: Statline, add: Add) -> WeaponLine | None:
         keywords_text = [k.strip() for k in p.get("Keywords").split(",") if k.strip() and k.strip() != "-"]

@@ -398,7 +398,7 @@ def _unit(
         for sel, rule in g.rules:
             _unit_rule(reader, sel, rule, keywords, models, group_models, report)
         _add_weapons(g.weapons, group_models, g, reader, weapons, weapon_ids, report)
-        if g is not main and g.statline.profile != lead.profile:
+        if g is not main and (g.statline.profile != lead.profile or g.statline.oc != lead.oc):
             report.add(
                 "decided",
                 g.anchor.path,
@@ -425,6 +425,8 @@ def _unit(
     }
     if weapons:
         unit["weapons"] = weapons
+    if lead.oc is not None:  # 40k11 Objective Control of every model (the lead statline's)
+        keywords.append(f"oc:{lead.oc}")
     if keywords:
         unit["keywords"] = keywords
     unit = reader.finish_unit(unit, report.add, root)

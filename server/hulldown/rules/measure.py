@@ -5,10 +5,12 @@ Nothing here decides legality - the edition's ``validate`` does - but every numb
 with the edition's own geometry, so the table shows what the rules will see:
 
 - distances are closest point to closest point: hulls for vehicles and bases otherwise (40k7
-  "Measuring distances", hh3 core "Measuring"), the hull of a FRAME model (40k11 17.02);
+  "Measuring distances", hh3 core "Measuring"); 40k11 measures with the rules' own functions
+  (``wh40k11.space``), so a FRAME model is the whole model, hull and base (17.02);
 - line of sight is drawn from the firing point (the weapon's mount on a vehicle, 40k7 Vehicles
   "Vehicle Weapons and Line of Sight"; hh3 Fire arcs and weapon mounts) or the centre of the
-  model's base, and is blocked by the terrain (and, in 40k7, the vehicle hulls) the edition counts;
+  model's base (40k11: ``space.sees``, from any part of a FRAME model, 17.02), and is blocked by
+  the terrain (and, in 40k7, the vehicle hulls) the edition counts;
 - the facing a shot hits is the diagonal zone of the target hull the firer stands in (40k7
   "Vehicle Facing and Armour Values", hh3 Which facing is hit); 40k11 has no vehicle facings;
 - the hidden share is the fraction of that facing's edge hidden from the firer (40k7 "Obscured
@@ -112,18 +114,27 @@ def find_model(state: MatchState, model_id: str) -> Located | None:
     return None
 
 
-def footprint(state: MatchState, unit: Unit, model: Model) -> g.Footprint:
-    """The shape the edition measures to and from."""
+def shape(state: MatchState, unit: Unit, model: Model) -> g.Shape:
+    """The shape the edition measures to and from: 40k11 the whole model (17.02 Frame: hull and
+    base of a FRAME model, ``space.extent``), hh3 and 40k7 the hull or the base."""
     if state.edition == "40k11":
-        return w11_space.footprint(unit, model)
+        return w11_space.extent(unit, model)
     if state.edition == "hh3":
         return hh3_geom.footprint(model)
     return w7_geo.footprint(model)
 
 
+def model_distance(state: MatchState, a: Located, b: Located) -> float:
+    """Closest point to closest point between two models, unrounded: 40k11 by the rules' own
+    ``space.model_distance`` (17.02), the others between their ``shape``s."""
+    if state.edition == "40k11":
+        return w11_space.model_distance(a.unit, a.model, b.unit, b.model)
+    return g.distance(shape(state, a.unit, a.model), shape(state, b.unit, b.model))
+
+
 def ruler(state: MatchState, a: Located, b: Located) -> float:
     """Closest point to closest point between two models, in inches."""
-    return round(g.distance(footprint(state, a.unit, a.model), footprint(state, b.unit, b.model)), ROUND)
+    return round(model_distance(state, a, b), ROUND)
 
 
 def _blockers(state: MatchState, exclude: set[str]) -> list[g.PolygonLike]:
@@ -204,9 +215,12 @@ def facing_seen(
 def sight(state: MatchState, a: Located, b: Located, weapon: Weapon | None = None) -> Sight:
     """Can model ``a`` see model ``b``; which facing a shot from there hits; its hidden share."""
     origin = _origin(state, a.unit, a.model, weapon)
-    target_fp = footprint(state, b.unit, b.model)
-    blockers = _blockers(state, {a.unit.id, b.unit.id})
-    visible = g.line_of_sight(origin, target_fp, blockers)
+    target_shape = shape(state, b.unit, b.model)
+    if state.edition == "40k11":
+        # 40k11 17.02: the rules' own sight test, from any part of a FRAME model.
+        visible = w11_space.sees_shapes(state, a.unit, a.model, [target_shape])
+    else:
+        visible = g.line_of_sight(origin, target_shape, _blockers(state, {a.unit.id, b.unit.id}))
     seen = facing_seen(state, a.unit, a.model, origin, b.unit, b.model)
     return Sight(
         edition=state.edition,
@@ -309,9 +323,7 @@ def speed_band(state: MatchState, unit: Unit, kind: str, distance: float) -> str
 
 
 def _unit_distance(state: MatchState, a: Unit, b: Unit) -> float | None:
-    pairs = [
-        g.distance(footprint(state, a, ma), footprint(state, b, mb)) for ma in _alive(a) for mb in _alive(b)
-    ]
+    pairs = [model_distance(state, Located(a, ma), Located(b, mb)) for ma in _alive(a) for mb in _alive(b)]
     return round(min(pairs), ROUND) if pairs else None
 
 
@@ -373,21 +385,18 @@ def _measure_hh3(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) ->
 
 
 def _measure_40k11(state: MatchState, unit: Unit, weapon: Weapon, target: Unit) -> Measured | None:
-    """40k11 Shooting: closest point to closest point (17.02 for FRAME models), sight from the
-    firing model's centre; no vehicle fire arcs."""
+    """40k11 Shooting as ``wh40k11.shooting`` measures it: closest point to closest point with
+    ``space.model_distance`` and sight with ``space.sees`` (17.02: the whole of a FRAME model, sight
+    from any part of it); no vehicle fire arcs."""
     models = _alive(target)
     if not models:
         return None
     model = unit.models[weapon.model]
-    shooter = w11_space.footprint(unit, model)
     pairs = sorted(
-        ((g.distance(shooter, w11_space.footprint(target, m)), m.id, m) for m in models), key=lambda t: t[:2]
+        ((w11_space.model_distance(unit, model, target, m), m.id, m) for m in models), key=lambda t: t[:2]
     )
     origin = (model.pos.x, model.pos.y)
-    blockers = w11_space.sight_blockers(state)
-    visible = not blockers or any(
-        g.line_of_sight(origin, w11_space.footprint(target, m), blockers) for m in models
-    )
+    visible = w11_space.sees(state, unit, model, target)
     return Measured(pairs[0][0], pairs[0][2], True, visible, origin)
 
 

@@ -176,6 +176,16 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
     return FirePlan(weapon=weapon, target=target, modifier=modifier, reasons=tuple(reasons))
 
 
+def blast_extra_attacks(plan: FirePlan) -> int:
+    """40k11 core rules [ext], Blast: +1 attack per five models of the target unit, counted as the
+    target was selected - in ``plan.target``, the unit as it was when the shooting unit was
+    selected to shoot (targets are fixed then [decided]), so casualties of the unit's
+    earlier weapons in the same shooting do not lower it."""
+    if not is_blast(plan.weapon):
+        return 0
+    return live_count(plan.target) // BLAST_MODELS_PER_EXTRA_ATTACK
+
+
 def plan_shoot(state: MatchState, action: Shoot) -> list[FirePlan] | Rejection:
     unit = state.units[action.unit]
     if not on_table(unit):
@@ -215,7 +225,7 @@ def apply_shoot(state: MatchState, action: Shoot, ctx: ApplyContext) -> MatchSta
         ctx.log(f"{unit.name} uses close-quarters shooting.", R_CQ)
     for plan in plans:
         w = plan.weapon
-        extra = live_count(state.units[plan.target.id]) // BLAST_MODELS_PER_EXTRA_ATTACK if is_blast(w) else 0
+        extra = blast_extra_attacks(plan)
         profile = AttackProfile(
             label=w.name,
             attacks=w.shots + extra,

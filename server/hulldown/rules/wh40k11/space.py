@@ -106,10 +106,16 @@ def sees(state: MatchState, unit: Unit, model: Model, target: Unit) -> bool:
     outline to points along the outlines of the target models, every ``FRAME_SIGHT_STEP`` inches
     (each segment tested exactly, all of them at once per origin).
     """
+    return sees_shapes(state, unit, model, [extent(target, m) for m in live_models(target)])
+
+
+def sees_shapes(state: MatchState, unit: Unit, model: Model, shapes: Sequence[Shape]) -> bool:
+    """Can this model see some part of one of ``shapes`` (``sees``, for any target shapes: the
+    table's sight tool asks it of one model, docs/table.md)? 40k11 core Line of sight [ext,
+    simplified]; 17.02 FRAME: from any part of the model [decided: sampled]."""
     blockers = sight_blockers(state)
     if not blockers:
         return True
-    shapes = [extent(target, m) for m in live_models(target)]
     centre = (model.pos.x, model.pos.y)
     if any(line_of_sight(centre, shape, blockers) for shape in shapes):
         return True
