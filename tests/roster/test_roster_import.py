@@ -18,7 +18,7 @@ import msgspec
 import pytest
 
 from hulldown.match.definition import DefinitionError, parse_definition
-from hulldown.roster.editions import EDITIONS
+from hulldown.roster.editions import EDITIONS, Statline, WeaponLine
 from hulldown.roster.importer import import_roster
 from hulldown.roster.xmltree import MAX_ROSTER_BYTES, Profile, RosterError, Selection
 from hulldown.web import openapi
@@ -452,3 +452,51 @@ def test_40k11_objective_control_is_read_from_the_statline() -> None:
     assert any(r.name == "Dakkajet" and "OC" in r.message for r in orks.report if r.level == "decided")
     tau = {u["name"]: u for u in _import("40k11-tau-empire", "40k11")}
     assert "oc:6" in tau["Stormsurge"]["keywords"] and "oc:4" in tau["Riptide Battlesuit"]["keywords"]
+
+
+def _40k7_unit(save: str) -> dict[str, object]:
+    reader = EDITIONS["40k7"]
+    chars = {"Unit Type": "Infantry", "WS": "4", "BS": "4", "S": "4", "T": "4", "W": "1", "I": "4"}
+    profile = Profile("Test", "Unit", {**chars, "A": "1", "Ld": "8", "Save": save})
+    root = Selection("s", "Test", "model", 1, "forces[0].selections[0]", [profile])
+    return reader.statline(profile, root, root, lambda *_: None).profile
+
+
+def test_40k7_an_invulnerable_save_alone_is_not_an_armour_save() -> None:
+    """A 40k7 Save written ``4++`` is an invulnerable save only (the data writes ``3+/4++`` for a
+    model with both): it set the armour save to 4+ as well."""
+    assert (_40k7_unit("4++").get("sv"), _40k7_unit("4++").get("inv")) == (None, 4)
+    assert (_40k7_unit("-/5++").get("sv"), _40k7_unit("-/5++").get("inv")) == (None, 5)
+    assert (_40k7_unit("3+/4++").get("sv"), _40k7_unit("3+/4++").get("inv")) == (3, 4)
+    assert (_40k7_unit("3+").get("sv"), _40k7_unit("3+").get("inv")) == (3, None)
+    assert (_40k7_unit("-").get("sv"), _40k7_unit("-").get("inv")) == (None, None)
+
+
+def test_40k7_a_weapon_without_a_range_is_melee_only_when_its_type_says_melee() -> None:
+    """40k7 weapon profiles: a close combat weapon has Range ``-`` and the type ``Melee``; a
+    template weapon the range ``Template``. Range ``-`` alone does not make a melee weapon: a bomb
+    (``Ordnance 1, Large Blast, Bomb``) was imported as a close combat weapon. A weapon without a
+    range that is not Melee cannot be played: it is left out and reported."""
+    reader = EDITIONS["40k7"]
+    marine = Statline("Marine", "infantry", False, False, {"s": 4})
+    sel = Selection("w", "Weapon", "upgrade", 1, "forces[0].selections[0].selections[1]")
+    report: list[tuple[str, str, str]] = []
+
+    def line(rng: str, wtype: str) -> WeaponLine | None:
+        chars = {"Range": rng, "Strength": "6", "AP": "4", "Type": wtype}
+        return reader.weapon(
+            Profile("W", "Weapon", chars),
+            sel,
+            marine,
+            lambda lvl, _p, name, msg: report.append((lvl, name, msg)),
+        )
+
+    fist = line("-", "Melee, Specialist Weapon, Unwieldy")
+    assert fist is not None and fist.type == "melee" and fist.range == 0.0
+    flamer = line("Template", "Assault 1")
+    assert flamer is not None and flamer.type == "assault" and flamer.rules == ["template"]
+    report.clear()  # (Specialist Weapon, Unwieldy: rules the core does not play, reported)
+    for rng, wtype in (("-", "Ordnance 1, Large Blast, Bomb, One use only"), ("", "Armourbane, Unwieldy")):
+        assert line(rng, wtype) is None, (rng, wtype)
+    assert [(lvl, name) for lvl, name, _ in report] == [("unmapped", "W"), ("unmapped", "W")]
+    assert "not a Melee weapon" in report[0][2] and "docs/roster-import.md" in report[0][2]

@@ -181,3 +181,23 @@ def test_a_vehicle_does_not_start_a_fight() -> None:
     state = make_state(squad, rhino("r", "a", 30, 24, 0), phase="assault")
     rej = rejected(state, "a", Fight("r", "m"))
     assert rej.code == "cannot_fight" and rej.values == {"unit": "r"}
+
+
+def test_wall_of_death_ignores_cover() -> None:
+    """40k7 Special Rules, Template Weapon: Template weapons have the Ignores Cover and Wall of
+    Death special rules. A Dreadnought's heavy flamer fires Wall of Death at a Marine charging out
+    of a low wall (4+ cover, not blocking sight; no armour save): D3 1 -> 1 hit, wound 6 (S5 vs T4): no cover save - the
+    Marine is slain and the charge goes no further. It used to roll its 4+ cover save."""
+    from .builders import ruin
+
+    flamer = weapon("fl", "Heavy flamer", 8, 5, 4, type="assault", rules=("template",))
+    walker = dreadnought("w", "b", 30, 24, 180, weapons=(flamer,))
+    marine = infantry("m", "a", [(22, 24)], t=4, sv=None)
+    state = make_state(
+        marine, walker, terrain=[ruin("ruin", 21, 23, 23, 25, save=4, kinds=("cover",))], phase="assault"
+    )
+    pending = act(state, "a", Charge("m", "w")).state
+    assert pending.pending is not None and pending.pending.kind == "overwatch"
+    res = act(pending, "b", Decide(pending.pending.id, "overwatch"), [1, 6])
+    assert "cover save" not in [r.purpose for r in res.rolls]
+    assert res.state.units["m"].destroyed

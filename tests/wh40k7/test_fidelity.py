@@ -23,6 +23,7 @@ from .builders import (
     krak,
     lascannon,
     make_state,
+    predator,
     rejected,
     rhino,
     ruin,
@@ -675,3 +676,79 @@ def test_a_template_or_blast_aimed_at_another_unit_does_not_hit_a_zooming_flyer(
     assert "f" not in models_under_shape(state, template, {"g"})
     assert "f" not in models_under_circle(state, (15.0, 25.6), 1.5)
     assert "i" in models_under_circle(state, (17.5, 24.0), 1.5)
+
+
+# --- Cover against templates, blasts and explosions ------------------------------------------
+
+
+def _flamer():
+    return weapon("fl", "Heavy flamer", 8, 5, 4, type="assault", rules=("template",))
+
+
+def test_a_template_ignores_the_jink_cover_save() -> None:
+    """40k7 Special Rules, Template Weapon: "Template weapons have the Ignores Cover, Wall of
+    Death and No Escape special rules"; Jink gives a cover save (40k7 Special Rules, Jink), so a
+    Jinking Skimmer under a template takes no save. It used to roll its 4+ against the flame.
+    Penetration 6: S5 + 6 = 11 > AV10, penetrating; damage 1 (+0, AP4): Crew Shaken."""
+    burner = infantry("m", "a", [(10, 24)], weapons=[(0, _flamer())])
+    jinked = replace(speeder("s", "b", 15, 24, 180), statuses={"jink": 2, "snap_only": 2})
+    state = make_state(burner, jinked, phase="shooting")
+    paused = act(state, "a", Shoot("m", (Fire("fl", "s"),))).state
+    res = take_proposal(paused, "aim_template", [6, 1])
+    assert "cover save" not in [r.purpose for r in res.rolls]
+    assert res.state.units["s"].hp == 1 and "shaken" in res.state.units["s"].statuses
+
+
+def test_a_template_ignores_the_cover_of_an_obscured_vehicle() -> None:
+    """40k7 Special Rules, Template Weapon (Ignores Cover) against 40k7 Vehicles, Obscured
+    Targets: the Rhino behind a ruin (4+) is obscured from the flamer's bearer, but takes no
+    cover save against the template's glancing hit. Penetration 6: S5 + 6 = 11 = AV11."""
+    burner = infantry("m", "a", [(20, 22)], weapons=[(0, _flamer())])
+    state = make_state(
+        burner,
+        rhino("rhino", "b", 26, 24, 180),
+        terrain=[ruin("ruin", 22, 20.5, 23, 23.5, save=4)],
+        phase="shooting",
+    )
+    paused = act(state, "a", Shoot("m", (Fire("fl", "rhino"),))).state
+    res = take_proposal(paused, "aim_template", [6])
+    assert [r.purpose for r in res.rolls] == ["armour penetration"]
+    assert res.state.units["rhino"].hp == 2
+
+
+def test_a_blast_off_the_hull_hits_at_full_strength_on_the_firers_facing() -> None:
+    """40k7 Vehicles, Vehicle Facing and Armour Values (seed 001): a blast hits the vehicle once
+    if any part of the marker ends over it, "resolved against the Armour Value facing the firer,
+    regardless of the position of the marker" - no half Strength when the hole is off the hull
+    (an older edition's rule). The marker scatters 3" (2D6 3 + 4 - BS4) straight behind the
+    Predator: its hole (43, 24) is off the hull (x 37.75-42.25), its edge over it. Penetration
+    5: S8 + 5 = 13 = front AV13, glancing (half Strength, 4 + 5 = 9, would do nothing)."""
+    frag = weapon("frag", "Frag blast", 48, 8, 3, rules=("blast",))
+    gun = vehicle("g", "a", 10, 24, weapons=(frag,))
+    state = make_state(gun, predator("p", "b", 40, 24, 180, weapons=()), phase="shooting")
+    paused = act(state, "a", Shoot("g", (Fire("frag", "p"),))).state
+    res = take_proposal(paused, "aim_blast", [3, 3, 4, 1, 1, 5])
+    line = next(e for e in res.state.log if "lands at" in e.text)
+    assert line.values["lands"] == [43.0, 24.0]
+    pen = [r for r in res.rolls if r.purpose == "armour penetration"]
+    assert [r.target for r in pen] == ["S8 vs front AV13"] and pen[0].outcome == "13: glancing"
+    assert res.state.units["p"].hp == 2
+
+
+def test_a_jinking_squadron_mate_takes_no_cover_save_against_an_explosion() -> None:
+    """docs/rules-notes.md, 40k7, Being shot: the hits of an explosion allow no cover save
+    (destruction.EXPLOSION_COVER [decided]) - Jink's 4+ included: Jink's save is against shooting
+    attacks, and the explosion's hits have no firer (40k7 Vehicle Damage Table, Explodes!: "nearby
+    units suffer a Strength 4 AP- hit"). Two Jinking Land Speeders of one squadron: the lascannon
+    hits the closer one (to hit 6), penetrates (9 + 6 > 10), its Jink save fails (1), damage 6 +1
+    (AP2) = 7: Explodes!, radius 6". Its squadron-mate 1.5" away takes one S4 hit: 4 + 6 = 10,
+    glancing, and no cover save is rolled for it."""
+    gun = vehicle("g", "a", 10, 24, weapons=(lascannon(),))
+    jink = {"jink": 2, "snap_only": 2}
+    s1 = replace(speeder("s1", "b", 30, 24, 180, squadron="sq"), statuses=jink)
+    s2 = replace(speeder("s2", "b", 31.5, 27.5, 180, squadron="sq"), statuses=jink)
+    state = make_state(gun, s1, s2, phase="shooting")
+    res = act(state, "a", Shoot("g", (Fire("lascannon", "s1"),)), [6, 6, 1, 6, 6, 6])
+    assert res.state.units["s1"].destroyed and not res.state.units["s1"].wreck
+    assert [r.purpose for r in res.rolls].count("cover save") == 1  # s1's, against the lascannon
+    assert res.state.units["s2"].hp == 1

@@ -261,6 +261,33 @@ _SIZED_BLAST = re.compile(r"""([0-9]+)\s*(?:"|\u201d|\u2033|''|in\.?|inch(?:es)?
 _BLAST_SIZES_40K7 = {"3": "blast", "5": "large_blast"}
 
 
+# 40k7 weapon profiles: a close combat weapon has the Range ``-`` and the type ``Melee``; a
+# template weapon the Range ``Template``. Any other weapon whose Range is one of these (a Bomb,
+# ``Ordnance 1, Large Blast, Bomb``; a grenade's close combat line without ``Melee``) has no range
+# to fire at and is no close combat weapon: it cannot be played, and is left out and reported.
+_NO_RANGE_40K7 = ("-", "", "\u2013", "\u2014")
+
+
+def _no_range_message(rng_text: str, type_text: str) -> str:
+    return (
+        f"range {rng_text!r} and type {type_text!r}: a weapon without a range that is not a Melee "
+        "weapon (type Melee) cannot be played: left out (docs/roster-import.md, 40k7 saves and ranges)"
+    )
+
+
+def _40k7_saves(text: str) -> tuple[int | None, int | None]:
+    """40k7 ``Save``: ``3+`` an armour save, ``4++`` an invulnerable save only, ``3+/4++`` both,
+    ``-`` or ``-/5++`` no armour save -> (armour save, invulnerable save)."""
+    sv: int | None = None
+    inv: int | None = None
+    for part in text.split("/"):
+        if re.search(r"[0-9]\s*\+\s*\+", part):
+            inv = target(part) if inv is None else inv
+        elif sv is None and not part.strip().startswith("-"):
+            sv = target(part)
+    return sv, inv
+
+
 class WH40K7(EditionReader):
     edition = "40k7"
     system_ids = ("e1ebd931-a209-3ce4-87b4-d9918d25530b",)
@@ -318,8 +345,7 @@ class WH40K7(EditionReader):
             kind = "monster" if "monstrous" in unit_type or "gargantuan" in unit_type else "infantry"
             if kind == "infantry" and unit_type and not unit_type.startswith("infantry"):
                 add("decided", anchor.path, p.name, f"unit type {p.get('Unit Type')!r} is played as infantry")
-            save = p.get("Save", "Sv")
-            inv = re.search(r"([0-9])\+\+", save)
+            sv, inv = _40k7_saves(p.get("Save", "Sv"))
             profile: dict[str, Any] = {
                 "ws": _int(p.get("WS")),
                 "bs": _int(p.get("BS")),
@@ -330,11 +356,10 @@ class WH40K7(EditionReader):
                 "a": max(1, _int(p.get("A"), 1)),
                 "ld": _int(p.get("Ld", "LD"), 7),
             }
-            sv = target(save.split("/")[0]) if save and not save.startswith("-") else None
             if sv is not None:
                 profile["sv"] = sv
-            if inv:
-                profile["inv"] = int(inv.group(1))
+            if inv is not None:
+                profile["inv"] = inv
             return Statline(p.name, kind, False, False, profile)
         type_words = words(p.get("Type"))
         keywords: list[str] = []
@@ -377,6 +402,9 @@ class WH40K7(EditionReader):
         type_text = p.get("Type")
         kinds = [w.strip() for w in type_text.split(",")]
         head = kinds[0].lower() if kinds else ""
+        if rng_text.strip() in _NO_RANGE_40K7 and not head.startswith("melee"):
+            add("unmapped", sel.path, p.name, _no_range_message(rng_text, type_text))
+            return None
         wtype = "assault"
         shots = 1
         for word, mapped in _WEAPON_KINDS_40K7:
@@ -401,6 +429,7 @@ class WH40K7(EditionReader):
                 add("decided", sel.path, p.name, f"weapon type {kinds[0]!r} played as Assault")
         if wtype == "rapid_fire" and shots == 1:
             shots = 1
+        melee = wtype == "melee" or rng_text.strip().lower() == "melee"
         rules = self._weapon_rules([k for k in kinds[1:]], sel, add)
         if "template" in rng_text.lower() and "template" not in rules:
             rules.append("template")
@@ -408,7 +437,6 @@ class WH40K7(EditionReader):
         strength = self._strength(p.get("Strength", "S"), s, sel, p, add)
         ap_text = p.get("AP")
         ap = first_int(ap_text) if ap_text and ap_text != "-" else None
-        melee = wtype == "melee" or rng_text.strip() in ("-", "", "Melee")
         rng = 0.0 if melee else (inches(rng_text) or (TEMPLATE_RANGE if "template" in rules else 0.0))
         if melee:
             wtype = "melee"

@@ -25,7 +25,7 @@ from .. import geometry as g
 from . import refs
 from .attacks import Hit
 from .chargemove import place_chargers
-from .firing import locked_in_combat, plan_shooting
+from .firing import ignores_cover, locked_in_combat, plan_shooting
 from .geo import alive, all_terrain, footprint, on_table, unit_distance
 from .penetration import PenProfile
 from .resolve import resolve_hits
@@ -214,6 +214,7 @@ def _overwatch(state: MatchState, ctx: ApplyContext, tid: str, uid: str) -> Matc
             (model.pos.x, model.pos.y),
             f"{target.name}'s {w.name} (Wall of Death)",
             group=tid,
+            cover_allowed=not ignores_cover(w),  # 40k7 Special Rules, Template Weapon: Ignores Cover
             rules=w.rules,
         )
         ctx.log(f"Wall of Death: {w.name} inflicts {plural(n, 'automatic hit')}.", refs.OVERWATCH)

@@ -8,8 +8,8 @@ Explodes! beats Wrecked [decided]. The hits of an explosion are resolved like an
 caller passes the function that resolves them (``resolve.finish_vehicle`` passes one that calls
 ``resolve_hits``), so this module never imports the one that imports it.
 
-[decided] simplifications: explosion hits allow armour and invulnerable saves but no cover (they
-come from within the unit's own position); the Apocalyptic Mega-blast of Catastrophic Damage is
+[decided] simplifications: explosion hits allow armour and invulnerable saves but no cover, Jink's
+included (``EXPLOSION_COVER``); the Apocalyptic Mega-blast of Catastrophic Damage is
 three circles of 5", 7" and 10" diameter and its "D" Strength is resolved as Strength 10 (D
 weapons are not modelled).
 """
@@ -41,6 +41,13 @@ EXPLOSION_HIT = (4, None)  # S4 AP- (Explodes!)
 CRASH_HIT = (6, None)  # S6 AP- (Crash and Burn)
 CRASH_PASSENGER_HIT = (10, 2)  # S10 AP2 (passengers of a Crashing Flyer / Catastrophic Damage)
 LARGE_BLAST_RADIUS = 2.5
+# Cover against the hits of a vehicle's end (40k7 Vehicle Damage Table, Explodes!; Flyers, Crash
+# and Burn!; Super-heavy Vehicles, Catastrophic Damage): the rules are silent. No cover save of any
+# kind [decided]: cover is worked out from a firer's point of view (40k7 Vehicles, Obscured
+# Targets: "hit by an enemy shooting attack"), and these hits have no firer and are no shooting
+# attack - so Jink's 4+ (a save taken when targeted by a shooting attack) does not apply either,
+# not even for the squadron-mate of the vehicle that explodes. Armour and invulnerable saves apply.
+EXPLOSION_COVER = False
 # Survivors "placed where the vehicle used to be": inside its old footprint, then within 2"
 # of it (unit coherency distance) [decided].
 PLACE_AROUND_WRECKAGE = 2.0
@@ -55,7 +62,7 @@ CATASTROPHIC: tuple[tuple[int, str, tuple[tuple[int, int], ...]], ...] = (
 )
 
 
-# Resolves hits on one unit from a vehicle's end (no attacker, no cover): state, ctx, unit, hits.
+# Resolves the hits of a vehicle's end on one unit (no attacker; EXPLOSION_COVER): state, ctx, unit, hits.
 ExplosionHits = Callable[[MatchState, ApplyContext, str, list[Hit]], MatchState]
 
 
@@ -100,7 +107,9 @@ def _area_hits(
             d = g.distance(centre, footprint(m))
             for radius, s, ap in rings:
                 if d <= radius + g.EPS:
-                    hits.append(Hit(PenProfile(s), ap, centre, source, group=source, cover_allowed=False))
+                    hits.append(
+                        Hit(PenProfile(s), ap, centre, source, group=source, cover_allowed=EXPLOSION_COVER)
+                    )
                     break
         if hits:
             targets.append((other.id, hits))
@@ -178,7 +187,7 @@ def _explosion_from_hull(
                 centre,
                 source,
                 group=source,
-                cover_allowed=False,
+                cover_allowed=EXPLOSION_COVER,
             )
         ] * n
         ctx.log(f"{other.name} takes {plural(n, 'hit')} from {source}.", refs.DAMAGE_TABLE)
@@ -317,7 +326,7 @@ def _disembark_survivors(
                     hull.centre,
                     f"{transport.name} destroyed",
                     group=uid,
-                    cover_allowed=False,
+                    cover_allowed=EXPLOSION_COVER,
                     # 40k7 Transports, Effects of Damage on Passengers: "Randomly Allocated".
                     rules=(RANDOM_ALLOCATION,),
                 )

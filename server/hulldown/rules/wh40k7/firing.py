@@ -89,6 +89,18 @@ def is_template(w: Weapon) -> bool:
     return "template" in w.rules
 
 
+# 40k7 Special Rules, Template Weapon [ext]: "Template weapons have the Ignores Cover, Wall of
+# Death and No Escape special rules". Ignores Cover: no cover save of any kind is taken against
+# the weapon's hits - an obscured vehicle's, Jink's 4+, a model's in or behind terrain.
+IGNORES_COVER_RULES: tuple[str, ...] = ("template",)
+
+
+def ignores_cover(w: Weapon) -> bool:
+    """40k7 Special Rules, Ignores Cover (and Template Weapon, which has it): the hits of ``w``
+    allow no cover save (``Hit.cover_allowed`` False)."""
+    return any(rule in w.rules for rule in IGNORES_COVER_RULES)
+
+
 def weapon_origin(state: MatchState, unit: Unit, weapon: Weapon) -> g.Point:
     """Range and sight are measured from the weapon's mount (vehicles, 40k7 Vehicle Weapons and
     Line of Sight), the model's base for others; passengers of an open-topped transport fire from

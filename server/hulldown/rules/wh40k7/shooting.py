@@ -22,7 +22,7 @@ from .aim import Firer, aim_blast, aim_template, angle_of, check_given_aim
 from .attacks import Hit, Tally
 from .blasts import blast_centre, models_under_circle, models_under_shape, template_polygon
 from .core import shooting_to_hit
-from .firing import NO_CHARGE_TYPES, Plan, WeaponShot, locked_in_combat, plan_shooting
+from .firing import NO_CHARGE_TYPES, Plan, WeaponShot, ignores_cover, locked_in_combat, plan_shooting
 from .morale import casualty_morale, note_strength, pinning_test
 from .penetration import PenProfile
 from .resolve import resolve_hits
@@ -179,7 +179,9 @@ def execute_plan(state: MatchState, ctx: ApplyContext, plan: Plan, overwatch: bo
         w = shot.weapon
         label = f"{unit.name}'s {w.name}"
         group = w.id if is_vehicle(unit) else unit.id
-        hit = Hit(_pen(shot), w.ap, shot.origin, label, group, rules=w.rules)
+        hit = Hit(
+            _pen(shot), w.ap, shot.origin, label, group, cover_allowed=not ignores_cover(w), rules=w.rules
+        )
         firers_by_target.setdefault(shot.target, []).append(hit)
         if shot.template:
             toward = aim_template(state, ctx, Firer(unit, shot.model, shot), label)
