@@ -24,6 +24,7 @@ PORT = "0..65535"
 AT_LEAST_ONE = "1 or more"
 SECONDS = "0 or more (0: never)"
 NO_LIMIT = "0 or more (0: no limit)"
+PUBLIC_URL = "an http:// or https:// URL with a host"
 
 BAD_VALUES = [
     ("HULLDOWN_PORT", "abc", PORT),
@@ -48,6 +49,13 @@ BAD_VALUES = [
     ("HULLDOWN_LOG_FORMAT", "JSON", "text, json"),
     ("HULLDOWN_LOG_FORMAT", "yaml", "text, json"),
     ("HULLDOWN_WS_DEFLATE", "maybe", "1, true, yes, on"),
+    # Links were written as given: "games.example.org/matches/..." (no scheme), "ws://.../play".
+    ("HULLDOWN_PUBLIC_URL", "games.example.org", PUBLIC_URL),
+    ("HULLDOWN_PUBLIC_URL", "ws://games.example.org", PUBLIC_URL),
+    ("HULLDOWN_PUBLIC_URL", "HTTPS://games.example.org", PUBLIC_URL),
+    ("HULLDOWN_PUBLIC_URL", "https://", PUBLIC_URL),
+    ("HULLDOWN_PUBLIC_URL", "https://games.example.org:99999", PUBLIC_URL),
+    ("HULLDOWN_PUBLIC_URL", "https://games.example.org/?via=proxy", PUBLIC_URL),
 ]
 
 GOOD_VALUES: list[tuple[str, str, str, Any]] = [
@@ -67,6 +75,9 @@ GOOD_VALUES: list[tuple[str, str, str, Any]] = [
     ("HULLDOWN_WS_DEFLATE", "TRUE", "ws_deflate", True),
     ("HULLDOWN_WS_DEFLATE", "on", "ws_deflate", True),
     ("HULLDOWN_WS_DEFLATE", "off", "ws_deflate", False),
+    ("HULLDOWN_PUBLIC_URL", "https://games.example.org", "public_url", "https://games.example.org"),
+    ("HULLDOWN_PUBLIC_URL", "http://127.0.0.1:8000/", "public_url", "http://127.0.0.1:8000/"),
+    ("HULLDOWN_PUBLIC_URL", "https://example.org/hulldown", "public_url", "https://example.org/hulldown"),
 ]
 
 

@@ -1,8 +1,9 @@
 """Reading a match's log outside the server, for ``hulldown verify`` and ``hulldown replay``.
 
 The Redis is ``--redis-url`` / ``REDIS_URL`` when given; otherwise the embedded one of the data
-directory: its unix socket when a server is running on it, else a private embedded Redis started
-on the data dir for the time of the command (it reads the AOF) and stopped afterwards.
+directory: its unix socket when a server is running on it (one holds its lock), else a private
+embedded Redis started on the data dir for the time of the command (it reads the AOF) and
+stopped afterwards.
 
 :func:`read_match_log` raises :class:`UnknownMatch` (no such match, or an id no match can have)
 or :class:`StoreUnreadable` (the Redis cannot be reached or read, the data dir cannot be used),
@@ -22,7 +23,7 @@ from redis.exceptions import RedisClusterException, RedisError
 
 from ..match.events import Event, decode_event
 from ..store.connect import without_password
-from ..store.embedded import LOCK_NAME, EmbeddedRedis, socket_path_for
+from ..store.embedded import LOCK_NAME, EmbeddedRedis, data_dir_in_use, socket_path_for
 from ..store.keys import validate_match_id
 from ..store.redis_store import RedisEventStore
 
@@ -92,10 +93,15 @@ def redis_url_for(redis_url: str, data_dir: Path) -> Iterator[str]:
     if redis_url:
         yield redis_url
         return
-    socket = socket_path_for(data_dir)
-    if socket.exists():
+    # As the server names its socket: from the absolute path (a relative one made the URL
+    # ``unix://hulldown-data/redis.sock``, whose first part reads as a host, and a long one
+    # hashed to another private directory), so the default data dir finds a running server.
+    socket = socket_path_for(data_dir.absolute())
+    if socket.exists() and data_dir_in_use(data_dir):
         yield f"unix://{socket}"
         return
+    # Nobody runs on it: a socket still there was left by a Redis killed with its server, and the
+    # embedded Redis started below replaces it.
     if not data_dir.exists():
         raise FileNotFoundError(f"no data directory {data_dir} (and no --redis-url / REDIS_URL)")
     if not data_dir.is_dir():

@@ -124,6 +124,23 @@ def socket_path_for(data_dir: Path) -> Path:
     raise ValueError(f"cannot find a short enough unix socket path for {data_dir}")
 
 
+def data_dir_in_use(data_dir: Path) -> bool:
+    """Whether a process holds ``data_dir``'s lock, i.e. a server runs on it now. A socket left
+    behind when the server and its Redis were killed at once (or the host went down) answers
+    nobody; only the lock tells a running server apart."""
+    try:
+        fd = os.open(data_dir / LOCK_NAME, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # releases the probe's own lock, if it got one
+    return False
+
+
 def _ensure_private_dir(path: Path) -> None:
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
     st = path.lstat()

@@ -39,6 +39,9 @@ WS_DEFLATE_ENV = "HULLDOWN_WS_DEFLATE"
 EVICT_AFTER_ENV = "HULLDOWN_EVICT_AFTER"
 MAX_MATCHES_ENV = "HULLDOWN_MAX_MATCHES"
 LOG_FORMAT_ENV = "HULLDOWN_LOG_FORMAT"
+PUBLIC_URL_ENV = "HULLDOWN_PUBLIC_URL"
+# The links are pages; the websocket's is the same URL with ws:// or wss:// (web/http_routes.py).
+PUBLIC_URL_SCHEMES = ("http://", "https://")
 
 Word = TypeVar("Word", bound=str)
 
@@ -140,6 +143,30 @@ def _env_switch(name: str) -> bool:
     )
 
 
+def is_public_url(url: str) -> bool:
+    """Whether ``url`` can be the base of the links the server answers with: http(s), a host,
+    a port if any that is one, no query or fragment."""
+    try:
+        parts = urlsplit(url)
+        port_ok = parts.port is None or parts.port > 0  # a bad port raises ValueError
+    except ValueError:
+        return False
+    plain = not (parts.query or parts.fragment or "?" in url or "#" in url)
+    return url.startswith(PUBLIC_URL_SCHEMES) and bool(parts.hostname) and port_ok and plain
+
+
+def _env_public_url() -> str:
+    """HULLDOWN_PUBLIC_URL: an http(s) URL with a host (links were written without a scheme,
+    or with the websocket's, and led nowhere); empty: links follow the request."""
+    text = env_text(PUBLIC_URL_ENV, "")
+    if text and not is_public_url(text):
+        raise SettingError(
+            f"{PUBLIC_URL_ENV} must be an http:// or https:// URL with a host, without query or "
+            f"fragment (e.g. https://games.example.org; docs/operations.md, Links); got {text!r}"
+        )
+    return text
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything the server can be told. Environment names are in brackets.
@@ -160,6 +187,8 @@ class Settings:
     - ``max_matches`` (HULLDOWN_MAX_MATCHES): matches kept in memory at most; beyond it the least
       recently used idle ones are dropped (0: no limit).
     - ``log_format`` (HULLDOWN_LOG_FORMAT): ``text`` or ``json`` (one JSON object per line).
+    - ``public_url`` (HULLDOWN_PUBLIC_URL): the http(s) base of the links ``POST /matches``
+      answers with; empty: the request's scheme and Host.
     - ``private_store`` (no environment name): ``redis_url`` is this process's own embedded
       Redis, which no other process writes to; set by ``hulldown serve`` when it starts one.
     """
@@ -209,7 +238,7 @@ class Settings:
             rate=_env_int(RATE_ENV, defaults.rate, RATE_BOUNDS),
             key_prefix=env_text("HULLDOWN_KEY_PREFIX", defaults.key_prefix),
             appendfsync=_env_word(APPENDFSYNC_ENV, defaults.appendfsync, APPENDFSYNC_MODES),
-            public_url=env_text("HULLDOWN_PUBLIC_URL", ""),
+            public_url=_env_public_url(),
             ws_deflate=_env_switch(WS_DEFLATE_ENV),
             evict_after=_env_seconds(EVICT_AFTER_ENV, defaults.evict_after, EVICT_AFTER_BOUNDS),
             max_matches=_env_int(MAX_MATCHES_ENV, defaults.max_matches, MAX_MATCHES_BOUNDS),
