@@ -96,6 +96,19 @@ def test_a_file_the_tool_cannot_read_is_a_json_error(
     assert reason in json_error(capsys)["error"]
 
 
+@pytest.mark.parametrize("tool", JSON_TOOLS)
+def test_a_file_that_is_not_json_is_named_with_where_it_breaks(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, tool: str
+) -> None:
+    """The error names the file (a script running several tells which one) and the place."""
+    path = tmp_path / "broken.json"
+    path.write_text('{"edition": "40k7",,}')
+    assert main([tool, str(path)]) == EXIT_ERROR
+    assert json_error(capsys)["error"] == (
+        f"{path} is not JSON: Expecting property name enclosed in double quotes: line 1 column 20 (char 19)"
+    )
+
+
 @pytest.mark.parametrize("dice", ["a,b", "1,7", "0", "6,,x"])
 def test_simulate_refuses_dice_that_are_not_d6_faces(capsys: pytest.CaptureFixture[str], dice: str) -> None:
     assert main(["simulate", str(SIMULATE_EXAMPLE), "--dice", dice]) == EXIT_ERROR

@@ -51,15 +51,18 @@ def read_json_object(file: str) -> dict[str, Any]:
     data = read_bytes(file)
     if len(data) > MAX_BODY_BYTES:
         raise UnreadableInput(
-            f"not a simulation file: {len(data)} bytes is over the limit of {MAX_BODY_BYTES} (MAX_BODY_BYTES)"
+            f"{_label(file)} is not a simulation file: {len(data)} bytes is over the limit of "
+            f"{MAX_BODY_BYTES} (MAX_BODY_BYTES)"
         )
     text = _text_of(data, file)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise UnreadableInput(f"not JSON: {exc}") from None
+        raise UnreadableInput(f"{_label(file)} is not JSON: {exc}") from None
     except RecursionError:
-        raise UnreadableInput("not a simulation file: the JSON is nested too deeply") from None
+        raise UnreadableInput(
+            f"{_label(file)} is not a simulation file: the JSON is nested too deeply"
+        ) from None
     if not isinstance(data, dict):
-        raise UnreadableInput("not a simulation file: expected a JSON object")
+        raise UnreadableInput(f"{_label(file)} is not a simulation file: expected a JSON object")
     return data
