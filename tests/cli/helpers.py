@@ -28,6 +28,7 @@ SETTINGS_VARIABLES = (
     "HULLDOWN_EVICT_AFTER",
     "HULLDOWN_MAX_MATCHES",
     "HULLDOWN_LOG_FORMAT",
+    "HULLDOWN_EXAMPLES_DIR",
 )
 RUN_TIMEOUT = 60.0  # seconds: a generous bound for a command that fails at once
 

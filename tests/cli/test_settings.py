@@ -56,6 +56,9 @@ BAD_VALUES = [
     ("HULLDOWN_PUBLIC_URL", "https://", PUBLIC_URL),
     ("HULLDOWN_PUBLIC_URL", "https://games.example.org:99999", PUBLIC_URL),
     ("HULLDOWN_PUBLIC_URL", "https://games.example.org/?via=proxy", PUBLIC_URL),
+    # /examples and /new were left empty without a word.
+    ("HULLDOWN_EXAMPLES_DIR", "/no/such/examples", "a directory of match definitions"),
+    ("HULLDOWN_EXAMPLES_DIR", "README.md", "a directory of match definitions"),
 ]
 
 GOOD_VALUES: list[tuple[str, str, str, Any]] = [

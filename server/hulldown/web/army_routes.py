@@ -20,15 +20,15 @@ from ..roster.importer import import_roster
 from ..roster.xmltree import MAX_ROSTER_BYTES, RosterError
 from .body import read_limited
 from .responses import MsgspecJSON, error
+from .settings import EXAMPLES_DIR_ENV
 
 STATIC = Path(__file__).parent / "static"
 MAX_ROSTER_UPLOAD = MAX_ROSTER_BYTES  # a .rosz is smaller than the .ros it holds
-EXAMPLES_ENV = "HULLDOWN_EXAMPLES_DIR"
 
 
 def examples_dir() -> Path:
     """``HULLDOWN_EXAMPLES_DIR``, else the ``examples/`` of the source checkout."""
-    configured = os.environ.get(EXAMPLES_ENV)
+    configured = os.environ.get(EXAMPLES_DIR_ENV)
     return Path(configured) if configured else Path(__file__).resolve().parents[3] / "examples"
 
 

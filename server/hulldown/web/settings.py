@@ -40,6 +40,7 @@ EVICT_AFTER_ENV = "HULLDOWN_EVICT_AFTER"
 MAX_MATCHES_ENV = "HULLDOWN_MAX_MATCHES"
 LOG_FORMAT_ENV = "HULLDOWN_LOG_FORMAT"
 PUBLIC_URL_ENV = "HULLDOWN_PUBLIC_URL"
+EXAMPLES_DIR_ENV = "HULLDOWN_EXAMPLES_DIR"
 # The links are pages; the websocket's is the same URL with ws:// or wss:// (web/http_routes.py).
 PUBLIC_URL_SCHEMES = ("http://", "https://")
 
@@ -167,6 +168,17 @@ def _env_public_url() -> str:
     return text
 
 
+def _check_examples_dir() -> None:
+    """HULLDOWN_EXAMPLES_DIR, when set, names a directory: ``/examples`` and the ``/new`` page
+    read it on each request, and a wrong path left them empty without a word."""
+    text = env_text(EXAMPLES_DIR_ENV, "")
+    if text and not Path(text).is_dir():
+        raise SettingError(
+            f"{EXAMPLES_DIR_ENV} must be a directory of match definitions (README, Configuration); "
+            f"got {text!r}, which is not a directory"
+        )
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything the server can be told. Environment names are in brackets.
@@ -245,6 +257,7 @@ class Settings:
             log_format=_env_word(LOG_FORMAT_ENV, defaults.log_format, LOG_FORMATS),
         )
         _check_store_settings(settings)
+        _check_examples_dir()
         return settings
 
 
