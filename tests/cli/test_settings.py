@@ -56,6 +56,9 @@ BAD_VALUES = [
     ("HULLDOWN_PUBLIC_URL", "https://", PUBLIC_URL),
     ("HULLDOWN_PUBLIC_URL", "https://games.example.org:99999", PUBLIC_URL),
     ("HULLDOWN_PUBLIC_URL", "https://games.example.org/?via=proxy", PUBLIC_URL),
+    # uvicorn stopped after start-up with "[Errno -2] Name or service not known", naming nothing.
+    ("HULLDOWN_HOST", "bad host", "an address or a name this machine can listen on"),
+    ("HULLDOWN_HOST", "256.1.1.1", "an address or a name this machine can listen on"),
     # /examples and /new were left empty without a word.
     ("HULLDOWN_EXAMPLES_DIR", "/no/such/examples", "a directory of match definitions"),
     ("HULLDOWN_EXAMPLES_DIR", "README.md", "a directory of match definitions"),

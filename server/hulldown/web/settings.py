@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import os
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeVar
@@ -168,6 +169,19 @@ def _env_public_url() -> str:
     return text
 
 
+def _check_host(host: str) -> None:
+    """HULLDOWN_HOST (or --host): an address, or a name, this machine can listen on, looked up as
+    the server will when it binds (a bad one stopped it after start-up, naming no setting)."""
+    try:
+        socket.getaddrinfo(host, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise SettingError(
+            "HULLDOWN_HOST must be an address or a name this machine can listen on, e.g. 127.0.0.1, "
+            f"0.0.0.0 or :: (or --host; README, Configuration); got {host!r}: {reason}"
+        ) from None
+
+
 def _check_examples_dir() -> None:
     """HULLDOWN_EXAMPLES_DIR, when set, names a directory: ``/examples`` and the ``/new`` page
     read it on each request, and a wrong path left them empty without a word."""
@@ -256,6 +270,7 @@ class Settings:
             max_matches=_env_int(MAX_MATCHES_ENV, defaults.max_matches, MAX_MATCHES_BOUNDS),
             log_format=_env_word(LOG_FORMAT_ENV, defaults.log_format, LOG_FORMATS),
         )
+        _check_host(settings.host)
         _check_store_settings(settings)
         _check_examples_dir()
         return settings
