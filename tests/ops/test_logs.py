@@ -4,12 +4,13 @@ with the action log's fields and no token; the scrubber redacts every form a tok
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import httpx
 import pytest
 
-from hulldown.cli.logging_setup import scrub
+from hulldown.cli.logging_setup import ScrubbingTextFormatter, scrub
 from hulldown.client import Client
 from hulldown.wire import protocol
 
@@ -81,3 +82,21 @@ async def test_json_log_lines_parse_and_carry_the_action_fields(
     assert refused_line["path"].endswith("?token=[redacted]")
     text = log.read_text()
     assert tokens["a"] not in text and tokens["b"] not in text
+
+
+def test_the_text_access_line_carries_the_client_and_duration() -> None:
+    """docs/operations.md, Logs: the access log's fields are in both formats; the text line left
+    out the client and the duration (its message gives the method, path and status)."""
+    record = logging.LogRecord(
+        "hulldown.access", logging.INFO, __file__, 1, "%s %s %d", ("GET", "/healthz", 200), None
+    )
+    for name, value in {
+        "method": "GET",
+        "path": "/healthz",
+        "status": 200,
+        "client": "10.0.0.7:51234",
+        "duration_ms": 0.42,
+    }.items():
+        setattr(record, name, value)
+    line = ScrubbingTextFormatter().format(record)
+    assert line.endswith("hulldown.access: GET /healthz 200 client=10.0.0.7:51234 duration_ms=0.42"), line

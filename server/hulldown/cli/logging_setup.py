@@ -55,6 +55,10 @@ FIELDS = (
     "client",
 )
 
+ACCESS_LOGGER = "hulldown.access"
+# The access log's fields its text line adds to its message (``GET /path 200``).
+ACCESS_TEXT_FIELDS = ("client", "duration_ms")
+
 
 def scrub(text: str) -> str:
     """``text`` with every token value (query string or bearer header) replaced by [redacted]."""
@@ -71,8 +75,10 @@ class ScrubbingTextFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         line = super().format(record)
-        extras = " ".join(f"{name}={getattr(record, name)}" for name in FIELDS if hasattr(record, name))
-        if extras and record.name != "hulldown.access":  # the access line already says it all
+        # The access line's message is its method, path and status already: the rest follows.
+        fields = ACCESS_TEXT_FIELDS if record.name == ACCESS_LOGGER else FIELDS
+        extras = " ".join(f"{name}={getattr(record, name)}" for name in fields if hasattr(record, name))
+        if extras:
             line = f"{line} {extras}"
         return scrub(line)
 
