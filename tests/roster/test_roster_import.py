@@ -500,3 +500,33 @@ def test_40k7_a_weapon_without_a_range_is_melee_only_when_its_type_says_melee() 
         assert line(rng, wtype) is None, (rng, wtype)
     assert [(lvl, name) for lvl, name, _ in report] == [("unmapped", "W"), ("unmapped", "W")]
     assert "not a Melee weapon" in report[0][2] and "docs/roster-import.md" in report[0][2]
+
+
+def test_40k7_ignores_cover_is_imported_as_a_weapon_rule() -> None:
+    """40k7 Special Rules, Ignores Cover: the data writes it as a word of the weapon's Type
+    (``Heavy 1, Ignores Cover``; ``Ignore Cover`` in some entries) or as a rule of the weapon
+    selection. Both are ``ignores_cover`` (docs/roster-import.md); it was reported unmapped and the
+    weapon allowed cover saves."""
+    reader = EDITIONS["40k7"]
+    marine = Statline("Marine", "infantry", False, False, {"s": 4})
+    report: list[tuple[str, str]] = []
+
+    def line(wtype: str, rules: list[str]) -> WeaponLine | None:
+        sel = Selection("w", "Rifle", "upgrade", 1, "forces[0].selections[0].selections[1]", rules=rules)
+        chars = {"Range": "36", "Strength": "4", "AP": "6", "Type": wtype}
+        return reader.weapon(
+            Profile("Rifle", "Weapon", chars),
+            sel,
+            marine,
+            lambda lvl, _p, name, _m: report.append((lvl, name)),
+        )
+
+    for wtype, rules in (
+        ("Heavy 1, Ignores Cover", []),
+        ("Heavy 1, Ignore Cover", []),
+        ("Heavy 1", ["Ignores Cover"]),
+        ("Heavy 1, Ignores Cover", ["Ignores Cover"]),
+    ):
+        rifle = line(wtype, rules)
+        assert rifle is not None and rifle.rules == ["ignores_cover"], (wtype, rules)
+    assert report == []

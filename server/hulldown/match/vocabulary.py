@@ -173,6 +173,11 @@ WH40K7 = Vocabulary(
         ),
         Term("skyfire", "Skyfire: hits Flyers normally", "40k7 Special Rules, Skyfire"),
         Term(
+            "ignores_cover",
+            "Ignores Cover: no cover save against its hits (an obscured vehicle's, Jink's, a model's in cover)",
+            "40k7 Special Rules, Ignores Cover",
+        ),
+        Term(
             "witchfire",
             "Witchfire (X): a psychic power of Warp Charge X, a shooting attack manifested in the "
             "Psychic phase (docs/psychic.md)",

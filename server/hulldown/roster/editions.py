@@ -306,6 +306,10 @@ class WH40K7(EditionReader):
         "pinning": "pinning",
         "skyfire": "skyfire",
         "grenade": "grenade",
+        # 40k7 Special Rules, Ignores Cover: a word of the Type (``Heavy 1, Ignores Cover``) or a
+        # rule of the weapon selection; ``Ignore Cover`` as some data spells it.
+        "ignores cover": "ignores_cover",
+        "ignore cover": "ignores_cover",
     }
     unit_rule_map: ClassVar[dict[str, str]] = {
         "fearless": "fearless",

@@ -89,15 +89,17 @@ def is_template(w: Weapon) -> bool:
     return "template" in w.rules
 
 
-# 40k7 Special Rules, Template Weapon [ext]: "Template weapons have the Ignores Cover, Wall of
-# Death and No Escape special rules". Ignores Cover: no cover save of any kind is taken against
-# the weapon's hits - an obscured vehicle's, Jink's 4+, a model's in or behind terrain.
-IGNORES_COVER_RULES: tuple[str, ...] = ("template",)
+# 40k7 Special Rules, Ignores Cover [ext]: cover saves cannot be taken against the Wounds,
+# glancing hits or penetrating hits of a weapon with it - an obscured vehicle's, Jink's 4+, a
+# model's in or behind terrain. Weapon rule ``ignores_cover`` (a weapon whose Type says "Ignores
+# Cover"), and ``template``: 40k7 Special Rules, Template Weapon [ext]: "Template weapons have the
+# Ignores Cover, Wall of Death and No Escape special rules".
+IGNORES_COVER_RULES: tuple[str, ...] = ("ignores_cover", "template")
 
 
 def ignores_cover(w: Weapon) -> bool:
-    """40k7 Special Rules, Ignores Cover (and Template Weapon, which has it): the hits of ``w``
-    allow no cover save (``Hit.cover_allowed`` False)."""
+    """40k7 Special Rules, Ignores Cover (a weapon with it, or a Template weapon, which has it):
+    the hits of ``w`` allow no cover save (``Hit.cover_allowed`` False)."""
     return any(rule in w.rules for rule in IGNORES_COVER_RULES)
 
 

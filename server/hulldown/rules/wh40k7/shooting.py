@@ -2,7 +2,8 @@
 
 Validation: phase, the unit may shoot (not Ran, Flat Out, already shot, locked in combat),
 then the pure plan (module ``firing``). Application: if the target may Jink, the target's owner
-decides first (a pending decision); then every weapon rolls to hit (Snap Shots on a 6), the
+decides first (a pending decision; not asked when no hit of the shot on it could take a cover
+save, JINK_AGAINST_IGNORED_COVER); then every weapon rolls to hit (Snap Shots on a 6), the
 firer aims each blast marker (which then scatters) and each template (module ``aim``), and all
 hits are resolved per target (module ``resolve``). A unit of models that loses 25% of its models
 in the phase takes a Morale check; Pinning weapons force a Pinning test.
@@ -67,14 +68,51 @@ def validate_shoot(state: MatchState, action: Shoot, overwatch: bool = False) ->
     return None
 
 
+# A Jink decision for a shot none of whose hits on the target could take a cover save (every
+# weapon fired at it ignores cover: Template weapons, Ignores Cover weapons; no Blast without it
+# that could scatter onto it): not asked [decided]. 40k7 Special Rules, Jink: the owner "may
+# declare" a Jink when the unit is selected as a target, before any To Hit roll - the weapons are
+# known then. Jink gives only a cover save (none against these hits) at the cost of Snap Shots; a
+# Jink declared later in the turn, at the next shot that allows cover (asked then), gives the same
+# save with the same cost and expiry, so declining here loses nothing.
+JINK_AGAINST_IGNORED_COVER = False
+
+
+def cover_possible(plan: Plan, tid: str) -> bool:
+    """40k7 Special Rules, Ignores Cover: whether a hit of the shot on target ``tid`` could take a
+    cover save - a weapon without Ignores Cover fired at it, or a Blast without it fired at any
+    target of the shot (its marker may scatter onto ``tid``)."""
+    return any(not ignores_cover(s.weapon) and (s.target == tid or s.blast is not None) for s in plan.shots)
+
+
+def _may_jink(state: MatchState, tid: str) -> bool:
+    """40k7 Special Rules, Jink: a member of the target squadron can Jink and has not yet."""
+    members = squadron_members(state, state.units[tid])
+    return any(can_jink(m) and "jink" not in m.statuses for m in members)
+
+
 def _jink_target(state: MatchState, plan: Plan, asked: tuple[str, ...]) -> str | None:
+    """40k7 Special Rules, Jink: the next target of the shot whose owner is asked whether it Jinks."""
     for tid in plan.targets:
-        if tid in asked:
+        if tid in asked or not _may_jink(state, tid):
             continue
-        members = squadron_members(state, state.units[tid])
-        if any(can_jink(m) and "jink" not in m.statuses for m in members):
+        if JINK_AGAINST_IGNORED_COVER or cover_possible(plan, tid):
             return tid
     return None
+
+
+def _log_jink_not_asked(state: MatchState, ctx: ApplyContext, plan: Plan) -> None:
+    """Say which targets that could Jink were not asked (JINK_AGAINST_IGNORED_COVER)."""
+    if JINK_AGAINST_IGNORED_COVER:
+        return
+    for tid in plan.targets:
+        if _may_jink(state, tid) and not cover_possible(plan, tid):
+            ctx.log(
+                f"{state.units[tid].name} is not asked to Jink: every weapon fired at it ignores cover, "
+                "so a Jink would give it no save against this shot.",
+                refs.JINK,
+                target=tid,
+            )
 
 
 def apply_shoot(
@@ -108,6 +146,7 @@ def apply_shoot(
         )
         ctx.log(f"{target.name} may Jink: waiting for side {target.side}.", refs.JINK)
         return replace(state, pending=decision)
+    _log_jink_not_asked(state, ctx, plan)
     state = execute_plan(state, ctx, plan)
     unit = state.units[action.unit]
     flags = ["shot", *(f"shot_at:{t}" for t in plan.targets)]
