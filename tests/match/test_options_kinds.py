@@ -14,6 +14,7 @@ from hulldown.match.reducer import initial_state
 from hulldown.match.scenario import match_created
 from hulldown.match.state import Edition, Options
 from tests.scenarios import duel
+from tests.wh40k7 import builders as wh40k7
 
 MOVE_KINDS = {
     "40k7": {"normal", "run", "flat_out", "tank_shock", "ram"},
@@ -33,3 +34,21 @@ def test_the_card_lists_only_the_editions_kinds(edition: Edition) -> None:
         assert not [o for o in options if o.code in ("unsupported_action", "unsupported_move")]
         moves = {o.kind.removeprefix("move:") for o in options if o.kind.startswith("move:")}
         assert moves <= MOVE_KINDS[edition], (edition, phase, moves - MOVE_KINDS[edition])
+
+
+def test_abandon_is_listed_for_a_squadron_member_only() -> None:
+    """40k7 Vehicle Squadrons: an Immobilised member of a squadron (a unit of its own, one model)
+    may be abandoned in the Movement phase - its card lists "abandon" open, a member that is not
+    Immobilised closed with the refusal; a squad of infantry, no squadron, is not offered it."""
+    stuck = replace(wh40k7.vehicle("a1", "a", 10, 24, squadron="s"), statuses={"immobilised": 0})
+    mate = wh40k7.vehicle("a2", "a", 10, 28.5, squadron="s")
+    squad = wh40k7.infantry("squad", "a", [(20, 30), (21.5, 30)])
+    state = wh40k7.make_state(stuck, mate, squad)
+
+    def abandon(unit: str) -> list[tuple[bool, str | None]]:
+        options = unit_options(state, "a", state.units[unit]).options
+        return [(o.open, o.code) for o in options if o.kind == "abandon"]
+
+    assert abandon("a1") == [(True, None)]
+    assert abandon("a2") == [(False, "not_immobilised")]
+    assert abandon("squad") == []

@@ -70,3 +70,38 @@ async def test_new_match_from_an_example(server: ServerProcess, browser: Browser
     state = httpx.get(f"{server.http}/matches/{match_id}/state", timeout=10).json()["view"]
     assert state["edition"] == "40k11" and "riptide-battlesuit" in state["units"]
     assert not errors, errors
+
+
+async def test_new_match_from_two_rosters_with_a_mission(server: ServerProcess, browser: Browser) -> None:
+    """The mission and its deployment map are chosen on the page (GET /missions): the match
+    begins with the set-up (docs/missions.md), every imported unit waiting to be deployed."""
+    errors: list[str] = []
+    page = await open_page(browser, f"{server.http}/new", errors)
+    await page.select_option("#edition", "40k7")
+    await page.wait_for_selector(
+        "#mission option[value='crusade/dawn_of_war']", state="attached", timeout=10_000
+    )
+    assert await page.locator("#mission").input_value() == ""  # no mission unless one is chosen
+    await page.select_option("#mission", "crusade/dawn_of_war")
+    await page.check("input[name=source][value=rosters]")
+    await page.set_input_files("#roster-a", str(ROSTERS / "40k7-space-marines.rosz"))
+    await page.set_input_files("#roster-b", str(ROSTERS / "40k7-orks.rosz"))
+    await page.click("#create")
+    await page.wait_for_selector("#result:not([hidden])", timeout=30_000)
+    assert await page.is_hidden("#error"), await page.text_content("#error")
+    link_a = await page.get_attribute("#link-a", "href") or ""
+    match_id = (await page.text_content("#match-id")) or ""
+    state = httpx.get(
+        f"{server.http}/matches/{match_id}/state",
+        headers={"Authorization": f"Bearer {link_a.split('#token=')[1]}"},
+        timeout=10,
+    ).json()["view"]
+    mission = state["mission"]
+    assert mission["mission"]["id"] == "crusade" and mission["mission"]["deployment"]["id"] == "dawn_of_war"
+    assert state["phase"] == "setup" and mission["step"] == "roll_off"
+    assert mission["off_table"] == {uid: "undeployed" for uid in state["units"]}
+
+    # A player's table opens on the roll-off.
+    table = await open_page(browser, link_a, errors)
+    await table.wait_for_selector("#setup[data-step='roll_off'] #roll-off", timeout=30_000)
+    assert not errors, errors

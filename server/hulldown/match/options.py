@@ -148,7 +148,8 @@ def representatives(state: MatchState, unit: Unit) -> list[tuple[str, PlayAction
     out.append(("join", Join(unit.id, friend.id) if friend else None))
     joined = sorted(m.id for m in unit.models.values() if m.alive and m.kind == "paragon")
     out.append(("leave", Leave(unit.id, joined[0]) if joined else None))
-    out.append(("abandon", Abandon(unit.id, _lead(unit)[0]) if len(unit.models) > 1 else None))
+    # 40k7 Vehicle Squadrons: a member (a unit of its own) abandoned by its squadron.
+    out.append(("abandon", Abandon(unit.id, _lead(unit)[0]) if unit.squadron is not None else None))
     return out
 
 

@@ -1,4 +1,4 @@
-// The new-match page: an example or two uploaded rosters, the options, then POST /matches;
+// The new-match page: an example or two uploaded rosters, a mission, the options, then POST /matches;
 // shows the two side links and the spectator link (docs/match-definition.md, "In the browser").
 const $ = (id) => document.getElementById(id);
 
@@ -28,6 +28,32 @@ async function loadExamples() {
       .filter((e) => e.edition === edition)
       .map((e) => Object.assign(document.createElement("option"), { value: e.name, textContent: e.name })),
   );
+}
+
+// The edition's standard missions, one option per mission and deployment map (GET /missions).
+const NO_MISSION = "none: no set-up, the armies stand where they are (an example keeps its own mission)";
+
+async function loadMissions() {
+  const edition = $("edition").value;
+  const none = () => Object.assign(document.createElement("option"), { value: "", textContent: NO_MISSION });
+  $("mission").replaceChildren(none());
+  const response = await fetch(`/missions?edition=${encodeURIComponent(edition)}`);
+  if (!response.ok) return;
+  const { missions } = await response.json();
+  if ($("edition").value !== edition) return; // another edition was chosen meanwhile
+  $("mission").replaceChildren(
+    none(),
+    ...missions.map((m) =>
+      Object.assign(document.createElement("option"), { value: `${m.id}/${m.deployment.id}`, textContent: `${m.name} (${m.deployment.name})` }),
+    ),
+  );
+}
+
+function chosenMission() {
+  const value = $("mission").value;
+  if (!value) return null;
+  const [id, deployment] = value.split("/");
+  return { id, deployment };
 }
 
 async function importRoster(file, side, edition) {
@@ -97,6 +123,8 @@ async function create(event) {
   try {
     const doc = await definition(edition);
     doc.edition = edition;
+    const mission = chosenMission();
+    if (mission) doc.mission = mission;
     doc.options = {
       ...(doc.options || {}),
       spectator_delay_events: Number($("delay-events").value) || 0,
@@ -130,6 +158,7 @@ async function create(event) {
   }
 }
 
-$("edition").addEventListener("change", loadExamples);
+$("edition").addEventListener("change", () => (loadExamples(), loadMissions()));
 $("new-match").addEventListener("submit", create);
 loadExamples();
+loadMissions();

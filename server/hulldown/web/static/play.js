@@ -93,7 +93,9 @@ function askToken() {
 // ---- helpers -------------------------------------------------------------------------------------
 
 const unitsOf = (view, pred) => Object.values(view.units).filter(pred);
-const onTable = (u) => !u.destroyed && !u.embarked_in && Object.values(u.models).some((m) => m.alive);
+// On the battlefield: not destroyed, not embarked, not off the table (in Reserve, arriving or still to
+// deploy: no action may name it, docs/missions.md "Set-up, as actions").
+const onTable = (u) => !u.destroyed && !u.embarked_in && !whereIs(u.id) && Object.values(u.models).some((m) => m.alive);
 const leadModel = (unit) => Object.values(unit.models).find((m) => m.alive) || Object.values(unit.models)[0];
 const isVehicle = (unit) => unit.kind === "vehicle" || Object.values(unit.models).some((m) => m.hull);
 const myTurn = () => table.view && table.view.active === table.side && !table.view.ended;
@@ -443,7 +445,8 @@ function actionSections(unit) {
       ),
     );
   }
-  if (unit.squadron || Object.keys(unit.models).length > 1) {
+  // 40k7 Vehicle Squadrons: a squadron abandons an Immobilised member in the Movement phase.
+  if (unit.squadron && phase === "movement" && ABANDON_EDITIONS.includes(view.edition)) {
     let model = Object.keys(unit.models)[0];
     sections.push(
       h(
@@ -606,6 +609,9 @@ function shootSection(unit) {
 }
 
 // ---- disembarking: click the table to place each model, then confirm ------------------------------
+
+// Editions with squadrons that may abandon an Immobilised member (40k7 Vehicle Squadrons).
+const ABANDON_EDITIONS = ["40k7"];
 
 // Editions whose disembarking unit may leave out a model that cannot be placed (hh3 Transport
 // sub-type, Embarking / Disembarking: it is a casualty).
