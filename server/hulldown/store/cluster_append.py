@@ -32,7 +32,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +54,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 log = logging.getLogger(__name__)
 
 DEFAULT_RETRY_FOR = 20.0
+SYNC_TTL_MS = 60_000  # a reader's sync key (written only for its WAIT) expires
 
 
 # The pause between two tries: doubling from BACKOFF_FIRST to BACKOFF_MAX seconds, jittered.
@@ -98,10 +99,31 @@ class ClusterScriptRunner:
         self._warned: set[str] = set()  # primaries already reported as having no replica
 
     async def run(self, sha: str, source: str, keys: Sequence[str], args: Sequence[Any]) -> AckedReply:
+        """Run the script on the primary of ``keys[0]``, then WAIT there."""
+
+        async def attempt(node: ClusterNode, asking: bool) -> AckedReply:
+            return await self._run_on(node, sha, source, keys, args, asking=asking)
+
+        return await self._retrying(keys[0], "append to", attempt)
+
+    async def read(self, key: str, sync_key: str, command: Sequence[Any]) -> AckedReply:
+        """Run the read ``command`` of ``key`` on its primary, then write ``sync_key`` (a key of the
+        same slot) and WAIT, on the same connection: the write comes after the read, so a replica
+        that has it has everything read. A reader thereby sees only what an append would have
+        been acknowledged for (a primary without replicas gets no WAIT, as for appends)."""
+
+        async def attempt(node: ClusterNode, asking: bool) -> AckedReply:
+            return await self._read_on(node, sync_key, command, asking=asking)
+
+        return await self._retrying(key, "read of", attempt)
+
+    async def _retrying(
+        self, key: str, what: str, attempt: Callable[[ClusterNode, bool], Awaitable[AckedReply]]
+    ) -> AckedReply:
         try:
             await self.cluster.initialize()  # a no-op once the slot map is loaded
         except RedisClusterException as exc:  # no node answers (not a RedisError in redis-py)
-            raise RedisConnectionError(f"cluster append to {keys[0]}: {exc}") from exc
+            raise RedisConnectionError(f"cluster {what} {key}: {exc}") from exc
         deadline = time.monotonic() + self.retry_for
         backoff = _Backoff()
         asking_node: ClusterNode | None = None
@@ -111,11 +133,11 @@ class ClusterScriptRunner:
                 node: ClusterNode | None = asking_node
                 asking = node is not None
                 if node is None:
-                    node = self.cluster.get_node_from_key(keys[0])
+                    node = self.cluster.get_node_from_key(key)
                 if node is None:
-                    raise SlotNotCoveredError(f"no node serves {keys[0]}")
-                result = await self._run_on(node, sha, source, keys, args, asking=asking)
-                self._check_confirmed(node, keys[0], result)
+                    raise SlotNotCoveredError(f"no node serves {key}")
+                result = await attempt(node, asking)
+                self._check_confirmed(node, f"{what} {key}", result)
                 return result
             except AskError as exc:
                 if isinstance(exc, MovedError):
@@ -145,13 +167,11 @@ class ClusterScriptRunner:
                 asking_node = None
                 if time.monotonic() >= deadline:
                     raise
-                log.info("cluster append: %r; refreshing the slot map, retrying soon", exc)
+                log.info("cluster %s %s: %r; refreshing the slot map, retrying soon", what, key, exc)
                 await backoff.pause()
                 await self._refresh()
             if time.monotonic() >= deadline:
-                raise RedisConnectionError(
-                    f"cluster append to {keys[0]}: gave up after {self.retry_for:.0f}s"
-                )
+                raise RedisConnectionError(f"cluster {what} {key}: gave up after {self.retry_for:.0f}s")
 
     async def _refresh(self) -> None:
         try:
@@ -182,10 +202,10 @@ class ClusterScriptRunner:
             if wait > 0:
                 commands.append(("WAIT", wait, self.wait_ms))
             commands.append(("ROLE",))
-            replies = await self._send(connection, commands)
+            replies = await send_pipelined(connection, commands)
             if isinstance(replies[script_at], NoScriptError):
                 commands[script_at] = ("EVAL", source, len(keys), *keys, *args)
-                replies = await self._send(connection, commands)
+                replies = await send_pipelined(connection, commands)
             self._note_role(node, replies[-1])
             script_reply = replies[script_at]
             if isinstance(script_reply, Exception):
@@ -197,15 +217,38 @@ class ClusterScriptRunner:
         finally:
             node.release(connection)
 
-    def _check_confirmed(self, node: ClusterNode, key: str, result: AckedReply) -> None:
+    async def _read_on(
+        self, node: ClusterNode, sync_key: str, command: Sequence[Any], *, asking: bool
+    ) -> AckedReply:
+        wait = min(self.wait_replicas, self._replicas.get(node.name, self.wait_replicas))
+        commands: list[tuple[Any, ...]] = [("ASKING",), tuple(command)] if asking else [tuple(command)]
+        if wait > 0:
+            if asking:
+                commands.append(("ASKING",))
+            commands.append(("SET", sync_key, "1", "PX", SYNC_TTL_MS))
+            commands.append(("WAIT", wait, self.wait_ms))
+        commands.append(("ROLE",))
+        connection = node.acquire_connection()
+        try:
+            replies = await send_pipelined(connection, commands)
+        finally:
+            node.release(connection)
+        self._note_role(node, replies[-1])
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        read = replies[1 if asking else 0]
+        return AckedReply(read, int(replies[-2]) if wait > 0 else None)
+
+    def _check_confirmed(self, node: ClusterNode, what: str, result: AckedReply) -> None:
         if self.wait_replicas <= 0 or (result.replicas_acked or 0) >= self.wait_replicas:
             self._warned.discard(node.name)
             return
         self.unconfirmed += 1
         if result.replicas_acked is not None:
             log.warning(
-                "append to %s confirmed by %d of %d replicas within %d ms (docs/scaling.md)",
-                key,
+                "%s confirmed by %d of %d replicas within %d ms (docs/scaling.md)",
+                what,
                 result.replicas_acked,
                 self.wait_replicas,
                 self.wait_ms,
@@ -216,22 +259,31 @@ class ClusterScriptRunner:
 
     def _note_role(self, node: ClusterNode, role: Any) -> None:
         """Remember how many replicas the primary has connected (ROLE: master, offset, replicas)."""
-        if isinstance(role, list) and len(role) >= 3 and role[0] in (b"master", "master"):
-            self._replicas[node.name] = len(role[2] or [])
+        connected = connected_replicas(role)
+        if connected is not None:
+            self._replicas[node.name] = connected
 
-    @staticmethod
-    async def _send(connection: Any, commands: list[tuple[Any, ...]]) -> list[Any]:
-        """Send ``commands`` pipelined on one connection; error replies come back as values so
-        the connection stays in step. A connection error disconnects it and propagates."""
-        try:
-            await connection.send_packed_command(connection.pack_commands(commands), check_health=False)
-            replies: list[Any] = []
-            for _ in commands:
-                try:
-                    replies.append(await connection.read_response())
-                except ResponseError as exc:
-                    replies.append(exc)
-            return replies
-        except BaseException:
-            await connection.disconnect()
-            raise
+
+def connected_replicas(role: Any) -> int | None:
+    """How many replicas a primary's ROLE reply (master, offset, replicas) lists; None when the
+    node is not a primary."""
+    if isinstance(role, list) and len(role) >= 3 and role[0] in (b"master", "master"):
+        return len(role[2] or [])
+    return None
+
+
+async def send_pipelined(connection: Any, commands: list[tuple[Any, ...]]) -> list[Any]:
+    """Send ``commands`` pipelined on one connection; error replies come back as values so
+    the connection stays in step. A connection error disconnects it and propagates."""
+    try:
+        await connection.send_packed_command(connection.pack_commands(commands), check_health=False)
+        replies: list[Any] = []
+        for _ in commands:
+            try:
+                replies.append(await connection.read_response())
+            except ResponseError as exc:
+                replies.append(exc)
+        return replies
+    except BaseException:
+        await connection.disconnect()
+        raise

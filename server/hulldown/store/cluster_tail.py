@@ -38,8 +38,16 @@ from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import AskError, MovedError, RedisClusterException, RedisError, SlotNotCoveredError
+from redis.exceptions import (
+    AskError,
+    MovedError,
+    RedisClusterException,
+    RedisError,
+    ResponseError,
+    SlotNotCoveredError,
+)
 
+from .cluster_append import SYNC_TTL_MS, connected_replicas, send_pipelined
 from .connect import make_cluster_client, parse_cluster_url
 from .decode import as_str, stream_entries
 from .keys import DEFAULT_PREFIX, Keys
@@ -48,6 +56,9 @@ from .tail import EventsCallback
 log = logging.getLogger(__name__)
 
 WAKE_POLL_S = 0.05  # how often an idle node loop checks for newly followed matches
+DATA_SOCKET_TIMEOUT = 5.0  # seconds a node loop's read may take, beyond its WAIT's wait_ms
+
+Command = tuple[str | int, ...]
 
 
 class ClusterStreamTailer:
@@ -76,6 +87,10 @@ class ClusterStreamTailer:
             self.node_credentials["username"] = parsed.username
         if parsed.password is not None:
             self.node_credentials["password"] = parsed.password
+        self.wait_replicas = parsed.wait_replicas
+        self.wait_ms = parsed.wait_ms
+        self._replicas: dict[str, int] = {}  # primary name -> replicas connected (last ROLE)
+        self.unconfirmed = 0  # deliveries WAIT did not confirm in time (delivered anyway)
         self._on_events = on_events
         self.keys = Keys(prefix)
         self.sweep_s = sweep_ms / 1000.0
@@ -222,13 +237,64 @@ class ClusterStreamTailer:
 
     # -- reading and delivering -----------------------------------------------------------
 
-    async def read_through_cluster(self, match_id: str) -> bool:
-        """Read one match through the cluster client (follows ASK/MOVED); True if more wait."""
+    def confirm_commands(self, node_name: str, match_id: str, *, asking: bool = False) -> list[Command]:
+        """What, sent to a primary after a read of ``match_id`` there, makes it confirm that a
+        replica has everything read: a write then ``WAIT`` (skipped for a primary without
+        replicas), and ``ROLE`` to learn how many replicas it has (``note_confirmed``)."""
+        wait = min(self.wait_replicas, self._replicas.get(node_name, self.wait_replicas))
+        commands: list[Command] = []
+        if wait > 0:
+            if asking:
+                commands.append(("ASKING",))
+            commands.append(("SET", self.keys.tail_sync(match_id), "1", "PX", SYNC_TTL_MS))
+            commands.append(("WAIT", wait, self.wait_ms))
+        commands.append(("ROLE",))
+        return commands
+
+    def note_confirmed(self, node_name: str, replies: list[Any]) -> None:
+        """Check the replies to ``confirm_commands``; raises the first error among them (the read
+        is then not delivered: read again later)."""
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        connected = connected_replicas(replies[-1])
+        if connected is not None:
+            self._replicas[node_name] = connected
+        waited = len(replies) >= 3  # SET, WAIT, ROLE (ASKING first when asking)
+        if self.wait_replicas <= 0 or (waited and int(replies[-2]) >= self.wait_replicas):
+            return
+        self.unconfirmed += 1  # delivered all the same, as the append is acknowledged then too
+        log.debug("cluster tail %s: a read not confirmed by %d replicas", node_name, self.wait_replicas)
+
+    async def read_redirected(self, match_id: str, redirect: AskError) -> bool:
+        """Read one match on the node a ``MOVED`` or ``ASK`` names, then confirm it there on the
+        same connection (``confirm_commands``); True if more wait."""
         cluster = self._cluster
         position = self._positions.get(match_id)
         if cluster is None or position is None:
             return False
-        entries = await cluster.xrange(self.keys.events(match_id), f"(0-{position}", "+", count=self.count)
+        node = cluster.get_node(host=redirect.host, port=redirect.port)
+        if node is None:  # a node the slot map does not know yet: the next sweep tries again
+            self.request_refresh()
+            return False
+        asking = not isinstance(redirect, MovedError)
+        read: Command = ("XRANGE", self.keys.events(match_id), f"(0-{position}", "+", "COUNT", self.count)
+        commands = [("ASKING",), read] if asking else [read]
+        confirm = self.confirm_commands(node.name, match_id, asking=asking)
+        connection = node.acquire_connection()
+        try:
+            replies = await send_pipelined(connection, [*commands, *confirm])
+        finally:
+            node.release(connection)
+        entries = replies[len(commands) - 1]
+        try:
+            if isinstance(entries, Exception):
+                raise entries
+            self.note_confirmed(node.name, replies[len(commands) :])
+        except ResponseError as exc:  # still moving (TRYAGAIN, MOVED again): the next sweep
+            log.info("cluster tail: reading %s on %s: %r", match_id, node.name, exc)
+            self.request_refresh()
+            return False
         return await self.deliver(match_id, entries)
 
     async def deliver(self, match_id: str, entries: Any) -> bool:
@@ -323,7 +389,7 @@ class _NodeLoop:
         client = Redis(
             host=self.host,
             port=self.port,
-            socket_timeout=5.0,
+            socket_timeout=DATA_SOCKET_TIMEOUT + owner.wait_ms / 1000.0,  # WAIT waits up to wait_ms
             socket_connect_timeout=2.0,
             max_connections=2,
             client_name=owner.client_name,
@@ -405,17 +471,29 @@ class _NodeLoop:
                     owner.keys.events(match_id), f"(0-{owner.position(match_id)}", "+", count=owner.count
                 )
             replies = await pipe.execute(raise_on_error=False)
+        fresh = next(
+            (m for m, reply in zip(order, replies, strict=True) if isinstance(reply, list) and reply), None
+        )
+        if fresh is not None:
+            await self._confirm(client, fresh)
         more: set[str] = set()
         for match_id, reply in zip(order, replies, strict=True):
-            if isinstance(reply, MovedError):
-                owner.request_refresh()  # resharded: the supervisor moves it to its new node
-                if await owner.read_through_cluster(match_id):
-                    more.add(match_id)
-            elif isinstance(reply, AskError):
-                if await owner.read_through_cluster(match_id):  # mid-migration
+            if isinstance(reply, AskError):
+                if isinstance(reply, MovedError):
+                    owner.request_refresh()  # resharded: the supervisor moves it to its new node
+                if await owner.read_redirected(match_id, reply):  # moved, or mid-migration (ASK)
                     more.add(match_id)
             elif isinstance(reply, Exception):
                 raise reply
             elif await owner.deliver(match_id, reply):
                 more.add(match_id)
         return more
+
+    async def _confirm(self, client: Redis, match_id: str) -> None:
+        """Wait until a replica has what was just read from this primary (``confirm_commands``;
+        ``match_id``, one of the matches read, names a key of a slot this primary serves)."""
+        async with client.pipeline(transaction=False) as pipe:
+            for command in self.owner.confirm_commands(self.name, match_id):
+                pipe.execute_command(*command)
+            replies = await pipe.execute(raise_on_error=False)
+        self.owner.note_confirmed(self.name, replies)

@@ -13,6 +13,8 @@ match's keys, so it may live in any slot::
     <prefix>:{<match_id>}:summary   hash   the public match list's entry (docs/operations.md)
     <prefix>:{<match_id>}:presence  hash   process id -> "<spectators> <players> <expires ms>"
     <prefix>:{<match_id>}:tail      shard channel (cluster only): SPUBLISHed seq of each append
+    <prefix>:{<match_id>}:tailsync  string (cluster only, expiring): written by a tailer after a
+                                    read so that its WAIT covers what it read
     <prefix>:matches                zset   member match_id, score creation time (ms)
     <prefix>:{listing}:live         zset   public matches still running, member <created ms>:<id>
     <prefix>:{listing}:ended        zset   public matches that ended, same members (all scores 0)
@@ -94,6 +96,9 @@ class Keys:
 
     def tail_channel(self, match_id: str) -> str:
         return self._match(match_id, "tail")
+
+    def tail_sync(self, match_id: str) -> str:
+        return self._match(match_id, "tailsync")
 
     def matches(self) -> str:
         return f"{self.prefix}:matches"

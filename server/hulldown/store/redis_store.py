@@ -227,15 +227,24 @@ class RedisEventStore:
     async def read(
         self, match_id: str, after: int = 0, until: int | None = None, count: int | None = None
     ) -> list[tuple[int, bytes]]:
-        """Events with ``after < seq <= until`` (``until=None``: to the end), oldest first."""
+        """Events with ``after < seq <= until`` (``until=None``: to the end), oldest first.
+
+        On a cluster the read is confirmed like an append (``ClusterScriptRunner.read``): it
+        returns once a replica has what it read, so nothing is shown that a failover could lose."""
         if after < 0:
             raise ValueError("after must be >= 0")
         if count is not None and count <= 0:
             return []
         if until is not None and until <= after:
             return []
-        end = "+" if until is None else f"0-{until}"
-        entries = await self.client.xrange(self.keys.events(match_id), f"(0-{after}", end, count=count)
+        key, end = self.keys.events(match_id), "+" if until is None else f"0-{until}"
+        if self.cluster is not None:  # only what a replica has too (docs/store.md, "Redis Cluster")
+            limit = () if count is None else ("COUNT", count)
+            command = ("XRANGE", key, f"(0-{after}", end, *limit)
+            return stream_entries(
+                (await self.cluster.read(key, self.keys.tail_sync(match_id), command)).reply
+            )
+        entries = await self.client.xrange(key, f"(0-{after}", end, count=count)
         return stream_entries(entries)
 
     # -- matches --------------------------------------------------------------------------
