@@ -8,7 +8,14 @@ import pytest
 from redis.asyncio.cluster import RedisCluster
 
 from hulldown.store import Keys, make_client, validate_match_id
-from hulldown.store.connect import is_cluster_url, make_store_client, parse_cluster_url
+from hulldown.store.connect import (
+    DEFAULT_SOCKET_TIMEOUT,
+    DEFAULT_WAIT_MS,
+    is_cluster_url,
+    make_cluster_client,
+    make_store_client,
+    parse_cluster_url,
+)
 
 
 def test_every_key_of_a_match_shares_the_hash_tag() -> None:
@@ -87,3 +94,14 @@ async def test_store_client_for_a_cluster_url_is_a_cluster_client() -> None:
         assert [n.port for n in client.nodes_manager.startup_nodes.values()] == [1, 2]
     finally:
         await client.aclose()
+
+
+def test_a_cluster_socket_waits_beyond_the_wait_of_its_commands() -> None:
+    """docs/store.md, Redis Cluster: appends and reads end with WAIT, up to ``wait_ms``; a socket
+    timeout shorter than that timed a lagging replica's append out (then retried: duplicate)."""
+    default = make_cluster_client("redis+cluster://127.0.0.1:7000")
+    assert default.connection_kwargs["socket_timeout"] == DEFAULT_SOCKET_TIMEOUT + DEFAULT_WAIT_MS / 1000
+    slow = make_cluster_client("redis+cluster://127.0.0.1:7000?wait_ms=5000", socket_timeout=1.0)
+    assert slow.connection_kwargs["socket_timeout"] == 6.0
+    unbounded = make_cluster_client("redis+cluster://127.0.0.1:7000?wait_ms=5000", socket_timeout=None)
+    assert unbounded.connection_kwargs["socket_timeout"] is None

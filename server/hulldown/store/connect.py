@@ -220,6 +220,10 @@ def make_cluster_client(
     parsed = parse_cluster_url(url)
     if max_connections < 1:
         raise ValueError("max_connections must be >= 1")
+    if socket_timeout is not None:
+        # An append's or a read's WAIT may take ``wait_ms``: the socket waits that long beyond its
+        # own timeout (a shorter one timed the command out and retried it, answered duplicate).
+        socket_timeout += parsed.wait_ms / 1000.0
     kwargs: dict[str, Any] = {
         "startup_nodes": [ClusterNode(host, port) for host, port in parsed.nodes],
         "max_connections": max_connections,
