@@ -146,3 +146,34 @@ async def ghost_of(page: Page, model: str) -> dict[str, Any]:
 async def shot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     await page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+async def set_up_by_api(
+    live_url: str, tokens: dict[str, str], deploys: dict[str, list[dict[str, Any]]]
+) -> dict[str, Any]:
+    """A 40k7 mission's set-up over the websocket, side a deploying first (zone A, along y = 0):
+    ``deploys[side]`` are that side's ``deploy`` / ``reserve`` actions in order; side b declines
+    to Seize the Initiative. Returns the view at the start of turn 1."""
+    from hulldown.client import Client
+    from hulldown.wire import protocol
+
+    async with Client(live_url, token=tokens["a"]) as a, Client(live_url, token=tokens["b"]) as b:
+        clients = {"a": a, "b": b}
+
+        async def act(side: str, action: dict[str, Any]) -> None:
+            answer = await clients[side].act(action)
+            assert isinstance(answer, protocol.Ack), answer
+            for other in clients.values():
+                await other.wait_seq(answer.seq)
+
+        await act("a", {"type": "roll_off"})
+        pending = a.view.data["pending"]
+        order = "first" if pending["side"] == "a" else "second"
+        await act(pending["side"], {"type": "decide", "decision": pending["id"], "choice": order})
+        for side in ("a", "b"):
+            for action in deploys[side]:
+                await act(side, action)
+        seize = b.view.data["pending"]
+        await act("b", {"type": "decide", "decision": seize["id"], "choice": "decline"})
+        view: dict[str, Any] = a.view.data
+        return view

@@ -6,7 +6,9 @@ import { Board } from "./js/board.js";
 import { HulldownClient, checkAction, getLog } from "./js/hulldown-client.js";
 import { OddsLines } from "./js/odds-line.js";
 import { paragonSections } from "./js/paragon.js";
+import { deepStrikeAnswer, deepStrikeControl, deepStrikeOutcome, deepStrikeOverlay, mayDeepStrike } from "./js/deep-strike.js";
 import { SIDE, h, renderHeader, renderLog, renderUnits } from "./js/panels.js";
+import { statline, weaponProfile } from "./js/statline.js";
 import { TableTools } from "./js/tools.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -54,6 +56,8 @@ const table = {
   manifest: { power: "", target: "", dice: 0, snap: false }, // the 40k7 Psychic phase control
   placing: null, // disembark: {unit, positions: {model: [x, y]}, order: [model ids]}
   pick: null, // an allocation asked of this side: {decision, unit, options} (models clicked on the board)
+  deepStrike: null, // 40k7 Deep Strike being aimed: {unit, aim} (the next click on the table aims)
+  deepStrikeResult: null, // the last Deep Strike sent: {unit, at, seq} (its answer stays on the card)
   earlierLog: [],
   errors: [],
   concedeArmed: false,
@@ -166,6 +170,7 @@ function render() {
   board.side = table.side;
   board.marks = table.selectedWeapon() ? markClasses() : {};
   board.render(view);
+  drawDeepStrike();
   drawHandle();
   renderUnits($("units"), view, { selected: table.selected, weapon: null, onSelectUnit: select, onSelectWeapon: () => {}, startWounds: board.startWounds });
   renderLog($("log"), $("log-note"), view, { earlier: table.earlierLog, loadEarlier });
@@ -256,8 +261,11 @@ function renderControls() {
 
 function unitCard(unit) {
   const p = unit.profile;
-  const stats = [["M", p.m], ["WS", p.ws], ["BS", p.bs], ["S", p.s], ["T", p.t], ["W", p.w], ["I", p.i], ["A", p.a], ["Ld", p.ld], ["Sv", p.sv ? `${p.sv}+` : "-"], ["Inv", p.inv ? `${p.inv}+` : "-"]];
-  const rows = [h("div", { class: "profile" }, ...stats.map(([k, v]) => h("span", { class: "stat" }, h("b", {}, k), ` ${v}`)))];
+  const edition = table.view.edition;
+  // Each edition's own characteristics and weapon profile (js/statline.js): a 40k11 vehicle reads
+  // M T Sv W Ld OC, never a 40k7 statline of zeros.
+  const stats = statline(unit, edition);
+  const rows = [h("div", { class: "profile", "data-edition": edition }, ...stats.map(([k, v]) => h("span", { class: "stat", "data-stat": k }, h("b", {}, k), ` ${v}`)))];
   if (p.armour) {
     rows.push(h("div", { class: "armour", "data-unit": unit.id }, `Armour: front ${p.armour.front} · side ${p.armour.side} · rear ${p.armour.rear}`, p.hp ? ` · ${unit.hp}/${p.hp} HP` : ""));
   }
@@ -266,10 +274,7 @@ function unitCard(unit) {
       "tr",
       { "data-weapon": w.id, class: w.destroyed ? "destroyed" : "" },
       h("td", {}, w.name),
-      h("td", {}, `${w.range}"`),
-      h("td", {}, `S${w.strength}`),
-      h("td", {}, `AP${w.ap ?? "-"}`),
-      h("td", {}, w.type),
+      ...weaponProfile(w, unit, edition).map(([k, v]) => h("td", { "data-col": k }, k === "Range" || k === "Type" ? String(v) : `${k} ${v}`)),
       h("td", {}, w.mount.kind === "none" ? "" : `${w.mount.kind}${w.mount.arc ? ` ${w.mount.arc}` : ""}${w.mount.side ? ` ${w.mount.side}` : ""}`),
       h("td", {}, [...w.rules, w.destroyed ? "destroyed" : ""].filter(Boolean).join(", ")),
     ),
@@ -291,6 +296,8 @@ function select(id) {
     table.charge = { target: "" };
     table.fight = { target: "", weapon: "" };
     table.placing = null;
+    table.deepStrike = null;
+    table.deepStrikeResult = null;
     if (table.adjust) endAdjust();
     table.messages = { controls: table.messages.controls, banner: table.messages.banner, decision: table.messages.decision };
   }
@@ -307,6 +314,7 @@ function renderUnitPanel() {
     return;
   }
   const parts = [unitCard(unit)];
+  if (table.deepStrikeResult && table.deepStrikeResult.unit === unit.id) parts.push(deepStrikeAnswer(view, table.deepStrikeResult));
   if (unit.side === table.side && !unit.destroyed && (inSetup() || whereIs(unit.id))) {
     parts.push(setupSection(unit));
   } else if (unit.side === table.side && !unit.destroyed) {
@@ -718,6 +726,10 @@ function snapInto(point, rings, { inside = (q) => rings.some((r) => insidePolygo
 }
 
 function tableClick(point) {
+  if (table.deepStrike) {
+    deepStrikeAt(point);
+    return;
+  }
   if (placingMarkerNow()) {
     act("setup", { type: "place_marker", at: point });
     return;
@@ -1181,6 +1193,10 @@ board.svg.addEventListener(
 const KIND_KEYS = { n: "normal", r: "run", f: "flat_out", t: "tank_shock", x: "ram", u: "rush", a: "advance", b: "fall_back", c: "charge" };
 
 window.addEventListener("keydown", (event) => {
+  if (table.deepStrike && !table.drag && event.key === "Escape") {
+    cancelDeepStrike();
+    return;
+  }
   if (table.adjust && !table.drag) {
     if (event.key === "Enter") sendAdjust();
     if (event.key === "Escape") endAdjust();
@@ -1381,9 +1397,26 @@ function setupControls() {
   return h("div", { id: "setup", "data-step": step }, ...parts);
 }
 
+// Where an arriving unit is placed (docs/missions.md "Reserves and arrivals").
+const ARRIVAL_TEXT = {
+  "40k7": "from your table edge (within 6\" of it, not within 1\" of an enemy)",
+  hh3: "from your table edge (within 6\" of it, not within 2\" of an enemy)",
+  "40k11": "within 6\" of a table edge your zone touches, more than 9\" from every enemy (Strategic Reserves)",
+};
+
+function arrivalText(unit) {
+  const mission = table.view.mission;
+  const edges = (mission.arrival_edges || {})[unit.id];
+  if (edges) return `from the ${edges.join(" or ")} edge its Outflank roll gave`;
+  const own = ARRIVAL_TEXT[table.view.edition] || ARRIVAL_TEXT["40k7"];
+  if (table.view.edition === "hh3" && unit.keywords.includes("outflank")) return `${own}, or from any battlefield edge (Outflank: not in the enemy zone, 7\" from every enemy)`;
+  return own;
+}
+
 function setupSection(unit) {
   const where = whereIs(unit.id);
   const placeable = toPlace(unit);
+  const deepStriker = placeable && mayDeepStrike(unit, table.view, where, myTurn());
   return h(
     "section",
     { class: "action", "data-action": "setup", "data-where": where || "deployed" },
@@ -1394,16 +1427,76 @@ function setupSection(unit) {
       scoutingNow(unit)
         ? `${unit.name} redeploys (Scout): drag it.`
         : where
-          ? `${unit.name} is ${where === "undeployed" ? "still to deploy" : where === "reserve" ? "in reserve" : "arriving: place it from your table edge"}.`
+          ? `${unit.name} is ${where === "undeployed" ? "still to deploy" : where === "reserve" ? "in reserve" : `arriving: place it ${arrivalText(unit)}${deepStriker ? ", or Deep Strike" : ""}`}.`
           : `${unit.name} is deployed (undo to place it again).`,
     ),
-    placeable ? h("button", { type: "button", id: "place", onclick: () => startPlace(unit) }, "Place") : null,
+    placeable && !table.deepStrike ? h("button", { type: "button", id: "place", onclick: () => startPlace(unit) }, "Place") : null,
+    deepStriker ? deepStrikeControl(unit, { armed: !!table.deepStrike, arm: () => armDeepStrike(unit), cancel: cancelDeepStrike }) : null,
     placeable && where === "undeployed" && table.view.mission.mission.reserves !== false
       ? h("button", { type: "button", id: "reserve", onclick: () => act("setup", { type: "reserve", unit: unit.id }) }, "Hold in reserve")
       : null,
     message("setup"),
   );
 }
+
+// ---- 40k7 Deep Strike (js/deep-strike.js; docs/missions.md "Reserves and arrivals") ---------------
+// "Deep Strike" arms the board: the scatter's reach follows the pointer and the next click on the
+// table sends `deep_strike {unit, at}`. A refusal stays on the card (the board stays armed); the
+// server's answer - its log lines with the scatter and Mishap dice - is shown on the unit's card
+// and the landing drawn from the point aimed at.
+
+function armDeepStrike(unit) {
+  if (table.drag) cancelDrag();
+  table.deepStrike = { unit: unit.id, aim: null, refused: "" };
+  table.deepStrikeResult = null;
+  delete table.messages.setup;
+  render();
+}
+
+function cancelDeepStrike() {
+  table.deepStrike = null;
+  render();
+}
+
+async function deepStrikeAt(point) {
+  const ds = table.deepStrike;
+  const at = [Number(point[0].toFixed(2)), Number(point[1].toFixed(2))];
+  ds.aim = at;
+  ds.refused = "";
+  drawDeepStrike();
+  const answer = await act("setup", { type: "deep_strike", unit: ds.unit, at });
+  if (table.deepStrike !== ds) return;
+  if (!answer || answer.type !== "ack") {
+    ds.refused = answer ? describeAnswer(answer).text : "not sent";
+    drawDeepStrike();
+    return;
+  }
+  table.deepStrike = null;
+  table.deepStrikeResult = { unit: ds.unit, at, seq: answer.seq };
+  render();
+}
+
+function drawDeepStrike() {
+  board.overlay = board.overlay.filter((o) => !o.deepStrike);
+  const ds = table.deepStrike;
+  const done = table.deepStrikeResult;
+  if (ds && ds.aim) {
+    board.overlay.push(deepStrikeOverlay(ds.aim, { state: ds.refused ? "rejected" : "checking", text: ds.refused ? "refused" : "Deep Strike" }));
+  } else if (!ds && done && table.view && table.selected === done.unit) {
+    const known = deepStrikeOutcome(table.view, done);
+    const outcome = known ? known.outcome : "";
+    board.overlay.push(deepStrikeOverlay(done.at, { state: outcome === "landed" ? "landed" : outcome ? "mishap" : "", landing: known && known.landing, text: known ? "aimed here" : "" }));
+  }
+  board.renderOverlay();
+}
+
+board.svg.addEventListener("pointermove", (event) => {
+  const ds = table.deepStrike;
+  if (!ds || table.drag) return;
+  ds.aim = board.toTable(event.clientX, event.clientY);
+  ds.refused = "";
+  drawDeepStrike();
+});
 
 // ---- decisions -----------------------------------------------------------------------------------
 

@@ -286,6 +286,20 @@ export class Board {
         g.append(el("polygon", { class: "template", points: item.polygon.map(([x, y]) => `${fmt(x)},${fmt(y)}`).join(" ") }));
         g.append(el("circle", { class: "aim-knob", cx: fmt(item.pos[0]), cy: fmt(item.pos[1]), r: 0.4 }));
         layer.append(g);
+      } else if (item.kind === "deep-strike") {
+        // 40k7 Deep Strike: the point aimed at, the reach of a scatter round it and, once the
+        // server has answered, the line to where the first model came down.
+        const [x, y] = item.pos;
+        const g = el("g", { class: `deep-strike ${item.state || ""}`, "data-x": x, "data-y": y });
+        g.append(el("circle", { class: "scatter-reach", cx: fmt(x), cy: fmt(y), r: item.reach }));
+        g.append(el("path", { class: "aim-cross", d: `M${fmt(x - 0.6)},${fmt(y)}H${fmt(x + 0.6)}M${fmt(x)},${fmt(y - 0.6)}V${fmt(y + 0.6)}` }));
+        if (item.landing) {
+          const [lx, ly] = item.landing;
+          g.setAttribute("data-landing", `${lx},${ly}`);
+          g.append(el("line", { class: "scatter-line", x1: fmt(x), y1: fmt(y), x2: fmt(lx), y2: fmt(ly) }));
+          g.append(el("circle", { class: "landing", cx: fmt(lx), cy: fmt(ly), r: 0.35 }));
+        }
+        layer.append(g);
       } else if (item.kind === "area" && item.evenodd) {
         // One path of every ring (exterior rings and holes), filled even-odd: a placement's area.
         const d = item.polygons.map((ring) => `M${ring.map(([x, y]) => `${x},${y}`).join("L")}Z`).join("");

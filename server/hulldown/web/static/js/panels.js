@@ -1,5 +1,6 @@
 // The side panels: match header, units (vitals, statuses, weapons) and the combat log.
 import { unitVitals, untilText } from "./board.js";
+import { weaponText } from "./statline.js";
 
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -17,15 +18,52 @@ export function h(tag, attrs = {}, ...children) {
 
 export const SIDE = { a: "A", b: "B" };
 
+// What each edition calls a turn of both players (40k11 core rules: battle rounds).
+const TURN_WORD = { "40k11": "battle round" };
+const turnWord = (edition) => TURN_WORD[edition] || "turn";
+const capital = (text) => text[0].toUpperCase() + text.slice(1);
+
+// 40k7 Random Game Length (docs/missions.md; match/mission_flow.py RANDOM_LENGTH_40K7): after the
+// mission's `turns`, a D6 of 3+ plays one more turn, then a 4+ one more.
+const MISSION_TURNS = 5; // server/hulldown/missions/model.py Mission.turns, its default
+const RANDOM_LENGTH = { random_40k7: { rolls: [3, 4], rule: "40k7 rulebook, Random Game Length" } };
+
+// How long the battle lasts, from the view: the mission's length (fixed: its last turn; 40k7
+// random: the turns it may still end after, and the rolls that go on), or, with no mission, the
+// match's `turn_limit` (docs/match-definition.md; 0: none).
+export function gameLength(view) {
+  const word = turnWord(view.edition);
+  const mission = view.mission;
+  if (!mission) {
+    const limit = view.options ? view.options.turn_limit : 0;
+    return limit > 0 ? { text: `last ${word} ${limit} (the match's turn limit)`, rule: "" } : null;
+  }
+  const random = RANDOM_LENGTH[mission.mission.game_length];
+  const turns = mission.mission.turns ?? MISSION_TURNS; // omitted from the view at its default
+  const first = mission.last_turn;
+  const last = random ? turns + random.rolls.length : first;
+  if (first >= last) return { text: `last ${word} ${first}`, rule: "" };
+  const rolls = [];
+  for (let t = first; t < last; t += 1) rolls.push(`after ${word} ${t} a D6 of ${random.rolls[t - turns]}+ plays ${word} ${t + 1}`);
+  return { text: `last ${word} ${first}-${last} (random: ${rolls.join(", ")})`, rule: random.rule };
+}
+
+function lengthSpan(view) {
+  const length = gameLength(view);
+  if (!length) return null;
+  return h("span", { id: "game-length" }, length.text, length.rule ? h("span", { class: "rule" }, length.rule) : null);
+}
+
 // docs/missions.md: the mission, the score, and who holds each marker and why.
-function renderMission(mission) {
+function renderMission(view) {
+  const mission = view.mission;
   const vp = mission.vp || {};
   const box = h(
     "div",
     { id: "mission", class: "mission" },
     h("span", { class: "mission-name" }, `${mission.mission.name} (${mission.mission.deployment.name})`),
     h("span", { id: "score", class: "score" }, `VP ${SIDE.a} ${vp.a || 0} : ${vp.b || 0} ${SIDE.b}`),
-    h("span", { id: "setup-step" }, mission.step === "battle" ? `last turn ${mission.last_turn}` : `set-up: ${mission.step.replace("_", " ")}`),
+    h("span", { id: "setup-step" }, mission.step === "battle" ? lengthSpan(view) : `set-up: ${mission.step.replace("_", " ")}`),
   );
   const list = h("ul", { id: "control", class: "control" });
   for (const [id, c] of Object.entries(mission.control || {})) {
@@ -38,12 +76,13 @@ function renderMission(mission) {
 export function renderHeader(root, view, mode) {
   const parts = [
     h("span", { class: "edition" }, view.edition),
-    h("span", { id: "turn" }, `Turn ${view.turn}`),
+    h("span", { id: "turn" }, `${capital(turnWord(view.edition))} ${view.turn}`),
     h("span", { id: "active", class: `side-${view.active}` }, `Side ${SIDE[view.active]}`),
     h("span", { id: "phase" }, view.phase),
     h("span", { id: "seq" }, `seq ${view.seq}`),
     h("span", { id: "mode", class: `mode ${mode.kind}` }, mode.text),
   ];
+  if (!view.mission && gameLength(view)) parts.splice(2, 0, lengthSpan(view));
   if (view.ended) {
     const who = view.winner ? `side ${SIDE[view.winner]} wins` : "a draw";
     parts.push(h("span", { id: "ended", class: "ended" }, `Ended: ${who} (${view.end_reason})`));
@@ -60,7 +99,7 @@ export function renderHeader(root, view, mode) {
       ),
     );
   }
-  if (view.mission) root.append(renderMission(view.mission));
+  if (view.mission) root.append(renderMission(view));
   if (view.pending) {
     const p = view.pending;
     root.append(
@@ -74,10 +113,9 @@ export function renderHeader(root, view, mode) {
   }
 }
 
-function weaponLine(weapon) {
-  const ap = weapon.ap === null || weapon.ap === undefined ? "-" : weapon.ap;
+function weaponLine(weapon, unit, edition) {
   const mount = weapon.mount.kind === "none" ? "" : ` · ${weapon.mount.kind}${weapon.mount.arc ? ` ${weapon.mount.arc}` : ""}${weapon.mount.side ? ` ${weapon.mount.side}` : ""}`;
-  return `${weapon.name}: ${weapon.range}" S${weapon.strength} AP${ap} ${weapon.type}${mount}${weapon.destroyed ? " (destroyed)" : ""}`;
+  return `${weapon.name}: ${weaponText(weapon, unit, edition)}${mount}${weapon.destroyed ? " (destroyed)" : ""}`;
 }
 
 export function renderUnits(root, view, { selected, weapon, onSelectUnit, onSelectWeapon, startWounds = null }) {
@@ -109,7 +147,7 @@ export function renderUnits(root, view, { selected, weapon, onSelectUnit, onSele
             checked: selected === unit.id && weapon === w.id,
             onchange: () => onSelectWeapon(unit.id, w.id),
           }),
-          weaponLine(w),
+          weaponLine(w, unit, view.edition),
         ),
       ),
     );
