@@ -5,9 +5,21 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from hulldown.match.actions import DeepStrike, Deploy, Disembark, EndPhase, Fire, Move, Reserve, Shoot
+from hulldown.match.actions import (
+    Charge,
+    DeepStrike,
+    Deploy,
+    Disembark,
+    EndPhase,
+    Fire,
+    Move,
+    Pivot,
+    Reserve,
+    Shoot,
+)
 from hulldown.match.state import MatchState, Point, Unit
 from hulldown.missions.model import Scoring
+from hulldown.rules.wh40k7.speed import shooting_speed, speed_of
 from tests.wh40k7 import builders as k7
 
 from .driver import Game, created
@@ -96,6 +108,49 @@ def test_deep_strike_mishap_destroys_or_delays() -> None:
     assert state.mission.off_table["ds"] == "reserve"
     refused = game.check("a", DeepStrike(unit="res", at=Point(36, 20)))
     assert refused is not None and refused.code == "not_arriving"
+
+
+def test_a_unit_that_deep_struck_does_not_move_or_charge_that_turn() -> None:
+    """40k7 rulebook, Deep Strike: in the Movement phase they arrive, Deep Striking units may not
+    move any further; they count as having moved; in that turn's Assault phase they cannot
+    charge. ds lands where aimed (a hit, 1); its move and its charge were allowed."""
+    game = _game()
+    _to_turn_2(game, [3, 1])
+    state = game.act("a", DeepStrike(unit="ds", at=Point(36, 30)), dice=[1])
+    refused = game.check("a", Move(unit="ds", path=(Point(36, 31),)))
+    assert (
+        refused is not None and refused.code == "deep_struck" and refused.rule == "40k7 rulebook, Deep Strike"
+    )
+    assert game.check("a", Move(unit="tac", path=(Point(10, 6),))) is None  # the others move
+    assert state.phase == "movement"
+    for _ in range(3):  # movement, psychic (passed by a side with no Psyker), shooting
+        state = game.act("a", EndPhase(), dice=[])
+        if state.phase == "assault":
+            break
+    assert state.phase == "assault"
+    charge = game.check("a", Charge(unit="ds", target="foe"))
+    assert charge is not None and charge.code == "cannot_charge" and charge.values["reason"] == "deep_struck"
+
+
+def test_a_vehicle_that_deep_struck_counts_as_moving_at_combat_speed() -> None:
+    """40k7 rulebook, Deep Strike: vehicles (Walkers aside) count as having moved at Combat Speed
+    the turn they arrive: one weapon at full BS (40k7 Vehicles and Shooting). It counted as
+    Stationary. A pivot, which is not moving, stays allowed (it faces the vehicle it landed)."""
+    speeder = k7.vehicle("ls", "a", 30, 5, keywords=("deep_strike", "fast", "skimmer"))
+    m = custom("40k7", scoring=Scoring(objectives="never"), turns=5)
+    tac = k7.infantry("tac", "a", [(10, 5)])
+    foe = k7.infantry("foe", "b", [(36, 40)])
+    game = Game(created("40k7", (tac, speeder, foe), m))
+    _to_deploy(game)
+    game.act("a", Deploy(unit="tac", positions=at(tac, (10, 5))))
+    game.act("a", Reserve(unit="ls"))
+    game.act("b", Deploy(unit="foe", positions=at(foe, (36, 40))))
+    _to_turn_2(game, [3])
+    state = game.act("a", DeepStrike(unit="ls", at=Point(36, 25)), dice=[1])
+    assert speed_of(state.units["ls"]) == "combat" and shooting_speed(state.units["ls"]) == "combat"
+    assert game.check("a", Pivot(unit="ls", heading=90.0)) is None
+    refused = game.check("a", Move(unit="ls", path=(Point(36, 27),)))
+    assert refused is not None and refused.code == "deep_struck"
 
 
 def _transport_in_reserve(transport: Unit, passengers: Unit) -> Game:

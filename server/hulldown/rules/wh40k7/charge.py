@@ -31,6 +31,7 @@ from .penetration import PenProfile
 from .resolve import resolve_hits
 from .rolls import d3
 from .shooting import execute_plan
+from .speed import DEEP_STRUCK
 from .squadrons import same_target
 from .status import FORCED_OUT_STATUS, flag_unit, flags_with_prefix, has_phase_flag
 from .types import has_type, is_chariot, is_super_heavy, is_vehicle, is_walker, is_zooming
@@ -66,6 +67,7 @@ def validate_charge(state: MatchState, action: Charge) -> Rejection | None:
         ("regrouped", "Regrouped"),
         ("no_charge", "disembarked from a transport that is not an Assault Vehicle"),
         ("emergency", "made an emergency disembarkation"),
+        (DEEP_STRUCK, "arrived by Deep Strike"),  # 40k7 Deep Strike: "these units cannot charge"
     ):
         if unit.flag(flag):
             return reject(

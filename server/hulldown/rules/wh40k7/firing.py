@@ -30,7 +30,7 @@ from .geo import (
     units_in_contact,
     weapon_mount,
 )
-from .speed import full_bs_allowance, shooting_speed, snap_only, speed_of
+from .speed import DEEP_STRUCK, full_bs_allowance, shooting_speed, snap_only, speed_of
 from .squadrons import same_target, squadron_members
 from .status import phase_flags_with_prefix
 from .types import (
@@ -166,7 +166,9 @@ def locked_in_combat(state: MatchState, unit: Unit) -> bool:
 
 
 def _unit_moved(unit: Unit) -> bool:
-    return unit.moved > 1e-9 or unit.flag("disembarked") or unit.flag("regrouped")
+    """The unit moved this turn, or counts as having moved: it disembarked, Regrouped, or arrived
+    by Deep Strike (40k7 Deep Strike: "count as having moved in the previous Movement phase")."""
+    return unit.moved > 1e-9 or unit.flag("disembarked") or unit.flag("regrouped") or unit.flag(DEEP_STRUCK)
 
 
 def is_psychic_power(w: Weapon) -> bool:

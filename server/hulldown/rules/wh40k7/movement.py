@@ -31,7 +31,7 @@ from .firing import locked_in_combat
 from .geo import alive, all_terrain, coherency_gap, footprint, on_table
 from .moves import ModelMove, model_moves, truncate
 from .pivot import contact_enemies, place_back, validate_pivot_end
-from .speed import COMBAT_SPEED, CRUISING_SPEED, FLYER_CRUISING_SPEED, FLYER_MIN_MOVE, speed_of
+from .speed import COMBAT_SPEED, CRUISING_SPEED, DEEP_STRUCK, FLYER_CRUISING_SPEED, FLYER_MIN_MOVE, speed_of
 from .status import flag_unit, set_status
 from .types import is_fast, is_heavy, is_skimmer, is_super_heavy, is_tank, is_vehicle, is_walker, is_zooming
 from .wording import degrees
@@ -177,6 +177,15 @@ def _common_checks(state: MatchState, unit: Unit, kind: str) -> Rejection | None
             "emergency_disembark",
             refs.TRANSPORT,
             f"{unit.name} made an emergency disembarkation: no voluntary action this turn",
+        )
+    if kind == "normal" and unit.flag(DEEP_STRUCK):
+        # 40k7 Deep Strike: "In the Movement phase during which they arrive, Deep Striking units may
+        # not move any further"; Run and Flat Out in the Shooting phase stay allowed, and so does a
+        # pivot, which is not moving (40k7 Vehicles, Movement).
+        return _r(
+            "deep_struck",
+            refs.DEEP_STRIKE,
+            f"{unit.name} arrived by Deep Strike this turn: it may not move any further in this Movement phase",
         )
     return None
 

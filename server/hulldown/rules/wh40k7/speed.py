@@ -28,12 +28,16 @@ FLYER_MIN_MOVE = 18.0  # a Zooming Flyer never voluntarily moves less than 18"
 FLYER_FULL_BS = 4
 FAST_CRUISING_FULL_BS = 2
 SNAP_ONLY_STATUSES = ("shaken", "stunned", "snap_only", "pinned", "falling_back")
+# The turn flag of a unit that arrived by Deep Strike this turn (match/arrivals.py).
+DEEP_STRUCK = "deep_struck"
 
 
 def speed_of(unit: Unit) -> Speed:
-    """The speed the unit moved at this turn (pivots do not count as moving)."""
+    """The speed the unit moved at this turn (pivots do not count as moving). 40k7 Deep Strike:
+    a vehicle that arrived so this turn counts as having moved at Combat Speed (Walkers, which
+    count as Stationary for shooting, are exempt there: ``shooting_speed``)."""
     if unit.moved <= 1e-9:
-        return "stationary"
+        return "combat" if unit.flag(DEEP_STRUCK) and is_vehicle(unit) else "stationary"
     limit = FLYER_COMBAT_SPEED if is_zooming(unit) else COMBAT_SPEED
     return "combat" if unit.moved <= limit + 1e-9 else "cruising"
 
