@@ -87,6 +87,14 @@ class ApplyContext:
         self._pending_rolls.append(LogRoll(i=i, value=value, purpose=purpose, target=target, outcome=outcome))
         return value
 
+    def uniform(self, n: int, purpose: str, draw: Callable[[], int]) -> int:
+        """A choice among ``n`` equally likely ones (0 to n - 1, at most 36) that the rules draw
+        with ``draw`` from this context's rolls, re-rolling the faces that fall outside the
+        choices (rejection sampling: any number of dice). The reducer calls ``draw``; the odds
+        engine's context takes one branch per choice instead, each with probability 1 / n
+        (docs/odds.md, "Random choices"): the re-rolls would make its tree of dice endless."""
+        return draw()
+
     def set_outcome(self, outcome: str) -> None:
         """Set the outcome of the most recent roll (when it is known only after more rolls)."""
         if self._pending_rolls:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from ..match.context import ApplyContext
 from ..match.decisions import Check, Recorded, proposal_of
 from ..match.state import Answer, Decision, Edition, LogRoll, LogValue
-from .dice_sources import Branches, Script
+from .dice_sources import Branches, Script, choices
 from .face_classes import EXCHANGEABLE, KEYED_EXCHANGEABLE, SIX_FACES, face_classes
 
 
@@ -96,6 +96,19 @@ class OddsContext(ApplyContext):
         i = len(self._faces) + len(script.path) - 1
         self._pending_rolls.append(LogRoll(i=i, value=value, purpose=purpose, target=target, outcome=outcome))
         return value
+
+    def uniform(self, n: int, purpose: str, draw: Callable[[], int]) -> int:
+        """A random choice the rules draw by re-rolling (``ApplyContext.uniform``) is one roll of
+        ``n`` branches, 1/n each: the rules' re-rolls would make the tree endless, and a re-roll
+        only redraws the choice (docs/odds.md, "Random choices"). The log shows it as one roll of
+        the choice's number. A paused action's own dice (``faces``) are read by its ``draw``."""
+        if self._faces_used < len(self._faces):
+            return draw()
+        self._batch = None
+        value = self._script.pick(choices(n))
+        i = len(self._faces) + len(self._script.path) - 1
+        self._pending_rolls.append(LogRoll(i=i, value=value, purpose=purpose, target=f"1-{n}", outcome=""))
+        return value - 1
 
     def log(self, text: str, rule: str = "", **values: LogValue) -> None:
         self._batch = None  # a line ends a batch of rolls

@@ -5,7 +5,9 @@
   prefix, then either the first branch of every roll (the exact walk) or a branch drawn from
   the independent face stream (sampling), and records every branch it took and the sizes of the
   branches it could have taken. Re-running the pure reducer with every prefix walks every
-  sequence of dice an action can consume, each face with probability 1/6.
+  sequence of dice an action can consume, each face with probability 1/6. A random choice the
+  rules draw by re-rolling (``ApplyContext.uniform``) is one roll of ``n`` equally likely
+  "faces" 1-n (n up to 36): the walk takes one branch per choice, 1/n each.
 - :class:`FaceStream` is an independent pseudo-random stream of D6 faces (SplitMix64, fixed
   seed) for the sampled estimate. It is never seeded from the match: a preview drawn from the
   match's own HMAC dice would reveal the real roll before the player commits.
@@ -36,10 +38,11 @@ _BRANCH_OF_FACE: dict[Branches, tuple[int, ...]] = {}
 
 
 def branch_of_face(branches: Branches) -> tuple[int, ...]:
-    """The branch index of faces 1-6."""
+    """The branch index of each face the roll may show: faces 1-6 of a die, 1-n of a random
+    choice among n (``choices``)."""
     known = _BRANCH_OF_FACE.get(branches)
     if known is None:
-        of_face = [0] * 6
+        of_face = [0] * sum(len(faces) for faces in branches)
         for b, faces in enumerate(branches):
             for f in faces:
                 of_face[f - 1] = b
@@ -52,7 +55,8 @@ def path_weight(path: Sequence[int], branches: Sequence[Branches], continues: Se
     n = 0
     counts: dict[int, int] = {}
     for b, offered, more in zip(path, branches, continues, strict=True):
-        weight *= len(offered[b]) / 6.0
+        # A die's branches share its six faces; a random choice's its n (``choices``).
+        weight *= len(offered[b]) / len(branch_of_face(offered))
         if not more:
             n, counts = 0, {}
         n += 1
@@ -110,18 +114,36 @@ class FaceStream:
         return faces
 
 
+def choices(n: int) -> Branches:
+    """The branches of a random choice among ``n`` (``ApplyContext.uniform``): "faces" 1-n, one
+    branch each, each 1/n."""
+    return tuple((f,) for f in range(1, n + 1))
+
+
+def draw_index(index: Callable[[], int], n: int) -> int:
+    """A uniform index in [0, n) (n <= 36) from a stream's face indices 0-5: one face when n <= 6
+    (exactly one for n = 6, as a die's face is drawn), else two read as 0-35; redrawn at or above
+    the largest multiple of ``n`` and taken modulo ``n``."""
+    if n <= 6:
+        below = n * (6 // n)
+        while True:
+            i = index()
+            if i < below:
+                return i % n
+    below = n * (36 // n)
+    while True:
+        v = index() * 6 + index()
+        if v < below:
+            return v % n
+
+
 def uniform_choice(stream: FaceStream) -> Callable[[int], int]:
-    """A uniform choice among ``n`` (1-6) branches from the stream's faces: a face index below
-    the largest multiple of ``n`` up to 6, taken modulo ``n`` (the others are redrawn)."""
+    """A uniform choice among ``n`` (1-36) branches from the stream's faces (``draw_index``)."""
 
     def choose(n: int) -> int:
         if n == 1:
             return 0
-        below = n * (6 // n)
-        while True:
-            i = stream.index()
-            if i < below:
-                return i % n
+        return draw_index(stream.index, n)
 
     return choose
 
@@ -189,7 +211,8 @@ class Script:
             if self._uniform is not None:
                 b += self._uniform(len(branches) - b)
         else:
-            b = branch_of_face(branches)[self._stream.face() - 1]
+            of_face = branch_of_face(branches)
+            b = of_face[draw_index(self._stream.index, len(of_face))]
         self.path.append(b)
         self.branches.append(branches)
         self.continues.append(continues)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .dice_sources import Branches, FaceStream, Script, TooManyDice, branch_of_face, canonical
+from .dice_sources import Branches, FaceStream, Script, TooManyDice, branch_of_face, canonical, draw_index
 from .plays import Play
 
 Runner = Callable[[Script], Play]
@@ -31,12 +31,15 @@ class _Node:
 
     branches: Branches
     continues: bool
-    of_face: tuple[int, ...]  # branch index of faces 1-6
+    of_face: tuple[int, ...]  # branch index of faces 1-6 (1-n: a random choice among n)
     batch: int  # rolls of the batch starting here (``batch_lengths``)
     children: dict[int, _Node | Leaf] = field(default_factory=dict)
-    # The known subtree of each face 1-6 (index face - 1), None where not yet known: a sample's
+    # The known subtree of each face (index face - 1), None where not yet known: a sample's
     # roll of its own is one lookup.
-    by_face: list[_Node | Leaf | None] = field(default_factory=lambda: [None] * 6)
+    by_face: list[_Node | Leaf | None] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.by_face = [None] * len(self.of_face)
 
     def add(self, b: int, child: _Node | Leaf) -> None:
         self.children[b] = child
@@ -114,7 +117,8 @@ class Tree:
         while isinstance(node, _Node):
             k = node.batch
             if k == 1:
-                i = index()
+                # A die: one face of the stream; a random choice among n: ``draw_index``.
+                i = index() if len(node.of_face) == 6 else draw_index(index, len(node.of_face))
                 path.append(node.of_face[i])
                 child = node.by_face[i]
             else:

@@ -48,20 +48,29 @@ def two_d6(ctx: ApplyContext, purpose: str, target: str = "") -> tuple[int, int]
 
 
 def random_index(ctx: ApplyContext, n: int, purpose: str) -> int:
-    """A uniformly random index in [0, n) from D6s by rejection sampling (n <= 36)."""
+    """A uniformly random index in [0, n) from D6s by rejection sampling (n <= 36; beyond, the
+    first 36): a face beyond the choices is re-rolled (40k7 General Principles, Randomising;
+    docs/rules-notes.md, Dice). Drawn through ``ctx.uniform``: the odds engine takes the choice
+    itself, 1 / n each, rather than walking the endless re-rolls."""
     if n <= 1:
         return 0
+    limit = min(n, 36)
+    return ctx.uniform(limit, purpose, lambda: _rejection_index(ctx, limit, purpose))
+
+
+def _rejection_index(ctx: ApplyContext, n: int, purpose: str) -> int:
+    """The reducer's draw of ``random_index``: one D6 re-rolled above ``n`` (n <= 6), else two
+    D6 read as 0-35 and re-rolled at ``n`` or above."""
     if n <= 6:
         while True:
             v = ctx.roll(purpose, f"1-{n}")
             if v <= n:
                 return v - 1
-    limit = min(n, 36)
     while True:
-        a = ctx.roll(purpose, f"1-{limit} (tens)")
-        b = ctx.roll(purpose, f"1-{limit} (units)")
+        a = ctx.roll(purpose, f"1-{n} (tens)")
+        b = ctx.roll(purpose, f"1-{n} (units)")
         v = (a - 1) * 6 + (b - 1)
-        if v < limit:
+        if v < n:
             return v
 
 
