@@ -3,7 +3,7 @@
 import { Board } from "./js/board.js";
 import { HulldownClient, getLog } from "./js/hulldown-client.js";
 import { renderHeader, renderLog, renderUnits } from "./js/panels.js";
-import { Scrubber, phaseIndex } from "./js/replay.js";
+import { Scrubber, matchIndex, undoneAt } from "./js/replay.js";
 import { TableTools } from "./js/tools.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -41,6 +41,8 @@ const viewer = {
   arcKey: null,
   errors: [],
   earlierLog: [],
+  undone: {}, // action seq -> the seq of the undo or takeback that took it back (GET /index)
+  indexSeq: 0, // the seq the index above stands at
 };
 window.hulldownViewer = viewer;
 
@@ -67,7 +69,11 @@ function shown() {
 }
 
 function mode() {
-  if (scrubber.position !== null) return { kind: "replay", text: `replay at seq ${scrubber.position}` };
+  if (scrubber.position !== null) {
+    const by = undoneAt(viewer.undone, scrubber.position);
+    const undone = by === null ? "" : ` (undone at seq ${by})`;
+    return { kind: "replay", text: `replay at seq ${scrubber.position}${undone}` };
+  }
   const welcome = viewer.connection ? viewer.connection.welcome : null;
   const delay = welcome && welcome.delayed ? ` (delayed: ${welcome.delay_events} events, ${welcome.delay_seconds} s)` : "";
   return { kind: viewer.status === "live" ? "live" : "offline", text: `${viewer.status}${delay}` };
@@ -89,13 +95,13 @@ function render() {
     onSelectWeapon: selectWeapon,
     startWounds: board.startWounds,
   });
-  renderLog($("log"), $("log-note"), view, { earlier: viewer.earlierLog, loadEarlier });
+  renderLog($("log"), $("log-note"), view, { earlier: viewer.earlierLog, loadEarlier, undone: viewer.undone });
   refreshArc(view);
 }
 
 async function loadEarlier(from, before) {
   try {
-    const page = await getLog("", matchId, { from, limit: before - from, token: spectatorToken });
+    const page = await getLog("", matchId, { from, limit: before - from, token: readToken });
     const known = new Set(viewer.earlierLog.map((e) => e.n));
     viewer.earlierLog = [...page.entries.filter((e) => !known.has(e.n)), ...viewer.earlierLog].sort((x, y) => x.n - y.n);
     render();
@@ -172,21 +178,42 @@ async function seek(seq) {
 let indexed = false;
 let previous = null;
 
+// The server's index: the phase starts for the jump list and the actions taken back (marked in
+// the log). Read again after an undo or takeback and after a welcome or resync.
+async function refreshIndex() {
+  try {
+    const index = await matchIndex(base, query, headers);
+    if (index.seq < viewer.indexSeq) return; // an older answer arriving late
+    viewer.indexSeq = index.seq;
+    viewer.undone = index.undone;
+    scrubber.setIndex(index.phases, index.seq);
+    render();
+  } catch (error) {
+    viewer.errors.push(String(error));
+  }
+}
+
+// An undo or takeback brings back an earlier state: its phase is no new phase start.
+function undoneHere(view, seq) {
+  return !!view.last_undo && view.last_undo.seq === seq;
+}
+
+function noticePhaseStart(view, seq) {
+  const now = { seq, turn: view.turn, side: view.active, phase: view.phase };
+  const changed = previous && (previous.turn !== now.turn || previous.side !== now.side || previous.phase !== now.phase);
+  if (changed && !undoneHere(view, seq)) scrubber.addPhaseStart(now);
+  previous = now;
+}
+
 function onView(view, seq, reason) {
   viewer.live = view;
   scrubber.setLatest(seq);
-  const now = { seq, turn: view.turn, side: view.active, phase: view.phase };
-  if (previous && (previous.turn !== now.turn || previous.side !== now.side || previous.phase !== now.phase)) {
-    scrubber.addPhaseStart(now);
-  }
-  previous = now;
+  noticePhaseStart(view, seq);
   if (!indexed) {
     indexed = true;
     loadStartWounds();
-    phaseIndex(base, query, headers)
-      .then((index) => scrubber.setIndex(index))
-      .catch((error) => viewer.errors.push(String(error)));
   }
+  if (reason !== "patch" || undoneHere(view, seq)) refreshIndex();
   if (scrubber.position === null) render();
 }
 

@@ -182,12 +182,15 @@ function rollLine(roll) {
   return h("li", { class: "roll", "data-value": roll.value, "data-purpose": roll.purpose }, ...parts);
 }
 
-function logLine(entry) {
+// `undoneBy`: the seq of the undo or takeback that took back the action that wrote the line.
+function logLine(entry, undoneBy = null) {
   return h(
       "li",
-      { class: "log-entry", "data-seq": entry.seq, "data-n": entry.n },
+      { class: undoneBy ? "log-entry undone" : "log-entry", "data-seq": entry.seq, "data-n": entry.n, "data-undone-by": undoneBy },
       h("span", { class: "log-seq" }, `#${entry.seq}`),
       " ",
+      undoneBy ? h("span", { class: "undone-mark" }, `undone at seq ${undoneBy}`) : null,
+      undoneBy ? " " : null,
       h("span", { class: "log-text" }, entry.text),
       entry.rule ? h("span", { class: "rule" }, entry.rule) : null,
       entry.rolls.length ? h("ul", { class: "rolls" }, ...entry.rolls.map(rollLine)) : null,
@@ -195,12 +198,14 @@ function logLine(entry) {
 }
 
 // The view holds the latest window of the log; `earlier` holds older lines paged in from
-// GET /matches/{id}/log (loadEarlier(fromN) is called by the "older lines" button).
-export function renderLog(root, note, view, { earlier = [], loadEarlier = null } = {}) {
+// GET /matches/{id}/log (loadEarlier(fromN) is called by the "older lines" button). `undone`
+// ({action seq: undo seq}, from GET /matches/{id}/index) marks the lines of actions taken back.
+export function renderLog(root, note, view, { earlier = [], loadEarlier = null, undone = {} } = {}) {
   const first = view.log.length ? view.log[0].n : view.log_count;
   const older = earlier.filter((e) => e.n < first);
   const atBottom = root.scrollHeight - root.scrollTop - root.clientHeight < 4;
-  root.replaceChildren(...older.map(logLine), ...view.log.map(logLine));
+  const line = (entry) => logLine(entry, undone[entry.seq] ?? null);
+  root.replaceChildren(...older.map(line), ...view.log.map(line));
   const shownFrom = older.length ? older[0].n : first;
   const hidden = shownFrom; // log lines are numbered from 0
   note.replaceChildren();

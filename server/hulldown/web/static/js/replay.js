@@ -6,10 +6,24 @@ async function getJSON(url, headers = {}) {
   return response.json();
 }
 
-// Turn/phase starts from GET /matches/{id}/index (undone branches are marked, not hidden).
-export async function phaseIndex(base, query, headers = {}) {
+// GET /matches/{id}/index: the seq it stands at, the turn/phase starts, and the actions taken
+// back ({action seq: seq of the undo or takeback}). Undone branches are marked, not hidden.
+export async function matchIndex(base, query, headers = {}) {
   const index = await getJSON(`${base}/index${query}`, headers);
-  return index.phases.map((p) => ({ seq: p.seq, turn: p.turn, side: p.side, phase: p.phase, undoneBy: p.undone_by }));
+  const phases = index.phases.map((p) => ({ seq: p.seq, turn: p.turn, side: p.side, phase: p.phase, undoneBy: p.undone_by }));
+  const undone = {};
+  for (const action of index.actions) if (action.undone_by !== null) undone[action.seq] = action.undone_by;
+  return { seq: index.seq, phases, undone };
+}
+
+// The first undo or takeback that took back the state as of `seq` (an undone action at or before
+// it, undone after it), or null when that state is on the line of play.
+export function undoneAt(undone, seq) {
+  let by = null;
+  for (const [action, undo] of Object.entries(undone)) {
+    if (Number(action) <= seq && seq < undo && (by === null || undo < by)) by = undo;
+  }
+  return by;
 }
 
 export class Scrubber {
@@ -47,9 +61,9 @@ export class Scrubber {
     this.renderIndex();
   }
 
-  setIndex(index) {
-    // The server's index wins over starts this page noticed itself.
-    this.index = [...index, ...this.index.filter((s) => !index.some((i) => i.seq === s.seq))];
+  setIndex(index, upto) {
+    // The server's index wins: starts this page noticed itself are kept only past its seq.
+    this.index = [...index, ...this.index.filter((s) => s.seq > upto)];
     this.index.sort((x, y) => x.seq - y.seq);
     this.renderIndex();
   }
