@@ -31,9 +31,8 @@ def _waiting_store(redis_cluster: LocalCluster, key_prefix: str) -> RedisEventSt
     )
 
 
-@pytest.fixture
-async def cluster_store(redis_cluster: LocalCluster, key_prefix: str) -> AsyncIterator[RedisEventStore]:
-    store = RedisEventStore.from_url(redis_cluster.url, prefix=key_prefix)
+async def _cleaned_up(store: RedisEventStore, key_prefix: str) -> AsyncIterator[RedisEventStore]:
+    """``store`` for a test; then its keys are deleted and it is closed."""
     try:
         yield store
     finally:
@@ -41,18 +40,19 @@ async def cluster_store(redis_cluster: LocalCluster, key_prefix: str) -> AsyncIt
         if stale:
             await store.client.delete(*stale)
         await store.aclose()
+
+
+@pytest.fixture
+async def cluster_store(redis_cluster: LocalCluster, key_prefix: str) -> AsyncIterator[RedisEventStore]:
+    store = RedisEventStore.from_url(redis_cluster.url, prefix=key_prefix)
+    async for kept in _cleaned_up(store, key_prefix):
+        yield kept
 
 
 @pytest.fixture
 async def waiting_store(redis_cluster: LocalCluster, key_prefix: str) -> AsyncIterator[RedisEventStore]:
-    store = _waiting_store(redis_cluster, key_prefix)
-    try:
-        yield store
-    finally:
-        stale = [k async for k in store.client.scan_iter(match=f"{key_prefix}:*")]
-        if stale:
-            await store.client.delete(*stale)
-        await store.aclose()
+    async for kept in _cleaned_up(_waiting_store(redis_cluster, key_prefix), key_prefix):
+        yield kept
 
 
 async def test_an_append_waits_for_one_replica(

@@ -85,6 +85,22 @@ async def board_matches_state(page: Page, http: str, match_id: str, token: str) 
     return state
 
 
+async def log_shown(page: Page) -> list[list[Any]]:
+    """The log lines the page shows, as ``[n, text]``."""
+    shown: list[list[Any]] = await page.eval_on_selector_all(
+        "#log li.log-entry",
+        "ls => ls.map(l => [Number(l.dataset.n), l.querySelector('.log-text').textContent])",
+    )
+    return shown
+
+
+def log_expected(earlier: dict[str, Any], state: dict[str, Any]) -> list[list[Any]]:
+    """``[n, text]`` of the lines ``GET /log`` gave (``earlier``), then the view's window."""
+    return [[e["n"], e["text"]] for e in earlier["entries"]] + [
+        [e["n"], e["text"]] for e in state["view"]["log"]
+    ]
+
+
 async def screen_point(page: Page, x: float, y: float) -> tuple[float, float]:
     point: list[float] = await page.evaluate(f"hulldownTable.board.toScreen({x}, {y})")
     return point[0], point[1]

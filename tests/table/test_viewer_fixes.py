@@ -18,7 +18,7 @@ from hulldown.wire import protocol
 from tests.scenarios import duel, rhino
 
 from ..server_process import ServerProcess
-from .browser import shot
+from .browser import log_expected, log_shown, shot
 from .test_tools import walled
 
 
@@ -165,14 +165,7 @@ async def test_older_log_lines_are_paged_in(server: ServerProcess, browser: Brow
             f"{server.http}/matches/{created['match_id']}/log", params={"from": first - older, "limit": older}
         )
     ).json()
-    shown = await page.eval_on_selector_all(
-        "#log li.log-entry",
-        "ls => ls.map(l => [Number(l.dataset.n), l.querySelector('.log-text').textContent])",
-    )
-    expected = [[e["n"], e["text"]] for e in log["entries"]] + [
-        [e["n"], e["text"]] for e in state["view"]["log"]
-    ]
-    assert shown == expected
+    assert await log_shown(page) == log_expected(log, state)
 
 
 async def test_the_scrubber_does_not_say_live_while_reconnecting(

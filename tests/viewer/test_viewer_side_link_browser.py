@@ -14,6 +14,7 @@ from hulldown.wire import protocol
 from tests.scenarios import duel
 
 from ..server_process import ServerProcess
+from ..table.browser import log_expected, log_shown
 from .test_viewer_browser import browser, open_page
 
 __all__ = ["browser"]
@@ -57,12 +58,5 @@ async def test_side_link_pages_in_older_log_lines_of_a_private_match(
         "(hulldownViewer.errors.length || hulldownViewer.earlierLog.length)"
     )
     assert await page.evaluate("hulldownViewer.errors") == []
-    shown = await page.eval_on_selector_all(
-        "#log li.log-entry",
-        "ls => ls.map(l => [Number(l.dataset.n), l.querySelector('.log-text').textContent])",
-    )
-    expected = [[e["n"], e["text"]] for e in log["entries"]] + [
-        [e["n"], e["text"]] for e in state["view"]["log"]
-    ]
-    assert shown == expected
+    assert await log_shown(page) == log_expected(log, state)
     assert errors == []
