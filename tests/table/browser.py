@@ -10,6 +10,9 @@ from typing import Any
 import httpx
 from playwright.async_api import Browser, BrowserContext, Page
 
+from hulldown.client import Client
+from hulldown.wire import protocol
+
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
@@ -83,6 +86,22 @@ async def board_matches_state(page: Page, http: str, match_id: str, token: str) 
                 x, y, heading = drawn[unit["id"]]["models"][model["id"]]
                 assert (x, y, heading) == (model["pos"][0], model["pos"][1], model["heading"]), model["id"]
     return state
+
+
+async def end_phases(created: dict[str, Any], count: int) -> None:
+    """Both sides of the match ``created`` (POST /matches' answer) end ``count`` phases in turn,
+    over their live sockets."""
+    async with (
+        Client(created["live_url"], token=created["tokens"]["a"]) as a,
+        Client(created["live_url"], token=created["tokens"]["b"]) as b,
+    ):
+        for _ in range(count):
+            view = a.view.data
+            assert view is not None
+            player = a if view["active"] == "a" else b
+            answer = await player.act({"type": "end_phase"})
+            assert isinstance(answer, protocol.Ack)
+            await a.wait_seq(answer.seq)
 
 
 async def log_shown(page: Page) -> list[list[Any]]:

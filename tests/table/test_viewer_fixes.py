@@ -12,13 +12,12 @@ import msgspec
 import pytest
 from playwright.async_api import Browser, Page
 
-from hulldown.client import Client, create_match
+from hulldown.client import create_match
 from hulldown.match.state import Model, Options, Point, Profile, Unit
-from hulldown.wire import protocol
 from tests.scenarios import duel, rhino
 
 from ..server_process import ServerProcess
-from .browser import log_expected, log_shown, shot
+from .browser import end_phases, log_expected, log_shown, shot
 from .test_tools import walled
 
 
@@ -138,17 +137,7 @@ async def test_wound_maxima_come_from_the_starting_wounds(server: ServerProcess,
 
 async def test_older_log_lines_are_paged_in(server: ServerProcess, browser: Browser) -> None:
     created = await create_match(server.http, msgspec.structs.replace(duel(), options=Options(turn_limit=30)))
-    async with (
-        Client(created["live_url"], token=created["tokens"]["a"]) as a,
-        Client(created["live_url"], token=created["tokens"]["b"]) as b,
-    ):
-        for _ in range(60):
-            view = a.view.data
-            assert view is not None
-            player = a if view["active"] == "a" else b
-            answer = await player.act({"type": "end_phase"})
-            assert isinstance(answer, protocol.Ack)
-            await a.wait_seq(answer.seq)
+    await end_phases(created, 60)  # more lines than the view's window of 50
     page = await open_viewer(browser, created["spectator_url"], [])
     state = (
         await httpx.AsyncClient(timeout=10).get(f"{server.http}/matches/{created['match_id']}/state")

@@ -8,13 +8,12 @@ import httpx
 import msgspec
 from playwright.async_api import Browser
 
-from hulldown.client import Client, create_match
+from hulldown.client import create_match
 from hulldown.match.state import Options
-from hulldown.wire import protocol
 from tests.scenarios import duel
 
 from ..server_process import ServerProcess
-from ..table.browser import log_expected, log_shown
+from ..table.browser import end_phases, log_expected, log_shown
 from .test_viewer_browser import browser, open_page
 
 __all__ = ["browser"]
@@ -26,17 +25,7 @@ async def test_side_link_pages_in_older_log_lines_of_a_private_match(
     options = Options(turn_limit=30, private_spectators=True)
     created = await create_match(server.http, msgspec.structs.replace(duel(), options=options))
     match_id, token = created["match_id"], created["tokens"]["a"]
-    async with (
-        Client(created["live_url"], token=token) as a,
-        Client(created["live_url"], token=created["tokens"]["b"]) as b,
-    ):
-        for _ in range(60):  # more lines than the view's window of 50
-            view = a.view.data
-            assert view is not None
-            player = a if view["active"] == "a" else b
-            answer = await player.act({"type": "end_phase"})
-            assert isinstance(answer, protocol.Ack)
-            await a.wait_seq(answer.seq)
+    await end_phases(created, 60)  # more lines than the view's window of 50
     errors: list[str] = []
     url = f"{server.http}/matches/{match_id}/view#side_token={token}"
     page = await open_page(browser, url, errors)
