@@ -201,3 +201,49 @@ def test_wall_of_death_ignores_cover() -> None:
     res = act(pending, "b", Decide(pending.pending.id, "overwatch"), [1, 6])
     assert "cover save" not in [r.purpose for r in res.rolls]
     assert res.state.units["m"].destroyed
+
+
+def test_each_model_strikes_with_the_weapon_it_carries() -> None:
+    """40k7 The Assault Phase, Fight Sub-phase: a model attacks with a close combat weapon it
+    carries; the others in the unit do not borrow it. Three Ork Boyz (WS4 S3 A1) in base contact
+    with a Rhino's rear (AV10); only the Nob (b-0) carries a power klaw (S8 AP2). To hit 3, 3, 3
+    (WS4 vs WS1: 3+): the klaw's hit 2 + 8 = 10 glancing; the two Boyz' plain hits 6 + 3 = 9 and
+    6 + 3 = 9: no effect. The Rhino loses one Hull Point; assault result 1 - 0."""
+    klaw = weapon("klaw", "Power klaw", 0, 8, 2, type="melee")
+    pos = [(27.75 - R, 24.0 + k * 1.1) for k in range(3)]
+    boyz = infantry("b", "a", pos, s=3, weapons=[(0, klaw)])
+    state = make_state(boyz, rhino("r", "b", 30, 24, 0), phase="assault")
+    res = act(state, "a", Fight("b", "r", "klaw"), [3, 3, 3, 2, 6, 6])
+    pen = [r.target for r in res.rolls if r.purpose == "armour penetration"]
+    assert pen == ["S8 vs rear AV10", "S3 vs rear AV10", "S3 vs rear AV10"]
+    assert res.state.units["r"].hp == 2
+    assert "Assault result: b 1, Rhino 0." in res.texts
+    # No weapon named: the same - the Nob his klaw, the Boyz their bare hands.
+    res = act(state, "a", Fight("b", "r"), [3, 3, 3, 2, 6, 6])
+    assert [r.target for r in res.rolls if r.purpose == "armour penetration"] == pen
+
+
+def test_walker_gains_a_bonus_attack_for_each_melee_weapon_after_the_first() -> None:
+    """40k7 Walkers, Walkers and Assaults: "If a Walker is armed with two or more Melee weapons, it
+    gains +1 bonus Attack for each additional weapon after the first"; a destroyed one no longer
+    counts. A Dreadnought (WS4 A2) with two Dreadnought close combat weapons in base contact with
+    a Rhino's rear makes 2 + 1 = 3 attacks: to hit 1, 1, 1 (3+ against WS1) - all miss. With one
+    of the two destroyed (Weapon Destroyed) it makes 2; Crew Stunned as well, 2 + 1 - 1 = 2."""
+    dccw = weapon("dccw", "Dreadnought close combat weapon", 0, 10, 2, type="melee")
+    dread = dreadnought("d", "a", 27.75 - 1.25 - 0.001, 24, 0, weapons=(dccw, replace(dccw, id="dccw2")))
+    state = make_state(dread, rhino("r", "b", 30, 24, 0), phase="assault")
+    res = act(state, "a", Fight("d", "r"), [1, 1, 1])
+    strikes = [
+        e.values
+        for e in res.state.log
+        if e.rule == "40k7 The Assault Phase, Roll To Hit (Weapon Skill table)"
+    ]
+    assert [(v["attacks"], v["hits"]) for v in strikes] == [(3, 0)]
+    broken = replace(
+        dread, weapons={**dread.weapons, "dccw2": replace(dread.weapons["dccw2"], destroyed=True)}
+    )
+    res = act(make_state(broken, rhino("r", "b", 30, 24, 0), phase="assault"), "a", Fight("d", "r"), [1, 1])
+    assert [r.purpose for r in res.rolls] == ["close combat to hit"] * 2
+    stunned = replace(dread, statuses={"stunned": 3})
+    res = act(make_state(stunned, rhino("r", "b", 30, 24, 0), phase="assault"), "a", Fight("d", "r"), [1, 1])
+    assert [r.purpose for r in res.rolls] == ["close combat to hit"] * 2

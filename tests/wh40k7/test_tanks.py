@@ -205,3 +205,21 @@ def test_death_or_glory_choice_with_a_slash_in_the_model_id() -> None:
     assert pending.pending is not None and "e/1-0/close_combat" in pending.pending.options
     res = act(pending, "b", Decide(pending.pending.id, "e/1-0/close_combat"), [1])  # 4 + 1 = 5 < 11
     assert not res.state.units["e/1"].models["e/1-0"].alive
+
+
+def test_tank_shock_stops_short_of_an_enemy_unit_locked_in_combat() -> None:
+    """40k7 Vehicles, Tanks: Tank Shock - "a Tank Shock cannot be attempted against enemies that
+    are locked in combat". The enemy squad e is locked with the Tank's friends f (e-1 in base
+    contact with f-0, both off the Tank's path); e-0 stands in the path. The Rhino (front at
+    x = 12.25) does not Tank Shock e - no Morale check is rolled - and stops 1" short of e-0
+    (its base edge at x = 18 - R): its centre ends at 18 - R - 1 - 2.25."""
+    tank = rhino("t", "a", 10, 24)
+    locked = infantry("e", "b", [(18, 24), (18, 26.5)], ld=7)
+    friends = infantry("f", "a", [(18, 26.5 + 2 * R)])
+    state = make_state(tank, locked, friends)
+    res = act(state, "a", Move("t", (Point(22, 24),), kind="tank_shock"), [])
+    pos = res.state.units["t"].models["t-m"].pos
+    assert abs(pos.x - (18 - R - 1 - 2.25)) < 1e-6 and pos.y == 24
+    assert not any(r.purpose.startswith("Morale") for r in res.rolls)
+    assert "falling_back" not in res.state.units["e"].statuses
+    assert all(m.alive for m in res.state.units["e"].models.values())

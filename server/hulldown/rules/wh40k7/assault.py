@@ -23,7 +23,7 @@ from msgspec.structs import replace
 from ...match.actions import Fight
 from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
-from ...match.state import Decision, MatchState, Model, Side, Unit
+from ...match.state import Decision, MatchState, Model, Side, Unit, Weapon
 from ...match.turns import replace_unit
 from .. import geometry as g
 from . import refs
@@ -159,6 +159,55 @@ def _cc_facing(unit: Unit) -> ArmourFacing:
     return "rear"
 
 
+def _model_weapon(unit: Unit, model: Model, named: str | None) -> Weapon | None:
+    """40k7 The Assault Phase, Fight Sub-phase [ext]: each model strikes with a close combat
+    weapon it carries itself - the named one if it carries it, else its first working one; a
+    model that carries none makes plain close combat attacks (its own Strength, no AP)."""
+    carried = [
+        w for w in unit.weapons.values() if w.model == model.id and w.type == "melee" and not w.destroyed
+    ]
+    return next((w for w in carried if w.id == named), carried[0] if carried else None)
+
+
+StrikeKey = tuple[str, int | None, int | None, tuple[str, ...]]
+
+
+def _strike_groups(unit: Unit, models: list[Model], named: str | None) -> list[tuple[Weapon | None, int]]:
+    """The engaged models grouped by the weapon each strikes with (40k7 The Assault Phase, Fight
+    Sub-phase: models with different weapons roll their attacks separately); identical weapons
+    (same name and profile) are one group, in the order the models come."""
+    groups: dict[StrikeKey, tuple[Weapon | None, int]] = {}
+    for m in models:
+        w = _model_weapon(unit, m, named)
+        key: StrikeKey = ("", None, None, ()) if w is None else (w.name, w.strength, w.ap, w.rules)
+        first, count = groups.get(key, (w, 0))
+        groups[key] = (first, count + 1)
+    return list(groups.values())
+
+
+def walker_weapon_bonus(unit: Unit) -> int:
+    """40k7 Walkers, Walkers and Assaults: a Walker armed with two or more Melee weapons gains +1
+    bonus Attack for each working one after the first (not limited to one); a destroyed weapon
+    no longer counts."""
+    if not is_walker(unit):
+        return 0
+    working = sum(1 for w in unit.weapons.values() if w.type == "melee" and not w.destroyed)
+    return max(0, working - 1)
+
+
+def _attacks_each(state: MatchState, unit: Unit, enemy: Unit, weapon: Weapon | None) -> int:
+    """40k7 The Assault Phase, Number of Attacks: A, +1 on the charge; 40k7 Walkers: +1 per Melee
+    weapon after the first, and Stunned or Immobilised one less (at least 1); a model attacking
+    with a grenade makes one Attack."""
+    attacks_each = unit.profile.a + (CHARGE_BONUS_ATTACKS if _charged(state, unit, enemy) else 0)
+    attacks_each += walker_weapon_bonus(unit)
+    if is_walker(unit) and ("stunned" in unit.statuses or "immobilised" in unit.statuses):
+        attacks_each = max(1, attacks_each - 1)
+    if weapon is not None and "grenade" in weapon.rules:
+        attacks_each = 1
+    return attacks_each
+
+
 def _strike(
     state: MatchState,
     ctx: ApplyContext,
@@ -168,22 +217,30 @@ def _strike(
     enemy: Unit,
     initiative: int,
 ) -> list[Hit]:
-    weapon = unit.weapons.get(weapon_id) if weapon_id else None
-    if weapon is None:
-        melee = [w for w in unit.weapons.values() if w.type == "melee" and not w.destroyed]
-        weapon = melee[0] if melee else None
-    charged = _charged(state, unit, enemy)
-    attacks_each = unit.profile.a + (CHARGE_BONUS_ATTACKS if charged else 0)
-    if is_walker(unit) and ("stunned" in unit.statuses or "immobilised" in unit.statuses):
-        attacks_each = max(
-            1, attacks_each - 1
-        )  # 40k7 Walkers: Stunned/Immobilised fight with one less Attack
-    if weapon is not None and "grenade" in weapon.rules:
-        attacks_each = 1
+    """The engaged models' attacks at one Initiative step, each model with its own weapon."""
+    hits: list[Hit] = []
+    for weapon, count in _strike_groups(unit, models, weapon_id):
+        hits += _strike_with(state, ctx, unit, models, weapon, count, enemy, initiative)
+    return hits
+
+
+def _strike_with(
+    state: MatchState,
+    ctx: ApplyContext,
+    unit: Unit,
+    models: list[Model],
+    weapon: Weapon | None,
+    count: int,
+    enemy: Unit,
+    initiative: int,
+) -> list[Hit]:
+    """The attacks of ``count`` engaged models striking with ``weapon`` (None: plain close combat
+    attacks): roll To Hit on the Weapon Skill table (40k7 The Assault Phase, Roll To Hit)."""
+    attacks_each = _attacks_each(state, unit, enemy, weapon)
     strength = weapon.strength if weapon is not None and weapon.strength else unit.profile.s
     ap = weapon.ap if weapon is not None else None
     rules = weapon.rules if weapon is not None else ()
-    n = attacks_each * len(models)
+    n = attacks_each * count
     def_ws = _defender_ws(enemy)
     need = ws_to_hit(unit.profile.ws, def_ws)
     label = f"{unit.name} ({weapon.name if weapon else 'close combat'})"

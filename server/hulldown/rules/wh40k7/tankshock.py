@@ -2,8 +2,8 @@
 
 The Tank turns to face its direction, declares a distance (at least some movement, up to its
 maximum speed) and moves straight ahead. It stops 1" short of friendly models, impassable
-terrain, the board edge and (Tank Shock) enemy vehicles. Each enemy unit (not a vehicle) it
-reaches takes a Morale check (Falling Back units fail automatically) and Falls Back on a failure;
+terrain, the board edge, (Tank Shock) enemy vehicles and enemy units locked in combat (never
+Tank Shocked [decided: the Tank halts]). Each other enemy unit (not a vehicle) it reaches takes a Morale check (Falling Back units fail automatically) and Falls Back on a failure;
 if it passes, its owner may make a Death or Glory attack with one model in the path (a pending
 decision): one attack that hits automatically against the front armour, no cover. A Crew
 Stunned, Immobilised, Wrecked or Explodes! result stops the Tank 1" from the hero; otherwise the
@@ -26,7 +26,7 @@ from shapely.geometry.base import BaseGeometry
 from ...match.actions import Move
 from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
-from ...match.state import Decision, MatchState, Point
+from ...match.state import Decision, MatchState, Point, Unit
 from ...match.turns import replace_unit
 from .. import geometry as g
 from ..memo import geometry_memo
@@ -34,6 +34,7 @@ from . import refs
 from .aside import PUSH_CLEARANCE, place_aside
 from .attacks import Hit
 from .dangerous import dangerous_for_vehicle, dangerous_test
+from .firing import locked_in_combat
 from .geo import alive, footprint, on_table
 from .morale import morale_check, note_strength
 from .movement import common_checks, move_limit
@@ -50,6 +51,8 @@ STOP_SHORT = 1.0
 SEARCH_STEPS = 40
 HEADING_TOLERANCE_DEG = 1.0
 MAX_DOG_OPTIONS = 30
+# 40k7 Tanks: enemies locked in combat cannot be Tank Shocked - the Tank halts 1" short [decided].
+LOCKED_UNITS_STOP_THE_TANK = True
 
 
 def validate_tank_shock(state: MatchState, action: Move) -> Rejection | None:
@@ -207,6 +210,14 @@ def begin(state: MatchState, action: Move, ctx: ApplyContext) -> MatchState:
     return _advance(state, ctx, _Run(data))
 
 
+def _shockable(state: MatchState, unit: Unit) -> bool:
+    """40k7 Vehicles, Tanks: Tank Shock - "a Tank Shock cannot be attempted against enemies that
+    are locked in combat": such a unit is not Tank Shocked (no Morale check, no Death or Glory)
+    and, as the Tank may not move through it, the Tank stops 1" short of it as it does of
+    friendly models (`LOCKED_UNITS_STOP_THE_TANK` [decided]); Rams obey the same restriction."""
+    return not (LOCKED_UNITS_STOP_THE_TANK and locked_in_combat(state, unit))
+
+
 def _events(state: MatchState, run: _Run) -> tuple[float, list[tuple[float, str]], list[tuple[float, str]]]:
     """(end distance, enemy units reached [(t, id)], enemy vehicles rammed [(t, id)])."""
     unit = state.units[run.uid]
@@ -214,6 +225,7 @@ def _events(state: MatchState, run: _Run) -> tuple[float, list[tuple[float, str]
     stop = run.length
     shocks: dict[str, float] = {}
     rams: list[tuple[float, str]] = []
+    locked: dict[str, bool] = {}
     for other in state.units.values():
         if other.id == run.uid or not on_table(other) or other.id in run.processed or is_zooming(other):
             continue
@@ -228,6 +240,8 @@ def _events(state: MatchState, run: _Run) -> tuple[float, list[tuple[float, str]
                     rams.append((t, other.id))
                 else:
                     stop = min(stop, t - STOP_SHORT)
+            elif locked.setdefault(other.id, not _shockable(state, other)):
+                stop = min(stop, t - STOP_SHORT)  # never Tank Shocked: see _shockable
             else:
                 shocks[other.id] = min(shocks.get(other.id, math.inf), t)
     for t_piece in state.terrain.values():
