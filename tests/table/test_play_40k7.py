@@ -188,7 +188,7 @@ async def test_a_whole_40k7_match_through_the_ui(server: ServerProcess, browser:
     await shot(watcher, "play-40k7-05-hull-point-lost")
 
     # 6. A takeback to before that shot, granted from side B's banner.
-    await a.fill("#takeback-seq", str(shot_seq - 1))
+    await a.select_option("#takeback-seq", str(shot_seq - 1))
     state = await table.click_and_wait("a", "#takeback-request")
     assert state["takeback"] == {"by": "a", "to_seq": str(shot_seq - 1), "seq": str(state["seq"])}
     await b.wait_for_selector("#takeback-ask")

@@ -8,6 +8,7 @@ import { OddsLines } from "./js/odds-line.js";
 import { paragonSections } from "./js/paragon.js";
 import { deepStrikeAnswer, deepStrikeControl, deepStrikeOutcome, deepStrikeOverlay, mayDeepStrike } from "./js/deep-strike.js";
 import { SIDE, h, renderHeader, renderLog, renderUnits } from "./js/panels.js";
+import { matchIndex } from "./js/replay.js";
 import { statline, weaponProfile } from "./js/statline.js";
 import { TableTools } from "./js/tools.js";
 
@@ -59,6 +60,9 @@ const table = {
   deepStrike: null, // 40k7 Deep Strike being aimed: {unit, aim} (the next click on the table aims)
   deepStrikeResult: null, // the last Deep Strike sent: {unit, at, seq} (its answer stays on the card)
   earlierLog: [],
+  undone: {}, // action seq -> the seq of the undo or takeback that took it back (GET /index)
+  steps: {}, // action seq -> {seq, parent, undoneBy}: the game actions (GET /index, then the views)
+  indexSeq: 0,
   errors: [],
   concedeArmed: false,
 };
@@ -102,7 +106,10 @@ const unitsOf = (view, pred) => Object.values(view.units).filter(pred);
 const onTable = (u) => !u.destroyed && !u.embarked_in && !whereIs(u.id) && Object.values(u.models).some((m) => m.alive);
 const leadModel = (unit) => Object.values(unit.models).find((m) => m.alive) || Object.values(unit.models)[0];
 const isVehicle = (unit) => unit.kind === "vehicle" || Object.values(unit.models).some((m) => m.hull);
-const myTurn = () => table.view && table.view.active === table.side && !table.view.ended;
+// While a takeback request is pending the match waits for its answer (docs/architecture.md
+// section 9): the server refuses everything else but a concession (takeback_pending).
+const takebackPending = () => !!(table.view && table.view.takeback && table.view.takeback.by);
+const myTurn = () => table.view && table.view.active === table.side && !table.view.ended && !takebackPending();
 const fmt1 = (n) => (n === null || n === undefined ? "-" : Number(n).toFixed(1));
 
 function describeAnswer(answer) {
@@ -173,7 +180,7 @@ function render() {
   drawDeepStrike();
   drawHandle();
   renderUnits($("units"), view, { selected: table.selected, weapon: null, onSelectUnit: select, onSelectWeapon: () => {}, startWounds: board.startWounds });
-  renderLog($("log"), $("log-note"), view, { earlier: table.earlierLog, loadEarlier });
+  renderLog($("log"), $("log-note"), view, { earlier: table.earlierLog, loadEarlier, undone: table.undone });
   renderPanels();
   renderDecision();
 }
@@ -198,6 +205,7 @@ function renderBanner() {
   const banner = $("banner");
   const items = [];
   const tb = view.takeback || {};
+  if (tb.by === table.side) items.push(ownTakeback(tb));
   if (tb.by && tb.by !== table.side) {
     items.push(
       h(
@@ -217,17 +225,35 @@ function renderBanner() {
   banner.replaceChildren(...items);
 }
 
+// Your own pending takeback request: what the table waits for, and the withdrawal
+// (takeback_answer with grant false, docs/architecture.md section 9).
+function ownTakeback(tb) {
+  const other = table.side === "a" ? "b" : "a";
+  return h(
+    "div",
+    { id: "takeback-mine", class: "pending takeback" },
+    `You asked to take the match back to seq ${tb.to_seq}: the match waits for side ${SIDE[other]} to grant or decline. `,
+    h("button", { type: "button", id: "takeback-withdraw", onclick: () => act("banner", { type: "takeback_answer", grant: false }) }, "Withdraw"),
+    h("span", { class: "rule" }, TAKEBACK_RULE),
+  );
+}
+
 function renderControls() {
   const view = table.view;
   const mine = myTurn() && !inSetup();
-  const takebackInput = h("input", { id: "takeback-seq", type: "number", min: 1, max: view.seq, value: Math.max(1, view.seq - 1), size: 5 });
+  const heading = takebackPending()
+    ? h("h2", {}, "Waiting for the takeback's answer")
+    : inSetup()
+      ? setupControls()
+      : h("h2", {}, mine ? `Your ${view.phase} phase` : view.ended ? "The match is over" : `Side ${SIDE[view.active]}'s turn`);
+  const refusal = undoRefusal(view);
   $("controls").replaceChildren(
-    inSetup() ? setupControls() : h("h2", {}, mine ? `Your ${view.phase} phase` : view.ended ? "The match is over" : `Side ${SIDE[view.active]}'s turn`),
+    heading,
     h(
       "div",
       { class: "buttons" },
       h("button", { type: "button", id: "end-phase", disabled: !mine, onclick: () => act("controls", { type: "end_phase" }) }, "End phase"),
-      h("button", { type: "button", id: "undo", disabled: view.ended, onclick: () => act("controls", { type: "undo" }) }, "Undo"),
+      h("button", { type: "button", id: "undo", disabled: !!refusal, onclick: () => act("controls", { type: "undo" }) }, "Undo"),
       h(
         "button",
         {
@@ -248,15 +274,103 @@ function renderControls() {
         table.concedeArmed ? "Really concede?" : "Concede",
       ),
     ),
-    h(
-      "div",
-      { class: "buttons" },
-      "Take back to seq ",
-      takebackInput,
-      h("button", { type: "button", id: "takeback-request", disabled: view.ended, onclick: () => act("controls", { type: "takeback_request", to_seq: Number(takebackInput.value) }) }, "Ask"),
-    ),
+    refusal ? h("div", { id: "undo-why", class: "why", "data-code": refusal.code }, `Undo: ${refusal.text} `, h("span", { class: "rule" }, refusal.rule)) : null,
+    takebackControl(view),
     message("controls"),
   );
+}
+
+// ---- undo and takebacks (docs/architecture.md section 9) --------------------------------------------
+// The table offers Undo exactly when the server would accept it (match/history.py check_undo, after
+// validate's end-of-match and pending-takeback checks) and otherwise says why, with the rule.
+
+const UNDO_RULE = "docs/architecture.md, 9. Undo and takebacks: undo";
+const TAKEBACK_RULE = "docs/architecture.md, 9. Undo and takebacks: takeback";
+const END_RULE = "docs/architecture.md, 12. End of match";
+
+function undoRefusal(view) {
+  const refuse = (code, text, rule = UNDO_RULE) => ({ code, text, rule });
+  if (view.ended) return refuse("match_ended", `the match is over (${view.end_reason})`, END_RULE);
+  const tb = view.takeback || {};
+  if (tb.by) return refuse("takeback_pending", `side ${tb.by} asked to take the match back to seq ${tb.to_seq}; it must be granted or declined first`, TAKEBACK_RULE);
+  const last = view.line;
+  if (!last) return refuse("nothing_to_undo", "there is no action to undo");
+  const parent = last.parent || 0;
+  if (last.by !== table.side) return refuse("not_your_action", `the last action (${last.action} at seq ${last.seq}) was side ${last.by}'s; a side may only undo its own last action`);
+  if (last.dice > 0) return refuse("dice_revealed", `your ${last.action} at seq ${last.seq} revealed ${last.dice} dice; ask for a takeback to seq ${parent} (the opponent must agree)`);
+  const opponent = table.side === "a" ? "b" : "a";
+  const since = (view.acted || {})[opponent] || 0;
+  if (since > last.seq) return refuse("opponent_acted", `side ${opponent} acted at seq ${since}, after your ${last.action} at seq ${last.seq}; ask for a takeback to seq ${parent} (the opponent must agree)`);
+  return null;
+}
+
+// The latest game action on the line of play as of `seq`: the latest action at or before it not
+// yet taken back then (an undo never brings a taken-back action back).
+function lineAt(seq) {
+  let found = null;
+  for (const step of Object.values(table.steps)) {
+    const undone = step.undoneBy !== null && step.undoneBy <= seq;
+    if (step.seq <= seq && !undone && (!found || step.seq > found.seq)) found = step;
+  }
+  return found;
+}
+
+// The states a takeback may go back to, newest first: the parent of the last action, then the
+// parent of the action before it on the line, and so on (match/history.py line_targets).
+function lineTargets(view) {
+  const targets = [];
+  let step = view.line;
+  while (step && (step.parent || 0) >= 1 && !targets.includes(step.parent)) {
+    targets.push(step.parent);
+    step = lineAt(step.parent);
+  }
+  return targets;
+}
+
+function takebackControl(view) {
+  const targets = view.ended || takebackPending() ? [] : lineTargets(view);
+  // The first is the parent of the last action: the takeback a refused undo points to.
+  const select = h("select", { id: "takeback-seq" }, ...targets.map((seq) => h("option", { value: seq }, targetLabel(seq))));
+  const ask = () => act("controls", { type: "takeback_request", to_seq: Number(select.value) });
+  return h(
+    "div",
+    { class: "buttons" },
+    "Take back to ",
+    select,
+    h("button", { type: "button", id: "takeback-request", disabled: !targets.length, onclick: ask }, "Ask"),
+  );
+}
+
+function targetLabel(seq) {
+  const step = table.steps[seq];
+  return step ? `seq ${seq} (after ${step.by === table.side ? "your" : `side ${SIDE[step.by]}'s`} ${step.action})` : `seq ${seq}`;
+}
+
+// The game actions and the ones taken back, from GET /matches/{id}/index: read when the table
+// (re)connects and after every undo or granted takeback (the log marks the lines taken back).
+async function refreshIndex() {
+  try {
+    const index = await matchIndex(base, "", { authorization: `Bearer ${table.token}` });
+    if (index.seq < table.indexSeq) return; // an older answer arriving late
+    table.indexSeq = index.seq;
+    table.undone = index.undone;
+    for (const step of index.actions) table.steps[step.seq] = step;
+    render();
+  } catch (error) {
+    table.errors.push(String(error));
+  }
+}
+
+// A view brings its line's latest action (the table learns the actions as they come) and, after
+// an undo or a granted takeback, a new `last_undo`: then the index is read again.
+function noticeHistory(view, reason) {
+  const line = view.line;
+  if (line && !table.steps[line.seq]) table.steps[line.seq] = { seq: line.seq, by: line.by, action: line.action, parent: line.parent || 0, undoneBy: null };
+  const undo = view.last_undo ? view.last_undo.seq : 0;
+  if (reason !== "patch" || undo !== table.lastUndo) {
+    table.lastUndo = undo;
+    refreshIndex();
+  }
 }
 
 function unitCard(unit) {
@@ -315,7 +429,9 @@ function renderUnitPanel() {
   }
   const parts = [unitCard(unit)];
   if (table.deepStrikeResult && table.deepStrikeResult.unit === unit.id) parts.push(deepStrikeAnswer(view, table.deepStrikeResult));
-  if (unit.side === table.side && !unit.destroyed && (inSetup() || whereIs(unit.id))) {
+  if (unit.side === table.side && takebackPending()) {
+    parts.push(h("p", { class: "note takeback-wait" }, "A takeback request is pending: the match waits until it is granted, declined or withdrawn. ", h("span", { class: "rule" }, TAKEBACK_RULE)));
+  } else if (unit.side === table.side && !unit.destroyed && (inSetup() || whereIs(unit.id))) {
     parts.push(setupSection(unit));
   } else if (unit.side === table.side && !unit.destroyed) {
     parts.push(phaseActions(unit));
@@ -1233,8 +1349,8 @@ const inSetup = () => setupStep() !== "battle";
 const whereIs = (unitId) => (table.view.mission && table.view.mission.off_table ? table.view.mission.off_table[unitId] : undefined);
 const offTableModel = (m) => m.pos[0] < OFF_TABLE_BELOW || m.pos[1] < OFF_TABLE_BELOW;
 // Objective markers the players place in turn before deployment: a click on the table places one.
-const placingMarkerNow = () => setupStep() === "markers" && table.view.mission.deploying === table.side && !table.view.ended;
-const deployingNow = () => ["deploy", "infiltrate"].includes(setupStep()) && table.view.mission.deploying === table.side && !table.view.ended;
+const placingMarkerNow = () => setupStep() === "markers" && table.view.mission.deploying === table.side && !table.view.ended && !takebackPending();
+const deployingNow = () => ["deploy", "infiltrate"].includes(setupStep()) && table.view.mission.deploying === table.side && !table.view.ended && !takebackPending();
 // 40k7 Scout: the unit whose redeployment the set-up waits for (its owner said "redeploy").
 const scoutingNow = (unit) => setupStep() === "scout" && table.view.mission.scouting === unit.id && !table.view.pending && unit.side === table.side;
 
@@ -1505,7 +1621,7 @@ const OPTION_LABELS = { proposal: "Take the proposal", place: "Place", aim: "Aim
 function renderDecision() {
   const dialog = $("decision");
   const pending = table.view.pending;
-  const mine = pending && pending.side === table.side && !table.view.ended;
+  const mine = pending && pending.side === table.side && !table.view.ended && !takebackPending();
   syncPlacement(mine ? pending : null);
   syncAim(mine ? pending : null);
   syncPick(mine ? pending : null);
@@ -1564,7 +1680,7 @@ function renderDecision() {
 // not cancelable in Chromium), it is opened again.
 const decisionPending = () => {
   const pending = table.view && table.view.pending;
-  return !!(pending && pending.side === table.side && !table.view.ended);
+  return !!(pending && pending.side === table.side && !table.view.ended && !takebackPending());
 };
 $("decision").addEventListener("cancel", (event) => {
   if (decisionPending()) event.preventDefault();
@@ -1874,10 +1990,11 @@ function start(token) {
   const previous = table.client;
   table.client = client;
   if (previous) previous.close();
-  client.on("view", (view) => {
+  client.on("view", (view, seq, reason) => {
     if (table.client !== client) return;
     table.view = view;
     table.side = client.role;
+    noticeHistory(view, reason);
     render();
   });
   client.on("status", (status) => {

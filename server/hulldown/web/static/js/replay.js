@@ -13,7 +13,8 @@ export async function matchIndex(base, query, headers = {}) {
   const phases = index.phases.map((p) => ({ seq: p.seq, turn: p.turn, side: p.side, phase: p.phase, undoneBy: p.undone_by }));
   const undone = {};
   for (const action of index.actions) if (action.undone_by !== null) undone[action.seq] = action.undone_by;
-  return { seq: index.seq, phases, undone };
+  const actions = index.actions.map((a) => ({ seq: a.seq, by: a.by, action: a.action, parent: a.parent, undoneBy: a.undone_by }));
+  return { seq: index.seq, phases, undone, actions };
 }
 
 // The first undo or takeback that took back the state as of `seq` (an undone action at or before
