@@ -104,6 +104,27 @@ def test_40k11_objective_control_totals_and_battle_shock() -> None:
     assert who is None and why.startswith("contested")
 
 
+def test_40k11_17_02_objective_range_measured_to_a_frame_models_base() -> None:
+    """40k11 17.02 Frame: a FRAME model's position is measured from its closest point, "not
+    necessarily from its base" - hull or base, whichever is closer. A Dreadnought-like FRAME
+    walker (hull 2" x 1", 100 mm base: radius 1.97") centred 4.5" from the marker along the hull's
+    short axis: its hull is 4.0" away, its base 2.53" - within the 3" of Objective Control, so
+    its OC 3 holds the marker (measured to the hull alone nobody held it). A model with a hull and
+    a base but no FRAME keyword is measured to its base (docs/rules-notes.md, 17.02): the same
+    model without FRAME holds it too; and a baseless, hull-less model is a 32 mm base
+    (DEFAULT_BASE_MM of the 40k11 core), so a model centred 3.6" away is within range
+    (3.6 - 0.63 = 2.97")."""
+    m = custom("40k11")
+    walker = k11.vehicle("walker", "b", 36, 28.5, 0.0, length=2.0, width=1.0, base_mm=100.0)
+    who, why = holder(battle("40k11", (walker,), m))
+    assert who == "b", why
+    plain = replace(walker, keywords=("vehicle",))
+    assert holder(battle("40k11", (plain,), m))[0] == "b"
+    bare = k11.infantry("bare", "a", [(36, 20.4)])
+    bare = replace(bare, models={k: replace(v, base_mm=None) for k, v in bare.models.items()})
+    assert holder(battle("40k11", (bare,), m))[0] == "a"
+
+
 # ---- scoring moments ----------------------------------------------------------------------------
 
 

@@ -23,6 +23,7 @@ from ..match.mission_state import MarkerControl
 from ..match.state import MatchState, Model, Side, Unit
 from ..rules.geometry import shapes as g
 from ..rules.wh40k7.types import is_vehicle
+from ..rules.wh40k11.space import extent
 from .model import ObjectiveMarker
 
 CONTROL_RANGE = 3.0  # inches from the marker's centre, every edition
@@ -51,7 +52,21 @@ def model_distance(model: Model, at: tuple[float, float]) -> float:
     return max(0.0, centre - radius)
 
 
-def models_in_range(unit: Unit, marker: ObjectiveMarker) -> list[Model]:
+def frame_distance_40k11(unit: Unit, model: Model, at: tuple[float, float]) -> float:
+    """40k11 17.02 Frame: inches from the closest point of the model to a point, measured as the
+    40k11 rules measure it (``wh40k11.space.extent``): a FRAME model's hull and base together, a
+    model with a base and no FRAME keyword its base, a model with neither a 32 mm base."""
+    return float(g.as_geometry(extent(unit, model)).distance(ShapelyPoint(at)))
+
+
+def models_in_range(unit: Unit, marker: ObjectiveMarker, edition: str = "") -> list[Model]:
+    """The unit's live models within 3" of the marker (40k11: measured by 17.02 Frame)."""
+    if edition == "40k11":
+        return [
+            m
+            for m in unit.models.values()
+            if m.alive and frame_distance_40k11(unit, m, marker.pos) <= CONTROL_RANGE
+        ]
     return [m for m in unit.models.values() if m.alive and model_distance(m, marker.pos) <= CONTROL_RANGE]
 
 
@@ -65,7 +80,11 @@ def control(state: MatchState, markers: tuple[ObjectiveMarker, ...]) -> dict[str
     """Marker id -> who holds it now and why."""
     out: dict[str, MarkerControl] = {}
     for marker in markers:
-        near = [u for u in state.units.values() if on_table(state, u) and models_in_range(u, marker)]
+        near = [
+            u
+            for u in state.units.values()
+            if on_table(state, u) and models_in_range(u, marker, state.edition)
+        ]
         if state.edition == "40k7":
             holder, why = _control_40k7(near)
         elif state.edition == "hh3":
@@ -164,7 +183,7 @@ def objective_control(unit: Unit) -> int:
 def _control_40k11(near: list[Unit], marker: ObjectiveMarker) -> tuple[Side | None, str]:
     total = {"a": 0, "b": 0}
     for u in near:
-        total[u.side] += objective_control(u) * len(models_in_range(u, marker))
+        total[u.side] += objective_control(u) * len(models_in_range(u, marker, "40k11"))
     if total["a"] == total["b"]:
         if total["a"] == 0:
             return None, 'no Objective Control within 3"'
