@@ -185,6 +185,20 @@ def test_40k11_alternates_units_and_rolls_off_for_the_first_turn() -> None:
     assert state.first == "b" and state.active == "b" and state.phase == "command"
 
 
+def test_40k11_a_frame_model_deploys_wholly_within_its_zone_base_included() -> None:
+    """40k11 Deploy Armies, wholly within the zone, measured as 17.02 Frame measures a FRAME model:
+    its hull and its base (a 100 mm base, radius 1.97", past a 2" x 1" hull). Zone A is y <= 12:
+    centred at y 10.6 the hull reaches 11.1 but the base 12.57, so it is not wholly within (it was
+    accepted, the hull alone counted); at y 9.9 the base reaches 11.87."""
+    walker = k11.vehicle("walker", "a", 20, 5, 0.0, length=2.0, width=1.0, base_mm=100.0)
+    b1 = k11.infantry("b1", "b", [(10, 44)])
+    game = Game(created("40k11", (walker, b1), standard("40k11", "take_and_hold")))
+    _to_deploy(game)
+    refused = game.check("a", Deploy(unit="walker", positions=at(walker, (20, 10.6))))
+    assert refused is not None and refused.code == "outside_zone", refused
+    assert game.check("a", Deploy(unit="walker", positions=at(walker, (20, 9.9)))) is None
+
+
 def test_embarked_units_deploy_with_their_transport_and_one_unit_must_be_deployed() -> None:
     """hh3 Deployment: units may be deployed embarked on a transport; Declare Mission Reserves:
     every side deploys at least one unit."""

@@ -14,8 +14,17 @@ DEFAULT_BASE_MM = 25.0
 OFF_TABLE = Point(-1000.0, -1000.0)  # where a unit in reserve or not yet deployed waits
 
 
-def footprint_of(model: Model, at: Point, heading: float | None) -> BaseGeometry:
-    """A model's footprint at ``at``: its hull (at ``heading``, else its own) or its base."""
+def footprint_of(
+    model: Model, at: Point, heading: float | None, unit: Unit | None = None, edition: str = ""
+) -> BaseGeometry:
+    """A model's footprint at ``at``: its hull (at ``heading``, else its own) or its base. 40k11
+    (with the model's ``unit``): the whole model as the 40k11 rules measure it (17.02 Frame: a
+    FRAME model's hull and base together, a model with a base its base; ``space.extent``)."""
+    if edition == "40k11" and unit is not None:
+        # Imported here: the 40k11 rules import the set-up (match/setup.py), which imports this.
+        from ..rules.wh40k11.space import extent
+
+        return g.as_geometry(extent(unit, model, (at.x, at.y), heading))
     if model.hull is not None:
         h = model.heading if heading is None else heading
         return g.Hull(at.x, at.y, model.hull.length, model.hull.width, h).polygon()
@@ -32,7 +41,7 @@ def placed_footprints(state: MatchState) -> list[tuple[Unit, BaseGeometry]]:
             continue
         for model in unit.models.values():
             if model.alive:
-                out.append((unit, footprint_of(model, model.pos, None)))
+                out.append((unit, footprint_of(model, model.pos, None, unit, state.edition)))
     return out
 
 

@@ -241,7 +241,7 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
     new: list[BaseGeometry] = []
     for mid in sorted(action.positions):
         at = action.positions[mid]
-        shape = footprint_of(unit.models[mid], at, action.heading)
+        shape = footprint_of(unit.models[mid], at, action.heading, unit, state.edition)
         if not table.covers(shape):
             return reject("outside_zone", r, f"model {mid} would be off the battlefield", model=mid)
         if not anywhere and not zone.covers(shape):
@@ -318,7 +318,11 @@ def redeploying(state: MatchState, unit_id: str) -> bool:
 
 def _outside_own_zone(state: MatchState, side: Side, unit: Unit) -> bool:
     zone = zone_polygon(state, side).buffer(ZONE_TOLERANCE)
-    return any(not zone.covers(footprint_of(m, m.pos, None)) for m in unit.models.values() if m.alive)
+    return any(
+        not zone.covers(footprint_of(m, m.pos, None, unit, state.edition))
+        for m in unit.models.values()
+        if m.alive
+    )
 
 
 def _ban_charge(state: MatchState, unit_id: str, last_player_turn: int) -> MatchState:
