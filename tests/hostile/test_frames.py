@@ -15,7 +15,7 @@ import pytest
 
 from hulldown.web.settings import Settings
 
-from ..server_process import ServerProcess
+from ..server_process import ServerProcess, server_with_env
 from .frames import connect, create, events, hello, reply, still_open
 
 MAX_FRAME = Settings().max_frame
@@ -89,6 +89,31 @@ async def test_replay_socket_answers_binary_deep_and_oversize_frames(server: Ser
         assert await reply(ws) == {"type": "pong", "nonce": "r"}
     finally:
         await ws.close()
+
+
+async def test_replay_socket_frames_are_rate_limited_like_the_live_sockets(
+    redis_url: str, key_prefix: str, tmp_path: Path
+) -> None:
+    """HULLDOWN_RATE per second, burst twice that, per replay connection as per live one: a seek
+    or a step folds and diffs states on the event loop, and the replay socket took any number of
+    them. With a rate of 1, ten seeks in a row exceed it (the burst is 2, and ten frames take far
+    less than eight seconds); each frame still gets one answer and the connection stays open."""
+    with server_with_env(redis_url, key_prefix, tmp_path, {"HULLDOWN_RATE": "1"}) as process:
+        created = create(process)
+        ws = await connect(f"{process.ws}/matches/{created['match_id']}/replay")
+        try:
+            await ws.send(json.dumps({"type": "replay_open", "from_seq": 1}))
+            assert (await reply(ws))["type"] == "replay_state"
+            for _ in range(10):
+                await ws.send(json.dumps({"type": "replay_seek", "seq": 1}))
+            answers = [await reply(ws) for _ in range(10)]
+            kinds = [a["type"] if a["type"] != "error" else a["code"] for a in answers]
+            assert kinds[:1] == ["replay_state"] and set(kinds) == {"replay_state", "rate_limited"}
+            assert kinds.count("replay_state") <= 3  # the burst, and at most what refilled meanwhile
+            limited = answers[kinds.index("rate_limited")]
+            assert limited["message"] == "more than 1 messages per second" and not limited["fatal"]
+        finally:
+            await ws.close()
 
 
 BAD_IDS = ["has space", "br{ace", "br}ace", "x" * 201]

@@ -16,12 +16,19 @@ import asyncio
 import threading
 import time
 
+import httpx
+import msgspec
+
 from hulldown.live import rules_pool
 from hulldown.live.service import CreatedMatch, LiveService
 from hulldown.match.actions import EndPhase, Fire, Shoot
 from hulldown.store.redis_store import RedisEventStore
+from hulldown.web.app import create_app
+from hulldown.web.settings import Settings
+from hulldown.web.table_routes import SIGHT_KIND
 from hulldown.wire import protocol
 from tests.live.runtimes import duel_runtime
+from tests.scenarios import duel
 from tests.undo.live_helpers import with_reserve
 
 
@@ -137,3 +144,41 @@ async def test_when_calls_wait_the_match_that_used_least_rules_cpu_goes_first() 
     await asyncio.gather(hog, quiet)
     assert order == ["quiet", "hog"]
     assert share.usage("hog") > share.usage("quiet") > 0
+
+
+async def test_a_costly_sight_reading_waits_for_the_rules_pool_while_the_loop_keeps_serving(
+    redis_url: str, key_prefix: str
+) -> None:
+    """``GET /sight`` needs no token on a public match and measured ~130 ms of polygon geometry
+    on a match at the definition's limits; it was computed on the event loop, so anyone could
+    stall every match of the process with a stream of them. Once a reading cost more than the
+    inline budget it goes to the rules pool (admitted by the match's fair share): with every
+    worker held it is not answered, while the loop keeps serving; released, it is."""
+    app = create_app(Settings(redis_url=redis_url, key_prefix=key_prefix))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://hulldown.test", timeout=30
+        ) as http:
+            created = (await http.post("/matches", content=msgspec.json.encode(duel()))).json()
+            url = f"/matches/{created['match_id']}/sight"
+            params = {"from": "predator-1-m", "to": "rhino-1-m", "weapon": "lascannon"}
+            assert (await http.get(url, params=params)).status_code == 200  # the match is loaded
+            rules_pool.kind_costs.record(SIGHT_KIND, 2 * rules_pool.INLINE_BUDGET)
+            release = threading.Event()
+            holders = [rules_pool.pool().submit(release.wait, 30) for _ in range(rules_pool.RULES_WORKERS)]
+            try:
+                asked = asyncio.create_task(http.get(url, params=params))
+                ticks = 0
+                for _ in range(20):
+                    await asyncio.sleep(0.01)
+                    ticks += 1
+                assert ticks == 20
+                assert not asked.done(), "the sight reading was computed without the rules pool"
+            finally:
+                release.set()
+            for holder in holders:
+                holder.result(5)
+            answer = await asyncio.wait_for(asked, 10)
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["from_model"] == "predator-1-m" and answer.json()["facing"] is not None

@@ -71,7 +71,7 @@ async def test_a_store_failure_while_playing_closes_the_replay_with_store_unavai
         monkeypatch.setattr(live, "timeline", failing_after_the_first)
         socket = RecordingSocket(f"/matches/{created.match_id}/replay")
         opened = protocol.ReplayOpen(from_seq=1, mode="play", speed=1000.0)
-        session = ReplaySession(socket, live, runtime, Access(side=None), opened, 65536)  # type: ignore[arg-type]
+        session = ReplaySession(socket, live, runtime, Access(side=None), opened, 65536, 50)  # type: ignore[arg-type]
         with pytest.raises(WebSocketDisconnect):  # the client "goes away" once the session closed it
             await asyncio.wait_for(session.run(), 10)
         assert [m["type"] for m in socket.sent] == ["replay_state", "error"]

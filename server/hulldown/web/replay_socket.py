@@ -24,6 +24,7 @@ from ..match.timeline import Timeline
 from ..match.views import view_json, view_patch
 from ..wire import protocol
 from .access import Access, check_access
+from .rate_limit import RateLimit
 from .socket_frames import (
     Refused,
     close_store_unavailable,
@@ -49,6 +50,7 @@ _error = error_text
 async def replay_socket(websocket: WebSocket) -> None:
     live: LiveService = websocket.app.state.live
     max_frame: int = websocket.app.state.settings.max_frame
+    rate: int = websocket.app.state.settings.rate
     match_id = websocket.path_params["match_id"]
     await websocket.accept()
     try:
@@ -69,7 +71,7 @@ async def replay_socket(websocket: WebSocket) -> None:
                 await websocket.close(code=4401)
                 return
             with observe.connected("replay"):
-                await ReplaySession(websocket, live, runtime, access, opened, max_frame).run()
+                await ReplaySession(websocket, live, runtime, access, opened, max_frame, rate).run()
     except WebSocketDisconnect:
         return
     except RedisError as exc:
@@ -99,6 +101,7 @@ class ReplaySession:
         access: Access,
         opened: protocol.ReplayOpen,
         max_frame: int,
+        rate: int,
     ) -> None:
         self.websocket = websocket
         self.live = live
@@ -106,6 +109,10 @@ class ReplaySession:
         self.access = access
         self.opened = opened
         self.max_frame = max_frame
+        # The live socket's token bucket (HULLDOWN_RATE, burst 2x): a seek or a step folds and
+        # diffs states on the event loop, so an unlimited stream of them held the loop.
+        self.rate = rate
+        self.limiter = RateLimit(rate)
         self.speed = opened.speed
         self.max_gap = opened.max_gap
         self.cursor: MatchState | None = None
@@ -140,6 +147,9 @@ class ReplaySession:
         try:
             while True:
                 frame = await receive_frame(self.websocket, self.max_frame)
+                if not self.limiter.allow():
+                    await self.send(_error("rate_limited", f"more than {self.rate} messages per second"))
+                    continue
                 message = (
                     frame if isinstance(frame, Refused) else decode_frame(protocol.replay_decoder, frame)
                 )
