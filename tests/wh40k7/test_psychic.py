@@ -287,3 +287,48 @@ def test_psychic_test_and_perils_frequencies_match_the_exact_odds() -> None:
 def _with_power(state: MatchState, power: Weapon) -> MatchState:
     unit = state.units["pilot"]
     return replace_unit(state, replace(unit, weapons={**unit.weapons, power.id: power}))
+
+
+def test_deny_the_witch_modifiers_count_every_vehicle_of_a_target_squadron() -> None:
+    """40k7 Deny the Witch: the modifiers apply when "the target unit contains one or more models
+    with" Psychic Pilot, a higher Mastery Level, Adamantium Will; a vehicle squadron is a single
+    unit (40k7 Vehicles, Vehicle Squadrons). Smite is aimed at the plain tank of side b's
+    squadron, whose other tank has Psychic Pilot (Mastery Level 3) and Adamantium Will: each Deny
+    the Witch die nullifies on 3+ (6 - 3). Side b expends 1 point: a 3 nullifies the one
+    harnessed point and the power is denied."""
+    plain = vehicle("tank1", "b", 20, 24, 180, squadron="sq")
+    seer = vehicle(
+        "tank2", "b", 20, 30, 180, squadron="sq", keywords=("tank", "psychic_pilot:3", "adamantium_will")
+    )
+    state = _in_psychic_phase(_psyker(level="psychic_pilot:1"), plain, seer, d6=2)
+    action = Manifest("pilot", "smite", "tank1", 1)
+    assert psychic.deny_target(state, action) == 3
+    res = act(state, "a", action, [4])
+    assert res.state.pending is not None
+    denied = act(res.state, "b", Decide(res.state.pending.id, "1"), [3])
+    deny = next(
+        e for e in denied.state.log if e.rule == "40k7 The Psychic Phase, Deny the Witch" and e.values
+    )
+    assert (deny.values["need"], deny.values["denied"]) == (3, True)
+
+
+def test_a_squadron_attempts_each_psychic_power_once_per_phase() -> None:
+    """40k7 Manifesting Psychic Powers: "no unit can attempt to manifest the same psychic power
+    more than once per Psychic phase"; a vehicle squadron is a single unit (40k7 Vehicles, Vehicle
+    Squadrons). Two Psy-tanks of one squadron both know Smite: once the first has attempted it
+    (a 1: failed), the second may not attempt Smite in the same phase."""
+    first = _psyker("pilot", squadron="psy")
+    second = vehicle(
+        "pilot2",
+        "a",
+        10,
+        30,
+        name="Psy-tank 2",
+        keywords=("tank", "psychic_pilot:2"),
+        weapons=(_smite(),),
+        squadron="psy",
+    )
+    state = _in_psychic_phase(first, second, _marines(), d6=3)
+    once = act(state, "a", Manifest("pilot", "smite", "m", 1), [1]).state
+    refused = rejected(once, "a", Manifest("pilot2", "smite", "m", 1))
+    assert refused.code == "power_already_attempted"

@@ -37,6 +37,7 @@ from .firing import locked_in_combat, plan_shooting
 from .perils import perils_of_the_warp
 from .rolls import judge
 from .shooting import execute_plan
+from .squadrons import squadron_members
 from .warp import (
     attempted,
     has_adamantium_will,
@@ -157,7 +158,7 @@ def validate_manifest(state: MatchState, side: Side, action: Manifest) -> Reject
             f"{unit.name} knows no psychic power {action.power!r} (it knows: {', '.join(known) or 'none'})",
             power=action.power,
         )
-    if attempted(state, unit.id, power.id):
+    if attempted(state, unit, power):
         return reject(
             "power_already_attempted",
             refs.MANIFEST,
@@ -191,7 +192,7 @@ def apply_manifest(
     power = unit.weapons[action.power]
     cost = warp_charge_cost(power)
     left = pool(state, side) - action.dice
-    state = mark_attempted(with_pool(state, side, left), unit.id, power.id)
+    state = mark_attempted(with_pool(state, side, left), unit, power)
     faces = [
         ctx.roll("Psychic test", f"{HARNESS_ON}+", judge(HARNESS_ON, "harnessed", "not harnessed"))
         for _ in range(action.dice)
@@ -243,16 +244,18 @@ def apply_manifest(
 
 def deny_target(state: MatchState, action: Manifest) -> int:
     """The roll each Deny the Witch die needs: 6+, less the modifiers of the target unit (40k7
-    Deny the Witch: a Psyker, a Mastery Level higher than the manifesting Psyker's, Adamantium
-    Will)."""
+    Deny the Witch: "the target unit contains one or more models with" Psychic Pilot, a Mastery
+    Level higher than the manifesting Psyker's, Adamantium Will). A vehicle squadron is a single
+    unit (40k7 Vehicles, Vehicle Squadrons): every vehicle of it counts."""
     target = state.units[action.target]
     caster = state.units[action.unit]
+    models = squadron_members(state, target) or [target]
     bonus = 0
-    if is_psyker(target):
+    if any(is_psyker(u) for u in models):
         bonus += DENY_BONUS
-    if mastery_level(target) > mastery_level(caster):
+    if max(mastery_level(u) for u in models) > mastery_level(caster):
         bonus += DENY_BONUS
-    if has_adamantium_will(target):
+    if any(has_adamantium_will(u) for u in models):
         bonus += DENY_BONUS
     return NULLIFY_ON - bonus
 

@@ -9,7 +9,8 @@ Charge cost). docs/psychic.md.
 
 The Warp Charge pools last one Psychic phase (they are lost when it ends), so they live in the
 phase flags: ``warp:<side>:<points>``; ``manifested:<unit>:<power>`` records every power a unit
-has attempted this phase.
+has attempted this phase (``<unit>``: the unit id, or ``squadron/<side>/<name>`` for a vehicle of a
+squadron - one unit; ``<power>``: the power's name).
 """
 
 from __future__ import annotations
@@ -33,6 +34,10 @@ DEFAULT_MASTERY_LEVEL = 1
 PILOT_LEADERSHIP = 10
 ADAMANTIUM_WILL = "adamantium_will"  # 40k7 Special Rules, Adamantium Will: +1 to Deny the Witch
 WITCHFIRE_RULE = "witchfire"  # weapon rule ``witchfire:X``
+# "The same psychic power" (40k7 Manifesting Psychic Powers) is a power of the same name: two
+# vehicles of one squadron knowing Smite know one power, whatever the ids of their profiles
+# [decided].
+SAME_POWER_BY_NAME = True
 
 
 def mastery_level(unit: Unit) -> int:
@@ -97,11 +102,22 @@ def with_pool(state: MatchState, side: Side, points: int) -> MatchState:
     return replace(state, phase_flags=(*kept, f"warp:{side}:{max(0, points)}"))
 
 
-def attempted(state: MatchState, unit: str, power: str) -> bool:
+def manifesting_unit(unit: Unit) -> str:
+    """The unit that manifests, for "once per Psychic phase": a vehicle squadron is a single unit
+    (40k7 Vehicles, Vehicle Squadrons), so every vehicle of it counts as the squadron."""
+    return f"squadron/{unit.side}/{unit.squadron}" if unit.squadron else unit.id
+
+
+def attempted(state: MatchState, unit: Unit, power: Weapon) -> bool:
     """40k7 Manifesting Psychic Powers: "no unit can attempt to manifest the same psychic power
-    more than once per Psychic phase"."""
-    return has_phase_flag(state, f"manifested:{unit}:{power}")
+    more than once per Psychic phase" - the same power is the same name
+    (SAME_POWER_BY_NAME), whichever vehicle of a squadron attempted it."""
+    return has_phase_flag(state, _attempt_flag(unit, power))
 
 
-def mark_attempted(state: MatchState, unit: str, power: str) -> MatchState:
-    return add_phase_flag(state, f"manifested:{unit}:{power}")
+def mark_attempted(state: MatchState, unit: Unit, power: Weapon) -> MatchState:
+    return add_phase_flag(state, _attempt_flag(unit, power))
+
+
+def _attempt_flag(unit: Unit, power: Weapon) -> str:
+    return f"manifested:{manifesting_unit(unit)}:{power.name if SAME_POWER_BY_NAME else power.id}"
