@@ -15,17 +15,21 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from typing import Any
 
 import httpx
 import msgspec
+import pytest
 
 from hulldown.live import rules_pool
 from hulldown.live.service import CreatedMatch, LiveService
 from hulldown.match.actions import EndPhase, Fire, Shoot
+from hulldown.match.bounds import MAX_FIRE_ORDERS
+from hulldown.rules import measure
 from hulldown.store.redis_store import RedisEventStore
 from hulldown.web.app import create_app
 from hulldown.web.settings import Settings
-from hulldown.web.table_routes import SIGHT_KIND
+from hulldown.web.table_routes import FACTS_STEP, SIGHT_KIND
 from hulldown.wire import protocol
 from tests.live.runtimes import duel_runtime
 from tests.scenarios import duel
@@ -182,3 +186,53 @@ async def test_a_costly_sight_reading_waits_for_the_rules_pool_while_the_loop_ke
             answer = await asyncio.wait_for(asked, 10)
             assert answer.status_code == 200, answer.text
             assert answer.json()["from_model"] == "predator-1-m" and answer.json()["facing"] is not None
+
+
+async def _check_shot(redis_url: str, key_prefix: str, fire_orders: int) -> tuple[httpx.Response, list[str]]:
+    """A shot of ``fire_orders`` lascannon fire orders checked in the duel's movement phase; and
+    the threads its facts' weapon measurements ran on (one entry per measured fire order)."""
+    threads: list[str] = []
+    measure_weapon = measure._weapon_facts
+
+    def recorded(*args: Any) -> Any:
+        threads.append(threading.current_thread().name)
+        return measure_weapon(*args)
+
+    app = create_app(Settings(redis_url=redis_url, key_prefix=key_prefix))
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(
+            transport=transport, base_url="http://hulldown.test", timeout=30
+        ) as http:
+            created = (await http.post("/matches", content=msgspec.json.encode(duel()))).json()
+            fire = [{"weapon": "lascannon", "target": "rhino-1"}] * fire_orders
+            body = {"action": {"type": "shoot", "unit": "predator-1", "fire": fire}}
+            headers = {"authorization": f"Bearer {created['tokens']['a']}"}
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(measure, "_weapon_facts", recorded)
+                answer = await http.post(f"/matches/{created['match_id']}/check", json=body, headers=headers)
+    return answer, threads
+
+
+async def test_a_costly_checks_facts_are_measured_on_the_rules_pool(redis_url: str, key_prefix: str) -> None:
+    """A shot's facts are the sight geometry once per fire order: 64 of them took 2.3 s of the
+    event loop on a match at the definition's limits (200 terrain pieces of 64 points, 200
+    vehicles). Once a check of that action type cost more than the inline budget, its facts are
+    measured on the rules pool (a ``hulldown-rules`` thread), not on the loop."""
+    rules_pool.kind_costs.record(rules_pool.rules_kind(FACTS_STEP, Shoot(unit="", fire=())), 1.0)
+    answer, threads = await _check_shot(redis_url, key_prefix, 1)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["rejected"]["code"] == "wrong_phase"
+    assert [w["weapon"] for w in answer.json()["facts"]["weapons"]] == ["lascannon"]
+    assert len(threads) == 1 and threads[0].startswith("hulldown-rules"), threads
+
+
+async def test_a_check_out_of_the_protocols_bounds_measures_no_facts(redis_url: str, key_prefix: str) -> None:
+    """A check is rejected for too many fire orders whatever they measure; measuring them anyway
+    (2,000 fire orders: 71 s of geometry on a match at the definition's limits) let one request of
+    100 kB hold a thread for a minute."""
+    answer, threads = await _check_shot(redis_url, key_prefix, MAX_FIRE_ORDERS + 1)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["rejected"]["code"] == "too_many_fire_orders"
+    assert not answer.json()["facts"].get("weapons")
+    assert threads == []

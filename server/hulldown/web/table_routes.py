@@ -5,6 +5,9 @@ line-of-sight tool.
   validation an ``act`` runs and answers what acting would answer - ``ok`` with the seq the action
   would get, or the rejection (code, rule, message, values) - plus the measured facts. Nothing is
   appended, no die is drawn, nothing changes. Rate-limited per side like websocket messages.
+  The facts are measured on the rules pool once a check of that action type was costly (a shot
+  at a match at the definition's limits: seconds of geometry), and not at all for an action out
+  of the protocol's bounds (it is rejected whatever it measures).
 - ``GET /matches/{id}/ruler?from=<model>&to=<model>``: closest point to closest point, as the
   edition measures.
 - ``GET /matches/{id}/sight?from=<model>&to=<model>[&weapon=]``: visible or not, the facing a shot
@@ -23,8 +26,9 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from ..live.rules_pool import run_rules_of_kind
+from ..live.rules_pool import rules_kind, run_rules_of_kind
 from ..match.actions import Action
+from ..match.bounds import check_bounds
 from ..match.rejection import Value
 from ..match.state import MatchState
 from ..rules import measure
@@ -42,6 +46,10 @@ MAX_CHECK_BODY = 100_000
 # of 64 points, 200 vehicles), so it runs on the pool - admitted by the match's fair share -
 # once one such reading was seen, not on the event loop every match shares.
 SIGHT_KIND = "measure/sight"
+# The step a check's facts are costed as, with the action's type (``facts/shoot``): a shot's
+# facts are the sight geometry once per fire order - 64 of them took 2.3 s on a match at the
+# definition's limits - so they go to the pool like a sight reading once one was costly.
+FACTS_STEP = "facts"
 CHECK_ACTION_ID = "check"  # the action id the answer of a check that names none carries
 
 
@@ -83,7 +91,10 @@ _check_decoder = msgspec.json.Decoder(CheckRequest)
 
 def _facts(base: MatchState, action: Action) -> measure.Facts:
     """The measured facts; a measuring bug must not cost the player the answer (which is the
-    ruling): it is logged and the facts come back empty."""
+    ruling): it is logged and the facts come back empty. An action out of the protocol's bounds
+    (match/bounds.py: say, thousands of fire orders) is not measured."""
+    if check_bounds(action) is not None:
+        return measure.Facts(action=type(action).__name__)
     try:
         return measure.action_facts(base, action)
     except Exception:
@@ -91,8 +102,15 @@ def _facts(base: MatchState, action: Action) -> measure.Facts:
         return measure.Facts(action=type(action).__name__)
 
 
-def check_result(base: MatchState, answer: protocol.Ack | protocol.Rejected, action: Action) -> CheckResult:
-    facts = _facts(base, action)
+async def measured_facts(match_id: str, base: MatchState, action: Action) -> measure.Facts:
+    """The facts of ``action`` in ``base``, off the event loop once this action type was costly
+    (live/rules_pool.py), counted against ``match_id``'s fair share."""
+    return await run_rules_of_kind(match_id, rules_kind(FACTS_STEP, action), _facts, base, action)
+
+
+def check_result(
+    base: MatchState, answer: protocol.Ack | protocol.Rejected, facts: measure.Facts
+) -> CheckResult:
     if isinstance(answer, protocol.Ack):
         return CheckResult(True, base.seq, answer.seq, answer.duplicate, None, facts)
     rejected = CheckRejection(answer.code, answer.rule, answer.message, dict(answer.values))
@@ -114,7 +132,8 @@ async def check_action(request: Request) -> Response:
         named = asked.action_id is not None
         action_id = asked.action_id if asked.action_id is not None else CHECK_ACTION_ID
         base, answer = await runtime.check(side, asked.action, action_id, asked.expect, retry=named)
-    return MsgspecJSON(check_result(base, answer, asked.action))
+        facts = await measured_facts(runtime.match_id, base, asked.action)
+    return MsgspecJSON(check_result(base, answer, facts))
 
 
 async def _state_for(request: Request) -> MatchState | Response:
