@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import httpx
 import msgspec
@@ -35,6 +36,28 @@ from tests.live.runtimes import duel_runtime
 from tests.scenarios import duel
 from tests.undo.live_helpers import with_reserve
 
+T = TypeVar("T")
+
+
+async def _waits_for_the_pool(work: Coroutine[Any, Any, T], what: str) -> T:
+    """``work`` started with every rules worker held: it must wait for the pool while the loop
+    keeps running other work; then the workers are released and its answer returned."""
+    release = threading.Event()
+    holders = [rules_pool.pool().submit(release.wait, 30) for _ in range(rules_pool.RULES_WORKERS)]
+    try:
+        task = asyncio.create_task(work)
+        ticks = 0
+        for _ in range(20):  # the loop keeps running other work while the task waits for the pool
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert ticks == 20
+        assert not task.done(), f"{what} was answered without the rules pool"
+    finally:
+        release.set()
+    for holder in holders:
+        holder.result(5)
+    return await asyncio.wait_for(task, 10)
+
 
 async def test_an_act_waits_for_the_rules_pool_while_the_loop_keeps_serving(
     store: RedisEventStore, redis_url: str, key_prefix: str
@@ -43,21 +66,7 @@ async def test_an_act_waits_for_the_rules_pool_while_the_loop_keeps_serving(
 
     # An end_phase cost more than the budget a moment ago (in this process, any match).
     rules_pool.kind_costs.record(rules_pool.rules_kind("decide", EndPhase()), 2 * rules_pool.INLINE_BUDGET)
-    release = threading.Event()
-    holders = [rules_pool.pool().submit(release.wait, 30) for _ in range(rules_pool.RULES_WORKERS)]
-    try:
-        act = asyncio.create_task(runtime.submit("a", EndPhase(), "held-1"))
-        ticks = 0
-        for _ in range(20):  # the loop keeps running other work while the act waits for the pool
-            await asyncio.sleep(0.01)
-            ticks += 1
-        assert ticks == 20
-        assert not act.done(), "the act was answered without the rules pool"
-    finally:
-        release.set()
-    for holder in holders:
-        holder.result(5)
-    answer = await asyncio.wait_for(act, 10)
+    answer = await _waits_for_the_pool(runtime.submit("a", EndPhase(), "held-1"), "the act")
     assert isinstance(answer, protocol.Ack) and answer.seq == 2
 
 
@@ -169,21 +178,7 @@ async def test_a_costly_sight_reading_waits_for_the_rules_pool_while_the_loop_ke
             params = {"from": "predator-1-m", "to": "rhino-1-m", "weapon": "lascannon"}
             assert (await http.get(url, params=params)).status_code == 200  # the match is loaded
             rules_pool.kind_costs.record(SIGHT_KIND, 2 * rules_pool.INLINE_BUDGET)
-            release = threading.Event()
-            holders = [rules_pool.pool().submit(release.wait, 30) for _ in range(rules_pool.RULES_WORKERS)]
-            try:
-                asked = asyncio.create_task(http.get(url, params=params))
-                ticks = 0
-                for _ in range(20):
-                    await asyncio.sleep(0.01)
-                    ticks += 1
-                assert ticks == 20
-                assert not asked.done(), "the sight reading was computed without the rules pool"
-            finally:
-                release.set()
-            for holder in holders:
-                holder.result(5)
-            answer = await asyncio.wait_for(asked, 10)
+            answer = await _waits_for_the_pool(http.get(url, params=params), "the sight reading")
             assert answer.status_code == 200, answer.text
             assert answer.json()["from_model"] == "predator-1-m" and answer.json()["facing"] is not None
 
