@@ -76,7 +76,9 @@ function mode() {
   }
   const welcome = viewer.connection ? viewer.connection.welcome : null;
   const delay = welcome && welcome.delayed ? ` (delayed: ${welcome.delay_events} events, ${welcome.delay_seconds} s)` : "";
-  return { kind: viewer.status === "live" ? "live" : "offline", text: `${viewer.status}${delay}` };
+  // Opened from a side's link, the viewer is that side's: its pending decision reads as its own.
+  const side = welcome && (welcome.role === "a" || welcome.role === "b") ? welcome.role : undefined;
+  return { kind: viewer.status === "live" ? "live" : "offline", text: `${viewer.status}${delay}`, side };
 }
 
 function render() {
