@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import AsyncIterator, Coroutine
+from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
 import httpx
@@ -167,20 +168,14 @@ async def test_a_costly_sight_reading_waits_for_the_rules_pool_while_the_loop_ke
     stall every match of the process with a stream of them. Once a reading cost more than the
     inline budget it goes to the rules pool (admitted by the match's fair share): with every
     worker held it is not answered, while the loop keeps serving; released, it is."""
-    app = create_app(Settings(redis_url=redis_url, key_prefix=key_prefix))
-    async with app.router.lifespan_context(app):
-        transport = httpx.ASGITransport(app=app)
-        async with httpx.AsyncClient(
-            transport=transport, base_url="http://hulldown.test", timeout=30
-        ) as http:
-            created = (await http.post("/matches", content=msgspec.json.encode(duel()))).json()
-            url = f"/matches/{created['match_id']}/sight"
-            params = {"from": "predator-1-m", "to": "rhino-1-m", "weapon": "lascannon"}
-            assert (await http.get(url, params=params)).status_code == 200  # the match is loaded
-            rules_pool.kind_costs.record(SIGHT_KIND, 2 * rules_pool.INLINE_BUDGET)
-            answer = await _waits_for_the_pool(http.get(url, params=params), "the sight reading")
-            assert answer.status_code == 200, answer.text
-            assert answer.json()["from_model"] == "predator-1-m" and answer.json()["facing"] is not None
+    async with _duel_app(redis_url, key_prefix) as (http, created):
+        url = f"/matches/{created['match_id']}/sight"
+        params = {"from": "predator-1-m", "to": "rhino-1-m", "weapon": "lascannon"}
+        assert (await http.get(url, params=params)).status_code == 200  # the match is loaded
+        rules_pool.kind_costs.record(SIGHT_KIND, 2 * rules_pool.INLINE_BUDGET)
+        answer = await _waits_for_the_pool(http.get(url, params=params), "the sight reading")
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["from_model"] == "predator-1-m" and answer.json()["facing"] is not None
 
 
 async def _check_shot(redis_url: str, key_prefix: str, fire_orders: int) -> tuple[httpx.Response, list[str]]:
@@ -193,6 +188,22 @@ async def _check_shot(redis_url: str, key_prefix: str, fire_orders: int) -> tupl
         threads.append(threading.current_thread().name)
         return measure_weapon(*args)
 
+    async with _duel_app(redis_url, key_prefix) as (http, created):
+        fire = [{"weapon": "lascannon", "target": "rhino-1"}] * fire_orders
+        body = {"action": {"type": "shoot", "unit": "predator-1", "fire": fire}}
+        headers = {"authorization": f"Bearer {created['tokens']['a']}"}
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(measure, "_weapon_facts", recorded)
+            answer = await http.post(f"/matches/{created['match_id']}/check", json=body, headers=headers)
+    return answer, threads
+
+
+@asynccontextmanager
+async def _duel_app(
+    redis_url: str, key_prefix: str
+) -> AsyncIterator[tuple[httpx.AsyncClient, dict[str, Any]]]:
+    """The app (started, over ASGI: no port) with the duel created; the client and POST /matches'
+    answer."""
     app = create_app(Settings(redis_url=redis_url, key_prefix=key_prefix))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)
@@ -200,13 +211,7 @@ async def _check_shot(redis_url: str, key_prefix: str, fire_orders: int) -> tupl
             transport=transport, base_url="http://hulldown.test", timeout=30
         ) as http:
             created = (await http.post("/matches", content=msgspec.json.encode(duel()))).json()
-            fire = [{"weapon": "lascannon", "target": "rhino-1"}] * fire_orders
-            body = {"action": {"type": "shoot", "unit": "predator-1", "fire": fire}}
-            headers = {"authorization": f"Bearer {created['tokens']['a']}"}
-            with pytest.MonkeyPatch.context() as patch:
-                patch.setattr(measure, "_weapon_facts", recorded)
-                answer = await http.post(f"/matches/{created['match_id']}/check", json=body, headers=headers)
-    return answer, threads
+            yield http, created
 
 
 async def test_a_costly_checks_facts_are_measured_on_the_rules_pool(redis_url: str, key_prefix: str) -> None:

@@ -5,6 +5,7 @@ checked against closed forms counted with fractions, not against the engine."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -27,7 +28,8 @@ SHOOT = Shoot("shooter", (Fire("gun", "target"),))
 # table, whose 5 is Weapon Destroyed (40k7 Vehicles, Vehicle Damage Table).
 HIT = Fraction(5, 6)
 WEAPON_DESTROYED = HIT * Fraction(1, 6)
-NO_BUDGET = {"weigh_budget_s": math.inf, "sampling_budget_s": math.inf, "max_cpu_s": math.inf}
+# No CPU budget: the answers compared here are never cut short.
+UNBOUNDED = OddsOptions(weigh_budget_s=math.inf, sampling_budget_s=math.inf, max_cpu_s=math.inf)
 
 
 def _target_with(n: int) -> MatchState:
@@ -62,7 +64,7 @@ def test_weapon_destroyed_among_several_weapons_is_exact(n: int) -> None:
     t = unit_odds(odds(state, "a", SHOOT), "target")
     assert t.damage_results["Weapon Destroyed"].p == pytest.approx(float(WEAPON_DESTROYED), abs=EPS)
     assert t.damage_results["Weapon Destroyed"].se == 0.0
-    exact, lost = _weapons_lost(state, OddsOptions(method="exact", **NO_BUDGET))  # type: ignore[arg-type]
+    exact, lost = _weapons_lost(state, dataclasses.replace(UNBOUNDED, method="exact"))
     assert exact
     assert set(lost) == {f"w{i}" for i in range(n)}
     for wid, p in lost.items():
@@ -75,7 +77,7 @@ def test_a_sampled_answer_draws_the_choice_evenly() -> None:
     errors of P(hit) x 1/6 x 1/n over 20,000 samples."""
     samples = 20_000
     for n in (5, 7):
-        options = OddsOptions(method="sampled", samples=samples, target_se=0, **NO_BUDGET)  # type: ignore[arg-type]
+        options = dataclasses.replace(UNBOUNDED, method="sampled", samples=samples, target_se=0)
         exact, lost = _weapons_lost(_target_with(n), options)
         assert not exact
         p = float(WEAPON_DESTROYED / n)

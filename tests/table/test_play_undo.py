@@ -41,6 +41,17 @@ async def undo_offer(page: Page) -> dict[str, Any]:
     return offer
 
 
+async def _both_tables(
+    server: ServerProcess, browser: Browser
+) -> tuple[dict[str, Any], Page, Page, list[str]]:
+    """A harmless duel created, both sides' tables open on it; the console errors they collect."""
+    created = await create_match(server.http, harmless_duel())
+    errors: list[str] = []
+    _, a = await open_table(browser, created["play_urls"]["a"], errors)
+    _, b = await open_table(browser, created["play_urls"]["b"], errors)
+    return created, a, b, errors
+
+
 async def settle(page: Page, seq: int) -> None:
     await wait_seq(page, seq)
     await page.wait_for_function(f"document.body.dataset.seq === '{seq}'")
@@ -49,11 +60,8 @@ async def settle(page: Page, seq: int) -> None:
 async def test_undo_is_offered_exactly_when_the_server_accepts_it_and_the_log_marks_it(
     server: ServerProcess, browser: Browser
 ) -> None:
-    created = await create_match(server.http, harmless_duel())
+    created, a, b, errors = await _both_tables(server, browser)
     match_id, tokens = created["match_id"], created["tokens"]
-    errors: list[str] = []
-    _, a = await open_table(browser, created["play_urls"]["a"], errors)
-    _, b = await open_table(browser, created["play_urls"]["b"], errors)
 
     # Nothing to undo yet: neither side is offered Undo, and both are told why.
     for page in (a, b):
@@ -115,11 +123,8 @@ async def test_undo_is_offered_exactly_when_the_server_accepts_it_and_the_log_ma
 async def test_a_takeback_is_asked_from_the_page_withdrawn_then_granted(
     server: ServerProcess, browser: Browser
 ) -> None:
-    created = await create_match(server.http, harmless_duel())
+    created, a, b, errors = await _both_tables(server, browser)
     match_id, tokens = created["match_id"], created["tokens"]
-    errors: list[str] = []
-    _, a = await open_table(browser, created["play_urls"]["a"], errors)
-    _, b = await open_table(browser, created["play_urls"]["b"], errors)
     async with Client(created["live_url"], token=tokens["a"]) as client_a:
         assert await play(client_a, MOVE, {"type": "undo"}, MOVE, END, SHOOT) == 6
     for page in (a, b):
