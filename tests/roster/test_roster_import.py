@@ -530,3 +530,16 @@ def test_40k7_ignores_cover_is_imported_as_a_weapon_rule() -> None:
         rifle = line(wtype, rules)
         assert rifle is not None and rifle.rules == ["ignores_cover"], (wtype, rules)
     assert report == []
+
+
+def test_40k11_pistol_is_close_quarters() -> None:
+    """40k11 Weapon Abilities: "[PISTOL] and [CLOSE-QUARTERS] are identical for all rules
+    purposes" (the Pistol rule the rosters carry). A Pistol weapon was reported as a keyword not
+    implemented and imported without the rule, so it could not shoot while engaged (17.03)."""
+    tau = import_roster((FIXTURES / "40k11-tau-empire.ros").read_bytes(), "40k11")
+    pistols = [w for u in tau.units for w in u.get("weapons", []) if w["name"] == "Pulse pistol"]
+    assert pistols and all(w["rules"] == ["close_quarters"] for w in pistols)
+    assert not any(r.name == "Pistol" for r in tau.report)
+    orks = {u["name"]: u for u in import_roster((FIXTURES / "40k11-orks.ros").read_bytes(), "40k11").units}
+    slugga = next(w for u in orks.values() for w in u.get("weapons", []) if w["name"] == "Twin slugga")
+    assert "close_quarters" in slugga["rules"]

@@ -645,6 +645,9 @@ class WH40K11(EditionReader):
         "blast": "blast",
         "close-quarters": "close_quarters",
         "close quarters": "close_quarters",
+        # 40k11 Weapon Abilities: "[PISTOL] and [CLOSE-QUARTERS] are identical for all rules
+        # purposes" (the rule text the rosters carry with every Pistol weapon).
+        "pistol": "close_quarters",
     }
     has_mounts = False
 
