@@ -18,7 +18,6 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 import msgspec
-from redis.exceptions import RedisError
 
 from ..match.events import Event, MatchCreated, decode_event, encode_event
 from ..match.reducer import initial_state, state_hash
@@ -33,7 +32,7 @@ from ..store.listing import MatchListing, created_ms
 from ..store.redis_store import RedisEventStore
 from ..store.tailers import make_tailer
 from .keyed_locks import KeyedLocks
-from .list_backfill import backfill_listing
+from .list_backfill import keep_backfilling
 from .presence import Counts, Presence
 from .rules_pool import run_rules_for
 from .runtime import MatchRuntime
@@ -106,19 +105,13 @@ class LiveService:
         }
 
     async def start(self) -> None:
-        self._backfill = asyncio.create_task(self._backfill_listing(), name="hulldown-list-backfill")
+        self._backfill = asyncio.create_task(
+            keep_backfilling(self.store, self.listing), name="hulldown-list-backfill"
+        )
         await self.tailer.start()
         await self.presence.start()
         if self.evict_after > 0:
             self._evictor = asyncio.create_task(self._evict_periodically())
-
-    async def _backfill_listing(self) -> None:
-        try:
-            await backfill_listing(self.store, self.listing)
-        except (RedisError, OSError) as exc:  # not fatal: the next server start tries again
-            log.warning("match list: adding older matches failed: %r", exc)
-            with contextlib.suppress(RedisError, OSError):
-                await self.store.client.delete(self.store.keys.listing_backfilled())
 
     async def stop(self) -> None:
         if self._backfill is not None and not self._backfill.done():

@@ -19,6 +19,7 @@ match's keys, so it may live in any slot::
     <prefix>:{listing}:live         zset   public matches still running, member <created ms>:<id>
     <prefix>:{listing}:ended        zset   public matches that ended, same members (all scores 0)
     <prefix>:{listing}:backfilled   string set once older matches were added to the list
+    <prefix>:{listing}:backfilling  string (expiring): the process adding them holds it
     <prefix>:tail-wake:<token>      stream (ephemeral) used to wake a blocked tailer
 
 The prefix defaults to ``hulldown``; tests use a unique prefix per test to isolate their keys.
@@ -112,6 +113,10 @@ class Keys:
     def listing_backfilled(self) -> str:
         """Set once the matches created before the list index were added to it."""
         return f"{self.prefix}:{{listing}}:backfilled"
+
+    def listing_backfill_claim(self) -> str:
+        """Held, expiring, by the one process adding the older matches to the list."""
+        return f"{self.prefix}:{{listing}}:backfilling"
 
     def tail_wake(self, token: str) -> str:
         return f"{self.prefix}:tail-wake:{token}"
