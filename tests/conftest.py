@@ -91,6 +91,22 @@ def server(redis_url: str, key_prefix: str, tmp_path: Path) -> Iterator[ServerPr
     process.stop()
 
 
+@pytest.fixture
+def creating_server(redis_url: str, key_prefix: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    """``server`` without the per-client limit on match creation (HULLDOWN_CREATE_RATE=0), for
+    the tests that post more match definitions in a minute than that limit allows."""
+    process = ServerProcess(
+        redis_url=redis_url,
+        prefix=key_prefix,
+        snapshot_every=5,
+        log=tmp_path / "server.log",
+        env={"HULLDOWN_CREATE_RATE": "0"},
+    )
+    process.start()
+    yield process
+    process.stop()
+
+
 # ---------------------------------------------------------------------------------------------
 # 3. A local Redis Cluster (3 primaries, 3 replicas) for the tests marked ``cluster``:
 #    ``redis_cluster`` (session scope, started on first use, tests/redis_cluster.py).

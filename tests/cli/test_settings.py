@@ -45,6 +45,8 @@ BAD_VALUES = [
     ("HULLDOWN_EVICT_AFTER", "inf", SECONDS),
     ("HULLDOWN_MAX_MATCHES", "-1", NO_LIMIT),
     ("HULLDOWN_MAX_MATCHES", "ten", NO_LIMIT),
+    ("HULLDOWN_CREATE_RATE", "-1", NO_LIMIT),
+    ("HULLDOWN_CREATE_RATE", "many", NO_LIMIT),
     ("HULLDOWN_APPENDFSYNC", "bogus", "always, everysec, no"),
     ("HULLDOWN_LOG_FORMAT", "JSON", "text, json"),
     ("HULLDOWN_LOG_FORMAT", "yaml", "text, json"),
@@ -75,6 +77,8 @@ GOOD_VALUES: list[tuple[str, str, str, Any]] = [
     ("HULLDOWN_EVICT_AFTER", "0", "evict_after", 0.0),  # 0: never evict (README)
     ("HULLDOWN_EVICT_AFTER", "2.5", "evict_after", 2.5),
     ("HULLDOWN_MAX_MATCHES", "0", "max_matches", 0),  # 0: no limit (README)
+    ("HULLDOWN_CREATE_RATE", "0", "create_rate", 0),  # 0: no limit (README)
+    ("HULLDOWN_CREATE_RATE", "5", "create_rate", 5),
     ("HULLDOWN_APPENDFSYNC", "no", "appendfsync", "no"),
     ("HULLDOWN_APPENDFSYNC", "always", "appendfsync", "always"),
     ("HULLDOWN_LOG_FORMAT", "json", "log_format", "json"),

@@ -51,7 +51,8 @@ def test_simulate_refuses_the_same(bad: Bad) -> None:
     assert any(p["path"] == bad.path for p in result["problems"]), result
 
 
-def test_post_matches_refuses_each_and_stores_nothing(server: ServerProcess) -> None:
+def test_post_matches_refuses_each_and_stores_nothing(creating_server: ServerProcess) -> None:
+    server = creating_server
     before = httpx.get(f"{server.http}/matches", timeout=10).json()["matches"]
     for bad in BAD:
         response = httpx.post(f"{server.http}/matches", content=json.dumps(bad.document()), timeout=10)

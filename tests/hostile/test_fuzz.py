@@ -78,7 +78,12 @@ async def test_fuzzed_frames_and_definitions_get_answers_and_append_nothing_unac
     tmp_path: Path, redis_url: str, key_prefix: str
 ) -> None:
     log = tmp_path / "server.log"
-    server = ServerProcess(redis_url=redis_url, prefix=key_prefix, log=log, env={"HULLDOWN_RATE": "1000000"})
+    server = ServerProcess(
+        redis_url=redis_url,
+        prefix=key_prefix,
+        log=log,
+        env={"HULLDOWN_RATE": "1000000", "HULLDOWN_CREATE_RATE": "0"},
+    )
     server.start()
     rng = random.Random(SEED)
     try:

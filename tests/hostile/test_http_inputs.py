@@ -67,3 +67,39 @@ async def test_the_players_tools_refuse_a_token_in_the_query(server: ServerProce
         assert http.post(f"/matches/{match_id}/check", json=body).status_code == 200
         assert http.get(f"/matches/{match_id}/options", params={"unit": "predator-1"}).status_code == 200
         assert http.post(f"/matches/{match_id}/odds", json=body).status_code == 200
+
+
+def test_match_creation_is_rate_limited_per_client(redis_url: str, key_prefix: str, tmp_path: Path) -> None:
+    """docs/limits-and-outages.md, "Match creation": HULLDOWN_CREATE_RATE requests a minute per
+    client address, a burst of as many; then 429 ``rate_limited`` with Retry-After, and nothing is
+    created. Before, one client could create matches without end. Refused definitions count too
+    (checking one is work); another address has a bucket of its own."""
+    rate = 3
+    server = ServerProcess(
+        redis_url=redis_url,
+        prefix=key_prefix,
+        log=tmp_path / "server.log",
+        env={"HULLDOWN_CREATE_RATE": str(rate)},
+    )
+    server.start()
+    try:
+        body = EXAMPLE.read_bytes()
+        with httpx.Client(timeout=10) as client:
+            assert client.post(f"{server.http}/matches", content=b"{").status_code == 400  # counts
+            created = [client.post(f"{server.http}/matches", content=body) for _ in range(rate - 1)]
+            assert [r.status_code for r in created] == [201] * (rate - 1)
+            refused = client.post(f"{server.http}/matches", content=body)
+            listed = client.get(f"{server.http}/matches", params={"limit": 100}).json()["matches"]
+            # uvicorn takes the address from X-Forwarded-For when the peer is trusted (127.0.0.1 by
+            # default): a second client behind a proxy.
+            other = client.post(
+                f"{server.http}/matches", content=body, headers={"X-Forwarded-For": "192.0.2.7"}
+            )
+    finally:
+        server.stop()
+    assert refused.status_code == 429, refused.text
+    error = refused.json()["error"]
+    assert error["code"] == "rate_limited" and "docs/limits-and-outages.md" in error["message"]
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60 // rate
+    assert len(listed) == rate - 1  # the refused request created nothing
+    assert other.status_code == 201, other.text

@@ -69,7 +69,8 @@ def _check(response: httpx.Response, path: str, method: str, body_type: Any) -> 
     return msgspec.convert(response.json(), body_type, strict=True)
 
 
-def test_served_document_and_real_responses_match(server: ServerProcess) -> None:
+def test_served_document_and_real_responses_match(creating_server: ServerProcess) -> None:
+    server = creating_server
     served = httpx.get(f"{server.http}/openapi.json", timeout=10)
     assert served.status_code == 200 and served.headers["content-type"] == "application/json"
     assert served.json() == json.loads((ROOT / "client-protocol" / "openapi.json").read_text())

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import time
 
-from hulldown.web.check_limits import SWEEP_EVERY_S, CheckBuckets
+from hulldown.web.check_limits import CheckBuckets
+from hulldown.web.rate_limit import SWEEP_EVERY_S
 
 
 def test_idle_buckets_are_evicted_on_the_next_sweep() -> None:

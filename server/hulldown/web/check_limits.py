@@ -1,14 +1,10 @@
 """The per-side rate limits of the table's HTTP routes (``POST /check``, ``GET /options``):
-one token bucket per match and side, at the websocket's rate (``HULLDOWN_RATE``).
-
-The buckets are bounded: a bucket idle for :data:`BUCKET_IDLE_S` has refilled long ago (a burst
-refills in two seconds), so dropping it changes no answer; idle buckets are swept at most every
-:data:`SWEEP_EVERY_S`, and past :data:`MAX_BUCKETS` the longest idle go first.
+one token bucket per match and side, at the websocket's rate (``HULLDOWN_RATE``), bounded as
+``web/rate_limit.py`` describes (a burst refills in two seconds).
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 from starlette.requests import Request
@@ -18,43 +14,20 @@ from ..live.runtime import MatchRuntime
 from ..live.service import LiveService
 from ..match.state import Side
 from .access import token_in_query, token_of
-from .rate_limit import RateLimit
+from .rate_limit import MAX_BUCKETS, KeyedBuckets, RateLimit
 from .responses import error
 
 BUCKET_IDLE_S = 30.0
-SWEEP_EVERY_S = 5.0
-MAX_BUCKETS = 10_000
 
 
-class CheckBuckets:
+class CheckBuckets(KeyedBuckets[tuple[str, str]]):
+    """A bucket per (match, side) at ``rate`` requests per second, burst twice that."""
+
     def __init__(self, rate: int, *, idle_s: float = BUCKET_IDLE_S, max_buckets: int = MAX_BUCKETS) -> None:
-        self.rate = rate
-        self.idle_s = idle_s
-        self.max_buckets = max_buckets
-        self.buckets: dict[tuple[str, str], RateLimit] = {}
-        self.swept = time.monotonic()
+        super().__init__(lambda: RateLimit(rate), idle_s, max_buckets)
 
     def allow(self, match_id: str, side: Side) -> bool:
-        now = time.monotonic()
-        if now - self.swept > SWEEP_EVERY_S or len(self.buckets) >= self.max_buckets:
-            self.sweep(now)
-        key = (match_id, side)
-        bucket = self.buckets.get(key)
-        if bucket is None:
-            bucket = RateLimit(self.rate)
-            self.buckets[key] = bucket
-        return bucket.allow()
-
-    def sweep(self, now: float) -> None:
-        """Drop the buckets idle for ``idle_s``; then, if still full, the longest idle."""
-        self.swept = now
-        idle = [key for key, bucket in self.buckets.items() if now - bucket.stamp > self.idle_s]
-        for key in idle:
-            del self.buckets[key]
-        if len(self.buckets) >= self.max_buckets:
-            by_age = sorted(self.buckets, key=lambda k: self.buckets[k].stamp)
-            for key in by_age[: len(self.buckets) - self.max_buckets + 1]:
-                del self.buckets[key]
+        return self.bucket((match_id, side)).allow()
 
 
 def check_buckets(request: Request) -> CheckBuckets:

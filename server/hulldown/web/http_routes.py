@@ -23,6 +23,7 @@ from ..match.views import view_json
 from ..store.listing import ListStatus
 from .access import open_match
 from .body import decode_json, read_limited
+from .create_limit import over_create_rate
 from .responses import MsgspecJSON, definition_error, error, int_param, page_limit, rejection
 
 MAX_BODY = MAX_BODY_BYTES
@@ -40,6 +41,9 @@ def _base_url(request: Request) -> str:
 
 async def create_match(request: Request) -> Response:
     """Create a match from a match definition (docs/match-definition.md)."""
+    refused = over_create_rate(request)
+    if refused is not None:
+        return refused
     body = await read_limited(request, MAX_BODY)
     if isinstance(body, Response):
         return body

@@ -296,6 +296,11 @@ def _paths() -> dict[str, Schema]:
                         "bad_scenario: the match cannot be played as defined (docs/match-definition.md; "
                         "'problems' lists each mistake with its path), or too_deep: JSON nested too deeply."
                     ),
+                    "429": _error(
+                        "rate_limited: more than HULLDOWN_CREATE_RATE requests a minute from this client "
+                        "address (docs/limits-and-outages.md); the Retry-After header gives the seconds "
+                        "to wait."
+                    ),
                 },
             },
             "get": {

@@ -35,6 +35,7 @@ SNAPSHOT_EVERY_ENV = "HULLDOWN_SNAPSHOT_EVERY"
 SEND_QUEUE_ENV = "HULLDOWN_SEND_QUEUE"
 MAX_FRAME_ENV = "HULLDOWN_MAX_FRAME"
 RATE_ENV = "HULLDOWN_RATE"
+CREATE_RATE_ENV = "HULLDOWN_CREATE_RATE"
 APPENDFSYNC_ENV = "HULLDOWN_APPENDFSYNC"
 WS_DEFLATE_ENV = "HULLDOWN_WS_DEFLATE"
 EVICT_AFTER_ENV = "HULLDOWN_EVICT_AFTER"
@@ -74,6 +75,7 @@ SNAPSHOT_EVERY_BOUNDS = Bounds(1)
 SEND_QUEUE_BOUNDS = Bounds(1)
 MAX_FRAME_BOUNDS = Bounds(MIN_MAX_FRAME)
 RATE_BOUNDS = Bounds(1)
+CREATE_RATE_BOUNDS = Bounds(0, zero_means="0: no limit")
 EVICT_AFTER_BOUNDS = Bounds(0, zero_means="0: never")
 MAX_MATCHES_BOUNDS = Bounds(0, zero_means="0: no limit")
 
@@ -205,6 +207,8 @@ class Settings:
     - ``max_frame`` (HULLDOWN_MAX_FRAME): largest websocket frame accepted, in bytes
       (>= :data:`MIN_MAX_FRAME`).
     - ``rate`` (HULLDOWN_RATE): messages per second a connection may send (burst 2x; >= 1).
+    - ``create_rate`` (HULLDOWN_CREATE_RATE): ``POST /matches`` requests a minute one client
+      address may make (burst as many; 0: no limit).
     - ``key_prefix`` (HULLDOWN_KEY_PREFIX): prefix of every Redis key.
     - ``appendfsync`` (HULLDOWN_APPENDFSYNC): embedded Redis AOF fsync policy (everysec/always/no).
     - ``ws_deflate`` (HULLDOWN_WS_DEFLATE): per-message deflate on websockets (off: patches are small).
@@ -227,6 +231,7 @@ class Settings:
     send_queue: int = 512
     max_frame: int = 65536
     rate: int = 50
+    create_rate: int = 30
     key_prefix: str = "hulldown"
     appendfsync: str = "everysec"
     public_url: str = ""
@@ -262,6 +267,7 @@ class Settings:
             send_queue=_env_int(SEND_QUEUE_ENV, defaults.send_queue, SEND_QUEUE_BOUNDS),
             max_frame=_env_int(MAX_FRAME_ENV, defaults.max_frame, MAX_FRAME_BOUNDS),
             rate=_env_int(RATE_ENV, defaults.rate, RATE_BOUNDS),
+            create_rate=_env_int(CREATE_RATE_ENV, defaults.create_rate, CREATE_RATE_BOUNDS),
             key_prefix=env_text("HULLDOWN_KEY_PREFIX", defaults.key_prefix),
             appendfsync=_env_word(APPENDFSYNC_ENV, defaults.appendfsync, APPENDFSYNC_MODES),
             public_url=_env_public_url(),
