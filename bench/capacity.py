@@ -182,7 +182,11 @@ async def run_setup(
             nodes = [("primaries", redis.Redis(unix_socket_path=str(embedded.socket_path)))]
         for i in range(processes):
             server = ServerProcess(
-                redis_url=url, prefix="bench", snapshot_every=100, log=work / f"{name}-p{i}.log"
+                redis_url=url,
+                prefix="bench",
+                snapshot_every=100,
+                log=work / f"{name}-p{i}.log",
+                env={"HULLDOWN_CREATE_RATE": "0"},  # one client creates every match
             )
             await asyncio.to_thread(server.start, 60.0)
             servers.append(server)

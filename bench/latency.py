@@ -225,6 +225,7 @@ async def websocket_floor(n: int, think_ms: float = 0.0) -> dict[str, float]:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     data_dir = Path(tempfile.mkdtemp(prefix="hulldown-bench-"))
     os.environ["HULLDOWN_RATE"] = "1000000"  # the benchmark's players act back to back
+    os.environ["HULLDOWN_CREATE_RATE"] = "0"  # it creates its matches from one client
     server = ServerProcess(
         redis_url=args.redis_url or "",
         data_dir=None if args.redis_url else data_dir,

@@ -267,7 +267,10 @@ def main() -> None:
         parser.error(f"--seconds must be in (0, {MAX_SECONDS:.0f}]")
     with tempfile.TemporaryDirectory(prefix="hulldown-load-") as tmp:
         server = ServerProcess(
-            redis_url=args.redis_url, data_dir=Path(tmp) / "data", log=Path(tmp) / "server.log"
+            redis_url=args.redis_url,
+            data_dir=Path(tmp) / "data",
+            log=Path(tmp) / "server.log",
+            env={"HULLDOWN_CREATE_RATE": "0"},  # one client creates every match
         )
         server.start()
         try:

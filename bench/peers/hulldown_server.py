@@ -90,6 +90,7 @@ def main() -> int:
         log(f"unknown variant {variant!r}; one of {VARIANTS}")
         return 2
     os.environ.setdefault("HULLDOWN_RATE", "1000000")  # players act back to back
+    os.environ.setdefault("HULLDOWN_CREATE_RATE", "0")  # each run creates its matches from one client
 
     hub_file = os.environ.get("HULLDOWN_BENCH_HUB_FILE")
     if hub_file:  # A/B measurements: another version of hulldown/live/hub.py (e.g. from git)
