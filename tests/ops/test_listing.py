@@ -29,8 +29,9 @@ def page(http: str, **params: Any) -> dict[str, Any]:
 
 
 async def test_list_is_newest_first_and_pages_by_cursor_without_loading_matches(
-    server: ServerProcess,
+    creating_server: ServerProcess,
 ) -> None:
+    server = creating_server  # MATCHES creations from one client: over HULLDOWN_CREATE_RATE
     created = [create(server.http)["match_id"] for _ in range(MATCHES)]
     newest_first = created[::-1]
 
