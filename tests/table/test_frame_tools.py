@@ -13,10 +13,13 @@ y 27-28) that hides it from the vehicle's centre but not from the left edge of i
 
 from __future__ import annotations
 
+from shapely.geometry import Point as ShapelyPoint
+
 from hulldown.match.actions import Charge, Fire, Shoot
 from hulldown.match.state import MatchState, Point, Terrain
 from hulldown.match.validate import validate
 from hulldown.rules import measure
+from hulldown.rules.geometry import as_geometry, distance, line_of_sight
 from hulldown.rules.wh40k11 import space
 from tests.wh40k11.builders import infantry, state, vehicle, weapon
 
@@ -83,3 +86,24 @@ def test_check_facts_of_a_frame_shot_agree_with_validation() -> None:
     assert gun.visible is True
     charge = measure.action_facts(_frame_state("charge"), Charge(unit="near", target="tank"))
     assert charge.target_distance == 1.4
+
+
+def test_sight_tool_origin_is_the_point_the_rules_found_sight_from() -> None:
+    """40k11 17.02 with core Line of sight: the vehicle sees the model at (16, 34) only from the
+    left of its base, so the sight tool's ``origin`` is that point, not the centre (20, 24) the
+    wall hides it from: an exact line of sight from the reported origin to the target is clear,
+    and the origin lies on the outline of the whole model (hull and base). The model in the open
+    is seen from the centre, which stays the origin (docs/table.md, Line of sight)."""
+    s = _frame_state()
+    tank, hidden, near = _located(s, "tank-m"), _located(s, "hidden-1"), _located(s, "near-1")
+    blockers = space.sight_blockers(s)
+    target = space.extent(hidden.unit, hidden.model)
+    assert not line_of_sight((20.0, 24.0), target, blockers)
+    seen = measure.sight(s, tank, hidden)
+    assert seen.visible is True
+    assert seen.origin != (20.0, 24.0)
+    assert line_of_sight(seen.origin, target, blockers)
+    whole = space.extent(tank.unit, tank.model)
+    assert distance(seen.origin, whole) == 0.0
+    assert as_geometry(whole).exterior.distance(ShapelyPoint(seen.origin)) <= 0.01
+    assert measure.sight(s, tank, near).origin == (20.0, 24.0)

@@ -74,3 +74,27 @@ def test_17_02_base_contact_with_a_frame_model_counts_its_base() -> None:
     walker = s.units["walker"]
     assert not overlaps(spot, Base(10, 24, 60))
     assert 0 <= distance(spot, extent(walker, walker.models["walker-m"])) <= BASE_CONTACT
+
+
+def test_17_02_a_charging_frame_model_is_in_base_contact_through_its_own_base() -> None:
+    """40k11 17.02 ("measure to and from the closest point on that model (so not necessarily from
+    its base, if it has one)") with core Charge, base contact where possible, the charger's side:
+    a FRAME VEHICLE walker of side a, a 1" x 0.3" hull on a 60 mm base (radius 1.18") at (10, 24)
+    facing +x - the base sticks out 0.68" past the front of the hull - charges squad-1 (32 mm,
+    radius 0.63") at (16, 24). Charge roll 2 + 3 = 5. Moved 4.188" straight to (14.188, 24), its
+    base edge (x = 15.369) is 0.001" from squad-1's base (x = 15.37) and the front of its hull
+    (x = 14.688) 0.68" away: the walker is in base contact through its own base, so the charge
+    move is accepted. It was refused (``contact_possible``) with a spot near (14.82, 24.06), where
+    the hull touches squad-1 and the base lies over squad-1's."""
+    walker = vehicle("walker", "a", 10, 24, length=1, width=0.3, base_mm=60, keywords=("vehicle", "frame"))
+    squad = infantry("squad", "b", [(16, 24)])
+    s = step(state(walker, squad, phase="charge"), Charge(unit="walker", target="squad"), [2, 3])
+    end = Point(round(16 - D / 2 - 60 / 25.4 / 2 - 0.001, 3), 24)
+    assert end == Point(14.188, 24)
+    charger, foe = s.units["walker"], s.units["squad"]
+    target = footprint(foe, foe.models["squad-1"])
+    assert 0 < distance(extent(charger, charger.models["walker-m"], (end.x, end.y)), target) <= BASE_CONTACT
+    assert distance(footprint(charger, charger.models["walker-m"], (end.x, end.y)), target) > 0.6
+    assert check(s, Move(unit="walker", kind="charge", path=(end,))) is None
+    moved = step(s, Move(unit="walker", kind="charge", path=(end,)))
+    assert moved.units["walker"].flag("charged") and moved.units["walker"].models["walker-m"].pos == end

@@ -102,6 +102,30 @@ def test_17_01_no_permission_for_infantry() -> None:
     assert check(s, Move(unit="squad", path=(Point(11, 25.4), Point(15, 25.4)))) is None
 
 
+def test_17_01_infantry_never_through_a_model_of_its_own_unit() -> None:
+    """40k11 17.01 [decided baseline, OWN_UNIT_OTHERS_MOVE_THROUGH_EACH_OTHER]: a model that is not
+    a MONSTER/VEHICLE moves through no model of its own unit either. squad-1 (32 mm) at (10, 24)
+    may not walk through squad-2 at (13, 24) standing still to (16, 24), nor may the two swap
+    places head-on (both were accepted: only MONSTER/VEHICLE models of one unit were checked
+    against each other). The models move one at a time, so the unit advancing in line, or
+    squad-2 stepping aside first, is legal."""
+    s = state(infantry("squad", "a", [(10, 24), (13, 24)]))
+    for positions in (
+        {"squad-1": Point(16, 24)},
+        {"squad-1": Point(13, 24), "squad-2": Point(10, 24)},
+    ):
+        problem = check(s, Move(unit="squad", positions=positions))
+        assert problem is not None and problem.code == "move_through_model", positions
+        assert problem.rule == "40k11 17.01 Moving Monsters and Vehicles"
+        assert problem.values["model"] in ("squad-1", "squad-2")
+        assert "of its own unit" in problem.message
+    assert (
+        check(s, Move(unit="squad", positions={"squad-1": Point(16, 24), "squad-2": Point(13, 30)})) is None
+    )
+    assert check(s, Move(unit="squad", path=(Point(14, 24),))) is None
+    assert check(s, Move(unit="squad", path=(Point(10, 26), Point(13, 26)))) is None
+
+
 def test_17_01_fall_back_gives_no_permission() -> None:
     """40k11 17.01 [decided]: a Fall Back move may not go through models, even for a VEHICLE."""
     tank = vehicle("tank", "a", 10, 24)

@@ -9,7 +9,8 @@ with the edition's own geometry, so the table shows what the rules will see:
   (``wh40k11.space``), so a FRAME model is the whole model, hull and base (17.02);
 - line of sight is drawn from the firing point (the weapon's mount on a vehicle, 40k7 Vehicles
   "Vehicle Weapons and Line of Sight"; hh3 Fire arcs and weapon mounts) or the centre of the
-  model's base (40k11: ``space.sees``, from any part of a FRAME model, 17.02), and is blocked by
+  model's base (40k11: ``space.sight_from``, from any part of a FRAME model, 17.02, the sight
+  tool's origin being the point it found sight from), and is blocked by
   the terrain (and, in 40k7, the vehicle hulls) the edition counts;
 - the facing a shot hits is the diagonal zone of the target hull the firer stands in (40k7
   "Vehicle Facing and Armour Values", hh3 Which facing is hit); 40k11 has no vehicle facings;
@@ -217,8 +218,12 @@ def sight(state: MatchState, a: Located, b: Located, weapon: Weapon | None = Non
     origin = _origin(state, a.unit, a.model, weapon)
     target_shape = shape(state, b.unit, b.model)
     if state.edition == "40k11":
-        # 40k11 17.02: the rules' own sight test, from any part of a FRAME model.
-        visible = w11_space.sees_shapes(state, a.unit, a.model, [target_shape])
+        # 40k11 core Line of sight and 17.02 FRAME: the rules' own sight test, from any part of a
+        # FRAME model; the origin reported is the point it found sight from (the centre when it
+        # found none), so the line the table draws is the rules' (docs/table.md).
+        found = w11_space.sight_from(state, a.unit, a.model, [target_shape])
+        visible = found is not None
+        origin = found if found is not None else origin
     else:
         visible = g.line_of_sight(origin, target_shape, _blockers(state, {a.unit.id, b.unit.id}))
     seen = facing_seen(state, a.unit, a.model, origin, b.unit, b.model)

@@ -14,13 +14,19 @@ the one 40k7 and hh3 use for their charge moves (``rules/charging.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Point, Unit
 from .. import charging
 from ..geometry import Footprint, distance
-from .constants import BASE_CONTACT, CHARGE_TARGET, ENGAGEMENT_RANGE_HORIZONTAL, R_CHARGE
+from .constants import (
+    BASE_CONTACT,
+    CHARGE_TARGET,
+    CHARGER_CONTACT_WHOLE_MODEL,
+    ENGAGEMENT_RANGE_HORIZONTAL,
+    R_CHARGE,
+)
 from .space import footprint, geo_terrain, parts
 from .units import flag_value, live_models, on_table
 
@@ -61,16 +67,28 @@ def _scene(state: MatchState, unit: Unit, target: Unit, roll: float) -> charging
 
 
 def contact_refusal(
-    state: MatchState, unit: Unit, roll: float, ends: dict[str, Footprint], verify: Verify
+    state: MatchState,
+    unit: Unit,
+    roll: float,
+    ends: dict[str, Footprint],
+    verify: Verify,
+    whole: Mapping[str, Sequence[Footprint]],
 ) -> Rejection | None:
     """40k11 Charge [ext]: the first model of the move that ends out of base contact with the
-    target although a legal spot in base contact was within its reach; None if there is none."""
+    target although a legal spot in base contact was within its reach; None if there is none.
+
+    ``whole``: each charging model at its end as ``space.parts`` (17.02 FRAME: "measure to and
+    from the closest point on that model (so not necessarily from its base, if it has one)"), so
+    a FRAME charger is in base contact when any part of it, its base where it sticks out past its
+    hull too, touches the target (``CHARGER_CONTACT_WHOLE_MODEL``); ``ends`` (the footprints
+    collisions use) places the others while a spot is searched for one of them."""
     target = state.units.get(flag_value(unit, CHARGE_TARGET) or "")
     if target is None:
         return None
     scene = _scene(state, unit, target, roll)
     for mid, fp in ends.items():
-        if min((distance(fp, t) for t in scene.targets), default=0.0) <= BASE_CONTACT:
+        mine = whole.get(mid, [fp]) if CHARGER_CONTACT_WHOLE_MODEL else [fp]
+        if min((distance(p, t) for p in mine for t in scene.targets), default=0.0) <= BASE_CONTACT:
             continue
         placed: Sequence[Footprint] = [o for k, o in ends.items() if k != mid]
         spot = charging.contact_spot(scene, LIMITS, mid, placed)

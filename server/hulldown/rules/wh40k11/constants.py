@@ -60,6 +60,10 @@ DEFAULT_BASE_MM: Final = 32.0
 # 17.02 FRAME [decided]: line of sight from a FRAME model is also traced between points along its
 # outline and along the target models' outlines, at most this many inches apart.
 FRAME_SIGHT_STEP: Final = 0.5
+# 17.02 FRAME [decided]: where sight was found from (``space.sight_from``, the table's sight tool's
+# ``origin``, docs/table.md): the model's centre when its exact test sees, else the start of the
+# shortest clear sampled segment (True; False: the first clear one in outline order).
+FRAME_SIGHT_ORIGIN_SHORTEST: Final = True
 
 # --- movement --------------------------------------------------------------------------------
 # 17.01 grants MONSTER/VEHICLE models passage through models on these move kinds only.
@@ -73,6 +77,10 @@ OTHERS_MOVE_THROUGH_FRIENDLY: Final = False
 # moves later: the move is legal when some order keeps every path clear [decided]. False: a path
 # may cross neither where a fellow stood nor where it ends.
 OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME: Final = True
+# The baseline above (OTHERS_MOVE_THROUGH_FRIENDLY) holds inside the moving unit too: a model
+# that is not a MONSTER/VEHICLE moves through no model of its own unit either, the models moved
+# one at a time as above (False) [decided]. True: they pass through each other freely.
+OWN_UNIT_OTHERS_MOVE_THROUGH_EACH_OTHER: Final = False
 # Flags recording the Advance roll and the charge (Unit.turn_flags; reset as the owner's player
 # turn starts). The number follows the "=".
 ADVANCED: Final = "advanced"
@@ -96,6 +104,10 @@ CHARGE_DICE: Final = 2
 # A charging model ends in base contact with an enemy model of the target if it can [ext];
 # base contact is within this many inches [decided, as 40k7 and hh3].
 BASE_CONTACT: Final = 0.05
+# 17.02 FRAME with core Charge, base contact where possible [ext]: a charging FRAME model is in
+# base contact when any part of the whole model touches the target - its base where it sticks out
+# past its hull too (True), as the target's base counts (chargecontact.py); False: its hull alone.
+CHARGER_CONTACT_WHOLE_MODEL: Final = True
 
 # --- attacks ---------------------------------------------------------------------------------
 # [BLAST]: +1 attack for every 5 models in the target unit [ext].

@@ -49,6 +49,7 @@ from .constants import (
     MOVED,
     OTHERS_MOVE_THROUGH_FRIENDLY,
     OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME,
+    OWN_UNIT_OTHERS_MOVE_THROUGH_EACH_OTHER,
     R_17_01,
     R_ADVANCE,
     R_CHARGE,
@@ -56,7 +57,7 @@ from .constants import (
     R_FALL_BACK,
     R_MOVE,
 )
-from .space import extent, footprint, geo_terrain, is_engaged, move_sweep
+from .space import extent, footprint, geo_terrain, is_engaged, move_sweep, parts
 from .units import flag_int, flag_value, is_monster_vehicle, live_models, on_table, with_flags
 
 Pt = tuple[float, float]
@@ -241,10 +242,9 @@ def check_routes(
             problem = _passes_engagement(unit, r.model, sweep, others)
             if problem is not None:
                 return problem
-    if mover_mv:
-        problem = _through_own_monster_vehicles(unit, sweeps, ends)
-        if problem is not None:
-            return problem
+    problem = _through_own_models(unit, mover_mv, kind, sweeps, ends)
+    if problem is not None:
+        return problem
     problem = _check_ends(state, unit, kind, planned, ends, others)
     if problem is not None or kind != "charge" or not where_possible:
         return problem
@@ -253,7 +253,9 @@ def check_routes(
         moved = [_straight(r, spot) if r.model.id == mid else r for r in planned]
         return check_routes(state, unit, kind, moved, where_possible=False) is None
 
-    return contact_refusal(state, unit, limit, ends, verify)
+    # 17.02 FRAME: a charging model's base contact is measured from the whole model (``parts``).
+    whole = {r.model.id: parts(unit, r.model, r.end, r.heading) for r in planned}
+    return contact_refusal(state, unit, limit, ends, verify, whole)
 
 
 def _straight(route: Route, spot: Point) -> Route:
@@ -262,17 +264,38 @@ def _straight(route: Route, spot: Point) -> Route:
     return Route(route.model, ((spot.x, spot.y),), geo_path_length([start, (spot.x, spot.y)]), route.heading)
 
 
-def _through_own_monster_vehicles(
-    unit: Unit, sweeps: dict[str, BaseGeometry], ends: dict[str, Footprint]
+def _through_own_models(
+    unit: Unit, mover_mv: bool, kind: str, sweeps: dict[str, BaseGeometry], ends: dict[str, Footprint]
 ) -> Rejection | None:
     """40k11 17.01: MONSTER/VEHICLE models never move through other MONSTER/VEHICLE models, those
-    of their own unit included. The models move one at a time (OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME):
-    a path crossing where a fellow stood needs that one moved first, a path crossing where it ends
-    needs that one moved later; refused when no order of moving them meets every such need (a
-    fellow that does not move is in the way both ways)."""
+    of their own unit included; other models move through no models at all without 17.01's
+    permission (OTHERS_MOVE_THROUGH_FRIENDLY [decided]), those of their own unit included too
+    (OWN_UNIT_OTHERS_MOVE_THROUGH_EACH_OTHER [decided]). The models move one at a time
+    (OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME): a path crossing where a fellow stood needs that one moved
+    first, a path crossing where it ends needs that one moved later; refused when no order of
+    moving them meets every such need (a fellow that does not move is in the way both ways)."""
+    if not mover_mv:
+        friendly_passage = OTHERS_MOVE_THROUGH_FRIENDLY and kind in MOVE_THROUGH_KINDS
+        if OWN_UNIT_OTHERS_MOVE_THROUGH_EACH_OTHER or friendly_passage:
+            return None
     starts = {m.id: footprint(unit, m) for m in live_models(unit)}
     found = crossing_in_every_order(sweeps, starts, ends, OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME)
-    return None if found is None else _own_refusal(unit, *found)
+    if found is None:
+        return None
+    return _own_refusal(unit, *found) if mover_mv else _own_others_refusal(unit, kind, *found)
+
+
+def _own_others_refusal(unit: Unit, kind: str, model: str, obstacle: str) -> Rejection:
+    return reject(
+        "move_through_model",
+        R_17_01,
+        f"{model} cannot move through {obstacle} of its own unit {unit.name}: only MONSTER/VEHICLE "
+        "models may move through models (on normal and Advance moves), and no order of moving the "
+        "unit's models one at a time keeps their paths clear of each other",
+        model=model,
+        obstacle=obstacle,
+        kind=kind,
+    )
 
 
 def _own_refusal(unit: Unit, model: str, obstacle: str) -> Rejection:

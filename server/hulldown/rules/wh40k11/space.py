@@ -36,6 +36,7 @@ from .constants import (
     ENGAGEMENT_RANGE_HORIZONTAL,
     ENGAGEMENT_RANGE_VERTICAL,
     EPS,
+    FRAME_SIGHT_ORIGIN_SHORTEST,
     FRAME_SIGHT_STEP,
     GROUND_LEVEL_SEPARATION,
 )
@@ -113,14 +114,27 @@ def sees_shapes(state: MatchState, unit: Unit, model: Model, shapes: Sequence[Sh
     """Can this model see some part of one of ``shapes`` (``sees``, for any target shapes: the
     table's sight tool asks it of one model, docs/table.md)? 40k11 core Line of sight [ext,
     simplified]; 17.02 FRAME: from any part of the model [decided: sampled]."""
+    return sight_from(state, unit, model, shapes) is not None
+
+
+def sight_from(state: MatchState, unit: Unit, model: Model, shapes: Sequence[Shape]) -> Point | None:
+    """The point this model sees some part of one of ``shapes`` from, None if it sees none.
+
+    40k11 core Line of sight [ext, simplified]: the model's centre when its exact test sees (or
+    no terrain blocks sight at all). 17.02 FRAME ("measure to and from the closest point on that
+    model"): else a point on the outline of the whole model (``extent``) from which a sampled
+    segment to a target outline is clear [decided: sampled]; of those, the start of the shortest
+    clear segment (``FRAME_SIGHT_ORIGIN_SHORTEST``), so the table's sight tool draws the line the
+    rules found (docs/table.md).
+    """
+    centre: Point = (model.pos.x, model.pos.y)
     blockers = sight_blockers(state)
     if not blockers:
-        return True
-    centre = (model.pos.x, model.pos.y)
+        return centre
     if any(line_of_sight(centre, shape, blockers) for shape in shapes):
-        return True
-    if not is_frame(unit):
-        return False
+        return centre
+    if not is_frame(unit) or not shapes:
+        return None
     ends = np.array([p for shape in shapes for p in outline_points(shape)], dtype=float)
     origins = np.array(outline_points(extent(unit, model)), dtype=float)
     pairs = np.stack([np.repeat(origins, len(ends), axis=0), np.tile(ends, (len(origins), 1))], axis=1)
@@ -133,7 +147,15 @@ def sees_shapes(state: MatchState, unit: Unit, model: Model, shapes: Sequence[Sh
         inside = np.asarray(shapely.contains(poly, starts), dtype=bool)
         hit = np.asarray(shapely.relate_pattern(lines, poly, INTERIORS_MEET), dtype=bool)
         blocked |= hit.reshape(len(origins), len(ends)) & ~inside[:, None]
-    return bool((~blocked).any())
+    clear = ~blocked
+    if not clear.any():
+        return None
+    if FRAME_SIGHT_ORIGIN_SHORTEST:
+        lengths = np.hypot(*(pairs[:, 1, :] - pairs[:, 0, :]).T).reshape(len(origins), len(ends))
+        row = int(np.unravel_index(int(np.argmin(np.where(clear, lengths, np.inf))), clear.shape)[0])
+    else:
+        row = int(np.argmax(clear.any(axis=1)))
+    return (float(origins[row][0]), float(origins[row][1]))
 
 
 def model_distance(ua: Unit, ma: Model, ub: Unit, mb: Model) -> float:
