@@ -25,7 +25,7 @@ from shapely.geometry import Point as ShapelyPoint
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from .actions import DeepStrike, Deploy, PlaceMarker, Reserve, RollOff
+from .actions import DeepStrike, Deploy, Embark, PlaceMarker, Reserve, RollOff
 from .arrivals import (
     RESERVE_RULE,
     apply_deep_strike,
@@ -162,7 +162,7 @@ def _is_vehicle(unit: Unit) -> bool:
     return unit.kind in ("vehicle", "walker") or unit.profile.armour is not None
 
 
-def _check_turn(state: MatchState, side: Side, unit_id: str) -> Rejection | None:
+def check_turn(state: MatchState, side: Side, unit_id: str) -> Rejection | None:
     mission = state.mission
     if mission is None or mission.step not in DEPLOYING_STEPS:
         step = mission.step.replace("_", " ") if mission is not None else "none"
@@ -209,7 +209,7 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
     scouting = redeploying(state, action.unit)
     if scouting and side != state.units[action.unit].side:
         return reject("not_your_deployment", SCOUT_RULE, f"{action.unit} is not your unit")
-    refused = None if coming or scouting else _check_turn(state, side, action.unit)
+    refused = None if coming or scouting else check_turn(state, side, action.unit)
     if refused is not None:
         return refused
     assert state.mission is not None
@@ -390,7 +390,7 @@ def apply_deploy(state: MatchState, side: Side, action: Deploy, ctx: ApplyContex
 
 
 def validate_reserve(state: MatchState, side: Side, action: Reserve) -> Rejection | None:
-    refused = _check_turn(state, side, action.unit)
+    refused = check_turn(state, side, action.unit)
     if refused is not None:
         return refused
     assert state.mission is not None
@@ -719,10 +719,11 @@ def declare(table: DispatchTable) -> None:
 
 
 SETUP_ACTIONS = (RollOff, PlaceMarker, Deploy, Reserve)
+# In set-up an ``embark`` starts a unit embarked (match/setup_embark.py); afterwards it is a move.
 
 
 def _named_units(action: object) -> list[str]:
-    from .actions import Charge, Embark, Fight, Move, Shoot
+    from .actions import Charge, Fight, Move, Shoot
 
     names: list[str] = []
     unit = getattr(action, "unit", None)
@@ -748,7 +749,7 @@ def check_setup(state: MatchState, action: object) -> Rejection | None:
             )
         return None
     if in_setup(state):
-        if not isinstance(action, SETUP_ACTIONS):
+        if not isinstance(action, (*SETUP_ACTIONS, Embark)):
             step = state.mission.step
             return reject(
                 "in_setup",

@@ -29,6 +29,7 @@ from ...match.context import ApplyContext
 from ...match.dispatch import Applier, DispatchTable, Validator
 from ...match.rejection import Rejection, reject
 from ...match.setup import declare as declare_setup
+from ...match.setup_embark import embark_handlers
 from ...match.state import MatchState, Side, Unit
 from ..phases import PHASES_HH3
 from . import assault, battlesmith, challenge, endphase, joining, movement, shooting, transports
@@ -97,7 +98,14 @@ RULES.on(Shoot, _of_unit(shooting.validate_shoot), _to_unit(shooting.apply_shoot
 RULES.on(Charge, _of_unit(assault.validate_charge), _to_unit(assault.apply_charge))
 RULES.on(Fight, _of_unit(assault.validate_fight), _to_unit(assault.apply_fight))
 RULES.on(Challenge, _of_unit(challenge.validate_challenge), _to_unit(challenge.apply_challenge))
-RULES.on(Embark, _of_unit(transports.validate_embark), _to_unit(transports.apply_embark))
+RULES.on(
+    Embark,
+    *embark_handlers(
+        _of_unit(transports.validate_embark),
+        _to_unit(transports.apply_embark),
+        transports.check_start_embarked,
+    ),
+)
 RULES.on(Disembark, _of_unit(transports.validate_disembark), _to_unit(transports.apply_disembark))
 RULES.on(Join, _of_unit(joining.validate_join), _to_unit(joining.apply_join))
 RULES.on(Leave, _of_unit(joining.validate_leave), _to_unit(joining.apply_leave))

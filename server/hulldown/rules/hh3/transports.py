@@ -138,29 +138,9 @@ def began_within_range(transport: Unit, unit: Unit) -> bool:
     return not unit.flag(F_MOVED) and transport.flag(embark_from_flag(unit.id))
 
 
-def validate_embark(state: MatchState, unit: Unit, action: Embark) -> Rejection | None:
-    if state.phase != "movement":
-        return reject("wrong_phase", R_EMBARK, f"units embark in the Movement phase, not {state.phase}")
-    if unit.embarked_in is not None:
-        return reject("already_embarked", R_EMBARK, f"{unit.name} is already embarked")
-    if unit.kind not in EMBARK_KINDS:
-        return reject(
-            "cannot_embark", R_TRANSPORT, f"only Infantry or Paragon units embark, {unit.name} is {unit.kind}"
-        )
-    if unit.flag(F_DISEMBARKED):
-        return reject(
-            "embark_and_disembark", R_EMBARK, f"{unit.name} disembarked this turn: it cannot embark again"
-        )
-    if statuses.is_pinned(unit):
-        return reject("pinned", R_EMBARK, f"{unit.name} is Pinned: it cannot move, so it cannot embark")
-    if locked(state, unit):
-        # hh3 core, Locked in Combat: no move, and embarking is the unit's move [decided].
-        return reject("locked_in_combat", R_CORE_MOVE, f"{unit.name} is locked in combat: it cannot embark")
-    transport = state.units.get(action.transport)
-    if transport is None or not on_table(transport) or transport.side != unit.side:
-        return reject(
-            "unknown_transport", R_EMBARK, f"no friendly transport {action.transport!r} on the table"
-        )
+def check_room(unit: Unit, transport: Unit) -> Rejection | None:
+    """hh3 Transport sub-type, Who can get in: a Transport of the unit's Faction, carrying no other
+    unit, with room for it (Bulky (X) counted; none at all in a Light Transport)."""
     if not transport.has(TRANSPORT_KEYWORD):
         return reject("not_a_transport", R_TRANSPORT, f"{transport.name} has no Transport sub-type")
     if unit.faction != transport.faction:
@@ -189,6 +169,53 @@ def validate_embark(state: MatchState, unit: Unit, action: Embark) -> Rejection 
             needed=used,
             capacity=capacity,
         )
+    return None
+
+
+def check_start_embarked(state: MatchState, unit: Unit, transport: Unit) -> Rejection | None:
+    """Set-up (hh3 Transport sub-type, Who can get in): who may start the battle embarked in
+    ``transport`` - an Infantry or Paragon unit it has room for; where the models stand does not
+    matter yet."""
+    if unit.kind not in EMBARK_KINDS:
+        return reject(
+            "cannot_embark", R_TRANSPORT, f"only Infantry or Paragon units embark, {unit.name} is {unit.kind}"
+        )
+    room = check_room(unit, transport)
+    if room is not None:
+        return room
+    if not transport.profile.access:
+        return reject(
+            "no_access_point", R_EMBARK, f"{transport.name} has no access point: nothing could disembark"
+        )
+    return None
+
+
+def validate_embark(state: MatchState, unit: Unit, action: Embark) -> Rejection | None:
+    if state.phase != "movement":
+        return reject("wrong_phase", R_EMBARK, f"units embark in the Movement phase, not {state.phase}")
+    if unit.embarked_in is not None:
+        return reject("already_embarked", R_EMBARK, f"{unit.name} is already embarked")
+    if unit.kind not in EMBARK_KINDS:
+        return reject(
+            "cannot_embark", R_TRANSPORT, f"only Infantry or Paragon units embark, {unit.name} is {unit.kind}"
+        )
+    if unit.flag(F_DISEMBARKED):
+        return reject(
+            "embark_and_disembark", R_EMBARK, f"{unit.name} disembarked this turn: it cannot embark again"
+        )
+    if statuses.is_pinned(unit):
+        return reject("pinned", R_EMBARK, f"{unit.name} is Pinned: it cannot move, so it cannot embark")
+    if locked(state, unit):
+        # hh3 core, Locked in Combat: no move, and embarking is the unit's move [decided].
+        return reject("locked_in_combat", R_CORE_MOVE, f"{unit.name} is locked in combat: it cannot embark")
+    transport = state.units.get(action.transport)
+    if transport is None or not on_table(transport) or transport.side != unit.side:
+        return reject(
+            "unknown_transport", R_EMBARK, f"no friendly transport {action.transport!r} on the table"
+        )
+    room = check_room(unit, transport)
+    if room is not None:
+        return room
     if not transport.profile.access:
         return reject("no_access_point", R_EMBARK, f"{transport.name} has no access point")
     far = out_of_embark_range(transport, unit)

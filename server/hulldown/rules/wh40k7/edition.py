@@ -30,6 +30,7 @@ from ...match.context import ApplyContext
 from ...match.dispatch import DispatchTable, sideless, sideless_apply
 from ...match.rejection import Rejection, reject
 from ...match.setup import declare as declare_setup
+from ...match.setup_embark import embark_handlers
 from ...match.state import Decision, MatchState, Side
 from ..phases import PHASES_40K7, end_phase
 from . import (
@@ -154,7 +155,14 @@ RULES.on(Pivot, sideless(movement.validate_pivot), sideless_apply(movement.apply
 RULES.on(Shoot, sideless(shooting.validate_shoot), shooting.apply_shoot)
 RULES.on(Charge, sideless(charge.validate_charge), sideless_apply(charge.apply_charge))
 RULES.on(Fight, sideless(assault.validate_fight), sideless_apply(assault.apply_fight))
-RULES.on(Embark, sideless(transports.validate_embark), sideless_apply(transports.apply_embark))
+RULES.on(
+    Embark,
+    *embark_handlers(
+        sideless(transports.validate_embark),
+        sideless_apply(transports.apply_embark),
+        transports.check_start_embarked,
+    ),
+)
 RULES.on(Disembark, sideless(transports.validate_disembark), sideless_apply(transports.apply_disembark))
 RULES.on(Abandon, sideless(squadrons.validate_abandon), sideless_apply(squadrons.apply_abandon))
 RULES.on(Manifest, psychic.validate_manifest, _apply_manifest)

@@ -55,6 +55,37 @@ def carried(state: MatchState, transport: Unit) -> int:
     return sum(m.bulky for pid in transport.passengers for m in alive(state.units[pid]))
 
 
+def check_room(state: MatchState, unit: Unit, transport: Unit) -> Rejection | None:
+    """One unit per transport (any number in a Super-heavy), up to its Transport Capacity."""
+    if transport.passengers and not is_super_heavy(transport):
+        return reject(
+            "transport_full",
+            refs.TRANSPORT,
+            f"{transport.name} already carries a unit (one unit per transport)",
+        )
+    need = sum(m.bulky for m in alive(unit))
+    free = transport.profile.capacity - carried(state, transport)
+    if need > free:
+        return reject(
+            "over_capacity",
+            refs.TRANSPORT,
+            f"{unit.name} needs {need} places, {transport.name} has {free} free",
+            needed=need,
+            free=free,
+        )
+    return None
+
+
+def check_start_embarked(state: MatchState, unit: Unit, transport: Unit) -> Rejection | None:
+    """Set-up (40k7 Vehicles, Transports): who may start the game embarked in ``transport`` -
+    the Infantry unit it has room for; where the models stand does not matter yet."""
+    if is_vehicle(unit) or unit.kind != "infantry":
+        return reject("not_infantry", refs.TRANSPORT, f"{unit.name} is not Infantry: only Infantry embarks")
+    if not is_transport(transport):
+        return reject("not_a_transport", refs.TRANSPORT, f"{transport.name} is not a transport")
+    return check_room(state, unit, transport)
+
+
 def validate_embark(state: MatchState, action: Embark) -> Rejection | None:
     unit = state.units[action.unit]
     if state.phase != "movement":
@@ -89,22 +120,9 @@ def validate_embark(state: MatchState, action: Embark) -> Rejection | None:
         return reject("zooming_flyer", refs.FLYER, f"{transport.name} is a Zooming Flyer: no embarking")
     if transport.flag("tank_shock"):
         return reject("tank_shocked", refs.TANK_SHOCK, f"{transport.name} made a Tank Shock or Ram this turn")
-    if transport.passengers and not is_super_heavy(transport):
-        return reject(
-            "transport_full",
-            refs.TRANSPORT,
-            f"{transport.name} already carries a unit (one unit per transport)",
-        )
-    need = sum(m.bulky for m in alive(unit))
-    free = transport.profile.capacity - carried(state, transport)
-    if need > free:
-        return reject(
-            "over_capacity",
-            refs.TRANSPORT,
-            f"{unit.name} needs {need} places, {transport.name} has {free} free",
-            needed=need,
-            free=free,
-        )
+    room = check_room(state, unit, transport)
+    if room is not None:
+        return room
     edges = access_edges(transport)
     for m in alive(unit):
         d = max(0.0, _edge_distance((m.pos.x, m.pos.y), edges) - base_radius(m))

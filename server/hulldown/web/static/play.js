@@ -1391,7 +1391,7 @@ function zoneCentre() {
   return [zone.points.reduce((s, p) => s + p[0], 0) / n, zone.points.reduce((s, p) => s + p[1], 0) / n];
 }
 
-function startDeployDrag(unit, modelId, point, event, { rotating = false, released = false } = {}) {
+function startDeployDrag(unit, modelId, point, event, { rotating = false, released = false, heading } = {}) {
   const held = unit.models[modelId];
   const start = offTableModel(held) ? point : held.pos;
   table.drag = {
@@ -1405,8 +1405,8 @@ function startDeployDrag(unit, modelId, point, event, { rotating = false, releas
     offset: released || offTableModel(held) ? [0, 0] : [held.pos[0] - point[0], held.pos[1] - point[1]],
     waypoints: [],
     current: [start[0], start[1]],
-    heading: held.heading,
-    turned: rotating,
+    heading: heading ?? held.heading,
+    turned: rotating || heading !== undefined,
     pointer: event ? event.pointerId : null,
     checkedKey: null,
     inflight: false,
@@ -1418,7 +1418,74 @@ function startDeployDrag(unit, modelId, point, event, { rotating = false, releas
 function startPlace(unit) {
   select(unit.id);
   const lead = leadModel(unit);
-  startDeployDrag(unit, lead.id, zoneCentre(), null, { released: true });
+  const field = $("place-heading");
+  if (field && field.value !== "") setPlaceHeading(unit, field.value);
+  startDeployDrag(unit, lead.id, zoneCentre(), null, { released: true, heading: isVehicle(unit) ? placeHeading(unit) : undefined });
+}
+
+// The heading a vehicle is placed at with "Place" (the field beside it): what the player typed,
+// else the heading it has now. Typed while its models follow the pointer, it turns them at once.
+const normalHeading = (deg) => Number((((deg % 360) + 360) % 360).toFixed(1));
+function placeHeading(unit) {
+  const typed = table.placeHeading && table.placeHeading.unit === unit.id ? table.placeHeading.heading : null;
+  return typed ?? normalHeading(leadModel(unit).heading);
+}
+
+function setPlaceHeading(unit, value) {
+  const deg = Number(value);
+  if (value === "" || !Number.isFinite(deg)) return;
+  table.placeHeading = { unit: unit.id, heading: normalHeading(deg) };
+  const d = table.drag;
+  if (d && d.deploy && d.released && d.unit === unit.id) {
+    d.heading = table.placeHeading.heading;
+    d.turned = true;
+    updateDrag([d.current[0] - d.offset[0], d.current[1] - d.offset[1]]);
+  }
+}
+
+function placeHeadingField(unit) {
+  return h(
+    "label",
+    { class: "place-heading" },
+    " heading ",
+    h("input", { id: "place-heading", type: "number", step: 5, size: 5, value: placeHeading(unit), onchange: (e) => setPlaceHeading(unit, e.target.value), title: "degrees counter-clockwise from +x (docs/geometry.md)" }),
+    "°",
+  );
+}
+
+// Set-up: the side's transports still to deploy that a unit of it may start embarked in, asked of
+// the server (POST /check of the embark: docs/missions.md "Set-up, as actions"). Only those it
+// accepts are offered; the answer is kept per unit and sequence number.
+function embarkCandidates(unit) {
+  return unitsOf(table.view, (t) => t.side === unit.side && t.id !== unit.id && t.profile.capacity > 0 && !t.embarked_in && whereIs(t.id) === "undeployed");
+}
+
+function startEmbarkedControl(unit) {
+  if (unit.passengers && unit.passengers.length) return null;
+  const candidates = embarkCandidates(unit);
+  if (!candidates.length) return null;
+  const key = `${unit.id}@${table.view.seq}`;
+  if (!table.embarkChecks || table.embarkChecks.key !== key) {
+    table.embarkChecks = { key, answers: null };
+    Promise.all(candidates.map((t) => check({ type: "embark", unit: unit.id, transport: t.id }).then((r) => [t.id, r])))
+      .then((answers) => {
+        if (table.embarkChecks && table.embarkChecks.key === key) {
+          table.embarkChecks.answers = Object.fromEntries(answers);
+          renderPanels();
+        }
+      })
+      .catch((error) => table.errors.push(String(error)));
+  }
+  const answers = table.embarkChecks.answers;
+  if (!answers) return h("div", { id: "start-embarked", "data-state": "asking" }, "asking the server which transports could take it…");
+  const open = candidates.filter((t) => answers[t.id] && answers[t.id].ok);
+  return h(
+    "div",
+    { id: "start-embarked", "data-state": "known" },
+    ...open.map((t) =>
+      h("button", { type: "button", class: "start-embarked", "data-transport": t.id, onclick: () => act("setup", { type: "embark", unit: unit.id, transport: t.id }) }, `Start embarked in ${t.name}`),
+    ),
+  );
 }
 
 function deployAction(d, unit) {
@@ -1487,12 +1554,14 @@ function setupControls() {
     const mine = deployingNow();
     const what = step === "infiltrate" ? "set up an Infiltrator (anywhere far enough from the enemy)" : "deploy";
     parts.push(h("h2", { id: "deploying", "data-side": mission.deploying }, mine ? `Set-up: you ${what}${step === "deploy" ? ` (zone ${zone})` : ""}` : `Set-up: side ${SIDE[mission.deploying]} ${step === "infiltrate" ? "sets up an Infiltrator" : "deploys"}`));
-    if (mine) parts.push(h("p", { class: "note" }, "Drag each unit into your zone (the wheel turns a vehicle), or press Place and click where it goes; or hold it in reserve."));
+    if (mine) parts.push(h("p", { class: "note" }, "Drag each unit into your zone (the wheel turns a vehicle), or press Place (a vehicle at the heading beside it) and click where it goes; or hold it in reserve, or start it embarked in a transport from its card."));
   } else {
     parts.push(h("h2", {}, `Set-up: ${step.replace("_", " ")}`));
   }
   const mineLeft = unitsOf(view, (u) => u.side === table.side && whereIs(u.id) && !u.embarked_in);
-  if (mineLeft.length) {
+  // Units starting embarked are listed too: they are deployed (or held in reserve) with their transport.
+  const aboard = unitsOf(view, (u) => u.side === table.side && whereIs(u.id) && u.embarked_in);
+  if (mineLeft.length || aboard.length) {
     parts.push(
       h(
         "ul",
@@ -1503,7 +1572,15 @@ function setupControls() {
             { "data-unit": u.id, "data-where": whereIs(u.id) },
             h("a", { href: "#", onclick: (e) => (e.preventDefault(), select(u.id)) }, `${u.name} (${u.id})`),
             `: ${whereIs(u.id)}`,
-            u.passengers && u.passengers.length ? ` with ${u.passengers.join(", ")}` : "",
+            u.passengers && u.passengers.length ? ` with ${u.passengers.map((p) => `${view.units[p].name} (${p})`).join(", ")} embarked` : "",
+          ),
+        ),
+        ...aboard.map((u) =>
+          h(
+            "li",
+            { "data-unit": u.id, "data-where": whereIs(u.id), "data-embarked-in": u.embarked_in, class: "embarked" },
+            h("a", { href: "#", onclick: (e) => (e.preventDefault(), select(u.id)) }, `${u.name} (${u.id})`),
+            `: embarked in ${view.units[u.embarked_in].name} (${u.embarked_in})`,
           ),
         ),
       ),
@@ -1542,15 +1619,19 @@ function setupSection(unit) {
       {},
       scoutingNow(unit)
         ? `${unit.name} redeploys (Scout): drag it.`
-        : where
+        : unit.embarked_in
+          ? `${unit.name} starts embarked in ${table.view.units[unit.embarked_in].name}: it is deployed with it${where === "undeployed" ? " (undo to take it out)" : ""}.`
+          : where
           ? `${unit.name} is ${where === "undeployed" ? "still to deploy" : where === "reserve" ? "in reserve" : `arriving: place it ${arrivalText(unit)}${deepStriker ? ", or Deep Strike" : ""}`}.`
           : `${unit.name} is deployed (undo to place it again).`,
     ),
     placeable && !table.deepStrike ? h("button", { type: "button", id: "place", onclick: () => startPlace(unit) }, "Place") : null,
+    placeable && !table.deepStrike && isVehicle(unit) ? placeHeadingField(unit) : null,
     deepStriker ? deepStrikeControl(unit, { armed: !!table.deepStrike, arm: () => armDeepStrike(unit), cancel: cancelDeepStrike }) : null,
     placeable && where === "undeployed" && table.view.mission.mission.reserves !== false
       ? h("button", { type: "button", id: "reserve", onclick: () => act("setup", { type: "reserve", unit: unit.id }) }, "Hold in reserve")
       : null,
+    placeable && where === "undeployed" && setupStep() === "deploy" && !isVehicle(unit) ? startEmbarkedControl(unit) : null,
     message("setup"),
   );
 }
