@@ -223,3 +223,23 @@ def test_tank_shock_stops_short_of_an_enemy_unit_locked_in_combat() -> None:
     assert not any(r.purpose.startswith("Morale") for r in res.rolls)
     assert "falling_back" not in res.state.units["e"].statuses
     assert all(m.alive for m in res.state.units["e"].models.values())
+
+
+def test_ram_stops_short_of_a_walker_locked_in_combat() -> None:
+    """40k7 Vehicles, Tanks: Ramming is a Tank Shock, and "a Tank Shock cannot be attempted
+    against enemies that are locked in combat" (LOCKED_UNITS_STOP_THE_TANK: a Ram likewise). The
+    enemy Walker w (hull x 17.75-22.25 about its centre at 20) is locked with the rammer's friends
+    f (in base contact with its side, off the rammer's path). The Land Raider (front at x = 12.25)
+    rolls no ram dice and stops 1" short of the Walker's rear: its centre ends at 17.75 - 1 - 2.25.
+    It had rammed the Walker, a vehicle locked in combat."""
+    lr = vehicle("lr", "a", 10, 24, armour=(14, 14, 14), keywords=("tank",), weapons=(krak(),))
+    walker = vehicle(
+        "w", "b", 20, 24, armour=(12, 12, 10), keywords=("walker",), kind="walker", ws=4, s=6, a=2
+    )
+    friends = infantry("f", "a", [(20, 24 + 1.75 + R)])
+    state = make_state(lr, walker, friends)
+    res = act(state, "a", Move("lr", (Point(22, 24),), kind="ram"), [])
+    pos = res.state.units["lr"].models["lr-m"].pos
+    assert abs(pos.x - (17.75 - 1 - 2.25)) < 1e-6 and pos.y == 24
+    assert not res.rolls
+    assert res.state.units["w"].hp == 3 and res.state.units["lr"].hp == 3  # no collision

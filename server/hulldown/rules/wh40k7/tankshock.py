@@ -214,7 +214,8 @@ def _shockable(state: MatchState, unit: Unit) -> bool:
     """40k7 Vehicles, Tanks: Tank Shock - "a Tank Shock cannot be attempted against enemies that
     are locked in combat": such a unit is not Tank Shocked (no Morale check, no Death or Glory)
     and, as the Tank may not move through it, the Tank stops 1" short of it as it does of
-    friendly models (`LOCKED_UNITS_STOP_THE_TANK` [decided]); Rams obey the same restriction."""
+    friendly models (`LOCKED_UNITS_STOP_THE_TANK` [decided]); Rams obey the same restriction: a
+    Walker or Chariot locked in combat is not rammed, the rammer stops 1" short of it."""
     return not (LOCKED_UNITS_STOP_THE_TANK and locked_in_combat(state, unit))
 
 
@@ -236,7 +237,8 @@ def _events(state: MatchState, run: _Run) -> tuple[float, list[tuple[float, str]
             if other.side == unit.side:
                 stop = min(stop, t - STOP_SHORT)
             elif is_vehicle(other):
-                if run.kind == "ram":
+                # A Walker or Chariot locked in combat is not rammed either (see _shockable).
+                if run.kind == "ram" and not locked.setdefault(other.id, not _shockable(state, other)):
                     rams.append((t, other.id))
                 else:
                     stop = min(stop, t - STOP_SHORT)
