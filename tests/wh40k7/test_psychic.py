@@ -332,3 +332,19 @@ def test_a_squadron_attempts_each_psychic_power_once_per_phase() -> None:
     once = act(state, "a", Manifest("pilot", "smite", "m", 1), [1]).state
     refused = rejected(once, "a", Manifest("pilot2", "smite", "m", 1))
     assert refused.code == "power_already_attempted"
+
+
+def test_each_psychic_pilot_of_a_squadron_adds_its_mastery_level_to_the_pool() -> None:
+    """40k7 Generating Warp Charge, decided (EACH_PILOT_GENERATES_WARP_CHARGE): a squadron of a
+    Mastery Level 2 and a Mastery Level 1 Psychic Pilot adds 2 + 1; a 3 on the D6 gives side a 6.
+    Counted once as a unit at its highest level it would be 5."""
+    first = _psyker("p1", squadron="sq")
+    second = replace(
+        _psyker("p2", level="psychic_pilot", squadron="sq"),
+        models={
+            mid: replace(m, pos=replace(m.pos, y=30.0))
+            for mid, m in _psyker("p2", squadron="sq").models.items()
+        },
+    )
+    state = _in_psychic_phase(first, second, _marines(), d6=3)
+    assert (pool(state, "a"), pool(state, "b")) == (6, 3)

@@ -38,6 +38,11 @@ WITCHFIRE_RULE = "witchfire"  # weapon rule ``witchfire:X``
 # vehicles of one squadron knowing Smite know one power, whatever the ids of their profiles
 # [decided].
 SAME_POWER_BY_NAME = True
+# Generating Warp Charge adds "the Mastery Levels of all the Psyker units" on the table. A vehicle
+# squadron is one unit, but each of its Psychic Pilot vehicles is a Psyker with its own Mastery
+# Level: each adds its level (True) [decided]; False would count the squadron once, at the highest
+# level among its vehicles on the table.
+EACH_PILOT_GENERATES_WARP_CHARGE = True
 
 
 def mastery_level(unit: Unit) -> int:
@@ -87,7 +92,16 @@ def psykers_on_table(state: MatchState, side: Side) -> list[Unit]:
 
 
 def mastery_total(state: MatchState, side: Side) -> int:
-    return sum(mastery_level(u) for u in psykers_on_table(state, side))
+    """40k7 Generating Warp Charge: the Mastery Levels of the side's Psykers on the table, each
+    Psychic Pilot vehicle of a squadron with its own (``EACH_PILOT_GENERATES_WARP_CHARGE``)."""
+    psykers = psykers_on_table(state, side)
+    if EACH_PILOT_GENERATES_WARP_CHARGE:
+        return sum(mastery_level(u) for u in psykers)
+    highest: dict[str, int] = {}
+    for u in psykers:
+        key = u.squadron or u.id
+        highest[key] = max(highest.get(key, 0), mastery_level(u))
+    return sum(highest.values())
 
 
 def pool(state: MatchState, side: Side) -> int:
