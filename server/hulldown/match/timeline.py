@@ -8,7 +8,8 @@ snapshots. Undo targets are resolved through the same ``state_at``.
 
 While folding it records what replays and ``hulldown verify`` need: which actions were undone
 and by which event (``undone_by``), the seq where every turn, player turn and phase starts, and
-the dice every event drew.
+the dice every event drew - unless made with ``indexed=False``, as ``fold_history`` makes it,
+whose caller wants the final state alone.
 """
 
 from __future__ import annotations
@@ -42,8 +43,11 @@ class Timeline:
         before: StateAt | None = None,
         checkpoint_every: int = 64,
         recent: int = 256,
+        indexed: bool = True,
     ) -> None:
         self.match_id = match_id
+        # False: only the states are kept (``fold_history``): no index, no dice drawn, no lines.
+        self.indexed = indexed
         self.dice_for = dice_for
         self.state = start if start is not None else MatchState(match_id=match_id, edition="40k7", seq=0)
         self.base = self.state.seq
@@ -83,13 +87,15 @@ class Timeline:
         after = evolve_with_history(before, event, dice, self.state_at, ctx)
         self.events.append(event)
         self.state = after
-        rolls = dice.rolls
-        if rolls:
-            self.drawn[seq] = tuple(r.value for r in rolls)
         self._recent.append(after)
         if seq % self._every == 0:
             self._checkpoints[seq] = after
             self._checkpoint_seqs.append(seq)
+        if not self.indexed:
+            return after
+        rolls = dice.rolls
+        if rolls:
+            self.drawn[seq] = tuple(r.value for r in rolls)
         self._record(before, after, seq)
         count = after.log_count - before.log_count
         if count > 0:
@@ -239,8 +245,11 @@ def fold_history(
     match_id: str, events: Iterable[Event], dice_for: DiceFor, start: MatchState | None = None
 ) -> MatchState:
     """The canonical fold of a match log: undos and takebacks restore earlier states exactly.
+    Only the final state is wanted: the timeline keeps what finding earlier states needs (the
+    events, checkpoint and recent states) and no index (``indexed=False``: no line of play,
+    phase starts, dice drawn or lines written, which nothing here would read).
     The collector stays paused until the timeline, which only this fold uses, is freed: the
     collection that follows a pause then has the final state to look at, not every event and
     state the timeline kept (match/gc_pause.py)."""
     with collections_paused():
-        return Timeline(match_id, dice_for, start=start).extend(events)
+        return Timeline(match_id, dice_for, start=start, indexed=False).extend(events)
