@@ -58,6 +58,8 @@ const scrubber = new Scrubber({
   label: $("scrub-label"),
   back: $("step-back"),
   forward: $("step-forward"),
+  playButton: $("play"),
+  speed: $("play-speed"),
   live: $("go-live"),
   jump: $("jump"),
   onSeek: (seq) => seek(seq),
@@ -159,21 +161,25 @@ async function refreshArc(view) {
   }
 }
 
+// Show the live view (seq null) or fetch the state at seq. Resolves once answered: false when the
+// fetch failed (the scrubber's playback then stops).
 async function seek(seq) {
   if (seq === null) {
     viewer.replay = null;
     render();
-    return;
+    return true;
   }
   try {
     const response = await fetch(withQuery(`${base}/state`, { at: seq }), { headers });
     if (!response.ok) throw new Error(`state at ${seq}: HTTP ${response.status}`);
     const { view } = await response.json();
-    if (scrubber.position !== seq) return; // the slider moved on meanwhile
+    if (scrubber.position !== seq) return true; // the slider moved on meanwhile
     viewer.replay = view;
     render();
+    return true;
   } catch (error) {
     viewer.errors.push(String(error));
+    return false;
   }
 }
 
