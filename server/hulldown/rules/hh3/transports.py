@@ -180,13 +180,17 @@ def check_start_embarked(state: MatchState, unit: Unit, transport: Unit) -> Reje
         return reject(
             "cannot_embark", R_TRANSPORT, f"only Infantry or Paragon units embark, {unit.name} is {unit.kind}"
         )
+    return _room_and_access(unit, transport)
+
+
+def _room_and_access(unit: Unit, transport: Unit) -> Rejection | None:
+    """hh3 Transport sub-type, Who can get in and Embarking: room for the unit, and an access
+    point to get in (and out) by."""
     room = check_room(unit, transport)
     if room is not None:
         return room
     if not transport.profile.access:
-        return reject(
-            "no_access_point", R_EMBARK, f"{transport.name} has no access point: nothing could disembark"
-        )
+        return reject("no_access_point", R_EMBARK, f"{transport.name} has no access point")
     return None
 
 
@@ -213,11 +217,9 @@ def validate_embark(state: MatchState, unit: Unit, action: Embark) -> Rejection 
         return reject(
             "unknown_transport", R_EMBARK, f"no friendly transport {action.transport!r} on the table"
         )
-    room = check_room(unit, transport)
-    if room is not None:
-        return room
-    if not transport.profile.access:
-        return reject("no_access_point", R_EMBARK, f"{transport.name} has no access point")
+    refused = _room_and_access(unit, transport)
+    if refused is not None:
+        return refused
     far = out_of_embark_range(transport, unit)
     if far is not None and not began_within_range(transport, unit):
         model, d = far
