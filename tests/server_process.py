@@ -119,3 +119,18 @@ def server_with_env(
         yield process
     finally:
         process.stop()
+
+
+def logging_server(
+    redis_url: str, prefix: str, log: Path, log_format: str = "json", env: dict[str, str] | None = None
+) -> ServerProcess:
+    """A server (not started) that writes every line from ``info`` up, in ``log_format``, to ``log``
+    (the access log and the actions' lines included: docs/operations.md, Logs)."""
+    return ServerProcess(
+        redis_url=redis_url,
+        prefix=prefix,
+        log=log,
+        log_level="info",
+        extra_args=("--log-format", log_format),
+        env=env,
+    )

@@ -14,7 +14,7 @@ from hulldown.cli.logging_setup import ScrubbingTextFormatter, scrub
 from hulldown.client import Client
 from hulldown.wire import protocol
 
-from ..server_process import ServerProcess
+from ..server_process import logging_server
 from .helpers import END, MOVE, create
 
 SECRET = "s3cr3t-T0ken_value"
@@ -44,9 +44,7 @@ async def test_json_log_lines_parse_and_carry_the_action_fields(
     redis_url: str, key_prefix: str, tmp_path: Path
 ) -> None:
     log = tmp_path / "server.log"
-    server = ServerProcess(
-        redis_url=redis_url, prefix=key_prefix, log=log, log_level="info", extra_args=("--log-format", "json")
-    )
+    server = logging_server(redis_url, key_prefix, log)
     server.start()
     try:
         created = create(server.http)

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import yaml
 
-from ..server_process import ServerProcess
+from ..server_process import ServerProcess, logging_server
 
 ROOT = Path(__file__).resolve().parents[2]
 BROWSER_HOST = "localhost:8000"  # what a browser sends to the proxy of docker-compose.yml
@@ -95,13 +95,8 @@ def test_behind_the_shipped_proxy_the_access_log_names_the_client_and_links_keep
         environment = yaml.safe_load((ROOT / name).read_text())["services"]["hulldown"]["environment"]
         assert environment["FORWARDED_ALLOW_IPS"] == "*", name
     log = tmp_path / "server.log"
-    server = ServerProcess(
-        redis_url=redis_url,
-        prefix=key_prefix,
-        log=log,
-        log_level="info",
-        extra_args=("--log-format", "json"),
-        env={"FORWARDED_ALLOW_IPS": environment["FORWARDED_ALLOW_IPS"]},
+    server = logging_server(
+        redis_url, key_prefix, log, env={"FORWARDED_ALLOW_IPS": environment["FORWARDED_ALLOW_IPS"]}
     )
     server.start()
     try:

@@ -14,7 +14,7 @@ import websockets
 
 from hulldown.client import Client, get_state
 
-from ..server_process import ServerProcess
+from ..server_process import logging_server
 from .helpers import END, MOVE, bearer, create, private_duel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,13 +25,7 @@ async def test_a_token_in_a_query_string_never_reaches_the_log(
     redis_url: str, key_prefix: str, tmp_path: Path, log_format: str
 ) -> None:
     log = tmp_path / "server.log"
-    server = ServerProcess(
-        redis_url=redis_url,
-        prefix=key_prefix,
-        log=log,
-        log_level="info",
-        extra_args=("--log-format", log_format),
-    )
+    server = logging_server(redis_url, key_prefix, log, log_format)
     server.start()
     try:
         created = create(server.http, private_duel())
