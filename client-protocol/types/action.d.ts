@@ -143,6 +143,7 @@ export interface Fight {
   weapon?: string | null;
   nonce?: string;
   target_model?: string | null;
+  smash?: boolean;
 }
 /**
  * hh3 Challenge Sub-Phase: the Paragon model ``model`` of ``unit`` challenges the enemy unit

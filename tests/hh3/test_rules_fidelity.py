@@ -703,3 +703,13 @@ def test_other_editions_refuse_a_target_model() -> None:
     )
     why = rejection(s, "a", Shoot("a1", (Fire("gun", "b1", target_model="b1-1"),)))
     assert why is not None and why.code == "unsupported_field"
+
+
+def test_other_editions_refuse_a_smash_attack() -> None:
+    """Smash Attacks (``Fight.smash``) are a 40k7 special rule (40k7 Special Rules, Smash): an hh3
+    fight asking for one is refused, not ignored."""
+    hero = squad("p", "a", [(30 - 1.27, 24)], kind="paragon", a=1)
+    victims = squad("t", "b", [(30, 24), (31.3, 24)], sv=3)
+    state = make([hero, victims], phase="assault")
+    why = rejection(state, "a", Fight("p", "t", smash=True))
+    assert why is not None and why.code == "unsupported_field" and "smash" in why.message

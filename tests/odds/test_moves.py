@@ -7,7 +7,7 @@ import pytest
 
 from hulldown.match.actions import Fight, Move
 from hulldown.match.state import Point
-from tests.wh40k7.builders import infantry, make_state, rhino, ruin, vehicle, weapon
+from tests.wh40k7.builders import dreadnought, infantry, make_state, rhino, ruin, vehicle, weapon
 
 from .helpers import EPS, d6_probability, odds, unit_odds
 
@@ -94,3 +94,19 @@ def test_a_fight_against_a_vehicle() -> None:
     assert r.glancing.p == pytest.approx(4 / 6 * 1 / 6, abs=EPS)
     assert r.penetrating.p == pytest.approx(4 / 6 * 4 / 6, abs=EPS)
     assert answer.summary[0].startswith("Power fist -> Rhino, rear AV10: destroyed")
+
+
+def test_a_smash_attack_rerolls_its_armour_penetration() -> None:
+    """40k7 Special Rules, Smash: a Walker with Smash (the keyword ``smash``, as a Super-heavy Walker
+    has it) makes a single Smash Attack (S6 doubled to S10) at a
+    Land Raider's rear (AV14), hitting on 3+, re-rolls a penetration roll that did nothing
+    (penetration.SMASH_REROLL_RESULTS): D6 + 10 is nothing on 1-3, glancing on 4, penetrating on
+    5-6, so glancing 1/6 + 3/6 x 1/6 = 1/4 and penetrating 2/6 + 3/6 x 2/6 = 1/2 of the hits."""
+    walker = dreadnought("w", "a", 26.5, 24, 0, keywords=("walker", "smash"))
+    raider = vehicle("t", "b", 30, 24, 0, name="Land Raider", armour=(14, 14, 14), hp=4)
+    state = make_state(walker, raider, phase="assault")
+    answer = odds(state, "a", Fight("w", "t", smash=True), max_plays=20_000)
+    r = unit_odds(answer, "t")
+    assert r.glancing is not None and r.penetrating is not None
+    assert r.glancing.p == pytest.approx(4 / 6 * 1 / 4, abs=EPS)
+    assert r.penetrating.p == pytest.approx(4 / 6 * 1 / 2, abs=EPS)

@@ -495,7 +495,7 @@ def test_40k7_a_weapon_without_a_range_is_melee_only_when_its_type_says_melee() 
     assert fist is not None and fist.type == "melee" and fist.range == 0.0
     flamer = line("Template", "Assault 1")
     assert flamer is not None and flamer.type == "assault" and flamer.rules == ["template"]
-    report.clear()  # (Specialist Weapon, Unwieldy: rules the core does not play, reported)
+    report.clear()  # (nothing to keep: Specialist Weapon and Unwieldy are mapped now)
     for rng, wtype in (("-", "Ordnance 1, Large Blast, Bomb, One use only"), ("", "Armourbane, Unwieldy")):
         assert line(rng, wtype) is None, (rng, wtype)
     assert [(lvl, name) for lvl, name, _ in report] == [("unmapped", "W"), ("unmapped", "W")]

@@ -120,6 +120,7 @@ class Fight(
     weapon: str | None = None
     nonce: str = ""
     target_model: str | None = None  # hh3: a Paragon allocates the hits it inflicts
+    smash: bool = False  # 40k7 Smash: one Smash Attack per model instead of its attacks
 
 
 class Challenge(

@@ -127,6 +127,12 @@ def validate(
             "docs/rules-notes.md (hh3, Paragon)",
             f"target_model is the hh3 Paragon's choice of model; {state.edition} has no such rule",
         )
+    if isinstance(action, Fight) and action.smash and state.edition != "40k7":
+        return reject(
+            "unsupported_field",
+            "docs/rules-notes.md (40k7, Close combat: Smash)",
+            f"smash is the 40k7 Smash special rule's Smash Attack; {state.edition} has no such rule",
+        )
     if isinstance(action, Move) and action.flight is not None and state.edition != "40k7":
         return reject(
             "no_hover_mode",

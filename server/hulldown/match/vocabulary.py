@@ -157,6 +157,12 @@ WH40K7 = Vocabulary(
             "Adamantium Will: +1 to Deny the Witch",
             "40k7 Special Rules, Adamantium Will",
         ),
+        Term(
+            "smash",
+            "Smash: close combat attacks at AP2, or one Smash Attack at double Strength (Monstrous "
+            "Creatures and Super-heavy Walkers have it)",
+            "40k7 Special Rules, Smash",
+        ),
     ),
     weapon_rules=(
         Term("blast", 'Blast: a 3" marker that scatters', "40k7 Weapons, Blast"),
@@ -185,6 +191,16 @@ WH40K7 = Vocabulary(
             variable=True,
         ),
         Term("grenade", "Grenade: thrown or used against vehicles in an assault", "40k7 Weapons, Grenades"),
+        Term(
+            "unwieldy",
+            "Unwieldy: its close combat attacks strike at Initiative 1",
+            "40k7 Special Rules, Unwieldy",
+        ),
+        Term(
+            "specialist",
+            "Specialist Weapon: +1 Attack for two weapons only with another Specialist Weapon",
+            "40k7 Special Rules, Specialist Weapon",
+        ),
     ),
     statuses=(
         Term("shaken", "Crew Shaken: Snap Shots only", "40k7 Vehicle Damage table"),

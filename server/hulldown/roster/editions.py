@@ -259,6 +259,9 @@ _WEAPON_KINDS_40K7 = (
 # Blast marker, 5" the Large Blast marker (40k7 Weapons, Blast).
 _SIZED_BLAST = re.compile(r"""([0-9]+)\s*(?:"|\u201d|\u2033|''|in\.?|inch(?:es)?)?\s*blast""")
 _BLAST_SIZES_40K7 = {"3": "blast", "5": "large_blast"}
+# Weapon rules that only concern close combat attacks (40k7 Special Rules, Unwieldy and
+# Specialist Weapon): a selection's rule entry gives them to its Melee weapons only.
+_MELEE_ONLY_RULES_40K7 = ("unwieldy", "specialist")
 
 
 # 40k7 weapon profiles: a close combat weapon has the Range ``-`` and the type ``Melee``; a
@@ -306,6 +309,10 @@ class WH40K7(EditionReader):
         "pinning": "pinning",
         "skyfire": "skyfire",
         "grenade": "grenade",
+        # 40k7 Special Rules, Unwieldy (strikes at Initiative 1) and Specialist Weapon (the +1
+        # Attack for two close combat weapons only with another Specialist Weapon).
+        "unwieldy": "unwieldy",
+        "specialist weapon": "specialist",
         # 40k7 Special Rules, Ignores Cover: a word of the Type (``Heavy 1, Ignores Cover``) or a
         # rule of the weapon selection; ``Ignore Cover`` as some data spells it.
         "ignores cover": "ignores_cover",
@@ -322,6 +329,7 @@ class WH40K7(EditionReader):
         "outflank": "outflank",
         "adamantium will": "adamantium_will",
         "psychic pilot": "psychic_pilot",
+        "smash": "smash",
     }
 
     def weapon_rule(self, text: str) -> str | None:
@@ -437,7 +445,14 @@ class WH40K7(EditionReader):
         rules = self._weapon_rules([k for k in kinds[1:]], sel, add)
         if "template" in rng_text.lower() and "template" not in rules:
             rules.append("template")
-        rules += [r for r in self._weapon_rules(sel.rules, sel, add) if r not in rules]
+        # The selection's rule entries apply to its weapons, but the close-combat-only ones
+        # (40k7 Unwieldy, Specialist Weapon) only to its Melee weapons: a Dreadnought's "Power
+        # Fist with built-in Storm Bolter" lists Unwieldy for the fist, not for the bolter.
+        rules += [
+            r
+            for r in self._weapon_rules(sel.rules, sel, add)
+            if r not in rules and (melee or r not in _MELEE_ONLY_RULES_40K7)
+        ]
         strength = self._strength(p.get("Strength", "S"), s, sel, p, add)
         ap_text = p.get("AP")
         ap = first_int(ap_text) if ap_text and ap_text != "-" else None

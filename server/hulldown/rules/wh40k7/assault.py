@@ -12,6 +12,18 @@
   Combat); no pile-in or consolidation moves are made at all [decided, simplification].
 - Vehicles (not Walkers) are never locked in combat; in the vehicle owner's Assault phase the
   enemies still in base contact may attack it again: their owner decides (pending decision).
+- Smash (Monstrous Creatures and Super-heavy Walkers, 40k7 Special Rules, Smash [ext]): every close combat
+  attack but Hammer of Wrath is AP2 (AP1 weapons keep AP1); instead of its attacks each engaged
+  model may make a single Smash Attack at double its Strength (at most 10) that re-rolls armour
+  penetration. The choice is the attacking player's (``Fight.smash``); a unit that fights without
+  making it (the unit fought against, the combats fought at the end of the phase) makes its
+  normal attacks (SMASH_DEFAULT [decided]). A Smash Attack strikes at the model's Initiative.
+- Unwieldy (40k7 Special Rules, Unwieldy): a model attacking with an Unwieldy weapon strikes at
+  Initiative 1 (UNWIELDY_INITIATIVE), a Smash Attack with one too.
+- Two close combat weapons (40k7 The Assault Phase, Number of Attacks [ext]): a model that is not
+  a vehicle with two or more Melee weapons gets +1 Attack (TWO_WEAPONS_BONUS); with a Specialist
+  Weapon only if it carries another Specialist Weapon. Walkers have their own bonus
+  (walker_weapon_bonus) and never this one too.
 """
 
 from __future__ import annotations
@@ -31,19 +43,33 @@ from .attacks import ArmourFacing, Hit, Tally
 from .core import ws_to_hit
 from .geo import CONTACT_EPS, alive, contact_pairs, footprint, on_table, unit_distance, units_in_contact
 from .morale import fall_back, morale_check
-from .penetration import PenProfile
+from .penetration import SMASH_REROLL_RESULTS, PenProfile
 from .resolve import resolve_hits
 from .rolls import judge
 from .squadrons import squadron_members
 from .status import add_phase_flag, has_phase_flag
 from .stomp import is_super_heavy_walker, stomp
-from .types import is_chariot, is_vehicle, is_walker, locks_in_combat
+from .types import has_smash, is_chariot, is_vehicle, is_walker, locks_in_combat
 from .wording import plural
 
 ENGAGED_RANGE = 2.0
 CHARGE_BONUS_ATTACKS = 1
 HAMMER_OF_WRATH_INITIATIVE = 10
 CHARIOT_HAMMER_STRENGTH = 6
+# 40k7 Special Rules, Smash.
+SMASH_AP = 2
+SMASH_KEEPS_AP = 1  # an AP1 weapon stays AP1
+SMASH_STRENGTH_FACTOR = 2
+SMASH_MAX_STRENGTH = 10
+SMASH_ATTACKS = 1  # per model
+SMASH_DEFAULT = False  # a unit not choosing (no Fight action of its own) makes its normal attacks [decided]
+# 40k7 Special Rules, Unwieldy.
+UNWIELDY_INITIATIVE = 1
+# 40k7 The Assault Phase, Number of Attacks: two (or more) close combat weapons.
+TWO_WEAPONS_BONUS = 1
+# 40k7 Weapons, Pistol: "a Pistol also counts as a close combat weapon in the Assault phase", so
+# it counts toward the two weapons (a bolt pistol and a chainsword: +1 Attack) [ext].
+PISTOLS_COUNT_AS_CLOSE_COMBAT_WEAPONS = True
 
 
 def _can_fight(unit: Unit) -> bool:
@@ -94,6 +120,14 @@ def validate_fight(state: MatchState, action: Fight) -> Rejection | None:
             f"{unit.name} is a vehicle: it makes no close combat attacks (Walkers and Chariots do)",
             unit=unit.id,
         )
+    if action.smash and not has_smash(unit):
+        # 40k7 Special Rules, Smash: only a model with the rule (Monstrous Creatures, Super-heavy Walkers).
+        return reject(
+            "no_smash",
+            refs.SMASH,
+            f"{unit.name} has no Smash special rule (Monstrous Creatures and Super-heavy Walkers have it)",
+            unit=unit.id,
+        )
     return _validate_fight_weapon(unit, action.weapon)
 
 
@@ -123,7 +157,7 @@ def _validate_fight_weapon(unit: Unit, weapon_id: str | None) -> Rejection | Non
 
 
 def apply_fight(state: MatchState, action: Fight, ctx: ApplyContext) -> MatchState:
-    return resolve_combat(state, ctx, action.unit, action.target, action.weapon)
+    return resolve_combat(state, ctx, action.unit, action.target, action.weapon, action.smash)
 
 
 def _engaged(state: MatchState, unit: Unit, enemy_ids: list[str]) -> list[Model]:
@@ -169,20 +203,62 @@ def _model_weapon(unit: Unit, model: Model, named: str | None) -> Weapon | None:
     return next((w for w in carried if w.id == named), carried[0] if carried else None)
 
 
-StrikeKey = tuple[str, int | None, int | None, tuple[str, ...]]
+StrikeKey = tuple[str, int | None, int | None, tuple[str, ...], int]
 
 
-def _strike_groups(unit: Unit, models: list[Model], named: str | None) -> list[tuple[Weapon | None, int]]:
+def _strike_groups(
+    unit: Unit, models: list[Model], named: str | None
+) -> list[tuple[Weapon | None, int, int]]:
     """The engaged models grouped by the weapon each strikes with (40k7 The Assault Phase, Fight
     Sub-phase: models with different weapons roll their attacks separately); identical weapons
-    (same name and profile) are one group, in the order the models come."""
-    groups: dict[StrikeKey, tuple[Weapon | None, int]] = {}
+    (same name and profile) with the same two-weapons bonus (40k7 Number of Attacks) are one
+    group, in the order the models come: (weapon, models, bonus Attacks each)."""
+    groups: dict[StrikeKey, tuple[Weapon | None, int, int]] = {}
     for m in models:
         w = _model_weapon(unit, m, named)
-        key: StrikeKey = ("", None, None, ()) if w is None else (w.name, w.strength, w.ap, w.rules)
-        first, count = groups.get(key, (w, 0))
-        groups[key] = (first, count + 1)
+        bonus = two_weapons_bonus(unit, m, w)
+        key: StrikeKey = (
+            ("", None, None, (), bonus) if w is None else (w.name, w.strength, w.ap, w.rules, bonus)
+        )
+        first, count, _ = groups.get(key, (w, 0, bonus))
+        groups[key] = (first, count + 1, bonus)
     return list(groups.values())
+
+
+def _counts_as_close_combat_weapon(weapon: Weapon) -> bool:
+    """A working close combat weapon for the two-weapons bonus (40k7 Number of Attacks): Melee
+    weapons, not grenades; pistols only if PISTOLS_COUNT_AS_CLOSE_COMBAT_WEAPONS [decided]."""
+    if weapon.destroyed or "grenade" in weapon.rules:
+        return False
+    return weapon.type == "melee" or (PISTOLS_COUNT_AS_CLOSE_COMBAT_WEAPONS and weapon.type == "pistol")
+
+
+def two_weapons_bonus(unit: Unit, model: Model, weapon: Weapon | None) -> int:
+    """40k7 The Assault Phase, Number of Attacks [ext]: a model armed with two (or more)
+    close combat weapons gets +1 Attack (TWO_WEAPONS_BONUS, never more than one). 40k7 Special
+    Rules, Specialist Weapon: a model fighting with a Specialist Weapon gets it only if it carries
+    another Specialist Weapon. Vehicles never: a Walker has walker_weapon_bonus instead (40k7
+    Walkers), so the two bonuses are never both applied."""
+    if is_vehicle(unit) or weapon is None or not _counts_as_close_combat_weapon(weapon):
+        return 0
+    others = [
+        w
+        for w in unit.weapons.values()
+        if w.model == model.id and w.id != weapon.id and _counts_as_close_combat_weapon(w)
+    ]
+    if "specialist" in weapon.rules:
+        others = [w for w in others if "specialist" in w.rules]
+    return TWO_WEAPONS_BONUS if others else 0
+
+
+def strike_initiative(unit: Unit, weapon: Weapon | None) -> int:
+    """The Initiative step a model strikes at (40k7 The Assault Phase, Fight Sub-phase): its
+    Initiative (at least 1, at most 10); 40k7 Special Rules, Unwieldy: Initiative 1 with an
+    Unwieldy weapon. A Smash Attack keeps the model's Initiative (40k7 Smash) - Unwieldy still
+    applies to it."""
+    if weapon is not None and "unwieldy" in weapon.rules:
+        return UNWIELDY_INITIATIVE
+    return min(HAMMER_OF_WRATH_INITIATIVE, max(1, unit.profile.i))
 
 
 def walker_weapon_bonus(unit: Unit) -> int:
@@ -195,12 +271,13 @@ def walker_weapon_bonus(unit: Unit) -> int:
     return max(0, working - 1)
 
 
-def _attacks_each(state: MatchState, unit: Unit, enemy: Unit, weapon: Weapon | None) -> int:
-    """40k7 The Assault Phase, Number of Attacks: A, +1 on the charge; 40k7 Walkers: +1 per Melee
-    weapon after the first, and Stunned or Immobilised one less (at least 1); a model attacking
-    with a grenade makes one Attack."""
+def _attacks_each(state: MatchState, unit: Unit, enemy: Unit, weapon: Weapon | None, bonus: int = 0) -> int:
+    """40k7 The Assault Phase, Number of Attacks: A, +1 on the charge, ``bonus`` for two close
+    combat weapons (two_weapons_bonus); 40k7 Walkers: +1 per Melee weapon after the first, and
+    Stunned or Immobilised one less (at least 1); a model attacking with a grenade makes one
+    Attack."""
     attacks_each = unit.profile.a + (CHARGE_BONUS_ATTACKS if _charged(state, unit, enemy) else 0)
-    attacks_each += walker_weapon_bonus(unit)
+    attacks_each += walker_weapon_bonus(unit) + bonus
     if is_walker(unit) and ("stunned" in unit.statuses or "immobilised" in unit.statuses):
         attacks_each = max(1, attacks_each - 1)
     if weapon is not None and "grenade" in weapon.rules:
@@ -216,11 +293,15 @@ def _strike(
     weapon_id: str | None,
     enemy: Unit,
     initiative: int,
+    smash: bool = False,
 ) -> list[Hit]:
-    """The engaged models' attacks at one Initiative step, each model with its own weapon."""
+    """The engaged models' attacks at one Initiative step, each model with its own weapon: those
+    whose weapon strikes at this step (strike_initiative: 40k7 Unwieldy)."""
     hits: list[Hit] = []
-    for weapon, count in _strike_groups(unit, models, weapon_id):
-        hits += _strike_with(state, ctx, unit, models, weapon, count, enemy, initiative)
+    for weapon, count, bonus in _strike_groups(unit, models, weapon_id):
+        if strike_initiative(unit, weapon) != initiative:
+            continue
+        hits += _strike_with(state, ctx, unit, models, weapon, count, enemy, initiative, bonus, smash)
     return hits
 
 
@@ -233,17 +314,42 @@ def _strike_with(
     count: int,
     enemy: Unit,
     initiative: int,
+    bonus: int = 0,
+    smash: bool = False,
 ) -> list[Hit]:
     """The attacks of ``count`` engaged models striking with ``weapon`` (None: plain close combat
-    attacks): roll To Hit on the Weapon Skill table (40k7 The Assault Phase, Roll To Hit)."""
-    attacks_each = _attacks_each(state, unit, enemy, weapon)
+    attacks): roll To Hit on the Weapon Skill table (40k7 The Assault Phase, Roll To Hit).
+    40k7 Special Rules, Smash: a model with Smash strikes at AP2 (an AP1 weapon keeps AP1);
+    ``smash``: one Smash Attack per model at double its Strength (at most 10), re-rolling armour
+    penetration (penetration.SMASH_REROLL_RESULTS)."""
+    smashing = smash and has_smash(unit)
+    attacks_each = SMASH_ATTACKS if smashing else _attacks_each(state, unit, enemy, weapon, bonus)
     strength = weapon.strength if weapon is not None and weapon.strength else unit.profile.s
     ap = weapon.ap if weapon is not None else None
+    if has_smash(unit):
+        ap = SMASH_KEEPS_AP if ap == SMASH_KEEPS_AP else SMASH_AP
     rules = weapon.rules if weapon is not None else ()
     n = attacks_each * count
     def_ws = _defender_ws(enemy)
     need = ws_to_hit(unit.profile.ws, def_ws)
     label = f"{unit.name} ({weapon.name if weapon else 'close combat'})"
+    if smashing:
+        strength = min(SMASH_MAX_STRENGTH, SMASH_STRENGTH_FACTOR * unit.profile.s)
+        label = f"{unit.name} (Smash Attack)"
+        ctx.log(
+            f"{unit.name}: {plural(count, 'Smash Attack')} at S{strength} AP{ap}, re-rolling armour "
+            "penetration.",
+            refs.SMASH,
+            attacks=n,
+            strength=strength,
+            ap=SMASH_KEEPS_AP if ap == SMASH_KEEPS_AP else SMASH_AP,
+        )
+    elif bonus:
+        ctx.log(
+            f"{label}: +{bonus} Attack for two close combat weapons.",
+            refs.NUMBER_OF_ATTACKS,
+            bonus=bonus,
+        )
     if need <= 1:
         hits_n = n
         ctx.log(
@@ -283,6 +389,7 @@ def _strike_with(
         melta_half="melta" in rules,
         lance="lance" in rules,
         haywire="haywire" in rules,
+        reroll=SMASH_REROLL_RESULTS if smashing else (),
     )
     hit = Hit(pen, ap, origin, label, group=unit.id, facing=facing, cover_allowed=False, rules=rules)
     return [hit] * hits_n
@@ -349,14 +456,21 @@ def _struck(state: MatchState, unit: Unit, foe: str) -> str:
 
 
 def resolve_combat(
-    state: MatchState, ctx: ApplyContext, a_id: str, b_id: str, weapon_a: str | None = None
+    state: MatchState,
+    ctx: ApplyContext,
+    a_id: str,
+    b_id: str,
+    weapon_a: str | None = None,
+    smash_a: bool = False,
 ) -> MatchState:
-    """One round of close combat between two units, then the assault result."""
+    """One round of close combat between two units, then the assault result. ``smash_a``: the
+    first unit makes Smash Attacks (40k7 Smash, its player's choice); the other SMASH_DEFAULT."""
     state = add_phase_flag(add_phase_flag(state, combat_key(a_id, b_id)), "fight_started")
     a, b = state.units[a_id], state.units[b_id]
     ctx.log(f"Close combat: {a.name} against {b.name}.", refs.FIGHT)
     tallies: dict[str, Tally] = {a_id: Tally(), b_id: Tally()}
     weapons = {a_id: weapon_a, b_id: None}
+    smashes = {a_id: smash_a, b_id: SMASH_DEFAULT}
     for step in range(HAMMER_OF_WRATH_INITIATIVE, 0, -1):
         pending: list[tuple[str, str, list[Hit]]] = []
         for me, named in ((a_id, b_id), (b_id, a_id)):
@@ -372,8 +486,7 @@ def resolve_combat(
             hits: list[Hit] = []
             if step == HAMMER_OF_WRATH_INITIATIVE:
                 hits += _hammer_of_wrath(state, ctx, unit, models, enemy)
-            if unit.profile.i == step or (step == 1 and unit.profile.i < 1):
-                hits += _strike(state, ctx, unit, models, weapons[me], enemy, step)
+            hits += _strike(state, ctx, unit, models, weapons[me], enemy, step, smashes[me])
             if hits:
                 pending.append((me, foe, hits))
         for me, named, hits in pending:

@@ -6,14 +6,18 @@ Lower: no effect; equal: glancing; higher: penetrating. Variants [ext]:
   (MELTA_ARMOURBANE_STACK = False [decided]: both rules say "roll an additional D6").
 - Lance: an Armour Value above 12 counts as 12.
 - Haywire: a D6 instead of the roll: 1 no effect, 2-5 glancing, 6 penetrating.
+- Smash Attack (40k7 Special Rules, Smash): the armour penetration roll may be re-rolled, the
+  second result stands. Which results are re-rolled is the attacker's call; the core re-rolls
+  the results in SMASH_REROLL_RESULTS [decided: a miss only - a glancing hit is kept].
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from ...match.context import ApplyContext
+from . import refs
 
 PenResult = Literal["none", "glancing", "penetrating"]
 
@@ -21,6 +25,8 @@ LANCE_CAP = 12
 MELTA_ARMOURBANE_STACK = False
 HAYWIRE_GLANCE_FROM = 2
 HAYWIRE_PEN_ON = 6
+# 40k7 Special Rules, Smash: a Smash Attack re-rolls these armour penetration results [decided].
+SMASH_REROLL_RESULTS: tuple[PenResult, ...] = ("none",)
 
 
 @dataclass(frozen=True)
@@ -34,6 +40,7 @@ class PenProfile:
     lance: bool = False
     haywire: bool = False
     extra_d6: int = 0  # e.g. Super-heavy Thunderblitz "Kerr-smash"
+    reroll: tuple[PenResult, ...] = ()  # results re-rolled once (40k7 Smash Attack)
 
 
 @dataclass(frozen=True)
@@ -80,7 +87,20 @@ def roll_penetration(
     ctx: ApplyContext, profile: PenProfile, armour: int, facing: str, batch: object = None
 ) -> PenRoll:
     """Roll armour penetration through the match dice and judge it. ``batch``: the key of the
-    hit (``ApplyContext.roll``): equal keys are hits the rules treat alike."""
+    hit (``ApplyContext.roll``): equal keys are hits the rules treat alike. A profile with
+    ``reroll`` (40k7 Special Rules, Smash: a Smash Attack may re-roll its armour penetration
+    roll and must keep the second result) rolls again once on those results, unbatched: the
+    second roll depends on the first."""
+    if profile.reroll:
+        first = roll_penetration(ctx, replace(profile, reroll=()), armour, facing)
+        if first.result not in profile.reroll:
+            return first
+        ctx.log(
+            f"Smash Attack: armour penetration {first.total} ({first.result}) is re-rolled; "
+            "the second result stands.",
+            refs.SMASH,
+        )
+        return roll_penetration(ctx, replace(profile, reroll=()), armour, facing)
     av = effective_armour(armour, profile)
     if profile.haywire:
         face = ctx.roll(

@@ -75,6 +75,10 @@ FIGHT = "40k7 The Assault Phase, Fight Sub-phase"
 WS_TABLE = "40k7 The Assault Phase, Roll To Hit (Weapon Skill table)"
 ASSAULT_RESULT = "40k7 The Assault Phase, Determine Assault Result"
 SWEEPING = "40k7 The Assault Phase, Sweeping Advances"
+NUMBER_OF_ATTACKS = "40k7 The Assault Phase, Number of Attacks (two close combat weapons)"
+SMASH = "40k7 Special Rules, Smash"
+UNWIELDY = "40k7 Special Rules, Unwieldy"
+SPECIALIST_WEAPON = "40k7 Special Rules, Specialist Weapon"
 
 # The Psychic phase, for vehicles with Psychic Pilot (seed 001: "manifest their psychic powers
 # during the Psychic phase, as normal") [ext].

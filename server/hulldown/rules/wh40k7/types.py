@@ -125,3 +125,11 @@ def counts_stationary_for_shooting(unit: Unit) -> bool:
 def is_infantry_like(unit: Unit) -> bool:
     """Units that are not vehicles: Infantry and other models with wounds (the minimal core)."""
     return not is_vehicle(unit)
+
+
+def has_smash(unit: Unit) -> bool:
+    """40k7 Special Rules, Smash [ext]: Monstrous Creatures (and Gargantuan ones) and Super-heavy
+    Walkers have Smash (40k7 Super-heavy Walkers, Special Rules); any unit may list it as the
+    keyword ``smash``. A Walker that is not Super-heavy has Hammer of Wrath only (40k7 Walkers,
+    Special Rules): it has Smash only when its entry lists it."""
+    return (is_walker(unit) and is_super_heavy(unit)) or unit.kind == "monster" or has_type(unit, "smash")
