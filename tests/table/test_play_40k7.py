@@ -322,6 +322,56 @@ async def test_a_charge_and_a_fight_through_the_table(server: ServerProcess, bro
     assert errors == []
 
 
+async def test_a_smash_attack_is_offered_to_a_unit_with_smash_only(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """40k7 Special Rules, Smash: a model with Smash may make a single Smash Attack instead of its
+    attacks, the player's choice. The fight controls offered no way to make one. A Walker whose
+    entry lists Smash stands against the Rhino's rear (its front at x = 42.25, the Rhino's rear):
+    its card offers "Smash Attack" (GET /options lists fight:smash open) and the fight sent is a
+    Smash Attack; the Predator, which has no Smash, is offered none."""
+    from tests.wh40k7.builders import dreadnought
+
+    request = duel()
+    walker = dreadnought("walker", "a", 43.5, 24, 180, name="Smash Walker", keywords=("walker", "smash"))
+    scenario = msgspec.structs.replace(request.scenario, units=(*request.scenario.units, walker))
+    created = await create_match(server.http, msgspec.structs.replace(request, scenario=scenario))
+    match_id, token = created["match_id"], created["tokens"]["a"]
+    errors: list[str] = []
+    _, a = await open_table(browser, created["play_urls"]["a"], errors)
+    for seq in (2, 3):  # end the Movement and Shooting phases
+        await a.click("#end-phase")
+        await wait_seq(a, seq)
+    await a.click(".unit-card[data-unit='predator-1'] .unit-title")
+    await a.wait_for_selector("#phase-actions[data-state='known']")
+    assert "fight:smash" not in (await a.get_attribute("#phase-actions", "data-open") or "").split()
+    assert await a.query_selector("#fight-smash") is None
+    await a.click(".unit-card[data-unit='walker'] .unit-title")
+    await a.wait_for_selector("#phase-actions[data-state='known']")
+    listed = (await a.get_attribute("#phase-actions", "data-open") or "").split()
+    assert "fight" in listed and "fight:smash" in listed, listed
+    await a.select_option("#fight-target", "rhino-1")
+    await a.check("#fight-smash")
+    await a.click("#fight")
+    await a.wait_for_function("!['sending', undefined].includes((hulldownTable.messages.fight || {}).code)")
+    fought = await a.evaluate("hulldownTable.messages.fight")
+    assert fought["code"] == "ack", fought
+    state = await board_matches_state(a, server.http, match_id, token)
+    fight_seq = int(fought["text"].removeprefix("done (seq ").rstrip(")"))
+    texts = [e["text"] for e in state["log"] if e["seq"] == fight_seq]
+    assert any("Smash Attack at S10 AP2" in t for t in texts), texts
+    hits = [
+        r
+        for e in state["log"]
+        if e["seq"] == fight_seq
+        for r in e["rolls"]
+        if r["purpose"] == "close combat to hit"
+    ]
+    assert len(hits) == 1, hits  # one Smash Attack, not the Walker's attacks
+    await shot(a, "play-40k7-smash")
+    assert errors == []
+
+
 async def test_the_kind_of_move_changes_inside_the_gesture(server: ServerProcess, browser: Browser) -> None:
     """While dragging, F makes the move a Flat Out (40k7: made in the Shooting phase - the server
     refuses it in the Movement phase) and N makes it a normal move again; the live check follows."""

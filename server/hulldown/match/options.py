@@ -59,9 +59,14 @@ CLOSED_CODES = frozenset(
         "embark_and_disembark", "charge_failed", "nobody_fights", "fight_started", "passengers_fired",
         "no_decision_pending", "takeback_pending", "not_a_psyker", "not_enough_warp_charge",
         "not_a_paragon", "not_one_model", "left_this_turn", "joined_this_turn", "disembarked_this_turn",
-        "last_model", "already_challenged", "routed",
+        "last_model", "already_challenged", "routed", "no_smash",
     }
 )  # fmt: skip
+
+# Kinds listed only when open: a choice only some units ever have (a unit without Smash never
+# makes a Smash Attack: listing it "not now" on every card would say it might some time).
+SMASH_KIND = "fight:smash"
+LISTED_ONLY_WHEN_OPEN = frozenset({SMASH_KIND})
 
 STEP_IN = 0.5  # the representative move: half an inch along the unit's heading
 PIVOT_STEP_DEG = 15.0  # the representative pivot
@@ -138,6 +143,9 @@ def representatives(state: MatchState, unit: Unit) -> list[tuple[str, PlayAction
     out.append(("manifest", Manifest(unit.id, powers[0].id, enemy.id, 1) if powers and enemy else None))
     out.append(("charge", Charge(unit.id, enemy.id) if enemy else None))
     out.append(("fight", Fight(unit.id, enemy.id) if enemy else None))
+    # 40k7 Special Rules, Smash: a Smash Attack instead of the unit's attacks (listed when open).
+    smash = Fight(unit.id, enemy.id, smash=True) if enemy and state.edition == "40k7" else None
+    out.append((SMASH_KIND, smash))
     # hh3 Challenge Sub-Phase: the unit's first Paragon model challenges the nearest enemy.
     paragons = sorted(m.id for m in unit.models.values() if m.alive and (m.kind or unit.kind) == "paragon")
     out.append(("challenge", Challenge(unit.id, paragons[0], enemy.id) if paragons and enemy else None))
@@ -170,13 +178,14 @@ def unit_options(state: MatchState, side: Side, unit: Unit) -> UnitOptions:
     showing "advance: not in this edition" in a 40k7 match, or "run: wrong phase" in an hh3 one,
     suggested it would be open some time."""
     rules = rules_for(state.edition)
+    options = [
+        _option(kind, validate(state, side, action))
+        for kind, action in representatives(state, unit)
+        if action is not None and rules.has(action)
+    ]
     return UnitOptions(
         unit.id,
         state.seq,
         state.phase,
-        [
-            _option(kind, validate(state, side, action))
-            for kind, action in representatives(state, unit)
-            if action is not None and rules.has(action)
-        ],
+        [o for o in options if o.open or o.kind not in LISTED_ONLY_WHEN_OPEN],
     )

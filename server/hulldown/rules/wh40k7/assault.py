@@ -97,6 +97,15 @@ def validate_fight(state: MatchState, action: Fight) -> Rejection | None:
         return reject("bad_target", refs.FIGHT, f"{action.target!r} is not an enemy unit on the battlefield")
     if not on_table(unit):
         return reject("not_on_table", refs.FIGHT, f"{unit.name} is not on the battlefield")
+    if action.smash and not has_smash(unit):
+        # 40k7 Special Rules, Smash: only a model with the rule (Monstrous Creatures, Super-heavy
+        # Walkers); the unit's own rule, so told before where its target stands.
+        return reject(
+            "no_smash",
+            refs.SMASH,
+            f"{unit.name} has no Smash special rule (Monstrous Creatures and Super-heavy Walkers have it)",
+            unit=unit.id,
+        )
     members = squadron_members(state, target)
     d = min((unit_distance(unit, m) for m in members), default=math.inf)
     if d > CONTACT_EPS:
@@ -118,14 +127,6 @@ def validate_fight(state: MatchState, action: Fight) -> Rejection | None:
             "cannot_fight",
             refs.CLOSE_COMBAT,
             f"{unit.name} is a vehicle: it makes no close combat attacks (Walkers and Chariots do)",
-            unit=unit.id,
-        )
-    if action.smash and not has_smash(unit):
-        # 40k7 Special Rules, Smash: only a model with the rule (Monstrous Creatures, Super-heavy Walkers).
-        return reject(
-            "no_smash",
-            refs.SMASH,
-            f"{unit.name} has no Smash special rule (Monstrous Creatures and Super-heavy Walkers have it)",
             unit=unit.id,
         )
     return _validate_fight_weapon(unit, action.weapon)

@@ -53,7 +53,7 @@ const table = {
   targets: {}, // target unit id -> weapon facts (of the weapon being aimed)
   forced: {}, // weapon id -> why its shots must be Snap Shots (the selected unit's ticked weapons)
   charge: { target: "" },
-  fight: { target: "", weapon: "" },
+  fight: { target: "", weapon: "", smash: false },
   manifest: { power: "", target: "", dice: 0, snap: false }, // the 40k7 Psychic phase control
   placing: null, // disembark: {unit, positions: {model: [x, y]}, order: [model ids]}
   pick: null, // an allocation asked of this side: {decision, unit, options} (models clicked on the board)
@@ -408,7 +408,7 @@ function select(id) {
     table.targets = {};
     table.forced = {}; // weapon id -> why its shots must be Snap Shots (of the selected unit)
     table.charge = { target: "" };
-    table.fight = { target: "", weapon: "" };
+    table.fight = { target: "", weapon: "", smash: false };
     table.placing = null;
     table.deepStrike = null;
     table.deepStrikeResult = null;
@@ -442,7 +442,7 @@ function renderUnitPanel() {
 
 // ---- what the unit may do now: asked of the server (GET /options, decided by validation) ------------
 
-const OPTION_NAMES = { manifest: "manifest a power", pivot: "pivot", shoot: "shoot", charge: "charge", fight: "fight", embark: "embark", disembark: "disembark", abandon: "abandon a member" };
+const OPTION_NAMES = { manifest: "manifest a power", pivot: "pivot", shoot: "shoot", charge: "charge", fight: "fight", "fight:smash": "a Smash Attack", embark: "embark", disembark: "disembark", abandon: "abandon a member" };
 const optionName = (kind) => (kind.startsWith("move:") ? (kind === "move:normal" ? "move" : kind.slice(5).replace("_", " ")) : OPTION_NAMES[kind] || kind);
 
 function phaseActions(unit) {
@@ -472,6 +472,13 @@ function phaseActions(unit) {
       ? h("details", {}, h("summary", {}, "not now"), h("ul", {}, ...closed.map((o) => h("li", { class: "closed-option", "data-kind": o.kind, "data-code": o.code }, `${optionName(o.kind)}: ${o.reason} [${o.rule}]`))))
       : null,
   );
+}
+
+// The kinds GET /options answered open for the unit at the current seq ([] while asking).
+function openKinds(unit) {
+  const known = table.options;
+  const answer = known && known.key === `${unit.id}@${table.view.seq}` ? known.answer : null;
+  return answer && answer.options ? answer.options.filter((o) => o.open).map((o) => o.kind) : [];
 }
 
 function enemySelect(id, value, onchange, filter = onTable) {
@@ -536,8 +543,11 @@ function actionSections(unit) {
     );
   }
   if (phase === "assault" || phase === "fight") {
+    // 40k7 Special Rules, Smash: offered when the server lists it open for the unit (GET /options).
+    const smashOpen = openKinds(unit).includes("fight:smash");
     const { target, weapon } = table.fight;
-    const fightAction = weapon ? { type: "fight", unit: unit.id, target, weapon } : { type: "fight", unit: unit.id, target };
+    const smash = smashOpen && table.fight.smash;
+    const fightAction = { type: "fight", unit: unit.id, target, ...(weapon ? { weapon } : {}), ...(smash ? { smash: true } : {}) };
     table.odds.want("fight", target ? fightAction : null, view.seq);
     const melee = Object.values(unit.weapons).filter((w) => w.type === "melee");
     sections.push(
@@ -549,7 +559,15 @@ function actionSections(unit) {
         melee.length
           ? h("select", { id: "fight-weapon", onchange: (e) => ((table.fight.weapon = e.target.value), renderPanels()) }, h("option", { value: "" }, "close combat"), ...melee.map((w) => h("option", { value: w.id, selected: w.id === weapon }, w.name)))
           : null,
-        h("button", { type: "button", id: "fight", onclick: () => act("fight", fightAction).then((answer) => answer && answer.type === "ack" && ((table.fight = { target: "", weapon: "" }), render())) }, "Fight"),
+        smashOpen
+          ? h(
+              "label",
+              { class: "smash", title: "40k7 Special Rules, Smash: one attack per model at double Strength (at most 10), AP2, re-rolling armour penetration" },
+              h("input", { type: "checkbox", id: "fight-smash", checked: smash, onchange: (e) => ((table.fight.smash = e.target.checked), renderPanels()) }),
+              " Smash Attack",
+            )
+          : null,
+        h("button", { type: "button", id: "fight", onclick: () => act("fight", fightAction).then((answer) => answer && answer.type === "ack" && ((table.fight = { target: "", weapon: "", smash: false }), render())) }, "Fight"),
         table.odds.element("fight"),
         message("fight"),
       ),
