@@ -509,6 +509,7 @@ function actionSections(unit) {
     ...kinds.map((k) => h("option", { value: k, selected: k === table.moveKind }, k.replace("_", " "))),
   );
   const needsTarget = ["tank_shock", "ram", "charge"].includes(table.moveKind);
+  const advance = view.edition === "40k11" && phase === "movement" ? advanceControl(unit) : null;
   const heading = h("input", { id: "pivot-heading", type: "number", step: 5, value: Math.round(leadModel(unit).heading), size: 5 });
   sections.push(
     h(
@@ -519,6 +520,7 @@ function actionSections(unit) {
       "Drag a model (Alt+release to adjust single models). Kind ",
       kindSelect,
       needsTarget ? enemySelect("move-target", table.moveTarget, (v) => (table.moveTarget = v)) : null,
+      advance,
       isVehicle(unit)
         ? h("div", {}, "Pivot to heading ", heading, "° ", h("button", { type: "button", id: "pivot", onclick: () => act("move", { type: "pivot", unit: unit.id, heading: Number(heading.value) }) }, "Pivot"))
         : null,
@@ -549,7 +551,7 @@ function actionSections(unit) {
     const smash = smashOpen && table.fight.smash;
     const fightAction = { type: "fight", unit: unit.id, target, ...(weapon ? { weapon } : {}), ...(smash ? { smash: true } : {}) };
     table.odds.want("fight", target ? fightAction : null, view.seq);
-    const melee = Object.values(unit.weapons).filter((w) => w.type === "melee");
+    const melee = Object.values(unit.weapons).filter((w) => w.type === "melee" && usable(unit, w));
     sections.push(
       h(
         "section",
@@ -574,7 +576,7 @@ function actionSections(unit) {
     );
   }
   const transports = unitsOf(view, (u) => u.side === table.side && u.id !== unit.id && u.profile.capacity > 0 && onTable(u));
-  if (transports.length && !isVehicle(unit)) {
+  if (transports.length && !isVehicle(unit) && !NO_EMBARK_EDITIONS.includes(view.edition)) {
     let transport = transports[0].id;
     sections.push(
       h(
@@ -681,7 +683,9 @@ function targetLine(targetId) {
   const target = table.view.units[targetId];
   if (!f || !target) return null;
   const mark = markClasses()[targetId];
-  const parts = [`${target.name}: ${fmt1(f.distance)} in of ${f.range}`, mark.replace(/-/g, " ")];
+  // Just past the range: two decimals, never "24.0 in of 24 · out of range".
+  const near = f.distance !== null && f.distance !== undefined && Number(fmt1(f.distance)) === Number(f.range) && f.distance !== f.range;
+  const parts = [`${target.name}: ${near ? Number(f.distance).toFixed(2) : fmt1(f.distance)} in of ${f.range}`, mark.replace(/-/g, " ")];
   if (f.facing) {
     const choice = f.facings && f.facings.length > 1 ? ` or ${f.facings.filter((x) => x !== f.facing).join(", ")} (the owner chooses)` : "";
     parts.push(`hits ${f.facing} (armour ${f.armour})${choice}`, `hidden ${Math.round((f.hidden_share || 0) * 100)}%${f.obscured ? " · obscured (cover save)" : ""}`);
@@ -689,9 +693,33 @@ function targetLine(targetId) {
   return h("li", { class: `target ${mark}`, "data-target": targetId, "data-mark": mark, "data-facing": f.facing || "", "data-armour": f.armour ?? "", "data-hidden": f.hidden_share ?? "" }, parts.join(" · "));
 }
 
+// A weapon its carrier can use: not destroyed, its model (where it names one) still alive - the
+// rules refuse a weapon of a removed model (40k11 `no_firer`).
+const usable = (unit, w) => !w.destroyed && !(w.model && unit.models[w.model] && !unit.models[w.model].alive);
+
+// 40k11 Advance (docs/rules-notes.md, Movement, Advance, Fall Back): the Advance is declared first -
+// the server rolls the D6 - then the unit is dragged with the kind "advance" up to M + the roll.
+function advanceControl(unit) {
+  const flags = unit.turn_flags || [];
+  const roll = flags.find((f) => f.startsWith("advance_roll="));
+  if (flags.includes("advanced")) {
+    const n = roll ? Number(roll.split("=")[1]) : 0;
+    return h("div", { id: "advanced", "data-roll": n }, `Advanced: rolled ${n}, may move up to ${unit.profile.m + n}" (drag with the kind advance).`);
+  }
+  const declare = () =>
+    act("move", { type: "move", unit: unit.id, kind: "advance" }).then((answer) => {
+      if (answer && answer.type === "ack") {
+        table.moveKind = "advance";
+        render();
+      }
+    });
+  return h("div", {}, h("button", { type: "button", id: "advance", onclick: declare }, "Advance (roll a D6)"));
+}
+
 function shootSection(unit) {
+  const snapShots = !NO_SNAP_EDITIONS.includes(table.view.edition);
   const rows = Object.values(unit.weapons)
-    .filter((w) => w.type !== "melee" && w.range > 0 && !w.destroyed)
+    .filter((w) => w.type !== "melee" && w.range > 0 && usable(unit, w))
     .map((w) => {
       const state = table.shoot[w.id] || { on: false, target: "", snap: false };
       const forced = table.forced && table.forced[w.id];
@@ -719,7 +747,7 @@ function shootSection(unit) {
           table.shoot[w.id] = { ...(table.shoot[w.id] || state), target: v };
           renderPanels();
         }),
-        h("label", {}, h("input", { type: "checkbox", class: "fire-snap", "data-weapon": w.id, checked: state.snap || !!forced, onchange: (e) => ((table.shoot[w.id] = { ...(table.shoot[w.id] || state), snap: e.target.checked }), renderPanels()) }), " snap"),
+        !snapShots ? null : h("label", {}, h("input", { type: "checkbox", class: "fire-snap", "data-weapon": w.id, checked: state.snap || !!forced, onchange: (e) => ((table.shoot[w.id] = { ...(table.shoot[w.id] || state), snap: e.target.checked }), renderPanels()) }), " snap"),
         forced ? h("span", { class: "forced" }, ` Snap Shots forced: ${forced}`) : null,
       );
     });
@@ -754,6 +782,13 @@ function shootSection(unit) {
 
 // Editions with squadrons that may abandon an Immobilised member (40k7 Vehicle Squadrons).
 const ABANDON_EDITIONS = ["40k7"];
+
+// Editions whose core has no Embark in the battle (40k11: docs/rules-notes.md, no 40k11
+// Embark/Disembark; the server refuses it, `unsupported_action`).
+const NO_EMBARK_EDITIONS = ["40k11"];
+
+// Editions without Snap Shots (40k11: a shot is never a Snap Shot; `snap` is not part of its rules).
+const NO_SNAP_EDITIONS = ["40k11"];
 
 // Editions whose disembarking unit may leave out a model that cannot be placed (hh3 Transport
 // sub-type, Embarking / Disembarking: it is a casualty).
