@@ -5,6 +5,7 @@ including both choices of the two-facings decision."""
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from hulldown.match.actions import Decide, Fire, Shoot
 from hulldown.match.state import MatchState, Mount
@@ -127,6 +128,19 @@ def test_infantry_cannot_split_fire_and_fire_one_weapon_per_model() -> None:
     state = make([troops, squad("e1", "b", [(30, 24)]), squad("e2", "b", [(30, 28)])], phase="shooting")
     why = rejection(state, "a", Shoot("s", (Fire("s-1-gun", "e1"), Fire("s-2-gun", "e2"))))
     assert why is not None and why.code == "one_target"
+
+
+def test_a_weapon_whose_bearer_is_a_casualty_is_refused_and_says_so() -> None:
+    """hh3 core Shooting Attacks: a model fires its own weapon; a casualty fires nothing. The
+    refusal names the reason (the bearer is a casualty), not an unknown weapon."""
+    gun = weapon("g", strength=4, ap=5, rng=24)
+    troops = squad("s", "a", [(20, 24), (21.5, 24)], gun=gun)
+    troops = replace(troops, models={**troops.models, "s-2": replace(troops.models["s-2"], alive=False)})
+    state = make([troops, squad("e", "b", [(30, 24)])], phase="shooting")
+    why = rejection(state, "a", Shoot("s", (Fire("s-2-gun", "e"),)))
+    assert why is not None and why.code == "model_dead", why
+    assert "s-2" in why.message and "casualty" in why.message, why.message
+    assert rejection(state, "a", Shoot("s", (Fire("s-1-gun", "e"),))) is None
 
 
 def test_each_weapon_fires_once() -> None:

@@ -181,3 +181,22 @@ async def test_a_takeback_is_asked_from_the_page_withdrawn_then_granted(
             assert await page.text_content(f"{line} .undone-mark") == "undone at seq 10"
     await shot(b, "play-undo-03-granted")
     assert errors == []
+
+
+async def test_an_offered_undo_leaves_no_stray_text_in_the_controls(
+    server: ServerProcess, browser: Browser
+) -> None:
+    """Where Undo is offered there is no reason to show beside it: the controls hold the buttons,
+    the takeback line and the message, and no text node of their own (no stray "null")."""
+    created, a, _b, errors = await _both_tables(server, browser)
+    async with Client(created["live_url"], token=created["tokens"]["a"]) as client_a:
+        assert await play(client_a, MOVE) == 2
+    await settle(a, 2)
+    assert (await undo_offer(a))["enabled"] is True
+    loose: list[str] = await a.evaluate(
+        """() => [...document.querySelector('#controls').childNodes]
+            .filter(n => n.nodeType === Node.TEXT_NODE).map(n => n.textContent)"""
+    )
+    assert loose == []
+    assert "null" not in (await a.inner_text("#controls"))
+    assert errors == []

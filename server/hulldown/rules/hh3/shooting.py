@@ -142,9 +142,16 @@ def validate_shoot(state: MatchState, unit: Unit, action: Shoot) -> Rejection | 
 
 def _validate_fire(state: MatchState, unit: Unit, action: Shoot, fire: Fire, split: bool) -> Rejection | None:
     weapon = unit.weapons.get(fire.weapon)
-    if weapon is None or weapon.destroyed or not unit.models[weapon.model].alive or is_melee(weapon):
+    if weapon is None or weapon.destroyed or is_melee(weapon):
         return reject(
             "unknown_weapon", R_CORE_SHOOT, f"{unit.name} has no working ranged weapon {fire.weapon!r}"
+        )
+    if not unit.models[weapon.model].alive:
+        return reject(
+            "model_dead",
+            R_CORE_SHOOT,
+            f"the model carrying {weapon.name} ({weapon.model}) is a casualty",
+            weapon=weapon.id,
         )
     target = state.units.get(fire.target)
     if target is None or not on_table(target):

@@ -247,7 +247,8 @@ function renderControls() {
       ? setupControls()
       : h("h2", {}, mine ? `Your ${view.phase} phase` : view.ended ? "The match is over" : `Side ${SIDE[view.active]}'s turn`);
   const refusal = undoRefusal(view);
-  $("controls").replaceChildren(
+  // replaceChildren writes a null child as the text "null": leave out the parts not shown.
+  const parts = [
     heading,
     h(
       "div",
@@ -277,7 +278,8 @@ function renderControls() {
     refusal ? h("div", { id: "undo-why", class: "why", "data-code": refusal.code }, `Undo: ${refusal.text} `, h("span", { class: "rule" }, refusal.rule)) : null,
     takebackControl(view),
     message("controls"),
-  );
+  ];
+  $("controls").replaceChildren(...parts.filter((part) => part !== null));
 }
 
 // ---- undo and takebacks (docs/architecture.md section 9) --------------------------------------------
@@ -435,7 +437,9 @@ function renderUnitPanel() {
     parts.push(setupSection(unit));
   } else if (unit.side === table.side && !unit.destroyed) {
     parts.push(phaseActions(unit));
-    parts.push(...actionSections(unit));
+    // The other side's turn, or the match over: the server refuses every action of this side
+    // (not_your_turn, match_ended); the card says why under "not now" and offers none.
+    if (myTurn()) parts.push(...actionSections(unit));
   }
   root.replaceChildren(...parts);
 }
@@ -444,6 +448,14 @@ function renderUnitPanel() {
 
 const OPTION_NAMES = { manifest: "manifest a power", pivot: "pivot", shoot: "shoot", charge: "charge", fight: "fight", "fight:smash": "a Smash Attack", embark: "embark", disembark: "disembark", abandon: "abandon a member" };
 const optionName = (kind) => (kind.startsWith("move:") ? (kind === "move:normal" ? "move" : kind.slice(5).replace("_", " ")) : OPTION_NAMES[kind] || kind);
+
+// What the phase line says when no kind is open: only the side whose turn it is may end the phase.
+function nothingNow() {
+  const view = table.view;
+  if (view.ended) return "nothing (the match is over)";
+  if (view.active !== table.side) return `nothing (it is side ${SIDE[view.active]}'s turn)`;
+  return "nothing (end the phase)";
+}
 
 function phaseActions(unit) {
   const key = `${unit.id}@${table.view.seq}`;
@@ -467,7 +479,7 @@ function phaseActions(unit) {
   return h(
     "div",
     { class: "phase-actions", id: "phase-actions", "data-state": "known", "data-seq": answer.seq, "data-open": open.map((o) => o.kind).join(" ") },
-    h("div", {}, `This ${answer.phase} phase: `, open.length ? open.map((o) => optionName(o.kind)).join(", ") : "nothing (end the phase)"),
+    h("div", {}, `This ${answer.phase} phase: `, open.length ? open.map((o) => optionName(o.kind)).join(", ") : nothingNow()),
     closed.length
       ? h("details", {}, h("summary", {}, "not now"), h("ul", {}, ...closed.map((o) => h("li", { class: "closed-option", "data-kind": o.kind, "data-code": o.code }, `${optionName(o.kind)}: ${o.reason} [${o.rule}]`))))
       : null,
@@ -719,6 +731,7 @@ function advanceControl(unit) {
 function shootSection(unit) {
   const snapShots = !NO_SNAP_EDITIONS.includes(table.view.edition);
   const rows = Object.values(unit.weapons)
+    // A casualty fires nothing (every edition refuses its weapons: model_dead / no_firer).
     .filter((w) => w.type !== "melee" && w.range > 0 && usable(unit, w))
     .map((w) => {
       const state = table.shoot[w.id] || { on: false, target: "", snap: false };
