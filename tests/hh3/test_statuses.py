@@ -223,3 +223,20 @@ def test_an_embarked_unit_keeps_its_statuses_and_makes_no_check() -> None:
     assert rolls(state) == []
     assert state.units["s"].statuses == {"suppressed": 0}
     assert state.active == "b"
+
+
+def test_heavy_d_adds_one_damage_when_stationary() -> None:
+    """hh3 Armoury, Heavy (X): +1 to the weapon's X when the unit is Stationary - Heavy (D), the
+    lascannons' and autocannons' of the sample rosters, adds 1 Damage. It was not read at all:
+    the import reported it unimplemented and typed those weapons Assault. A Stationary tank's
+    Heavy (D) lascannon (D1) hits at D2; moved, at D1; with a status, at D1 (no Stationary
+    benefit)."""
+    from hulldown.match.turns import add_flag
+    from hulldown.rules.hh3.core import F_MOVED
+    from hulldown.rules.hh3.shooting import heavy_profile
+
+    gun = weapon("lascannon", strength=9, ap=2, damage=1, rules=("heavy:d",))
+    still = tank("v", "a", 20, 24, weapons=[gun])
+    assert heavy_profile(still, gun) == (9, 2, 1, 2)
+    assert heavy_profile(add_flag(still, F_MOVED), gun) == (9, 2, 1, 1)
+    assert heavy_profile(_with(still, "pinned"), gun) == (9, 2, 1, 1)

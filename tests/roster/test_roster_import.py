@@ -543,3 +543,13 @@ def test_40k11_pistol_is_close_quarters() -> None:
     orks = {u["name"]: u for u in import_roster((FIXTURES / "40k11-orks.ros").read_bytes(), "40k11").units}
     slugga = next(w for u in orks.values() for w in u.get("weapons", []) if w["name"] == "Twin slugga")
     assert "close_quarters" in slugga["rules"]
+
+
+def test_hh3_heavy_d_is_read() -> None:
+    """hh3 Armoury, Heavy (X): the rosters' ``Heavy (D)`` (lascannons) is ``heavy:d`` (+1 Damage
+    when Stationary) and makes the weapon Heavy. It was reported as not implemented and the
+    weapon typed Assault."""
+    result = import_roster((FIXTURES / "hh3-solar-auxilia.ros").read_bytes(), "hh3")
+    lascannons = [w for u in result.units for w in u.get("weapons", []) if w["name"] == "Lascannon"]
+    assert lascannons and all("heavy:d" in w["rules"] and w["type"] == "heavy" for w in lascannons)
+    assert not any(r.name == "Heavy (D)" for r in result.report)

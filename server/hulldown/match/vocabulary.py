@@ -283,10 +283,10 @@ HH3 = Vocabulary(
         Term("template", "Template: no Snap Shots", "hh3 Armoury, Template"),
         Term(
             "heavy",
-            "Heavy (X): +1 to S, AP or FP when the unit is Stationary",
+            "Heavy (X): +1 to S, AP, FP or D when the unit is Stationary",
             "hh3 Armoury, Heavy (X)",
             variable=True,
-            values=("s", "ap", "fp"),
+            values=("s", "ap", "fp", "d"),
         ),
     ),
     statuses=(

@@ -539,7 +539,7 @@ class HH3(EditionReader):
 
     def weapon_rule(self, text: str) -> str | None:
         lowered = text.strip().lower()
-        found = re.match(r"heavy\s*\((rs|ap|fp|s)\)", lowered)
+        found = re.match(r"heavy\s*\((rs|ap|fp|s|d)\)", lowered)
         if found:
             return "heavy:" + {"rs": "s"}.get(found.group(1), found.group(1))
         return super().weapon_rule(text)

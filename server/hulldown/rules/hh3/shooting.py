@@ -363,23 +363,25 @@ def resume_facing(state: MatchState, decision: Decision, choice: str, ctx: Apply
     return apply_shoot(state, state.units[decision.context["unit"]], action, ctx, picks)
 
 
-def heavy_profile(unit: Unit, weapon: Weapon) -> tuple[int, int | None, int]:
-    """hh3 Armoury, Heavy (X): +1 to X (s, ap: one step better, fp: shots) when the unit remained
+def heavy_profile(unit: Unit, weapon: Weapon) -> tuple[int, int | None, int, int]:
+    """hh3 Armoury, Heavy (X): +1 to X (s, ap: one step better, fp: shots, d: damage) when the unit remained
     Stationary and has no status (hh3 Vehicles, Statuses: any status, no Stationary benefit). Stable and
     Super-heavy vehicles always count as Stationary for their weapons (hh3 Vehicle Sub-Types, Stable and
     Super-heavy [ext]); a status still takes the benefit away [decided]."""
-    strength, ap, shots = weapon.strength, weapon.ap, weapon.shots
+    strength, ap, shots, wounds = weapon.strength, weapon.ap, weapon.shots, weapon.damage
     which = rule_text(weapon.rules, "heavy")
     moved = unit.flag(F_MOVED) and not counts_as_stationary(unit)
     if which is None or not statuses.stationary_benefit(unit, moved):
-        return strength, ap, shots
+        return strength, ap, shots, wounds
     if which == "s":
         strength += 1
     elif which == "ap" and ap is not None:
         ap = max(2, ap - 1)
     elif which == "fp":
         shots += 1
-    return strength, ap, shots
+    elif which == "d":
+        wounds += 1
+    return strength, ap, shots, wounds
 
 
 def resolve_shoot(
@@ -423,7 +425,7 @@ def resolve_shoot(
             else unit.profile.bs
         )
         need = ranged_hit_target(bs, reason is not None)
-        strength, ap, shots = heavy_profile(unit, weapon)
+        strength, ap, shots, wounds = heavy_profile(unit, weapon)
         kind = ("Defensive, " if is_defensive(weapon) else "Battle, ") if is_vehicle(unit) else ""
         how = f"Snap Shots ({reason})" if reason else "full BS"
         ctx.log(
@@ -445,7 +447,7 @@ def resolve_shoot(
             Hit(
                 strength,
                 ap,
-                weapon.damage,
+                wounds,
                 weapon.name,
                 source,
                 weapon.rules,
