@@ -20,7 +20,9 @@ from hulldown.match.actions import (
 from hulldown.match.state import MatchState, Point, Unit
 from hulldown.missions.model import Scoring
 from hulldown.rules.wh40k7.speed import shooting_speed, speed_of
+from tests.hh3 import builders as hh3
 from tests.wh40k7 import builders as k7
+from tests.wh40k11 import builders as k11
 
 from .driver import Game, created
 from .test_scoring import _end_turn, custom
@@ -260,3 +262,71 @@ def test_a_40k7_unit_that_arrives_but_is_not_placed_goes_back_into_reserve() -> 
     res = state.units["res"]
     refused = game.check("a", Deploy(unit="res", positions=at(res, (20, 4), (22, 4))))
     assert refused is not None and refused.code == "not_in_setup"
+
+
+def test_a_40k11_unit_not_set_up_from_strategic_reserves_stays_in_them() -> None:
+    """40k11 core rules, Strategic Reserves: from battle round 2 a unit in reserve may arrive, set
+    up in its side's Movement phase within 6" of an edge its zone touches and more than 9" from
+    every enemy model - a choice, no roll. One not set up in that Movement phase stays in
+    Strategic Reserves and may arrive in a later one [``UNPLACED_ARRIVAL_BACK_TO_RESERVE``].
+    Before, it stayed "arriving" for the rest of the game, its status still "reserves"."""
+    m = custom("40k11", scoring=Scoring(objectives="never"), turns=5)
+    tac = k11.infantry("tac", "a", [(10, 5)])
+    res = k11.infantry("res", "a", [(20, 5), (22, 5)])
+    foe = k11.infantry("foe", "b", [(36, 40)])
+    game = Game(created("40k11", (tac, res, foe), m))
+    _to_deploy(game)
+    game.act("a", Deploy(unit="tac", positions=at(tac, (10, 5))))
+    game.act("a", Reserve(unit="res"))
+    state = game.act("b", Deploy(unit="foe", positions=at(foe, (36, 40))))
+    assert state.mission is not None and state.mission.step == "battle" and state.active == "a"
+    _end_turn(game)  # side a, round 1: nothing arrives
+    state = _end_turn(game)  # side b, round 1
+    assert state.turn == 2 and state.active == "a" and state.mission is not None
+    assert state.mission.off_table == {"res": "arriving"}
+    assert "res may arrive from Strategic Reserves this turn (Movement phase)." in [e.text for e in state.log]
+    game.act("a", EndPhase())  # the Command phase
+    state = game.act("a", EndPhase())  # the Movement phase ends: res was not set up
+    assert state.phase == "shooting" and state.mission is not None
+    assert state.mission.off_table == {"res": "reserve"}
+    assert "reserves" in state.units["res"].statuses
+    assert "res was not set up this turn: it stays in Strategic Reserves." in [e.text for e in state.log]
+    _end_turn(game)  # the rest of side a's round 2
+    state = _end_turn(game)  # side b, round 2
+    assert state.turn == 3 and state.active == "a" and state.mission is not None
+    assert state.mission.off_table == {"res": "arriving"}
+    state = game.act("a", EndPhase())  # to the Movement phase: now it is set up
+    state = game.act("a", Deploy(unit="res", positions=at(res, (20, 3), (22, 3))))
+    assert state.mission is not None and "res" not in state.mission.off_table
+    assert "reserves" not in state.units["res"].statuses
+
+
+def test_an_hh3_unit_that_arrives_but_is_not_placed_goes_back_into_reserve() -> None:
+    """hh3 Mission Special Rules, Reserves (decided as 40k7): a unit that passed its Reserves roll
+    and is not placed by the end of its side's Movement phase goes back into Reserve and rolls
+    again next turn [``UNPLACED_ARRIVAL_BACK_TO_RESERVE``]. Before, it stayed "arriving" - never
+    rolled for again, yet placeable in any later Movement phase of its side."""
+    m = custom("hh3", scoring=Scoring(objectives="never"), turns=4)
+    tac = hh3.squad("tac", "a", [(10, 5)])
+    res = hh3.squad("res", "a", [(20, 5), (22, 5)])
+    foe = hh3.squad("foe", "b", [(36, 40)])
+    game = Game(created("hh3", (tac, res, foe), m))
+    _to_deploy(game)
+    game.act("a", Deploy(unit="tac", positions=at(tac, (10, 5))))
+    game.act("a", Reserve(unit="res"))
+    state = game.act("b", Deploy(unit="foe", positions=at(foe, (36, 40))))
+    assert state.mission is not None and state.mission.step == "battle" and state.active == "a"
+    _end_turn(game)  # side a, turn 1
+    state = _end_turn(game, dice_at_end=[3])  # side b ends turn 1: res passes its roll
+    assert state.turn == 2 and state.active == "a" and state.mission is not None
+    assert state.mission.off_table == {"res": "arriving"}
+    while game.state.phase != "movement":
+        game.act("a", EndPhase())
+    state = game.act("a", EndPhase())  # the Movement phase ends: res was not placed
+    assert state.mission is not None and state.mission.off_table == {"res": "reserve"}
+    assert "res was not placed this turn: it goes back into reserve." in [e.text for e in state.log]
+    _end_turn(game)  # the rest of side a's turn 2
+    state = _end_turn(game, dice_at_end=[2])  # side b ends turn 2: res rolls again and waits
+    assert state.turn == 3 and state.mission is not None
+    assert state.mission.off_table == {"res": "reserve"}
+    assert "res stays in reserve." in [e.text for e in state.log]

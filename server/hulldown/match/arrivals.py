@@ -6,14 +6,15 @@ that left the table coming back from Ongoing Reserves. Pure.
   arrives on a D6 of 3+; from turn 4 it arrives automatically. It moves on from its own table
   edge (Player's Table Edge: the edge the zone runs along): every model is placed within
   ``ARRIVAL_DEPTH`` of it. A unit not placed in that Movement phase goes back into reserve
-  (``UNPLACED_ARRIVAL_BACK_TO_RESERVE``).
+  (``UNPLACED_ARRIVAL_BACK_TO_RESERVE``; hh3 the same).
 - 40k7 Deep Strike: the first model is aimed at a point and scatters 2D6" unless the scatter
   die shows a hit; the others are placed beside it; a model off the table, in impassable terrain
   or within 1" of an enemy is a Mishap (D6: 1-2 destroyed, 3-6 back to Ongoing Reserves).
 - hh3 (Mission Special Rules, Reserves): the same rolls [decided: the compilation read gives
   no numbers]; arrivals come in from one's own edge, never within 2" of an enemy model.
 - 40k11 (core rules, Strategic Reserves): from battle round 2 a unit in reserve may arrive
-  without a roll, within 6" of a table edge and more than 9" from every enemy model.
+  without a roll, within 6" of a table edge and more than 9" from every enemy model; one not set
+  up in that Movement phase stays in Strategic Reserves (``UNPLACED_ARRIVAL_BACK_TO_RESERVE``).
 """
 
 from __future__ import annotations
@@ -56,12 +57,20 @@ MISHAP_DESTROYED = 2  # Mishap table: 1-2 destroyed, 3-6 back to Ongoing Reserve
 MISHAP_DESTROYS_PASSENGERS = True  # a Transport destroyed by a Mishap takes its passengers [decided]
 DEEP_STRIKE_ENEMY_GAP = 1.0
 SCATTER_DIRECTIONS = 36  # two D6 pick one of 36 directions, 10 degrees apart [decided]
-# 40k7 rulebook, Reserves, Arriving from Reserve: a unit that passes its Reserve Roll arrives that
-# turn, moved on before any other unit moves. The rulebook does not say what becomes of one its
-# player does not place; decided: at the end of its side's Movement phase it goes back into
-# Reserve and rolls again next turn (as a unit that cannot be deployed is placed in Reserve,
-# Preparing Reserves) - it does not wait for a later turn of its player's choosing.
-UNPLACED_ARRIVAL_BACK_TO_RESERVE = frozenset({"40k7"})
+# What becomes of a unit that has arrived (its roll passed, or it is due) but is not placed by the
+# end of its side's Movement phase - every edition (before, only 40k7: a 40k11 or hh3 unit stayed
+# "arriving" for the rest of the game, still marked as in reserve):
+# - 40k7 rulebook, Reserves, Arriving from Reserve: every arriving unit is moved onto the table
+#   before any other unit moves; what becomes of one its player does not place is not said.
+#   Decided: at the end of its side's Movement phase it goes back into Reserve and rolls again next
+#   turn (as a unit that cannot be deployed is placed in Reserve, Preparing Reserves).
+# - hh3 (Mission Special Rules, Reserves): decided as 40k7.
+# - 40k11 (core rules, Strategic Reserves): arriving is a choice made in the Reinforcements step of
+#   one's Movement phase; a unit not set up stays in Strategic Reserves and may arrive in a later
+#   Movement phase (it is "arriving" again at the start of its side's next turn, no roll).
+UNPLACED_ARRIVAL_BACK_TO_RESERVE = frozenset({"40k7", "hh3", "40k11"})
+# Editions whose reserves arrive by choice, without a roll (the log says "may arrive").
+ARRIVAL_BY_CHOICE = frozenset({"40k11"})
 
 
 # Editions whose reserves move on from the player's one table edge (40k7 rulebook, Preparing
@@ -180,7 +189,11 @@ def start_of_player_turn(state: MatchState, side: Side, ctx: ApplyContext) -> Ma
     off = dict(ms.off_table)
     for uid in waiting:
         name = state.units[uid].name
-        if state.edition == "40k11" or state.turn >= AUTOMATIC_FROM_TURN:
+        if state.edition in ARRIVAL_BY_CHOICE:
+            off[uid] = "arriving"
+            ctx.log(f"{name} may arrive from Strategic Reserves this turn (Movement phase).", r)
+            continue
+        if state.turn >= AUTOMATIC_FROM_TURN:
             off[uid] = "arriving"
             ctx.log(f"{name} arrives from reserve this turn.", r)
             continue
@@ -211,8 +224,11 @@ def unplaced_arrivals(state: MatchState, side: Side, ctx: ApplyContext) -> Match
     if not late:
         return state
     for uid in late:
+        name = state.units[uid].name
         ctx.log(
-            f"{state.units[uid].name} was not placed this turn: it goes back into reserve.",
+            f"{name} was not set up this turn: it stays in Strategic Reserves."
+            if state.edition in ARRIVAL_BY_CHOICE
+            else f"{name} was not placed this turn: it goes back into reserve.",
             RESERVE_RULE.get(state.edition, "reserves"),
         )
     off = {**ms.off_table, **dict.fromkeys(late, "reserve")}

@@ -396,8 +396,17 @@ function unitCard(unit) {
     ),
   );
   if (weapons.length) rows.push(h("table", { class: "weapon-table" }, ...weapons));
+  // A unit arriving from reserve this turn is no longer simply "in Reserves": it is placed in this
+  // Movement phase, or goes back (docs/missions.md "Reserves and arrivals").
+  const arrivingNow = whereIs(unit.id) === "arriving";
   const statuses = Object.entries(unit.statuses).map(([name, until]) =>
-    h("li", { class: "status-line", "data-status": name }, `${STATUS_TEXT[name] || name} - ${until > 0 ? `until the end of player turn ${until}` : "until removed"}`),
+    h(
+      "li",
+      { class: "status-line", "data-status": name },
+      name === "reserves" && arrivingNow
+        ? `arriving from Reserves - placed in this Movement phase, else ${edition === "40k11" ? "it stays in Strategic Reserves" : "back into Reserve"}`
+        : `${STATUS_TEXT[name] || name} - ${until > 0 ? `until the end of player turn ${until}` : "until removed"}`,
+    ),
   );
   if (statuses.length) rows.push(h("ul", { class: "status-list" }, ...statuses));
   if (unit.keywords.length) rows.push(h("div", { class: "keywords" }, unit.keywords.join(", ")));
@@ -1425,7 +1434,8 @@ function toPlace(unit) {
   const where = whereIs(unit.id);
   if (unit.side !== table.side || unit.embarked_in) return false;
   if (scoutingNow(unit)) return true;
-  return (where === "undeployed" && deployingNow()) || (where === "arriving" && myTurn() && !inSetup());
+  // Units arrive from reserve in their side's Movement phase only (match/arrivals.py).
+  return (where === "undeployed" && deployingNow()) || (where === "arriving" && myTurn() && !inSetup() && table.view.phase === "movement");
 }
 
 // Each model's offset from the held one: as they stand, or a row when they wait off the table.
