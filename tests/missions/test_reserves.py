@@ -7,6 +7,7 @@ from msgspec.structs import replace
 
 from hulldown.match.actions import (
     Charge,
+    Decide,
     DeepStrike,
     Deploy,
     Disembark,
@@ -24,7 +25,7 @@ from tests.hh3 import builders as hh3
 from tests.wh40k7 import builders as k7
 from tests.wh40k11 import builders as k11
 
-from .driver import Game, created
+from .driver import Game, created, standard
 from .test_scoring import _end_turn, custom
 from .test_setup import _to_deploy, at
 
@@ -330,3 +331,40 @@ def test_an_hh3_unit_that_arrives_but_is_not_placed_goes_back_into_reserve() -> 
     assert state.turn == 3 and state.mission is not None
     assert state.mission.off_table == {"res": "reserve"}
     assert "res stays in reserve." in [e.text for e in state.log]
+
+
+def test_an_arrival_refused_for_overlapping_a_model_cites_the_reserves_rule() -> None:
+    """An arriving unit is placed as in deployment, but every refusal of the arrival cites the
+    arrival rule of its edition (hh3 Mission Special Rules, Reserves; 40k7 rulebook, Reserves),
+    not the deployment rule: the overlap as much as the distance from the table edge."""
+    u = {
+        "tac-a": hh3.squad("tac-a", "a", [(10, 6)]),
+        "slow": hh3.squad("slow", "a", [(34, 6)]),
+        "tac-b": hh3.squad("tac-b", "b", [(66, 37)]),
+    }
+    game = Game(created("hh3", u.values(), standard("hh3", "the_heart_of_battle", "dawn_of_war")))
+    _to_deploy(game)
+    game.act("a", Deploy(unit="tac-a", positions=at(u["tac-a"], (10, 6))))
+    game.act("a", Reserve(unit="slow"))
+    game.act("b", Deploy(unit="tac-b", positions=at(u["tac-b"], (66, 37))))
+    pending = game.state.pending
+    assert pending is not None and pending.kind == "seize_initiative"
+    game.act(pending.side, Decide(decision=pending.id, choice="decline"))
+    _end_turn(game)
+    state = _end_turn(game, dice_at_end=[3])  # slow passes its reserve roll
+    assert state.mission is not None and state.mission.off_table == {"slow": "arriving"}
+    state = game.act("a", EndPhase(), dice=[])  # hh3: the Start phase, then the Movement phase
+    assert state.phase == "movement"
+    far = game.check("a", Deploy(unit="slow", positions=at(u["slow"], (34, 20))))
+    assert far is not None and far.code == "not_from_own_edge"
+    assert far.rule == "hh3 Mission Special Rules, Reserves"
+    overlap = game.check("a", Deploy(unit="slow", positions=at(u["slow"], (10, 6))))
+    assert overlap is not None and overlap.code == "overlapping"
+    assert overlap.rule == "hh3 Mission Special Rules, Reserves"
+    # 40k7 alike: res arriving on top of tac.
+    game = _game()
+    state = _to_turn_2(game, [2, 3])
+    res = state.units["res"]
+    overlap = game.check("a", Deploy(unit="res", positions=at(res, (10, 5), (22, 4))))
+    assert overlap is not None and overlap.code == "overlapping"
+    assert overlap.rule == "40k7 rulebook, Reserves"

@@ -215,7 +215,8 @@ def validate_deploy(state: MatchState, side: Side, action: Deploy) -> Rejection 
     assert state.mission is not None
     mission = state.mission.mission
     unit = state.units[action.unit]
-    r = rule(state)
+    # An arrival is refused under its edition's Reserves rule, a deployment under the set-up rule.
+    r = RESERVE_RULE.get(state.edition, rule(state)) if coming else rule(state)
     step = state.mission.step
     anywhere = coming or scouting or step == "infiltrate"
     hh3_x = infiltrate_x(unit) if state.edition == "hh3" and not coming else None

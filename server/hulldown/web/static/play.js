@@ -5,6 +5,7 @@
 import { Board } from "./js/board.js";
 import { HulldownClient, checkAction, getLog } from "./js/hulldown-client.js";
 import { OddsLines } from "./js/odds-line.js";
+import { optionLabel } from "./js/option-label.js";
 import { paragonSections } from "./js/paragon.js";
 import { deepStrikeAnswer, deepStrikeControl, deepStrikeOutcome, deepStrikeOverlay, mayDeepStrike } from "./js/deep-strike.js";
 import { SIDE, h, renderHeader, renderLog, renderUnits } from "./js/panels.js";
@@ -1773,8 +1774,6 @@ board.svg.addEventListener("pointermove", (event) => {
 
 // ---- decisions -----------------------------------------------------------------------------------
 
-const OPTION_LABELS = { proposal: "Take the proposal", place: "Place", aim: "Aim" };
-
 function renderDecision() {
   const dialog = $("decision");
   const pending = table.view.pending;
@@ -1816,7 +1815,7 @@ function renderDecision() {
     h(
       "div",
       { class: "options" },
-      ...pending.options.map((option) => h("button", { type: "button", class: "option", "data-choice": option, onclick: () => send(option) }, onBoard ? OPTION_LABELS[option] || option : option)),
+      ...pending.options.map((option) => h("button", { type: "button", class: "option", "data-choice": option, onclick: () => send(option) }, optionLabel(option, table.view.units, pending.side))),
     ),
     message("decision"),
   );
