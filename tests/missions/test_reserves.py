@@ -3,6 +3,8 @@ own table edge, 40k7 Deep Strike scatter and mishap, a 40k7 Flyer coming back.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from msgspec.structs import replace
 
 from hulldown.match.actions import (
@@ -18,7 +20,7 @@ from hulldown.match.actions import (
     Reserve,
     Shoot,
 )
-from hulldown.match.state import MatchState, Point, Unit
+from hulldown.match.state import Edition, MatchState, Point, Unit
 from hulldown.missions.model import Scoring
 from hulldown.rules.wh40k7.speed import shooting_speed, speed_of
 from tests.hh3 import builders as hh3
@@ -265,22 +267,29 @@ def test_a_40k7_unit_that_arrives_but_is_not_placed_goes_back_into_reserve() -> 
     assert refused is not None and refused.code == "not_in_setup"
 
 
+def _one_unit_in_reserve(edition: Edition, infantry: Callable[..., Unit], turns: int) -> tuple[Game, Unit]:
+    """Side a deploys ``tac`` and holds ``res`` (two models) in reserve, side b deploys ``foe``:
+    the battle starts, side a to play."""
+    m = custom(edition, scoring=Scoring(objectives="never"), turns=turns)
+    tac = infantry("tac", "a", [(10, 5)])
+    res = infantry("res", "a", [(20, 5), (22, 5)])
+    foe = infantry("foe", "b", [(36, 40)])
+    game = Game(created(edition, (tac, res, foe), m))
+    _to_deploy(game)
+    game.act("a", Deploy(unit="tac", positions=at(tac, (10, 5))))
+    game.act("a", Reserve(unit="res"))
+    state = game.act("b", Deploy(unit="foe", positions=at(foe, (36, 40))))
+    assert state.mission is not None and state.mission.step == "battle" and state.active == "a"
+    return game, res
+
+
 def test_a_40k11_unit_not_set_up_from_strategic_reserves_stays_in_them() -> None:
     """40k11 core rules, Strategic Reserves: from battle round 2 a unit in reserve may arrive, set
     up in its side's Movement phase within 6" of an edge its zone touches and more than 9" from
     every enemy model - a choice, no roll. One not set up in that Movement phase stays in
     Strategic Reserves and may arrive in a later one [``UNPLACED_ARRIVAL_BACK_TO_RESERVE``].
     Before, it stayed "arriving" for the rest of the game, its status still "reserves"."""
-    m = custom("40k11", scoring=Scoring(objectives="never"), turns=5)
-    tac = k11.infantry("tac", "a", [(10, 5)])
-    res = k11.infantry("res", "a", [(20, 5), (22, 5)])
-    foe = k11.infantry("foe", "b", [(36, 40)])
-    game = Game(created("40k11", (tac, res, foe), m))
-    _to_deploy(game)
-    game.act("a", Deploy(unit="tac", positions=at(tac, (10, 5))))
-    game.act("a", Reserve(unit="res"))
-    state = game.act("b", Deploy(unit="foe", positions=at(foe, (36, 40))))
-    assert state.mission is not None and state.mission.step == "battle" and state.active == "a"
+    game, res = _one_unit_in_reserve("40k11", k11.infantry, turns=5)
     _end_turn(game)  # side a, round 1: nothing arrives
     state = _end_turn(game)  # side b, round 1
     assert state.turn == 2 and state.active == "a" and state.mission is not None
@@ -307,16 +316,7 @@ def test_an_hh3_unit_that_arrives_but_is_not_placed_goes_back_into_reserve() -> 
     and is not placed by the end of its side's Movement phase goes back into Reserve and rolls
     again next turn [``UNPLACED_ARRIVAL_BACK_TO_RESERVE``]. Before, it stayed "arriving" - never
     rolled for again, yet placeable in any later Movement phase of its side."""
-    m = custom("hh3", scoring=Scoring(objectives="never"), turns=4)
-    tac = hh3.squad("tac", "a", [(10, 5)])
-    res = hh3.squad("res", "a", [(20, 5), (22, 5)])
-    foe = hh3.squad("foe", "b", [(36, 40)])
-    game = Game(created("hh3", (tac, res, foe), m))
-    _to_deploy(game)
-    game.act("a", Deploy(unit="tac", positions=at(tac, (10, 5))))
-    game.act("a", Reserve(unit="res"))
-    state = game.act("b", Deploy(unit="foe", positions=at(foe, (36, 40))))
-    assert state.mission is not None and state.mission.step == "battle" and state.active == "a"
+    game, _ = _one_unit_in_reserve("hh3", hh3.squad, turns=4)
     _end_turn(game)  # side a, turn 1
     state = _end_turn(game, dice_at_end=[3])  # side b ends turn 1: res passes its roll
     assert state.turn == 2 and state.active == "a" and state.mission is not None

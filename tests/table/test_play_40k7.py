@@ -260,13 +260,36 @@ async def test_a_squad_moves_together_and_ctrl_drag_moves_one_model(
     assert errors == []
 
 
+async def table_in_assault(
+    server: ServerProcess, browser: Browser, extra: Any, errors: list[str]
+) -> tuple[dict[str, Any], Page]:
+    """A duel with ``extra`` added to side A's army, side A's table open and its Movement and
+    Shooting phases ended: the Assault phase."""
+    request = duel()
+    scenario = msgspec.structs.replace(request.scenario, units=(*request.scenario.units, extra))
+    created = await create_match(server.http, msgspec.structs.replace(request, scenario=scenario))
+    _, a = await open_table(browser, created["play_urls"]["a"], errors)
+    for seq in (2, 3):  # end the Movement and Shooting phases
+        await a.click("#end-phase")
+        await wait_seq(a, seq)
+    return created, a
+
+
+async def fight_answer(a: Page) -> tuple[dict[str, Any], int]:
+    """Press Fight; the table's answer (an ack expected) and the seq of the fight."""
+    await a.click("#fight")
+    await a.wait_for_function("!['sending', undefined].includes((hulldownTable.messages.fight || {}).code)")
+    fought = await a.evaluate("hulldownTable.messages.fight")
+    assert fought["code"] == "ack", fought
+    return fought, int(fought["text"].removeprefix("done (seq ").rstrip(")"))
+
+
 async def test_a_charge_and_a_fight_through_the_table(server: ServerProcess, browser: Browser) -> None:
     """40k7 Assault phase from the table: a squad 1.5 in from a Rhino charges it (2D6 always
     reaches 1.5 in; a Rhino without weapons has no Overwatch) and fights it (40k7 Vehicles and
     Close Combat: attacks against a vehicle's rear armour)."""
     from hulldown.match.state import Model, Point, Profile, Unit, Weapon
 
-    request = duel()
     squad = Unit(
         id="squad",
         side="a",
@@ -280,14 +303,9 @@ async def test_a_charge_and_a_fight_through_the_table(server: ServerProcess, bro
             )
         },
     )
-    scenario = msgspec.structs.replace(request.scenario, units=(*request.scenario.units, squad))
-    created = await create_match(server.http, msgspec.structs.replace(request, scenario=scenario))
-    match_id, token = created["match_id"], created["tokens"]["a"]
     errors: list[str] = []
-    _, a = await open_table(browser, created["play_urls"]["a"], errors)
-    for seq in (2, 3):  # end the Movement and Shooting phases
-        await a.click("#end-phase")
-        await wait_seq(a, seq)
+    created, a = await table_in_assault(server, browser, squad, errors)
+    match_id, token = created["match_id"], created["tokens"]["a"]
     await a.click(".unit-card[data-unit='squad'] .unit-title")
     # What the unit may do comes from the server (GET /options: validation decides each kind).
     await a.wait_for_selector("#phase-actions[data-state='known']")
@@ -311,12 +329,8 @@ async def test_a_charge_and_a_fight_through_the_table(server: ServerProcess, bro
     assert "charge" not in listed and "fight" in listed, listed
     await shot(a, "play-40k7-charge")
     await a.select_option("#fight-target", "rhino-1")
-    await a.click("#fight")
-    await a.wait_for_function("!['sending', undefined].includes((hulldownTable.messages.fight || {}).code)")
-    fought = await a.evaluate("hulldownTable.messages.fight")
-    assert fought["code"] == "ack", fought
+    _, fight_seq = await fight_answer(a)
     state = await board_matches_state(a, server.http, match_id, token)
-    fight_seq = int(fought["text"].removeprefix("done (seq ").rstrip(")"))
     blows = [r for e in state["log"] if e["seq"] == fight_seq for r in e["rolls"]]
     assert blows and blows[0]["purpose"] == "close combat to hit"
     assert errors == []
@@ -332,16 +346,10 @@ async def test_a_smash_attack_is_offered_to_a_unit_with_smash_only(
     Smash Attack; the Predator, which has no Smash, is offered none."""
     from tests.wh40k7.builders import dreadnought
 
-    request = duel()
     walker = dreadnought("walker", "a", 43.5, 24, 180, name="Smash Walker", keywords=("walker", "smash"))
-    scenario = msgspec.structs.replace(request.scenario, units=(*request.scenario.units, walker))
-    created = await create_match(server.http, msgspec.structs.replace(request, scenario=scenario))
-    match_id, token = created["match_id"], created["tokens"]["a"]
     errors: list[str] = []
-    _, a = await open_table(browser, created["play_urls"]["a"], errors)
-    for seq in (2, 3):  # end the Movement and Shooting phases
-        await a.click("#end-phase")
-        await wait_seq(a, seq)
+    created, a = await table_in_assault(server, browser, walker, errors)
+    match_id, token = created["match_id"], created["tokens"]["a"]
     await a.click(".unit-card[data-unit='predator-1'] .unit-title")
     await a.wait_for_selector("#phase-actions[data-state='known']")
     assert "fight:smash" not in (await a.get_attribute("#phase-actions", "data-open") or "").split()
@@ -352,12 +360,8 @@ async def test_a_smash_attack_is_offered_to_a_unit_with_smash_only(
     assert "fight" in listed and "fight:smash" in listed, listed
     await a.select_option("#fight-target", "rhino-1")
     await a.check("#fight-smash")
-    await a.click("#fight")
-    await a.wait_for_function("!['sending', undefined].includes((hulldownTable.messages.fight || {}).code)")
-    fought = await a.evaluate("hulldownTable.messages.fight")
-    assert fought["code"] == "ack", fought
+    _, fight_seq = await fight_answer(a)
     state = await board_matches_state(a, server.http, match_id, token)
-    fight_seq = int(fought["text"].removeprefix("done (seq ").rstrip(")"))
     texts = [e["text"] for e in state["log"] if e["seq"] == fight_seq]
     assert any("Smash Attack at S10 AP2" in t for t in texts), texts
     hits = [
