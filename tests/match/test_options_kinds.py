@@ -52,3 +52,24 @@ def test_abandon_is_listed_for_a_squadron_member_only() -> None:
     assert abandon("a1") == [(True, None)]
     assert abandon("a2") == [(False, "not_immobilised")]
     assert abandon("squad") == []
+
+
+def test_no_option_is_built_on_a_unit_off_the_table() -> None:
+    """docs/table.md, "What the unit may do": a Trukk whose only fellow transport (a Battlewagon)
+    waits in Reserve was told "embark: unit battlewagon is not on the table (reserve)" - a reason
+    about another unit's whereabouts, not about the Trukk. A unit off the table (40k7 rulebook,
+    Reserves) is not the nearest anything: with no transport on the table, embark is not listed."""
+    from tests.missions.driver import MATCH, created, standard
+
+    trukk = wh40k7.rhino("trukk", "b", 30, 39, 180)
+    wagon = wh40k7.rhino("battlewagon", "b", 50, 16, 180)
+    start = initial_state(MATCH, created("40k7", (trukk, wagon), standard("40k7", "crusade", "dawn_of_war")))
+    assert start.mission is not None
+    state = replace(
+        start,
+        phase="movement",
+        active="b",
+        mission=replace(start.mission, step="battle", off_table={"battlewagon": "reserve"}),
+    )
+    kinds = {o.kind: o for o in unit_options(state, "b", state.units["trukk"]).options}
+    assert "embark" not in kinds, kinds.get("embark")

@@ -168,3 +168,16 @@ def test_zooming_flyer_leaving_the_table_enters_ongoing_reserves() -> None:
     state = make_state(flyer("f", "a", 60, 24))
     r = act(state, "a", Move("f", (Point(80, 24),))).state.units["f"]
     assert "reserves" in r.statuses
+
+
+def test_a_walkers_measured_move_has_no_speed_band() -> None:
+    """40k7 Vehicles, Walkers: a Walker moves like Infantry, so the live check of its move (the
+    facts the table shows while dragging) names no Combat or Cruising Speed: a 6.3" drag of a
+    Walker is 'normal', not 'cruising'; a Rhino's is 'cruising'."""
+    from hulldown.rules.measure import action_facts
+
+    state = make_state(dreadnought("d", "a", 10, 24), rhino("r", "a", 10, 40))
+    walker = action_facts(state, Move("d", (Point(16.3, 26),)))
+    assert walker.speed_band == "normal"
+    tank = action_facts(state, Move("r", (Point(16.3, 42),)))
+    assert tank.speed_band == "cruising"

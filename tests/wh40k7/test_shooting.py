@@ -290,3 +290,33 @@ def test_lance_firers_count_as_able_to_damage_av14_for_the_obscured_majority() -
     cover = [r for r in res.rolls if r.purpose == "cover save"]
     assert [(r.target, r.outcome) for r in cover] == [("4+", "failed")] * 3
     assert res.state.units["lr"].hp == 1
+
+
+def test_an_infantry_model_out_of_sight_is_not_told_about_a_mount() -> None:
+    """A Tactical Squad's Krak Missile behind a wall was refused with "Krak Missiles cannot see
+    Trukk from its mount [40k7 Vehicles, Vehicle Weapons and Line of Sight]": Infantry has no
+    mount and that rule is a vehicle's. The refusal names the model that cannot see and the
+    Shooting phase's rule (40k7 The Shooting Phase, Choose a Target)."""
+    squad = infantry("s", "a", [(10, 24)], weapons=((0, krak()),))
+    state = make_state(
+        squad, rhino("t", "b", 40, 24, 180), terrain=[ruin("wall", 20, 10, 22, 40)], phase="shooting"
+    )
+    weapon = next(iter(state.units["s"].weapons))
+    rej = rejected(state, "a", Shoot("s", (Fire(weapon, "t"),)))
+    assert rej.code == "no_line_of_sight"
+    assert rej.rule == "40k7 The Shooting Phase, Choose a Target"
+    assert "mount" not in rej.message and "cannot see any model of" in rej.message
+
+
+def test_hull_points_lost_never_exceed_those_left() -> None:
+    """40k7 Vehicles, Hull Points: a vehicle with 1 Hull Point left takes 3 glancing hits. The log
+    said "loses 3 Hull Points ... 0 left" - it lost the one it had; the count of hits stays in the
+    brackets."""
+    gun = vehicle("g", "a", 10, 24, weapons=(weapon("hb", "Heavy bolter", 36, 4, 4, shots=3),))
+    target = vehicle("t", "b", 30, 24, 180, armour=(10, 10, 10), hp=1)
+    state = make_state(gun, target, phase="shooting")
+    res = act(state, "a", Shoot("g", (Fire("hb", "t"),)), [6, 6, 6, 6, 6, 6])
+    assert res.state.units["t"].hp == 0
+    assert any(
+        t.startswith("t loses 1 Hull Point (3 glancing, 0 penetrating): 0 left.") for t in res.texts
+    ), res.texts

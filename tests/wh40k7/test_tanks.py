@@ -243,3 +243,21 @@ def test_ram_stops_short_of_a_walker_locked_in_combat() -> None:
     assert abs(pos.x - (17.75 - 1 - 2.25)) < 1e-6 and pos.y == 24
     assert not res.rolls
     assert res.state.units["w"].hp == 3 and res.state.units["lr"].hp == 3  # no collision
+
+
+def test_a_tank_shock_cut_short_by_a_friendly_unit_says_why() -> None:
+    """40k7 Vehicles, Tanks: Tank Shock - the Tank stops 1" short of friendly models. A Rhino
+    declared a 12" Tank Shock at an enemy squad with its own squad 5" ahead: the log said only
+    "Rhino ends its Tank Shock after 4.0 in." - as if the move had been declared that short. It
+    names what stopped it."""
+    tank = rhino("t", "a", 10, 24)
+    friends = infantry("f", "a", [(17.25 + R, 24)], name="Tactical Squad")
+    foes = infantry("e", "b", [(24, 24)], name="Boyz")
+    state = make_state(tank, friends, foes)
+    res = act(state, "a", Move("t", (Point(22, 24),), kind="tank_shock"), [])
+    assert abs(res.state.units["t"].models["t-m"].pos.x - 14.0) < 1e-6
+    assert any(
+        'ends its Tank Shock after 4.0 in of the 12.0 in declared: it stops 1" short of Tactical Squad, a friendly unit.'
+        in t
+        for t in res.texts
+    ), res.texts

@@ -103,6 +103,10 @@ def _nearest(state: MatchState, unit: Unit, pred: typing.Callable[[Unit], bool])
     for other in state.units.values():
         if other.id == unit.id or other.destroyed or other.embarked_in or not pred(other):
             continue
+        # A unit off the table (in Reserve, arriving, still to deploy) is not near anything: an
+        # option built on it would be refused for where it is, not for what the unit may do.
+        if state.mission is not None and other.id in state.mission.off_table:
+            continue
         alive = [m for m in other.models.values() if m.alive]
         if alive:
             d = min(math.hypot(m.pos.x - x, m.pos.y - y) for m in alive)

@@ -43,6 +43,7 @@ from .wh40k7 import speed as w7_speed
 from .wh40k7 import squadrons as w7_squadrons
 from .wh40k7 import transports as w7_transports
 from .wh40k7.types import is_vehicle as w7_is_vehicle
+from .wh40k7.types import is_walker as w7_is_walker
 from .wh40k7.types import is_zooming as w7_is_zooming
 from .wh40k11 import movement as w11_movement
 from .wh40k11 import space as w11_space
@@ -315,10 +316,11 @@ def _allowance(state: MatchState, unit: Unit, action: Move) -> float:
 
 def speed_band(state: MatchState, unit: Unit, kind: str, distance: float) -> str:
     """The speed band the move reaches: 40k7 vehicles Stationary / Combat Speed (up to 6") /
-    Cruising Speed (40k7 Vehicles, Movement), else the kind of move (Run, Rush, Advance...)."""
+    Cruising Speed (40k7 Vehicles, Movement), else the kind of move (Run, Rush, Advance...). A
+    40k7 Walker moves like Infantry and has no speed band (40k7 Vehicles, Walkers)."""
     if kind != "normal":
         return kind
-    if state.edition == "40k7" and w7_is_vehicle(unit):
+    if state.edition == "40k7" and w7_is_vehicle(unit) and not w7_is_walker(unit):
         total = unit.moved + distance
         if total <= 1e-9:
             return "stationary"

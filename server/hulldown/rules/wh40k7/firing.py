@@ -436,6 +436,14 @@ def _plan_weapon(
             f"{target.name} is outside the fire arc of {weapon.name} ({weapon.mount.kind} mount)",
             weapon=weapon.id,
         )
+    if best is None and hull is None:
+        # Not a vehicle's weapon: no mount, sight from the model's base (docs/rules-notes.md, 40k7).
+        return reject(
+            "no_line_of_sight",
+            refs.MODEL_LOS,
+            f"{model.id}, firing {weapon.name}, cannot see any model of {target.name}",
+            weapon=weapon.id,
+        )
     if best is None:
         return reject(
             "no_line_of_sight",

@@ -12,6 +12,8 @@ DANGEROUS = "40k7 Vehicles, Dangerous Terrain"
 FLAT_OUT = "40k7 Vehicles, Moving Flat Out"
 SHOOTING = "40k7 Vehicles, Vehicles and Shooting"
 WEAPON_LOS = "40k7 Vehicles, Vehicle Weapons and Line of Sight"
+# A model that is not a vehicle sees from its base: it must see a model of its target.
+MODEL_LOS = "40k7 The Shooting Phase, Choose a Target"
 FACING = "40k7 Vehicles, Vehicle Facing and Armour Values"
 PENETRATION = "40k7 Vehicles, Armour Penetration Rolls"
 GLANCING = "40k7 Vehicles, Glancing Hits"

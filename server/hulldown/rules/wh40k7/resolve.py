@@ -326,12 +326,15 @@ def _resolve_group(
     tally.glancing += len(glancing)
     tally.penetrating += len(penetrating)
     if kept:
+        before = state.units[uid].hp
         state = lose_hp(state, uid, len(kept))
+        # Hull Points never go below 0: the log says what was lost, not how many hits there were.
+        lost = before - state.units[uid].hp
         ctx.log(
-            f"{unit.name} loses {plural(len(kept), 'Hull Point')} ({len(glancing)} glancing, "
+            f"{unit.name} loses {plural(lost, 'Hull Point')} ({len(glancing)} glancing, "
             f"{len(penetrating)} penetrating): {state.units[uid].hp} left.",
             refs.PENETRATING if penetrating else refs.GLANCING,
-            lost=len(kept),
+            lost=lost,
             glancing=len(glancing),
             penetrating=len(penetrating),
             hull_points=state.units[uid].hp,

@@ -219,11 +219,21 @@ def _shockable(state: MatchState, unit: Unit) -> bool:
     return not (LOCKED_UNITS_STOP_THE_TANK and locked_in_combat(state, unit))
 
 
-def _events(state: MatchState, run: _Run) -> tuple[float, list[tuple[float, str]], list[tuple[float, str]]]:
-    """(end distance, enemy units reached [(t, id)], enemy vehicles rammed [(t, id)])."""
+def _events(
+    state: MatchState, run: _Run
+) -> tuple[float, list[tuple[float, str]], list[tuple[float, str]], str]:
+    """(end distance, enemy units reached [(t, id)], enemy vehicles rammed [(t, id)], what stops
+    the Tank short of the distance declared: "" when nothing does)."""
     unit = state.units[run.uid]
     hull = run.hull(state)
     stop = run.length
+    why = ""
+
+    def cut(t: float, what: str) -> None:
+        nonlocal stop, why
+        if t - STOP_SHORT < stop:
+            stop, why = t - STOP_SHORT, what
+
     shocks: dict[str, float] = {}
     rams: list[tuple[float, str]] = []
     locked: dict[str, bool] = {}
@@ -235,33 +245,33 @@ def _events(state: MatchState, run: _Run) -> tuple[float, list[tuple[float, str]
             if t is None:
                 continue
             if other.side == unit.side:
-                stop = min(stop, t - STOP_SHORT)
+                cut(t, f"{other.name}, a friendly unit")
             elif is_vehicle(other):
                 # A Walker or Chariot locked in combat is not rammed either (see _shockable).
                 if run.kind == "ram" and not locked.setdefault(other.id, not _shockable(state, other)):
                     rams.append((t, other.id))
                 else:
-                    stop = min(stop, t - STOP_SHORT)
+                    cut(t, f"{other.name}, a vehicle" + (" locked in combat" if locked.get(other.id) else ""))
             elif locked.setdefault(other.id, not _shockable(state, other)):
-                stop = min(stop, t - STOP_SHORT)  # never Tank Shocked: see _shockable
+                cut(t, f"{other.name}, locked in combat")  # never Tank Shocked: see _shockable
             else:
                 shocks[other.id] = min(shocks.get(other.id, math.inf), t)
     for t_piece in state.terrain.values():
         if "impassable" in t_piece.kinds:
             t = first_contact(hull, run.u, run.length, [(p.x, p.y) for p in t_piece.points])
             if t is not None:
-                stop = min(stop, t - STOP_SHORT)
+                cut(t, "impassable terrain")
     edge = _edge_limit(state, hull, run.u, run.length)
     if edge != math.inf:
-        stop = min(stop, edge - STOP_SHORT)
+        cut(edge, "the table edge")
     stop = max(0.0, stop)
-    return stop, sorted((t, uid) for uid, t in shocks.items()), sorted(rams)
+    return stop, sorted((t, uid) for uid, t in shocks.items()), sorted(rams), why
 
 
 def _advance(state: MatchState, ctx: ApplyContext, run: _Run) -> MatchState:
     """Carry the move on until it ends or a Death or Glory decision is needed."""
     while True:
-        end, shocks, rams = _events(state, run)
+        end, shocks, rams, why = _events(state, run)
         ram_t = rams[0] if rams and rams[0][0] <= end + STOP_SHORT else None
         shock = shocks[0] if shocks and shocks[0][0] <= end + 1e-9 else None
         if ram_t is not None and (shock is None or ram_t[0] < shock[0]):
@@ -271,7 +281,7 @@ def _advance(state: MatchState, ctx: ApplyContext, run: _Run) -> MatchState:
                 return _finish(state, ctx, run, ram_t[0])
             continue
         if shock is None:
-            return _finish(state, ctx, run, end)
+            return _finish(state, ctx, run, end, why)
         _, sid = shock
         run.processed.append(sid)
         state = _thunderblitz_shock(state, ctx, run, sid)
@@ -398,7 +408,9 @@ def _thunderblitz_shock(state: MatchState, ctx: ApplyContext, run: _Run, sid: st
     return state
 
 
-def _finish(state: MatchState, ctx: ApplyContext, run: _Run, end: float) -> MatchState:
+def _finish(state: MatchState, ctx: ApplyContext, run: _Run, end: float, why: str = "") -> MatchState:
+    """The Tank ends its move ``end`` inches along; ``why`` names what stopped it 1" short of the
+    distance declared (a friendly unit, impassable terrain, the table edge...), for the log."""
     unit = state.units[run.uid]
     if unit.destroyed:
         return state
@@ -411,7 +423,8 @@ def _finish(state: MatchState, ctx: ApplyContext, run: _Run, end: float) -> Matc
     flags = ["moved", "tank_shock"] + (["rammed"] if run.kind == "ram" else [])
     state = flag_unit(state, run.uid, *flags)
     ctx.log(
-        f"{unit.name} ends its {'Ram' if run.kind == 'ram' else 'Tank Shock'} after {end:.1f} in.",
+        f"{unit.name} ends its {'Ram' if run.kind == 'ram' else 'Tank Shock'} after {end:.1f} in"
+        + (f' of the {run.length:.1f} in declared: it stops 1" short of {why}.' if why else "."),
         refs.RAM if run.kind == "ram" else refs.TANK_SHOCK,
     )
     state = _push_aside(state, ctx, run.uid)

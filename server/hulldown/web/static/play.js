@@ -37,6 +37,25 @@ const MOVE_KINDS = {
   "40k11": ["normal", "advance", "fall_back", "charge"],
 };
 
+// The kinds of move a unit could ever make, as its edition's validation has them: 40k7 Vehicles
+// (Run: not vehicles other than Walkers; Moving Flat Out: vehicles other than Walkers and Heavy
+// vehicles; Tanks: Tank Shock and Ramming, Tanks only). A kind the server always refuses for the
+// unit is not offered (the card lists it under "not now" with the refusal).
+function moveKindsOf(unit) {
+  const kinds = MOVE_KINDS[table.view.edition] || ["normal"];
+  if (table.view.edition !== "40k7" || !unit) return kinds;
+  const keywords = unit.keywords || [];
+  const vehicle = isVehicle(unit);
+  const walker = vehicle && (unit.kind === "walker" || keywords.includes("walker"));
+  const allowed = {
+    run: !vehicle || walker,
+    flat_out: vehicle && !walker && !keywords.includes("heavy"),
+    tank_shock: keywords.includes("tank"),
+    ram: keywords.includes("tank"),
+  };
+  return kinds.filter((k) => allowed[k] !== false);
+}
+
 const $ = (id) => document.getElementById(id);
 
 const table = {
@@ -517,7 +536,8 @@ function actionSections(unit) {
   const view = table.view;
   const phase = view.phase;
   const sections = [];
-  const kinds = MOVE_KINDS[view.edition] || ["normal"];
+  const kinds = moveKindsOf(unit);
+  if (!kinds.includes(table.moveKind)) table.moveKind = "normal";
   if (unit.embarked_in) {
     sections.push(disembarkSection(unit));
     return sections;
@@ -1401,7 +1421,7 @@ window.addEventListener("keydown", (event) => {
   }
   if (table.drag.place) return;
   const kind = KIND_KEYS[event.key.toLowerCase()];
-  if (kind && (MOVE_KINDS[table.view.edition] || []).includes(kind)) {
+  if (kind && moveKindsOf(table.view.units[table.drag.unit]).includes(kind)) {
     table.moveKind = kind;
     const select = $("move-kind");
     if (select) select.value = kind;
@@ -1910,14 +1930,24 @@ const placedPositions = () => ({ ...table.placement.positions });
 function placementLines(placement) {
   const p = table.placement;
   const left = placement.models.filter((id) => !p.positions[id]);
-  const outside = placement.models.filter((id) => p.positions[id] && !insideArea(p.positions[id], p.area[id]));
+  // A model still at the server's proposal may lie beyond its drawn area (a Walker's area is the
+  // circle round its hull, smaller than the truth: docs/decisions.md); the proposal is always
+  // accepted, so it is not called "outside" as if it were refused.
+  const atProposal = (id) => {
+    const at = placement.proposal[id];
+    return !!at && p.positions[id][0] === at[0] && p.positions[id][1] === at[1];
+  };
+  const beyond = placement.models.filter((id) => p.positions[id] && !insideArea(p.positions[id], p.area[id]));
+  const outside = beyond.filter((id) => !atProposal(id));
+  const kept = beyond.filter(atProposal);
   return [
     h("p", { class: "placement" }, `Proposal: ${Object.keys(placement.proposal).length} of ${placement.models.length} models placed.`),
     h(
       "p",
-      { class: "placement-hint", "data-outside": outside.join(" ") },
+      { class: "placement-hint", "data-outside": outside.join(" "), "data-at-proposal": kept.join(" ") },
       "Drag the models within their areas on the board, then Place.",
       outside.length ? ` Outside its area: ${outside.join(", ")}.` : "",
+      kept.length ? ` At the proposal, beyond the drawn area (Take the proposal puts it there): ${kept.join(", ")}.` : "",
       left.length ? ` Not placed (a casualty): ${left.join(", ")}.` : "",
     ),
   ];
