@@ -116,6 +116,9 @@ async def test_a_squad_starts_embarked_in_a_transport_that_can_take_it(
         in await page.locator("#unit-panel section[data-action='setup']").inner_text()
     )
     assert await page.locator("#unit-panel #place").count() == 0
+    # The units list names the transport, not only its id (it read "embarked in rhino-a").
+    flag = page.locator(f"#units li.unit-card[data-unit='{squad}'] .flag.embarked")
+    assert await flag.inner_text() == f"embarked in Rhino ({transport})"
 
     # The Rhino is deployed: the squad comes with it, still embarked.
     rx, ry = state["units"][transport]["models"][f"{transport}-m"]["pos"]

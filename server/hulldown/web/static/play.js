@@ -8,7 +8,7 @@ import { OddsLines } from "./js/odds-line.js";
 import { optionLabel } from "./js/option-label.js";
 import { paragonSections } from "./js/paragon.js";
 import { deepStrikeAnswer, deepStrikeControl, deepStrikeOutcome, deepStrikeOverlay, mayDeepStrike } from "./js/deep-strike.js";
-import { SIDE, h, renderHeader, renderLog, renderUnits } from "./js/panels.js";
+import { SIDE, h, renderHeader, renderLog, renderUnits, unitLabel } from "./js/panels.js";
 import { matchIndex } from "./js/replay.js";
 import { statline, weaponProfile } from "./js/statline.js";
 import { TableTools } from "./js/tools.js";
@@ -844,7 +844,7 @@ function disembarkSection(unit) {
   return h(
     "section",
     { class: "action", "data-action": "disembark" },
-    h("h4", {}, `Disembark from ${unit.embarked_in}`),
+    h("h4", {}, `Disembark from ${unitLabel(table.view, unit.embarked_in)}`),
     placing
       ? h("div", { id: "disembark-next" }, next ? `click the table to place ${next.id}` : "every model placed")
       : h("button", { type: "button", id: "disembark-place", onclick: () => startPlacing(unit) }, "Place the models"),

@@ -118,6 +118,12 @@ function weaponLine(weapon, unit, edition) {
   return `${weapon.name}: ${weaponText(weapon, unit, edition)}${mount}${weapon.destroyed ? " (destroyed)" : ""}`;
 }
 
+// A unit named for a person: its name and id ("Rhino (rhino-a)"), the id alone if it is unknown.
+export function unitLabel(view, id) {
+  const unit = view.units[id];
+  return unit && unit.name && unit.name !== id ? `${unit.name} (${id})` : id;
+}
+
 export function renderUnits(root, view, { selected, weapon, onSelectUnit, onSelectWeapon, startWounds = null }) {
   const items = [];
   for (const unit of Object.values(view.units)) {
@@ -128,7 +134,7 @@ export function renderUnits(root, view, { selected, weapon, onSelectUnit, onSele
     const flags = [];
     if (unit.wreck) flags.push(h("span", { class: "flag wreck" }, "wreck"));
     else if (unit.destroyed) flags.push(h("span", { class: "flag destroyed" }, "destroyed"));
-    if (unit.embarked_in) flags.push(h("span", { class: "flag" }, `embarked in ${unit.embarked_in}`));
+    if (unit.embarked_in) flags.push(h("span", { class: "flag embarked", "data-embarked-in": unit.embarked_in }, `embarked in ${unitLabel(view, unit.embarked_in)}`));
     const pips = [];
     for (let i = 0; i < vitals.max; i += 1) pips.push(h("span", { class: i < vitals.now ? "pip full" : "pip" }));
     const weapons = Object.values(unit.weapons).map((w) =>
