@@ -6,13 +6,14 @@ Smash (Monstrous Creatures, Super-heavy Walkers and units listing it), Unwieldy,
 from __future__ import annotations
 
 from hulldown.match.actions import Fight
+from hulldown.match.state import MatchState
 
 from .builders import act, dreadnought, infantry, make_state, rejected, rhino, vehicle, weapon
 
 R = 25.0 / 25.4 / 2  # radius of a 25 mm base
 
 
-def _walker_against(target_armour: tuple[int, int, int], smash: bool = True):  # type: ignore[no-untyped-def]
+def _walker_against(target_armour: tuple[int, int, int], smash: bool = True) -> MatchState:
     """A Dreadnought (WS4 S6 I4 A2, no close combat weapon: plain attacks), with the Smash rule
     listed (keyword ``smash``; a Walker that is not Super-heavy has it only so) unless ``smash`` is
     False, in contact with the rear end of a 4.5" x 3.5" tank of the given armour, which does not

@@ -306,6 +306,11 @@ def _strike(
     return hits
 
 
+def _smash_ap(ap: int | None) -> int:
+    """40k7 Special Rules, Smash: the attack is AP2; an AP1 weapon keeps AP1."""
+    return SMASH_KEEPS_AP if ap == SMASH_KEEPS_AP else SMASH_AP
+
+
 def _strike_with(
     state: MatchState,
     ctx: ApplyContext,
@@ -328,7 +333,7 @@ def _strike_with(
     strength = weapon.strength if weapon is not None and weapon.strength else unit.profile.s
     ap = weapon.ap if weapon is not None else None
     if has_smash(unit):
-        ap = SMASH_KEEPS_AP if ap == SMASH_KEEPS_AP else SMASH_AP
+        ap = _smash_ap(ap)
     rules = weapon.rules if weapon is not None else ()
     n = attacks_each * count
     def_ws = _defender_ws(enemy)
@@ -343,7 +348,7 @@ def _strike_with(
             refs.SMASH,
             attacks=n,
             strength=strength,
-            ap=SMASH_KEEPS_AP if ap == SMASH_KEEPS_AP else SMASH_AP,
+            ap=_smash_ap(ap),
         )
     elif bonus:
         ctx.log(
