@@ -21,12 +21,20 @@ match's keys, so it may live in any slot::
     <prefix>:{listing}:backfilled   string set once older matches were added to the list
     <prefix>:{listing}:backfilling  string (expiring): the process adding them holds it
     <prefix>:tail-wake:<token>      stream (ephemeral) used to wake a blocked tailer
+    <prefix>:create-rate:<client>   string (expires after a minute): ``POST /matches`` requests
+                                    of one client address in its current window
+                                    (``create_rate_client``, web/create_limit.py)
+
+Like the match index, a ``create-rate`` key is only ever touched on its own (one key per
+command), so it needs no hash tag and may live in any slot.
 
 The prefix defaults to ``hulldown``; tests use a unique prefix per test to isolate their keys.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -39,6 +47,19 @@ def dedupe_field(by: str, action_id: str) -> str:
     it likes - both may send ``1`` - and no act can take an id of the server's (``create``,
     ``system-reveal-seed``) or the other side's (docs/store.md, "Retries")."""
     return f"{by}:{action_id}"
+
+
+# A client address as uvicorn reports it (IPv4, IPv6, maybe a scope id) is used in its key as it
+# is; anything else - a name a trusted proxy forwarded, an empty address - by its digest, so a key
+# stays short and has no braces, spaces or control characters whatever the client sent.
+_PLAIN_CLIENT = re.compile(r"[0-9A-Za-z.:%_-]{1,64}")
+
+
+def create_rate_client(client: str) -> str:
+    """The part of a ``create-rate`` key that names the client address ``client``."""
+    if _PLAIN_CLIENT.fullmatch(client):
+        return client
+    return "sha256-" + hashlib.sha256(client.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 _FORBIDDEN = frozenset("{}")
@@ -120,6 +141,10 @@ class Keys:
 
     def tail_wake(self, token: str) -> str:
         return f"{self.prefix}:tail-wake:{token}"
+
+    def create_rate(self, client: str) -> str:
+        """The counter of ``POST /matches`` requests from the address ``client`` (any string)."""
+        return f"{self.prefix}:create-rate:{create_rate_client(client)}"
 
 
 @lru_cache(maxsize=MATCH_KEYS_CACHED)

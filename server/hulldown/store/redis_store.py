@@ -301,6 +301,20 @@ class RedisEventStore:
         ids = await self.client.zrange(self.keys.matches(), offset, offset + limit - 1, desc=newest_first)
         return [as_str(i) for i in ids]
 
+    async def count_creation(self, client: str, window_ms: int) -> tuple[int, int]:
+        """Count one ``POST /matches`` of the address ``client`` in its window, shared by every
+        process on this Redis and prefix (web/create_limit.py): ``(count, ms left)``, the requests
+        counted in the open window (this one included) and the milliseconds until it closes.
+
+        One script call on one key (``create_rate.lua``; on a cluster it goes to that key's
+        primary, with no ``WAIT``: a count lost in a failover only lets a client a few more). A
+        failure raises ``RedisError``."""
+        if window_ms <= 0:
+            raise ValueError("window_ms must be >= 1")
+        reply = await self._scripts.create_rate(keys=[self.keys.create_rate(client)], args=[window_ms])
+        count, left = reply
+        return as_int(count), as_int(left)
+
     # -- snapshots ------------------------------------------------------------------------
 
     async def save_snapshot(self, match_id: str, seq: int, payload: bytes) -> None:

@@ -25,6 +25,7 @@ class Scripts:
     append: AsyncScript
     version: AsyncScript
     create: AsyncScript
+    create_rate: AsyncScript
 
     @classmethod
     def register(cls, client: Redis | RedisCluster) -> Scripts:
@@ -32,4 +33,5 @@ class Scripts:
             append=client.register_script(script_source("append.lua")),
             version=client.register_script(script_source("version.lua")),
             create=client.register_script(script_source("create.lua")),
+            create_rate=client.register_script(script_source("create_rate.lua")),
         )

@@ -41,7 +41,7 @@ def _base_url(request: Request) -> str:
 
 async def create_match(request: Request) -> Response:
     """Create a match from a match definition (docs/match-definition.md)."""
-    refused = over_create_rate(request)
+    refused = await over_create_rate(request)
     if refused is not None:
         return refused
     body = await read_limited(request, MAX_BODY)

@@ -207,8 +207,8 @@ class Settings:
     - ``max_frame`` (HULLDOWN_MAX_FRAME): largest websocket frame accepted, in bytes
       (>= :data:`MIN_MAX_FRAME`).
     - ``rate`` (HULLDOWN_RATE): messages per second a connection may send (burst 2x; >= 1).
-    - ``create_rate`` (HULLDOWN_CREATE_RATE): ``POST /matches`` requests a minute one client
-      address may make (burst as many; 0: no limit).
+    - ``create_rate`` (HULLDOWN_CREATE_RATE): ``POST /matches`` requests one client address may
+      make in a one-minute window, counted in Redis over every process sharing it (0: no limit).
     - ``key_prefix`` (HULLDOWN_KEY_PREFIX): prefix of every Redis key.
     - ``appendfsync`` (HULLDOWN_APPENDFSYNC): embedded Redis AOF fsync policy (everysec/always/no).
     - ``ws_deflate`` (HULLDOWN_WS_DEFLATE): per-message deflate on websockets (off: patches are small).
