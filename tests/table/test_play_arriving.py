@@ -37,6 +37,14 @@ async def _status(page: Page, unit: str) -> str:
     return await line.inner_text()
 
 
+async def _chips(page: Page, unit: str) -> list[str]:
+    """The status chips of the unit in the unit list."""
+    chips: list[str] = await page.eval_on_selector_all(
+        f"#units li[data-unit='{unit}'] .statuses .status", "ss => ss.map(s => s.textContent)"
+    )
+    return chips
+
+
 async def test_a_40k11_unit_arriving_from_strategic_reserves(server: ServerProcess, browser: Browser) -> None:
     units = (
         k11.infantry("ta", "a", [(10.0, 6.0)]),
@@ -103,6 +111,8 @@ async def test_a_40k11_unit_arriving_from_strategic_reserves(server: ServerProce
         assert await _status(page, unit) == (
             "arriving from Reserves - placed in this Movement phase, else it stays in Strategic Reserves"
         )
+        # The unit list's chip says so too, not "reserves".
+        assert await _chips(page, unit) == ["arriving"]
         section = page.locator("section[data-action='setup'][data-where='arriving']")
         assert 'arriving: place it within 6" of a table edge your zone touches' in await section.inner_text()
         # Not in the Command phase: the server would refuse it (not_movement_phase).
@@ -121,6 +131,7 @@ async def test_a_40k11_unit_arriving_from_strategic_reserves(server: ServerProce
         await _select(page, unit)
         await page.wait_for_selector("section[data-action='setup'][data-where='reserve']")
         assert await _status(page, unit) == "in Reserves - until removed"
+        assert await _chips(page, unit) == ["reserves"]
         assert "is in reserve." in await page.locator("section[data-action='setup']").inner_text()
         assert await page.locator("#place").count() == 0
         assert errors == []

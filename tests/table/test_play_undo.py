@@ -76,7 +76,7 @@ async def test_undo_is_offered_exactly_when_the_server_accepts_it_and_the_log_ma
     assert (await undo_offer(a))["enabled"] is True
     offer = await undo_offer(b)
     assert offer["enabled"] is False and offer["code"] == "not_your_action", offer
-    assert "move at seq 2" in offer["text"] and UNDO_RULE in offer["text"]
+    assert "Move at seq 2" in offer["text"] and UNDO_RULE in offer["text"]
 
     # A undoes its move from the table: both logs keep the move's line, marked as undone.
     await a.click("#undo")
@@ -137,6 +137,10 @@ async def test_a_takeback_is_asked_from_the_page_withdrawn_then_granted(
     await a.wait_for_selector("#takeback-seq option[value='1']", state="attached")
     offered = await a.eval_on_selector_all("#takeback-seq option", "os => os.map(o => o.value)")
     assert offered == ["5", "4", "1"]
+    # Each target names the action it follows as a player reads it, never by its wire tag.
+    labels = await a.eval_on_selector_all("#takeback-seq option", "os => os.map(o => o.textContent)")
+    assert labels[:2] == ["seq 5 (after your End Phase)", "seq 4 (after your Move)"], labels
+    assert not any("_" in label for label in labels), labels
     await a.select_option("#takeback-seq", "4")
     await a.click("#takeback-request")
     for page in (a, b):

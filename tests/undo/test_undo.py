@@ -4,8 +4,11 @@ earlier seq (same game hash) by snapshot + fold; several in a row; across a phas
 
 from __future__ import annotations
 
-from hulldown.match.actions import Fire, Shoot, Undo
-from hulldown.match.history import game_hash
+import re
+from pathlib import Path
+
+from hulldown.match.actions import PLAY_ACTION_KINDS, Fire, Shoot, Undo
+from hulldown.match.history import ACTION_LABELS, game_hash
 from hulldown.match.reducer import state_hash
 from hulldown.match.timeline import fold_history
 
@@ -101,6 +104,24 @@ def test_no_undo_after_the_opponent_acted() -> None:
     assert "takeback" in rejection.message
 
 
+def test_an_undo_refusal_names_the_action_as_a_player_reads_it() -> None:
+    """The refusals name the action by its label ("your End Phase", "your Shooting", "the last
+    action (Move ...)"), never by its wire tag ("end_phase")."""
+    match = Driver()
+    for _ in range(3):
+        ended = match.ok("a", END)
+    match.ok("b", rhino_move())
+    match.ok("b", Undo())
+    late = match.rejected("a", Undo())
+    assert f"after your End Phase at seq {ended}" in late.message and "end_phase" not in late.message
+    other = Driver()
+    other.ok("a", predator_move())
+    assert "the last action (Move at seq 2)" in other.rejected("b", Undo()).message
+    other.ok("a", END)
+    shot = other.ok("a", SHOOT)
+    assert f"your Shooting at seq {shot} revealed" in other.rejected("a", Undo()).message
+
+
 def test_the_history_fold_of_the_log_reproduces_the_live_state() -> None:
     match = Driver()
     match.ok("a", predator_move())
@@ -132,3 +153,14 @@ def test_undone_actions_are_marked_not_hidden() -> None:
     assert [e.seq for e in timeline.events] == [1, 2, 3, 4, 5, 6]
     shooting = [p for p in timeline.phases if p.phase == "shooting"]
     assert len(shooting) == 1 and shooting[0].seq == 3 and shooting[0].undone_by == 4
+
+
+def test_the_table_names_every_action_as_the_server_does() -> None:
+    """The table's ACTION_LABELS (web/static/js/option-label.js) are the server's, and both name
+    every play action."""
+    js = (Path(__file__).parents[2] / "server/hulldown/web/static/js/option-label.js").read_text()
+    body = js.split("export const ACTION_LABELS = {", 1)[1].split("};", 1)[0]
+    table = dict(re.findall(r'(\w+): "([^"]*)"', body))
+    assert table == ACTION_LABELS
+    tags = {kind.__struct_config__.tag for kind in PLAY_ACTION_KINDS}
+    assert tags <= set(ACTION_LABELS), tags - set(ACTION_LABELS)

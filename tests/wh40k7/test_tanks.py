@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from hulldown.match.actions import Decide, EndPhase, Fire, Move, Shoot
 from hulldown.match.state import Point
+from hulldown.rules.wh40k7 import refs
 from hulldown.rules.wh40k7.aside import DECISION_ASIDE
 from hulldown.rules.wh40k7.geo import footprint, unit_distance
 from hulldown.rules.wh40k7.ram import ram_strength
@@ -94,6 +95,23 @@ def test_tank_shock_restrictions() -> None:
     after = act(state, "a", Move("t", (Point(16, 40),), kind="tank_shock")).state
     after = act(after, "a", EndPhase()).state
     assert rejected(after, "a", Move("t", (Point(20, 40),), kind="flat_out")).code == "tank_shocked"
+
+
+def test_a_walker_is_refused_tank_shock_as_not_a_tank_without_flyers() -> None:
+    """40k7 Vehicles, Tanks: Tank Shock and Ramming are for Tanks only. A Walker's refusal says so
+    and does not speak of Flyers; a Zooming Flyer Tank is refused under the Flyers' rule."""
+    walker = vehicle("w", "a", 10, 24, name="Dreadnought", keywords=("walker",), kind="walker")
+    state = make_state(walker, rhino("t", "b", 40, 24))
+    for kind, rule in (("tank_shock", refs.TANK_SHOCK), ("ram", refs.RAM)):
+        refusal = rejected(state, "a", Move("w", (Point(16, 24),), kind=kind))
+        assert refusal.code == "not_a_tank"
+        assert refusal.rule == rule
+        assert "Flyer" not in refusal.message
+        assert "Dreadnought is not a Tank" in refusal.message
+    zooming = make_state(vehicle("f", "a", 10, 24, keywords=("flyer", "tank")), rhino("t", "b", 40, 24))
+    refusal = rejected(zooming, "a", Move("f", (Point(30, 24),), kind="tank_shock"))
+    assert (refusal.code, refusal.rule) == ("not_a_tank", refs.FLYER)
+    assert "Zooming Flyer" in refusal.message
 
 
 def test_ram_strength() -> None:

@@ -71,6 +71,36 @@ def action_name(action: object) -> str:
     return name
 
 
+# An action as a player names it (the table's words, web/static/js/option-label.js ACTION_LABELS):
+# "after your End Phase", not "after your end_phase".
+ACTION_LABELS: dict[str, str] = {
+    "move": "Move",
+    "pivot": "Pivot",
+    "shoot": "Shooting",
+    "charge": "Charge",
+    "fight": "Fight",
+    "challenge": "Challenge",
+    "embark": "Embark",
+    "disembark": "Disembark",
+    "abandon": "Abandon",
+    "join": "Join",
+    "leave": "Leave",
+    "manifest": "Psychic Power",
+    "end_phase": "End Phase",
+    "decide": "Decision",
+    "roll_off": "Roll-off",
+    "place_marker": "Objective Marker",
+    "deploy": "Deployment",
+    "reserve": "Reserves",
+    "deep_strike": "Deep Strike",
+}
+
+
+def action_label(name: str) -> str:
+    """An action's wire tag as a player reads it ("end_phase" -> "End Phase")."""
+    return ACTION_LABELS.get(name) or name.replace("_", " ").title()
+
+
 def game_part(state: MatchState) -> MatchState:
     """The state with its stream bookkeeping blanked: what an undo restores exactly."""
     return replace(state, seq=0, log=(), log_count=0, acted={}, last_undo=None)
@@ -123,7 +153,7 @@ def check_undo(state: MatchState, side: Side) -> Rejection | None:
         return reject(
             "not_your_action",
             RULE,
-            f"the last action ({last.action} at seq {last.seq}) was side {last.by}'s; "
+            f"the last action ({action_label(last.action)} at seq {last.seq}) was side {last.by}'s; "
             "a side may only undo its own last action",
             seq=last.seq,
             by=last.by,
@@ -132,7 +162,7 @@ def check_undo(state: MatchState, side: Side) -> Rejection | None:
         return reject(
             "dice_revealed",
             RULE,
-            f"your {last.action} at seq {last.seq} revealed {last.dice} dice; "
+            f"your {action_label(last.action)} at seq {last.seq} revealed {last.dice} dice; "
             f"ask for a takeback to seq {last.parent} (the opponent must agree)",
             seq=last.seq,
             dice=last.dice,
@@ -144,7 +174,7 @@ def check_undo(state: MatchState, side: Side) -> Rejection | None:
         return reject(
             "opponent_acted",
             RULE,
-            f"side {opponent} acted at seq {since}, after your {last.action} at seq {last.seq}; "
+            f"side {opponent} acted at seq {since}, after your {action_label(last.action)} at seq {last.seq}; "
             f"ask for a takeback to seq {last.parent} (the opponent must agree)",
             seq=last.seq,
             opponent_seq=since,

@@ -58,17 +58,24 @@ LOCKED_UNITS_STOP_THE_TANK = True
 def validate_tank_shock(state: MatchState, action: Move) -> Rejection | None:
     unit = state.units[action.unit]
     rule = refs.RAM if action.kind == "ram" else refs.TANK_SHOCK
+    what = "Ram" if action.kind == "ram" else "Tank Shock"
     if state.phase != "movement":
         return reject(
             "wrong_phase",
             rule,
             f"Tank Shock and Ram happen in the Movement phase, not the {state.phase} phase",
         )
-    if not is_tank(unit) or is_zooming(unit):
+    if not is_tank(unit):
         return reject(
             "not_a_tank",
             rule,
-            f"{unit.name} is not a Tank (Flyers never Tank Shock): it cannot {action.kind.replace('_', ' ')}",
+            f"{unit.name} is not a Tank: only Tanks may {what}",
+        )
+    if is_zooming(unit):
+        return reject(
+            "not_a_tank",
+            refs.FLYER,
+            f"{unit.name} is a Zooming Flyer: it cannot {what}",
         )
     bad = common_checks(state, unit)
     if bad is not None:

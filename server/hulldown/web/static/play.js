@@ -5,7 +5,7 @@
 import { Board } from "./js/board.js";
 import { HulldownClient, checkAction, getLog } from "./js/hulldown-client.js";
 import { OddsLines } from "./js/odds-line.js";
-import { optionLabel } from "./js/option-label.js";
+import { actionLabel, optionLabel } from "./js/option-label.js";
 import { paragonSections } from "./js/paragon.js";
 import { deepStrikeAnswer, deepStrikeControl, deepStrikeOutcome, deepStrikeOverlay, mayDeepStrike } from "./js/deep-strike.js";
 import { SIDE, h, renderHeader, renderLog, renderUnits, unitLabel } from "./js/panels.js";
@@ -318,11 +318,11 @@ function undoRefusal(view) {
   const last = view.line;
   if (!last) return refuse("nothing_to_undo", "there is no action to undo");
   const parent = last.parent || 0;
-  if (last.by !== table.side) return refuse("not_your_action", `the last action (${last.action} at seq ${last.seq}) was side ${last.by}'s; a side may only undo its own last action`);
-  if (last.dice > 0) return refuse("dice_revealed", `your ${last.action} at seq ${last.seq} revealed ${last.dice} dice; ask for a takeback to seq ${parent} (the opponent must agree)`);
+  if (last.by !== table.side) return refuse("not_your_action", `the last action (${actionLabel(last.action)} at seq ${last.seq}) was side ${last.by}'s; a side may only undo its own last action`);
+  if (last.dice > 0) return refuse("dice_revealed", `your ${actionLabel(last.action)} at seq ${last.seq} revealed ${last.dice} dice; ask for a takeback to seq ${parent} (the opponent must agree)`);
   const opponent = table.side === "a" ? "b" : "a";
   const since = (view.acted || {})[opponent] || 0;
-  if (since > last.seq) return refuse("opponent_acted", `side ${opponent} acted at seq ${since}, after your ${last.action} at seq ${last.seq}; ask for a takeback to seq ${parent} (the opponent must agree)`);
+  if (since > last.seq) return refuse("opponent_acted", `side ${opponent} acted at seq ${since}, after your ${actionLabel(last.action)} at seq ${last.seq}; ask for a takeback to seq ${parent} (the opponent must agree)`);
   return null;
 }
 
@@ -365,7 +365,7 @@ function takebackControl(view) {
 
 function targetLabel(seq) {
   const step = table.steps[seq];
-  return step ? `seq ${seq} (after ${step.by === table.side ? "your" : `side ${SIDE[step.by]}'s`} ${step.action})` : `seq ${seq}`;
+  return step ? `seq ${seq} (after ${step.by === table.side ? "your" : `side ${SIDE[step.by]}'s`} ${actionLabel(step.action)})` : `seq ${seq}`;
 }
 
 // The game actions and the ones taken back, from GET /matches/{id}/index: read when the table
@@ -428,7 +428,9 @@ function unitCard(unit) {
         : `${STATUS_TEXT[name] || name} - ${until > 0 ? `until the end of player turn ${until}` : "until removed"}`,
     ),
   );
-  if (statuses.length) rows.push(h("ul", { class: "status-list" }, ...statuses));
+  // A wrecked or destroyed unit says so instead of listing the statuses it had when it fell.
+  if (unit.wreck || unit.destroyed) rows.push(h("div", { class: "fate", "data-fate": unit.wreck ? "wreck" : "destroyed" }, unit.wreck ? "Wrecked: left on the table as a wreck" : "Destroyed"));
+  else if (statuses.length) rows.push(h("ul", { class: "status-list" }, ...statuses));
   if (unit.keywords.length) rows.push(h("div", { class: "keywords" }, unit.keywords.join(", ")));
   return h("div", { class: "card", "data-unit": unit.id }, h("h3", {}, `${unit.name} (${unit.id})`), ...rows);
 }

@@ -39,3 +39,32 @@ export function optionLabel(option, units, side) {
   if (armed) return named(armed.weapons[option].name, option);
   return option;
 }
+
+// An action as a player names it, from its wire tag (the server's match/history.py ACTION_LABELS):
+// a takeback target reads "after your End Phase", not "after your end_phase".
+export const ACTION_LABELS = {
+  move: "Move",
+  pivot: "Pivot",
+  shoot: "Shooting",
+  charge: "Charge",
+  fight: "Fight",
+  challenge: "Challenge",
+  embark: "Embark",
+  disembark: "Disembark",
+  abandon: "Abandon",
+  join: "Join",
+  leave: "Leave",
+  manifest: "Psychic Power",
+  end_phase: "End Phase",
+  decide: "Decision",
+  roll_off: "Roll-off",
+  place_marker: "Objective Marker",
+  deploy: "Deployment",
+  reserve: "Reserves",
+  deep_strike: "Deep Strike",
+};
+
+export function actionLabel(name) {
+  if (own(ACTION_LABELS, name)) return ACTION_LABELS[name];
+  return words(String(name)).replace(/\b\w/g, (c) => c.toUpperCase());
+}

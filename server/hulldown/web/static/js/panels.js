@@ -128,9 +128,14 @@ export function renderUnits(root, view, { selected, weapon, onSelectUnit, onSele
   const items = [];
   for (const unit of Object.values(view.units)) {
     const vitals = unitVitals(unit, startWounds);
-    const statuses = Object.entries(unit.statuses).map(([name, until]) =>
-      h("span", { class: "status", title: untilText(until, view) }, name),
-    );
+    // A unit arriving from reserve this turn is chipped "arriving", as its card says (docs/missions.md
+    // "Reserves and arrivals"); a destroyed unit or a wreck has no live statuses, only its flag.
+    const arriving = view.mission && view.mission.off_table ? view.mission.off_table[unit.id] === "arriving" : false;
+    const statuses = unit.destroyed || unit.wreck
+      ? []
+      : Object.entries(unit.statuses).map(([name, until]) =>
+          h("span", { class: "status", "data-status": name, title: untilText(until, view) }, name === "reserves" && arriving ? "arriving" : name),
+        );
     const flags = [];
     if (unit.wreck) flags.push(h("span", { class: "flag wreck" }, "wreck"));
     else if (unit.destroyed) flags.push(h("span", { class: "flag destroyed" }, "destroyed"));
