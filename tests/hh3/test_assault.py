@@ -16,7 +16,9 @@ FIST = weapon("fist", strength=4, ap=None, kind="melee", rng=0)
 
 
 def _state(target: Unit, troops: Unit | None = None) -> MatchState:
-    troops = troops or squad("s", "a", [(30, 24), (30, 25.5)], ws=4, a=1, melee=FIST)
+    # 3 in behind the 2.87 in gap: the set-up move (I4 + M7: 3 in, hh3 core, Charge Procedure,
+    # Make Set-up Move) brings them to it.
+    troops = troops or squad("s", "a", [(27, 24), (27, 25.5)], ws=4, a=1, melee=FIST)
     return make([troops, target], phase="assault")
 
 
@@ -186,7 +188,7 @@ def test_melee_weapon_special_rules_apply_to_vehicle_hits() -> None:
     Armourbane: a melee weapon's special rules travel with its hits. An Armourbane S4 hit
     rolling 6 against rear AV10 (10 = glancing) is penetrating: 1 HP, no damage table roll."""
     bane = weapon("bomb", strength=4, ap=None, kind="melee", rng=0, rules=("armourbane",))
-    troops = squad("s", "a", [(30, 24), (30, 25.5)], ws=4, a=1, melee=bane)
+    troops = squad("s", "a", [(27, 24), (27, 25.5)], ws=4, a=1, melee=bane)
     state = charge(_state(_armoured(), troops), "a", Charge("s", "v"), [6, 6])
     # s-1: hits 2, 1 -> one hit, penetration 6 (4 + 6 = 10 vs AV10); s-2: 1, 1.
     state = act(state, "a", Fight("s", "v"), [2, 1, 6, 1, 1])

@@ -32,8 +32,10 @@ def around(x: float, y: float, degrees: float) -> Point:
 
 
 def _units(*extra: Unit) -> list[Unit]:
+    # The chargers start 3" further back: their Set-up Move (I4 + M7 = 11: 3"; hh3 core, Charge
+    # Procedure) takes them straight to x = 20 (s-2 to 20.5) before the charge roll.
     return [
-        squad("s", "a", [(20, 22.7), (20.5, 24), (20, 25.3)]),
+        squad("s", "a", [(17, 22.7), (17.5, 24), (17, 25.3)]),
         squad("e", "b", [(25, 22.7), (25, 24), (25, 25.3)]),
         *extra,
     ]
@@ -72,7 +74,7 @@ def test_the_charge_pauses_for_the_charging_side_and_not_the_other() -> None:
         "coherency": 2.0,
         "enemy_gap": CONTACT,
     }
-    assert state.units["s"].models["s-2"].pos == Point(20.5, 24)  # as before the charge
+    assert state.units["s"].models["s-2"].pos == Point(17.5, 24)  # as before the charge
     why = rejection(state, "b", Decide(pending.id, "proposal"))
     assert why is not None and why.code == "not_your_decision"
 

@@ -354,7 +354,8 @@ def _volley_state() -> MatchState:
         weapon("cannon", strength=8, ap=3, rng=36, kind="heavy"),
         weapon("pintle", strength=8, ap=3, rng=36, kind="heavy", mount=Mount(kind="pintle")),
     ]
-    troops = squad("s", "a", [(30, 24), (30, 25.5)], melee=weapon("fist", strength=4, kind="melee", rng=0))
+    # 3 in back: the Set-up Move (I4 + M7 = 11: 3 in) brings them to 30 (hh3 core, Charge Procedure)
+    troops = squad("s", "a", [(27, 24), (27, 25.5)], melee=weapon("fist", strength=4, kind="melee", rng=0))
     return make([troops, tank("v", "b", 36, 24, 180, weapons=weapons)], phase="assault")
 
 

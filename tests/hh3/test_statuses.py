@@ -65,8 +65,9 @@ def test_suppressed_refuses_weapons_that_cannot_snap() -> None:
 
 
 def _charge_state(target: Unit) -> MatchState:
+    # 3 in back: the Set-up Move (I4 + M7 = 11: 3 in) brings them to 30 (hh3 core, Charge Procedure)
     troops = squad(
-        "s", "a", [(30, 24), (30, 25.5)], melee=weapon("fist", strength=8, ap=2, kind="melee", rng=0)
+        "s", "a", [(27, 24), (27, 25.5)], melee=weapon("fist", strength=8, ap=2, kind="melee", rng=0)
     )
     return make([troops, target], phase="assault")
 
@@ -94,7 +95,8 @@ def test_any_status_makes_a_charge_disordered_without_the_bonus_attack() -> None
     """hh3 Vehicles, Statuses: any status -> charges are Disordered (no +1 Attack for the charge)."""
     target = tank("v", "b", 33.5, 24, 180)
     for names, attacks in (((), 2), (("suppressed",), 1)):
-        troops = _with(squad("s", "a", [(30, 24)], ws=4, a=1), *names)
+        # 3.4 in from the tank: a Set-up Move of 3 in (I4 + M7 = 11) unless Disordered, then a 6
+        troops = _with(squad("s", "a", [(27, 24)], ws=4, a=1), *names)
         state = charge(make([troops, target], phase="assault"), "a", Charge("s", "v"), [6, 6])
         assert state.units["s"].flag("charge_ok")
         assert state.units["s"].flag("disordered") == bool(names)

@@ -205,12 +205,13 @@ def test_a_charge_reaches_with_2d6_at_least_the_distance() -> None:
 
 
 def test_hh3_charge_takes_the_highest_of_2d6() -> None:
-    """hh3 core, Charge: roll 2D6, the highest counts; the charge reaches when it is at least the
-    distance (the target has no weapons: no volley)."""
+    """hh3 core, Charge Procedure: the set-up move (I4 + M7: 3 in, Make Set-up Move) closes the
+    gap first; then roll 2D6, the highest counts; the charge reaches when it is at least the
+    distance left (the target has no weapons: no volley)."""
     charger = hh3.squad("charger", "a", [(10, 24)])
-    target = hh3.squad("target", "b", [(14.2, 24)])
+    target = hh3.squad("target", "b", [(17.2, 24)])
     state = hh3.make([charger, target], phase="assault")
-    need = hh3_unit_distance(state.units["charger"], state.units["target"])
+    need = hh3_unit_distance(state.units["charger"], state.units["target"]) - 3.0
     c = unit_odds(odds(state, "a", Charge("charger", "target")), "charger")
     assert c.reaches is not None
     assert c.reaches.p == pytest.approx(d6_probability(lambda a, b: max(a, b) >= need - 1e-9, 2), abs=EPS)

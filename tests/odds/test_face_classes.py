@@ -146,7 +146,7 @@ def hh3_volley_at_a_charge() -> tuple[MatchState, Action]:
     fist = hh3.weapon("fist", strength=4, ap=None, kind="melee", rng=0)
     hb = hh3.weapon("hb", strength=5, ap=4, shots=2, rng=36, kind="assault")
     tank = hh3.tank("v", "b", 36, 24, 180, armour=(13, 12, 10), weapons=(hb,))
-    troops = hh3.squad("s", "a", [(30, 24)], ws=4, a=1, melee=fist, sv=4)
+    troops = hh3.squad("s", "a", [(27, 24)], ws=4, a=1, melee=fist, sv=4)  # Set-up Move: 3 in
     return hh3.make([troops, tank], phase="assault"), Charge("s", "v")
 
 

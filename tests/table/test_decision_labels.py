@@ -71,7 +71,8 @@ async def test_death_or_glory_options_name_the_model_and_weapon(
 
 def _volley() -> CreateMatch:
     fist = hh3.weapon("fist", strength=4, ap=None, kind="melee", rng=0)
-    chargers = hh3.squad("s", "a", [(30, 24), (30, 25.5)], ws=4, a=1, melee=fist)
+    # 3 in back: their Set-up Move (I4 + M7 = 11: 3 in; hh3 core, Charge Procedure) brings them to 30
+    chargers = hh3.squad("s", "a", [(27, 24), (27, 25.5)], ws=4, a=1, melee=fist)
     bolter = msgspec.structs.replace(
         hh3.weapon("hb", strength=5, ap=4, rng=36, kind="assault"), name="Heavy bolter"
     )

@@ -236,6 +236,15 @@ def _problem(
     return None
 
 
+def end_problem(
+    scene: ChargeScene, limits: ChargeLimits, mid: str, fp: g.Footprint, placed: Sequence[g.Footprint]
+) -> Rejection | None:
+    """Is ``fp`` a legal end for model ``mid`` (within the scene's reach, on the table, on no
+    other model, off impassable terrain and the gap to enemies not charged)? For moves the
+    server makes itself, such as the hh3 set-up move."""
+    return _problem(scene, limits, mid, fp, placed)
+
+
 def contact_spot(
     scene: ChargeScene, limits: ChargeLimits, mid: str, placed: Sequence[g.Footprint]
 ) -> Point | None:

@@ -5,11 +5,13 @@
 # against its rear armour with penetration rolls; it only Holds at the end of the combat; a unit
 # still in base contact in its own Assault phase may attack it again without counting as charging.
 #
-# Simplified [decided]: the charge is one action: Disordered check, the target's Volley Attacks,
-# the charge roll (2D6, the highest counts) against the closest distance, and on success the
+# Simplified [decided]: the charge is one action: Disordered check, the Set-up Move unless
+# Disordered (setupmove.py, hh3 core, Charge Procedure, Make Set-up Move; base contact there
+# completes the charge with no volley and no roll), the target's Volley Attacks, the charge roll
+# (2D6, the highest counts) against the distance left after the set-up move, and on success the
 # charging player places the chargers (chargemove.py: a ``place_chargers`` decision whose proposal
 # moves every model straight towards the nearest target model, up to the roll, stopping in base
-# contact; no set-up move, no charger volley); on a failure nobody moves and the charging unit
+# contact; no charger volley); on a failure nobody moves and the charging unit
 # makes a Cool check, Stunned if it fails (``failed_charge``). A fight resolves only
 # the active unit's attacks (no strike back between infantry, no combat resolution or morale).
 """
@@ -45,6 +47,7 @@ from .core import (
     R_CORE_CHARGE,
     R_CORE_FIGHT,
     R_CORE_HIT,
+    R_SETUP_MOVE,
     R_VOLLEY,
     VEHICLE_WS,
     alive_models,
@@ -61,6 +64,7 @@ from .core import (
 )
 from .hits import Hit
 from .resolution import combat_flag, removed_points
+from .setupmove import setup_distance, setup_move, unit_total
 from .shooting import NO_SNAP_RULES
 from .tables import melee_hit_target, ranged_hit_target
 
@@ -139,14 +143,51 @@ def apply_charge(state: MatchState, unit: Unit, action: Charge, ctx: ApplyContex
     target = state.units[action.target]
     kind = "a Disordered charge" if is_disordered else "a charge"
     ctx.log(f"{unit.name} declares {kind} against {target.name}.", R_CORE_CHARGE)
+    if is_disordered:
+        ctx.log(f"{unit.name} charges Disordered: no Set-up Move.", R_SETUP_MOVE)
+    else:
+        state = _setup_move(state, unit.id, target.id, ctx)
+        if geom.unit_distance(state.units[unit.id], target) <= CONTACT:
+            return _charge_complete(state, unit.id, target.id, ctx)
     offered = volley_options(state, target.id, unit.id, ctx)
     if offered:
         return _ask_volley(state, action, (), offered, ctx)
     return _charge_move(state, unit.id, target.id, ctx)
 
 
+def _setup_move(state: MatchState, uid: str, tid: str, ctx: ApplyContext) -> MatchState:
+    """hh3 core, Charge Procedure, Make Set-up Move: before any Volley Attacks the charging models
+    move towards the charged unit by the distance their Initiative + Movement gives (setupmove.py)."""
+    unit = state.units[uid]
+    target = state.units[tid]
+    reach = setup_distance(unit)
+    before = geom.unit_distance(unit, target)
+    moved = setup_move(state, unit, target, reach)
+    after = geom.unit_distance(moved, target)
+    ctx.log(
+        f"{unit.name} makes its Set-up Move ({reach:g} in for Initiative + Movement {unit_total(unit)}): "
+        f"{target.name} was {before:.1f} in away, now {after:.1f} in"
+        f"{' - base contact' if after <= CONTACT else ''}.",
+        R_SETUP_MOVE,
+    )
+    return replace_unit(state, moved)
+
+
+def _charge_complete(state: MatchState, uid: str, tid: str, ctx: ApplyContext) -> MatchState:
+    """hh3 core, Charge Procedure, Make Set-up Move: a charging model in base contact with the
+    charged unit after the set-up move completes the charge - no Volley Attacks, no charge roll."""
+    unit = add_flag(state.units[uid], F_CHARGE_OK)
+    ctx.log(
+        f"{unit.name} reached {state.units[tid].name} in its Set-up Move: the charge succeeds without "
+        "Volley Attacks or a charge roll.",
+        R_SETUP_MOVE,
+    )
+    return replace_unit(state, unit)
+
+
 def _charge_move(state: MatchState, uid: str, tid: str, ctx: ApplyContext) -> MatchState:
-    """hh3 core, Charge Procedure step 5: the charge roll (2D6, the highest counts) and the move."""
+    """hh3 core, Charge Procedure step 5: the charge roll (2D6, the highest counts) against the gap
+    left after the set-up move, and the move."""
     unit = state.units[uid]
     target = state.units[tid]
     if unit.destroyed or target.destroyed:
@@ -158,12 +199,16 @@ def _charge_move(state: MatchState, uid: str, tid: str, ctx: ApplyContext) -> Ma
     if roll + g.EPS < needed:
         ctx.set_outcome("failed")
         ctx.log(
-            f"Charge roll {roll} in: {target.name} is {needed:.1f} in away, the charge fails.", R_CORE_CHARGE
+            f"Charge roll {roll} in: {target.name} is still {needed:.1f} in away, the charge fails.",
+            R_CORE_CHARGE,
         )
         return replace_unit(state, failed_charge(unit, ctx))
     ctx.set_outcome("success")
     unit = add_flag(place_chargers(state, ctx, unit, state.units[target.id], float(roll)), F_CHARGE_OK)
-    ctx.log(f"Charge roll {roll} in: {unit.name} charges into {target.name}.", R_CORE_CHARGE)
+    ctx.log(
+        f"Charge roll {roll} in against the {needed:.1f} in left: {unit.name} charges into {target.name}.",
+        R_CORE_CHARGE,
+    )
     return replace_unit(state, unit)
 
 
