@@ -231,3 +231,18 @@ def test_40k11_charge_roll_is_2d6() -> None:
     c = unit_odds(odds(state, "a", Charge("charger", "target")), "charger")
     assert c.reaches is not None
     assert c.reaches.p == pytest.approx(d6_probability(lambda a, b: a + b in reaching, 2), abs=EPS)
+
+
+def test_40k11_random_attacks_d3_exact_distribution() -> None:
+    """40k11 core rules, Random characteristics: A D3 is rolled before the hit rolls (a D6
+    halved, rounded up: 1/3 each of 1, 2, 3 attacks). BS 3+ hits on 4/6 (an unmodified 1 fails),
+    S20 vs T4 wounds on 2+ (5/6), no save, Damage 1: the target loses all three wounds only when
+    three attacks were rolled and all hit and wound: (1/3) * (4/6 * 5/6)^3."""
+    gun = b11.weapon("gun", "shooter-1", rng=24, s=20, rules=("attacks:d3",), shots=2)
+    shooter = b11.infantry("shooter", "a", [(10, 24)], weapons=(gun,), bs=3)
+    target = b11.vehicle("tank-b", "b", 30, 24, t=4, sv=None, w=12)
+    state = b11.state(shooter, target, phase="shooting")
+    t = unit_odds(odds(state, "a", Shoot("shooter", (Fire("gun", "tank-b"),))), "tank-b")
+    p = (4 / 6) * (5 / 6)
+    assert t.final["9"].p == pytest.approx((1 / 3) * p**3, abs=EPS)
+    assert t.final["12"].p == pytest.approx(sum((1 / 3) * (1 - p) ** n for n in (1, 2, 3)), abs=EPS)

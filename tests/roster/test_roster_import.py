@@ -553,3 +553,43 @@ def test_hh3_heavy_d_is_read() -> None:
     lascannons = [w for u in result.units for w in u.get("weapons", []) if w["name"] == "Lascannon"]
     assert lascannons and all("heavy:d" in w["rules"] and w["type"] == "heavy" for w in lascannons)
     assert not any(r.name == "Heavy (D)" for r in result.report)
+
+
+def test_40k11_weapon_abilities_and_random_characteristics_are_mapped() -> None:
+    """40k11 core rules, Random characteristics and weapon abilities (docs/roster-import.md): a
+    dice A or D becomes ``attacks:``/``damage:`` (rolled by the rules core, the number keeping the
+    average), reported as rolled; Rapid Fire X, Twin-linked, Anti-Infantry 4+, Devastating Wounds,
+    Sustained Hits X, Torrent, Heavy are mapped, no longer reported as not implemented. They were
+    all "weapon keyword not implemented by the rules core: ignored" and the dice read as averages."""
+    orks = import_roster((FIXTURES / "40k11-orks.ros").read_bytes(), "40k11")
+    weapons = {w["name"]: w for u in orks.units for w in u.get("weapons", [])}
+    frag = weapons["➤ Kannon - frag"] if "➤ Kannon - frag" in weapons else weapons["Kannon - frag"]
+    assert "attacks:d6+3" in frag["rules"] and frag["shots"] == 7
+    shell = weapons.get("➤ Kannon - shell") or weapons["Kannon - shell"]
+    assert "damage:d6" in shell["rules"] and shell["damage"] == 4
+    assert any(
+        r.name.endswith("Kannon - frag") and "rolled for each use (attacks:d6+3)" in r.message
+        for r in orks.report
+    )
+    unmapped = {r.name for r in orks.report if r.level == "unmapped"}
+    for mapped in (
+        "Rapid Fire 2",
+        "Twin-linked",
+        "Anti-Infantry 4+",
+        "Devastating Wounds",
+        "Sustained Hits 1",
+        "Torrent",
+    ):
+        assert mapped not in unmapped
+    assert "Ignores Cover" in unmapped  # still not implemented: said so
+    all_rules = {r for w in weapons.values() for r in w.get("rules", [])}
+    assert {
+        "rapid_fire:2",
+        "twin_linked",
+        "anti:infantry:4",
+        "devastating_wounds",
+        "sustained_hits:1",
+        "torrent",
+    } <= all_rules
+    tau = import_roster((FIXTURES / "40k11-tau-empire.ros").read_bytes(), "40k11")
+    assert "Heavy" not in {r.name for r in tau.report if r.level == "unmapped"}

@@ -87,6 +87,16 @@ K11_CARDS = {
         _stats('M 6" | T 4 | Sv 3+ | W 1 | Ld 7+ | OC 2 (the default for infantry) | Inv - | BS 3+ | WS 3+'),
         {},
     ),
+    # 40k11 random characteristics as the datasheet prints them, not the average kept in
+    # shots/damage; abilities in brackets (docs/match-definition.md, 40k11 weapon rules).
+    "kannon": (
+        _stats('M 6" | T 4 | Sv 3+ | W 1 | Ld 7+ | OC 2 (the default for infantry) | Inv - | BS 3+ | WS 3+'),
+        {
+            "A": "A D6+3",
+            "D": "D D6",
+            "Rules": "[RAPID FIRE 1], [TWIN-LINKED], [ANTI-INFANTRY 4+], [CLOSE-QUARTERS]",
+        },
+    ),
 }
 
 
@@ -106,7 +116,10 @@ def _units(edition: str) -> tuple[Unit, ...]:
         )
     cannon = k11.weapon("cannon", "tank-m", rng=36, s=9, ap=2, d=3, shots=2)
     tank = k11.vehicle("tank", "a", 10, 24, weapons=(cannon,), keywords=("vehicle", "oc:4"))
-    return (tank, k11.infantry("guard", "a", [(20, 10)]), k11.infantry("e", "b", [(60, 40)]))
+    rules = ("attacks:d6+3", "damage:d6", "rapid_fire:1", "twin_linked", "anti:infantry:4", "close_quarters")
+    kannon = k11.weapon("kannon", "kannon-1", rng=36, s=8, shots=7, d=4, rules=rules)
+    crew = k11.infantry("kannon", "a", [(30, 10)], weapons=(kannon,))
+    return (tank, k11.infantry("guard", "a", [(20, 10)]), crew, k11.infantry("e", "b", [(60, 40)]))
 
 
 @pytest.mark.parametrize("edition", ["40k7", "hh3", "40k11"])

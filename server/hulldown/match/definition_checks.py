@@ -17,6 +17,7 @@ from shapely.geometry import Polygon
 from ..rules.geometry import shapes as g
 from . import limits as L
 from .definition_types import MatchDefinition, ModelDef, UnitDef, WeaponDef
+from .dice_text import MAX_DICE_BONUS, MAX_DICE_COUNT, parse_dice
 from .problems import MAX_PROBLEMS, Problem, join, unknown_name
 from .state import Profile, Terrain
 from .vocabulary import Term, Vocabulary, terrain_kind_names, vocabulary
@@ -340,7 +341,24 @@ def _name(where: Where, word: str, terms: tuple[Term, ...], what: str) -> Iterat
     head, sep, value = word.partition(":")
     if sep and head in variable:
         term = variable[head]
-        if term.values is not None:
+        if term.value_kind == "dice":
+            if parse_dice(value) is None:
+                yield Problem(
+                    path,
+                    f"{word!r}: {head} takes a dice expression such as d3, d6, 2d6 or d6+3 "
+                    f"(at most {MAX_DICE_COUNT} dice, +{MAX_DICE_BONUS})",
+                )
+        elif term.value_kind == "anti":
+            # The keyword must be one a unit of the edition may have, else it would never apply.
+            keyword, _, need = value.rpartition(":")
+            known = tuple(k for k in vocabulary("40k11").keyword_names() if k != "oc")
+            if keyword not in known or need.rstrip("+") not in DICE_TARGETS:
+                yield Problem(
+                    path,
+                    f"{word!r}: {head} takes a unit keyword and a dice target ({head}:infantry:4)",
+                    allowed=tuple(f"{head}:{k}:X" for k in known),
+                )
+        elif term.values is not None:
             if value not in term.values:
                 yield Problem(
                     path, f"{head}:{value}: the value must be one of the allowed", allowed=term.values

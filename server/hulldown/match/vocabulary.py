@@ -9,14 +9,17 @@ page and these tables in step.
 A *variable* name carries a value after a colon (``explodes:5``, ``heavy:s``): ``values`` lists
 the allowed values; ``bounds`` gives a range of whole numbers (40k11 ``oc:X``, 0 to
 ``MAX_OBJECTIVE_CONTROL``); with neither, X is a dice target 1-6 (a trailing ``+`` is allowed, as
-the rosters write ``Explodes (5+)``).
+the rosters write ``Explodes (5+)``). ``value_kind`` names another form of X: ``"dice"``, a dice
+expression (match/dice_text.py: ``attacks:d6+3``); ``"anti"``, a keyword and a dice target
+(``anti:infantry:4``, 40k11 [ANTI-INFANTRY 4+]).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
-from .limits import MAX_OBJECTIVE_CONTROL
+from .limits import MAX_DAMAGE, MAX_OBJECTIVE_CONTROL, MAX_SHOTS
 from .state import Edition
 
 
@@ -33,6 +36,7 @@ class Term:
     # X a whole number in this range, and the name of the limit that bounds it; with neither
     # ``values`` nor ``bounds``, X is a dice target 1-6
     bounds: tuple[int, int, str] | None = None
+    value_kind: Literal["dice", "anti"] | None = None  # X another form (module docstring)
 
 
 @dataclass(frozen=True)
@@ -329,6 +333,62 @@ WH40K11 = Vocabulary(
             "close_quarters",
             "[CLOSE-QUARTERS]: may shoot while engaged",
             "40k11 core, Close-quarters shooting",
+        ),
+        Term(
+            "attacks",
+            "Random Attacks: the Attacks characteristic is rolled for each use of the weapon",
+            "40k11 core rules, Random characteristics",
+            variable=True,
+            value_kind="dice",
+        ),
+        Term(
+            "damage",
+            "Random Damage: the Damage characteristic is rolled for each unsaved attack",
+            "40k11 core rules, Random characteristics",
+            variable=True,
+            value_kind="dice",
+        ),
+        Term(
+            "rapid_fire",
+            "[RAPID FIRE X]: +X attacks when the target is within half range",
+            "40k11 core rules, Rapid Fire",
+            variable=True,
+            bounds=(1, MAX_SHOTS, "MAX_SHOTS"),
+        ),
+        Term("assault", "[ASSAULT]: may shoot after Advancing", "40k11 core rules, Assault"),
+        Term("heavy", "[HEAVY]: +1 to hit if the unit Remained Stationary", "40k11 core rules, Heavy"),
+        Term("torrent", "[TORRENT]: hits automatically", "40k11 core rules, Torrent"),
+        Term("twin_linked", "[TWIN-LINKED]: re-roll the wound roll", "40k11 core rules, Twin-linked"),
+        Term(
+            "lethal_hits",
+            "[LETHAL HITS]: a Critical Hit automatically wounds",
+            "40k11 core rules, Lethal Hits",
+        ),
+        Term(
+            "sustained_hits",
+            "[SUSTAINED HITS X]: a Critical Hit scores X additional hits",
+            "40k11 core rules, Sustained Hits",
+            variable=True,
+            bounds=(1, MAX_SHOTS, "MAX_SHOTS"),
+        ),
+        Term(
+            "anti",
+            "[ANTI-KEYWORD X+]: an unmodified wound roll of X+ against a KEYWORD unit is a Critical Wound",
+            "40k11 core rules, Anti",
+            variable=True,
+            value_kind="anti",
+        ),
+        Term(
+            "devastating_wounds",
+            "[DEVASTATING WOUNDS]: a Critical Wound's Damage is inflicted with no saving throw",
+            "40k11 core rules, Devastating Wounds",
+        ),
+        Term(
+            "melta",
+            "[MELTA X]: +X Damage when the target is within half range",
+            "40k11 core rules, Melta",
+            variable=True,
+            bounds=(1, MAX_DAMAGE, "MAX_DAMAGE"),
         ),
     ),
     statuses=(),

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..match.definition_checks import DICE_TARGETS
+from ..match.dice_text import parse_dice
 from ..match.limits import MAX_OBJECTIVE_CONTROL
 from . import dimensions
 from .values import first_int, inches, small_int, target, whole, words
@@ -663,8 +664,30 @@ class WH40K11(EditionReader):
         # 40k11 Weapon Abilities: "[PISTOL] and [CLOSE-QUARTERS] are identical for all rules
         # purposes" (the rule text the rosters carry with every Pistol weapon).
         "pistol": "close_quarters",
+        # 40k11 core rules [ext], weapon abilities the rules core implements (docs/rules-notes.md).
+        "assault": "assault",
+        "heavy": "heavy",
+        "torrent": "torrent",
+        "twin-linked": "twin_linked",
+        "twin linked": "twin_linked",
+        "lethal hits": "lethal_hits",
+        "devastating wounds": "devastating_wounds",
     }
     has_mounts = False
+
+    def weapon_rule(self, text: str) -> str | None:
+        """A weapon keyword, with the value of [RAPID FIRE X], [SUSTAINED HITS X], [MELTA X] and
+        [ANTI-KEYWORD X+] (``rapid_fire:1``, ``anti:infantry:4``); None when the rules core does not
+        implement it (a random X, ``Sustained Hits D3``, or an Anti keyword no unit can have)."""
+        lowered = text.strip().lower()
+        found = re.fullmatch(r"(rapid fire|sustained hits|melta)\s+([0-9]+)", lowered)
+        if found and small_int(found.group(2)):
+            return f"{found.group(1).replace(' ', '_')}:{int(found.group(2))}"
+        anti = re.fullmatch(r"anti-([a-z]+)\s+([2-6])\+?", lowered)
+        if anti:
+            keyword = _40K11_KEYWORDS.get(anti.group(1))
+            return f"anti:{keyword}:{anti.group(2)}" if keyword else None
+        return super().weapon_rule(text)
 
     def check_system(self, system_id: str, system_name: str) -> None:
         if system_id == "sys-352e-adc2-7639-d6a9":
@@ -723,10 +746,10 @@ class WH40K11(EditionReader):
                 rules.append(mapped)
         shots, dice = whole(p.get("A") or "1")
         if dice:
-            add("decided", sel.path, p.name, f"A {p.get('A')} read as {shots} (the average, rounded up)")
+            shots = self._random(p, "A", "attacks", shots, rules, sel, add)
         damage, ddice = whole(p.get("D") or "1")
         if ddice:
-            add("decided", sel.path, p.name, f"D {p.get('D')} read as {damage} (the average, rounded up)")
+            damage = self._random(p, "D", "damage", damage, rules, sel, add)
         ap = abs(_int(p.get("AP")))
         melee = p.type_name.lower() == "melee weapons"
         skill = target(p.get("WS" if melee else "BS"))
@@ -755,6 +778,34 @@ class WH40K11(EditionReader):
         return WeaponLine(
             name, rng, _int(p.get("S")), ap or None, max(1, damage or 1), max(1, shots or 1), kind, rules
         )
+
+    def _random(
+        self,
+        p: Profile,
+        column: str,
+        name: str,
+        average: int | None,
+        rules: list[str],
+        sel: Selection,
+        add: Add,
+    ) -> int | None:
+        """40k11 core rules, Random characteristics: a dice A or D (``D6+3``) is rolled each time
+        by the rules core: the ``attacks:d6+3`` / ``damage:d6`` rule, the number field keeping the
+        average (rounded up) as a fallback. A form the match definition cannot hold is read as its
+        average, said so."""
+        text = p.get(column)
+        expr = parse_dice(text.replace(" ", ""))
+        if expr is None:
+            add("decided", sel.path, p.name, f"{column} {text} read as {average} (the average, rounded up)")
+            return average
+        rules.append(f"{name}:{expr.text().lower()}")
+        add(
+            "decided",
+            sel.path,
+            p.name,
+            f"{column} {text}: rolled for each {'use' if name == 'attacks' else 'unsaved attack'} ({name}:{expr.text().lower()})",
+        )
+        return expr.average()
 
     def finish_unit(self, unit: dict[str, Any], add: Add, root: Selection) -> dict[str, Any]:
         profile = unit["profile"]

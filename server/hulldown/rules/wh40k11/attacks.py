@@ -1,22 +1,51 @@
 """Making attacks in 40k11: hit roll, wound roll, saving throw, damage (40k11 core [ext]).
 
-Dice order [decided]: for one weapon (or one fighting model's weapon), roll every hit roll, then
-a wound roll for each hit, then one saving throw per wound, each save followed at once by its
-damage, so that allocation sees the wounds already lost.
+Dice order [decided]: for one weapon (or one fighting model's weapon), roll its Random Attacks
+(40k11 core rules, Random characteristics: ``roll_attacks``), then every hit roll (none with
+[TORRENT]), then a wound roll for each hit that needs one ([TWIN-LINKED]: a failed one is re-rolled
+at once), then one saving throw per wound (none for a [DEVASTATING WOUNDS] Critical Wound), each
+followed at once by its Random Damage roll and its damage, so that allocation sees the wounds
+already lost. Validation rolls nothing; the odds engine re-runs this same order.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import replace as replace_dc
 
 from msgspec.structs import replace
 
 from ...match.context import ApplyContext
-from ...match.state import MatchState, Unit
+from ...match.dice_text import DiceExpr
+from ...match.state import MatchState, Unit, Weapon
 from ...match.turns import replace_unit
 from .allocation import choose_model
-from .constants import AUTO_FAIL, AUTO_SUCCESS, HIT_MODIFIER_CAP, R_DAMAGE, R_HIT, R_SAVE, R_WOUND
+from .constants import (
+    AUTO_FAIL,
+    AUTO_SUCCESS,
+    CRITICAL_ROLL,
+    DAMAGE_DICE,
+    DEVASTATING_WOUNDS,
+    HIT_MODIFIER_CAP,
+    LETHAL_HITS,
+    MIN_RANDOM_VALUE,
+    R_ANTI,
+    R_DAMAGE,
+    R_DEVASTATING,
+    R_HIT,
+    R_LETHAL_HITS,
+    R_RANDOM,
+    R_SAVE,
+    R_SUSTAINED_HITS,
+    R_TORRENT,
+    R_TWIN_LINKED,
+    R_WOUND,
+    SUSTAINED_HITS,
+    TORRENT,
+    TWIN_LINKED,
+)
+from .units import anti_need, dice_rule, rule_number
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +61,55 @@ class AttackProfile:
     damage: int
     modifier: int = 0
     reasons: tuple[str, ...] = ()
+    # 40k11 core rules [ext], weapon abilities (constants.py): Random Damage, [MELTA X]'s bonus
+    # (already in range), [TORRENT], [LETHAL HITS], [SUSTAINED HITS X], [TWIN-LINKED], the
+    # Critical Wound number of [ANTI-KEYWORD X+] against this target, [DEVASTATING WOUNDS].
+    damage_dice: DiceExpr | None = None
+    damage_bonus: int = 0
+    damage_notes: tuple[str, ...] = ()
+    torrent: bool = False
+    lethal_hits: bool = False
+    sustained_hits: int = 0
+    twin_linked: bool = False
+    anti: int | None = None
+    devastating: bool = False
+
+
+def with_abilities(p: AttackProfile, weapon: Weapon, target: Unit) -> AttackProfile:
+    """The weapon's abilities that act on the hit, wound, save and damage steps (40k11 core rules
+    [ext]: Random Damage, Torrent, Lethal Hits, Sustained Hits X, Twin-linked, Anti-KEYWORD X+
+    against this target, Devastating Wounds)."""
+    rules = weapon.rules
+    return replace_dc(
+        p,
+        damage_dice=dice_rule(weapon, DAMAGE_DICE),
+        torrent=TORRENT in rules,
+        lethal_hits=LETHAL_HITS in rules,
+        sustained_hits=rule_number(weapon, SUSTAINED_HITS),
+        twin_linked=TWIN_LINKED in rules,
+        anti=anti_need(weapon, target),
+        devastating=DEVASTATING_WOUNDS in rules,
+    )
+
+
+def roll_dice(expr: DiceExpr, ctx: ApplyContext, purpose: str) -> int:
+    """40k11 core rules [ext], Random characteristics: roll ``expr`` (a D3 is a D6 halved, rounded
+    up: docs/rules-notes.md, Dice); never below MIN_RANDOM_VALUE [decided]."""
+    total = expr.bonus
+    for _ in range(expr.count):
+        die = ctx.roll(purpose, f"D{expr.sides}")
+        total += (die + 1) // 2 if expr.sides == 3 else die
+    return max(MIN_RANDOM_VALUE, total)
+
+
+def roll_attacks(expr: DiceExpr | None, fixed: int, attacker: Unit, label: str, ctx: ApplyContext) -> int:
+    """40k11 core rules [ext], Random characteristics: a random Attacks characteristic is rolled
+    each time the weapon is used, before its hit rolls; otherwise the fixed number."""
+    if expr is None:
+        return fixed
+    n = roll_dice(expr, ctx, "attacks")
+    ctx.log(f"{attacker.name}'s {label}: Attacks {expr.text()}: {n}.", R_RANDOM, attacks=n)
+    return n
 
 
 def capped(modifier: int) -> int:
@@ -122,30 +200,95 @@ def resolve(
     why = f" ({', '.join(p.reasons)})" if p.reasons else ""
     need_text = f"{p.skill}+" + (f" {mod:+d}" if mod else "")
     hits = 0
-    for _ in range(p.attacks):
-        die = ctx.roll(
-            "hit", need_text, _judge(lambda v: hit_succeeds(v, p.skill, p.modifier), "hit", "miss")
+    crits = 0
+    if p.torrent:
+        # 40k11 core rules [ext], Torrent: every attack hits automatically, no hit roll (so no
+        # Critical Hit).
+        hits = p.attacks
+        ctx.log(
+            f"{attacker.name}'s {p.label}: {p.attacks} attack{'' if p.attacks == 1 else 's'}, "
+            f"{hits} automatic hit{'' if hits == 1 else 's'} [TORRENT]{why}.",
+            R_TORRENT,
         )
-        hits += hit_succeeds(die, p.skill, p.modifier)
-    ctx.log(
-        f"{attacker.name}'s {p.label}: {p.attacks} attack{'' if p.attacks == 1 else 's'}, {hits} hit{'' if hits == 1 else 's'} "
-        f"on {need_text}{why}.",
-        R_HIT,
-    )
+    else:
+        for _ in range(p.attacks):
+            die = ctx.roll(
+                "hit", need_text, _judge(lambda v: hit_succeeds(v, p.skill, p.modifier), "hit", "miss")
+            )
+            hits += hit_succeeds(die, p.skill, p.modifier)
+            # 40k11 core rules [ext], Critical Hit: an unmodified hit roll of 6 (it always hits).
+            crits += die == CRITICAL_ROLL
+        ctx.log(
+            f"{attacker.name}'s {p.label}: {p.attacks} attack{'' if p.attacks == 1 else 's'}, "
+            f"{hits} hit{'' if hits == 1 else 's'} on {need_text}{why}.",
+            R_HIT,
+        )
+    # 40k11 core rules [ext], Lethal Hits: a Critical Hit automatically wounds (no wound roll; it
+    # is not a Critical Wound). Sustained Hits X: a Critical Hit scores X additional hits.
+    automatic = crits if p.lethal_hits else 0
+    if automatic:
+        ctx.log(
+            f"Lethal Hits: {automatic} Critical Hit{'' if automatic == 1 else 's'} wound automatically.",
+            R_LETHAL_HITS,
+        )
+    extra = crits * p.sustained_hits
+    if extra:
+        ctx.log(
+            f"Sustained Hits {p.sustained_hits}: {crits} Critical Hit{'' if crits == 1 else 's'}, "
+            f"+{extra} hit{'' if extra == 1 else 's'}.",
+            R_SUSTAINED_HITS,
+            extra_hits=extra,
+        )
+    to_roll = hits - automatic + extra
     need_w = wound_target(p.strength, target.profile.t)
-    wounds = 0
-    for _ in range(hits):
-        die = ctx.roll("wound", f"{need_w}+", _judge(lambda v: wound_succeeds(v, need_w), "wound", "fail"))
-        wounds += wound_succeeds(die, need_w)
-    if hits:
-        ctx.log(f"S{p.strength} vs T{target.profile.t}: {wounds} of {hits} wound on {need_w}+.", R_WOUND)
+    # 40k11 core rules [ext], Critical Wound: an unmodified wound roll of 6, or of X+ against a
+    # KEYWORD unit with [ANTI-KEYWORD X+] (constants.CRITICAL_ROLL); it always wounds.
+    crit_need = min(CRITICAL_ROLL, p.anti) if p.anti is not None else CRITICAL_ROLL
+
+    def judge_wound(v: int) -> str:
+        if v != AUTO_FAIL and v >= crit_need and (p.devastating or p.anti is not None):
+            return "critical wound"  # named only where it matters: Anti, Devastating Wounds
+        return "wound" if wound_succeeds(v, need_w) else "fail"
+
+    # One entry per wound, in order: True for a [DEVASTATING WOUNDS] Critical Wound (no save).
+    wounds: list[bool] = [False] * automatic
+    rerolled = 0
+    for _ in range(to_roll):
+        outcome = judge_wound(ctx.roll("wound", f"{need_w}+", judge_wound))
+        if outcome == "fail" and p.twin_linked:
+            # 40k11 core rules [ext], Twin-linked: the wound roll is re-rolled (a failed one, at
+            # once [decided]: docs/rules-notes.md, 40k11 Weapon abilities).
+            rerolled += 1
+            outcome = judge_wound(ctx.roll("wound re-roll", f"{need_w}+", judge_wound))
+        if outcome != "fail":
+            wounds.append(outcome == "critical wound" and p.devastating)
+    rolled_wounds = len(wounds) - automatic
+    if to_roll:
+        notes = []
+        if rerolled:
+            notes.append(f"Twin-linked: {rerolled} re-rolled")
+        if p.anti is not None and p.anti < CRITICAL_ROLL:
+            notes.append(f"Anti {p.anti}+: Critical Wounds on {crit_need}+")
+        more = f" ({'; '.join(notes)})" if notes else ""
+        rule = R_TWIN_LINKED if rerolled else R_ANTI if p.anti is not None else R_WOUND
+        ctx.log(
+            f"S{p.strength} vs T{target.profile.t}: {rolled_wounds} of {to_roll} wound on {need_w}+{more}.",
+            rule,
+        )
     need_s = save_target(target.profile.sv, target.profile.inv, p.ap)
     save_text = f"{need_s}+" if need_s is not None else "none"
-    for _ in range(wounds):
+    for devastating in wounds:
         if target.destroyed:
             ctx.log(f"{target.name} is destroyed: the remaining wounds are lost.", R_DAMAGE)
             break
-        if need_s is None:
+        rule = R_DAMAGE
+        if devastating:
+            # 40k11 core rules [ext], Devastating Wounds: a Critical Wound's Damage is inflicted
+            # with no saving throw, excess lost [decided]: docs/rules-notes.md, 40k11 Weapon abilities).
+            ctx.log(f"Devastating Wounds: a Critical Wound, {target.name} makes no save.", R_DEVASTATING)
+            saved = False
+            rule = R_DEVASTATING
+        elif need_s is None:
             ctx.log(f"{target.name} has no save against AP-{p.ap}.", R_SAVE)
             saved = False
         else:
@@ -154,6 +297,20 @@ def resolve(
         if saved:
             ctx.log(f"{target.name} saves on {save_text}.", R_SAVE)
             continue
-        target, what = inflict(target, p.damage, ctx)
-        ctx.log(f"{target.name} takes {p.damage} damage: {what}.", R_DAMAGE)
+        damage, how = attack_damage(p, ctx)
+        target, what = inflict(target, damage, ctx)
+        ctx.log(f"{target.name} takes {damage} damage{how}: {what}.", rule, damage=damage)
     return replace_unit(state, target)
+
+
+def attack_damage(p: AttackProfile, ctx: ApplyContext) -> tuple[int, str]:
+    """One unsaved attack's Damage and how it was made, for the log: 40k11 core rules [ext],
+    Random characteristics (a random Damage is rolled for each unsaved attack), plus [MELTA X]."""
+    notes = list(p.damage_notes)
+    if p.damage_dice is not None:
+        damage = roll_dice(p.damage_dice, ctx, "damage")
+        notes.insert(0, f"Damage {p.damage_dice.text()}: {damage}")
+    else:
+        damage = p.damage
+    damage += p.damage_bonus
+    return damage, f" ({', '.join(notes)})" if notes else ""

@@ -17,6 +17,19 @@ INFANTRY: Final = "infantry"
 FRAME: Final = "frame"
 BLAST: Final = "blast"
 CLOSE_QUARTERS: Final = "close_quarters"
+# Weapon abilities (40k11 core rules [ext], Weapon abilities); ``name:X`` carries a value.
+ATTACKS_DICE: Final = "attacks"  # attacks:d6+3 - random Attacks
+DAMAGE_DICE: Final = "damage"  # damage:d6 - random Damage
+RAPID_FIRE: Final = "rapid_fire"  # rapid_fire:X
+ASSAULT: Final = "assault"
+HEAVY: Final = "heavy"
+TORRENT: Final = "torrent"
+TWIN_LINKED: Final = "twin_linked"
+LETHAL_HITS: Final = "lethal_hits"
+SUSTAINED_HITS: Final = "sustained_hits"  # sustained_hits:X
+ANTI: Final = "anti"  # anti:KEYWORD:X
+DEVASTATING_WOUNDS: Final = "devastating_wounds"
+MELTA: Final = "melta"  # melta:X
 
 # --- rule references (used in rejections and log lines) --------------------------------------
 R_CORE: Final = "40k11 core"
@@ -34,6 +47,17 @@ R_DAMAGE: Final = "40k11 core, Inflict damage"
 R_CHARGE: Final = "40k11 core, Charge phase"
 R_FIGHT: Final = "40k11 core, Fight phase"
 R_CQ: Final = "40k11 core, Close-quarters shooting"
+R_RANDOM: Final = "40k11 core rules, Random characteristics"
+R_RAPID_FIRE: Final = "40k11 core rules, Rapid Fire"
+R_ASSAULT: Final = "40k11 core rules, Assault"
+R_HEAVY: Final = "40k11 core rules, Heavy"
+R_TORRENT: Final = "40k11 core rules, Torrent"
+R_TWIN_LINKED: Final = "40k11 core rules, Twin-linked"
+R_LETHAL_HITS: Final = "40k11 core rules, Lethal Hits"
+R_SUSTAINED_HITS: Final = "40k11 core rules, Sustained Hits"
+R_ANTI: Final = "40k11 core rules, Anti"
+R_DEVASTATING: Final = "40k11 core rules, Devastating Wounds"
+R_MELTA: Final = "40k11 core rules, Melta"
 R_17_01: Final = "40k11 17.01 Moving Monsters and Vehicles"
 R_17_02: Final = "40k11 17.02 Frame"
 R_17_03: Final = "40k11 17.03 Shooting at engaged Monsters and Vehicles"
@@ -112,6 +136,27 @@ CHARGER_CONTACT_WHOLE_MODEL: Final = True
 # --- attacks ---------------------------------------------------------------------------------
 # [BLAST]: +1 attack for every 5 models in the target unit [ext].
 BLAST_MODELS_PER_EXTRA_ATTACK: Final = 5
+# Critical Hit / Critical Wound: an unmodified roll of this (40k11 core rules [ext], Critical Hit,
+# Critical Wound); [ANTI-KEYWORD X+] lowers the Critical Wound's number against KEYWORD units.
+CRITICAL_ROLL: Final = 6
+# [RAPID FIRE X] and [MELTA X] apply when the target is "within half range" [ext]: the closest
+# distance from the firing model to a model of the target is at most this fraction of the range,
+# measured as the target is selected (targets are fixed then [decided]).
+HALF_RANGE: Final = 0.5
+# [HEAVY] +1 to hit: the unit Remained Stationary - it made no move this turn (normal move, Advance
+# or Fall Back) [ext]; being set up from reserves this turn is not tracked here [decided].
+# [TWIN-LINKED]: the wound roll "can be re-rolled"; the server always re-rolls a failed one (never a
+# successful one), at once, before the next wound roll [decided] (attacks.resolve).
+# [SUSTAINED HITS X] extra hits are ordinary hits: they roll to wound and are never Critical Hits
+# themselves, so [LETHAL HITS] does not apply to them [ext].
+# [DEVASTATING WOUNDS] [decided, simplest faithful reading]: a Critical Wound skips the saving throw
+# (of either kind) and its Damage (Random Damage rolled, Melta added) is inflicted on one allocated
+# model, excess lost, as a failed save's; it does not spill over to further models as the original
+# 10th edition mortal wounds did (attacks.resolve).
+# Random Attacks are rolled once per weapon each time it shoots, and once per fighting model's
+# weapon when it fights, before its hit rolls; Random Damage once per unsaved attack, after its
+# saving throw [ext]. A rolled Attacks or Damage below 1 counts as 1 (D3-1 is not written) [decided].
+MIN_RANDOM_VALUE: Final = 1
 # A model without a melee weapon fights with its profile: A attacks, S, AP 0, Damage 1 [decided].
 UNARMED_AP: Final = 0
 UNARMED_DAMAGE: Final = 1

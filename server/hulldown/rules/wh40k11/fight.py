@@ -20,10 +20,10 @@ from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
 from ...match.state import Decision, MatchState, Model, Unit, Weapon, other_side
 from ..phases import PHASES_40K11, end_phase
-from .attacks import AttackProfile, ap_value, resolve
-from .constants import FOUGHT, OFFERED, R_FIGHT, UNARMED_AP, UNARMED_DAMAGE
+from .attacks import AttackProfile, ap_value, resolve, roll_attacks, with_abilities
+from .constants import ATTACKS_DICE, FOUGHT, OFFERED, R_FIGHT, UNARMED_AP, UNARMED_DAMAGE
 from .space import engaged_with, units_engaged, within_engagement
-from .units import add_phase_flag, live_models, on_table, phase_flag
+from .units import add_phase_flag, dice_rule, live_models, on_table, phase_flag
 
 DECLINE = "decline"
 FIGHT_DECISION = "fight"
@@ -78,7 +78,11 @@ def fight(
     for m in fighters:
         w = _melee_weapon(unit, m, chosen)
         if w is not None:
-            profile = AttackProfile(w.name, w.shots, unit.profile.ws, w.strength, ap_value(w.ap), w.damage)
+            # 40k11 core rules [ext], Random characteristics: a random Attacks is rolled for each
+            # fighting model's weapon before its hit rolls; the weapon's abilities apply (attacks.py).
+            attacks = roll_attacks(dice_rule(w, ATTACKS_DICE), w.shots, unit, w.name, ctx)
+            profile = AttackProfile(w.name, attacks, unit.profile.ws, w.strength, ap_value(w.ap), w.damage)
+            profile = with_abilities(profile, w, state.units[target_id])
         else:
             profile = AttackProfile(
                 f"{m.id} close combat",

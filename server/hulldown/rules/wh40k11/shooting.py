@@ -1,7 +1,8 @@
 """40k11 Shooting phase: normal and close-quarters shooting, 17.03 and 17.03.01.
 
 Who may shoot (40k11 core, Shooting phase; 17.03.01):
-- normal shooting: the unit is not engaged and did not Advance (or Fall Back [ext]);
+- normal shooting: the unit is not engaged and did not Advance (or Fall Back [ext]); a unit that
+  Advanced may shoot its [ASSAULT] weapons only (40k11 core rules [ext], Assault);
 - close-quarters shooting (40k11 core [ext + decided]): an engaged unit that did not Advance,
   if it is a MONSTER/VEHICLE unit or has a [CLOSE-QUARTERS] weapon. Other units: only
   [CLOSE-QUARTERS] weapons, only at units they are engaged with. MONSTER/VEHICLE units: any
@@ -23,25 +24,38 @@ from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Unit, Weapon
 from ...match.turns import replace_unit
 from ..geometry import distance
-from .attacks import AttackProfile, ap_value, resolve
+from .attacks import AttackProfile, ap_value, resolve, roll_attacks, with_abilities
 from .constants import (
     ADVANCED,
+    ASSAULT,
+    ATTACKS_DICE,
     BLAST_MODELS_PER_EXTRA_ATTACK,
     FELL_BACK,
+    HALF_RANGE,
+    HEAVY,
+    MELTA,
+    MOVED,
     R_17_03,
     R_17_03_01,
+    R_ASSAULT,
     R_CQ,
+    R_HEAVY,
+    R_MELTA,
+    R_RAPID_FIRE,
     R_SHOOT,
+    RAPID_FIRE,
     SHOT,
 )
 from .space import engaged_with, extent, sees
 from .units import (
+    dice_rule,
     is_blast,
     is_close_quarters,
     is_monster_vehicle,
     live_count,
     live_models,
     on_table,
+    rule_number,
     with_flags,
 )
 
@@ -56,6 +70,9 @@ class FirePlan:
     target: Unit
     modifier: int
     reasons: tuple[str, ...]
+    # 40k11 core rules [ext], Rapid Fire / Melta: the target is within half range (HALF_RANGE),
+    # measured as it is selected.
+    half_range: bool = False
 
 
 def ranged_weapons(unit: Unit) -> list[Weapon]:
@@ -70,7 +87,8 @@ def shooting_mode(state: MatchState, unit: Unit) -> Mode | Rejection:
         return reject("wrong_phase", R_SHOOT, f"units shoot in the Shooting phase, not {state.phase}")
     if unit.flag(SHOT):
         return reject("already_shot", R_SHOOT, f"{unit.name} has already shot this phase")
-    if unit.flag(ADVANCED):
+    if unit.flag(ADVANCED) and not any(ASSAULT in w.rules for w in ranged_weapons(unit)):
+        # 40k11 core rules [ext], Assault: only [ASSAULT] weapons may shoot after Advancing.
         return reject("advanced", R_SHOOT, f"{unit.name} Advanced this turn and cannot shoot")
     if unit.flag(FELL_BACK):
         return reject("fell_back", R_SHOOT, f"{unit.name} Fell Back this turn and cannot shoot")
@@ -97,6 +115,14 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
         return reject("unknown_weapon", R_SHOOT, f"{unit.name} has no working weapon {fire.weapon!r}")
     if weapon.type == "melee":
         return reject("melee_weapon", R_SHOOT, f"{weapon.name} is a melee weapon")
+    if unit.flag(ADVANCED) and ASSAULT not in weapon.rules:
+        # 40k11 core rules [ext], Assault: a unit that Advanced shoots [ASSAULT] weapons only.
+        return reject(
+            "advanced_not_assault",
+            R_ASSAULT,
+            f"{unit.name} Advanced this turn: it may shoot only [ASSAULT] weapons, not {weapon.name}",
+            weapon=weapon.id,
+        )
     shooter = unit.models.get(weapon.model)
     if shooter is None or not shooter.alive:
         return reject("no_firer", R_SHOOT, f"the model carrying {weapon.name} is not on the battlefield")
@@ -173,7 +199,28 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
         # 40k11 core, Close-quarters shooting [decided]: MONSTER/VEHICLE, -1 except [CLOSE-QUARTERS].
         modifier -= 1
         reasons.append("-1 close-quarters shooting (40k11 core, Close-quarters shooting)")
-    return FirePlan(weapon=weapon, target=target, modifier=modifier, reasons=tuple(reasons))
+    if HEAVY in weapon.rules and remained_stationary(unit):
+        # 40k11 core rules [ext], Heavy: +1 to hit if the unit Remained Stationary this turn.
+        modifier += 1
+        reasons.append(f"+1 [HEAVY]: Remained Stationary ({R_HEAVY})")
+    half = gap <= weapon.range * HALF_RANGE + 1e-9
+    return FirePlan(weapon=weapon, target=target, modifier=modifier, reasons=tuple(reasons), half_range=half)
+
+
+def remained_stationary(unit: Unit) -> bool:
+    """40k11 core rules [ext], Remained Stationary: the unit made no move this turn (normal move,
+    Advance or Fall Back: constants.py, [HEAVY])."""
+    return not (unit.flag(MOVED) or unit.flag(ADVANCED) or unit.flag(FELL_BACK))
+
+
+def rapid_fire_extra_attacks(plan: FirePlan) -> int:
+    """40k11 core rules [ext], Rapid Fire X: +X attacks when the target is within half range."""
+    return rule_number(plan.weapon, RAPID_FIRE) if plan.half_range else 0
+
+
+def melta_extra_damage(plan: FirePlan) -> int:
+    """40k11 core rules [ext], Melta X: +X Damage when the target is within half range."""
+    return rule_number(plan.weapon, MELTA) if plan.half_range else 0
 
 
 def blast_extra_attacks(plan: FirePlan) -> int:
@@ -225,16 +272,29 @@ def apply_shoot(state: MatchState, action: Shoot, ctx: ApplyContext) -> MatchSta
         ctx.log(f"{unit.name} uses close-quarters shooting.", R_CQ)
     for plan in plans:
         w = plan.weapon
+        # 40k11 core rules [ext], Random characteristics: a random Attacks is rolled now, before
+        # the hit rolls; then Rapid Fire and Blast add to it.
+        attacks = roll_attacks(dice_rule(w, ATTACKS_DICE), w.shots, unit, w.name, ctx)
         extra = blast_extra_attacks(plan)
+        rapid = rapid_fire_extra_attacks(plan)
+        melta = melta_extra_damage(plan)
+        reasons = plan.reasons
+        if rapid:
+            reasons += (f"Rapid Fire {rapid}: +{rapid} attack{'' if rapid == 1 else 's'} ({R_RAPID_FIRE})",)
+        if extra:
+            reasons += (f"+{extra} [BLAST]",)
         profile = AttackProfile(
             label=w.name,
-            attacks=w.shots + extra,
+            attacks=attacks + rapid + extra,
             skill=unit.profile.bs,
             strength=w.strength,
             ap=ap_value(w.ap),
             damage=w.damage,
             modifier=plan.modifier,
-            reasons=plan.reasons + ((f"+{extra} [BLAST]",) if extra else ()),
+            reasons=reasons,
+            damage_bonus=melta,
+            damage_notes=(f"Melta {melta}: +{melta} ({R_MELTA})",) if melta else (),
         )
+        profile = with_abilities(profile, w, state.units[plan.target.id])
         state = resolve(state, unit, plan.target.id, profile, ctx)
     return replace_unit(state, with_flags(state.units[unit.id], SHOT))

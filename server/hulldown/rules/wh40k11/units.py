@@ -1,7 +1,9 @@
 """Keywords, weapon rules and per-turn flags of 40k11 units.
 
 Keywords are lower-case in ``Unit.keywords`` (MONSTER, VEHICLE, INFANTRY, FRAME); weapon keywords
-in ``Weapon.rules`` ([BLAST] = "blast", [CLOSE-QUARTERS] = "close_quarters").
+in ``Weapon.rules`` ([BLAST] = "blast", [CLOSE-QUARTERS] = "close_quarters", the abilities of
+constants.py; ``name:X`` for those with a value: ``attacks:d6+3``, ``rapid_fire:1``,
+``anti:infantry:4``; docs/match-definition.md).
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from collections.abc import Iterator
 
 from msgspec.structs import replace
 
+from ...match.dice_text import DiceExpr, parse_dice
 from ...match.state import MatchState, Model, Unit, Weapon
-from .constants import BLAST, CLOSE_QUARTERS, FRAME, MONSTER, VEHICLE
+from .constants import ANTI, BLAST, CLOSE_QUARTERS, FRAME, MONSTER, VEHICLE
 
 
 def is_monster_vehicle(unit: Unit) -> bool:
@@ -22,6 +25,40 @@ def is_monster_vehicle(unit: Unit) -> bool:
 def is_frame(unit: Unit) -> bool:
     """40k11 17.02: the FRAME keyword."""
     return unit.has(FRAME)
+
+
+def rule_value(weapon: Weapon, name: str) -> str | None:
+    """The X of the weapon's ``name:X`` rule (the first one), or None."""
+    prefix = f"{name}:"
+    for rule in weapon.rules:
+        if rule.startswith(prefix):
+            return rule[len(prefix) :]
+    return None
+
+
+def rule_number(weapon: Weapon, name: str) -> int:
+    """The whole number X of ``name:X`` (0 without the rule): [RAPID FIRE X], [MELTA X]..."""
+    value = rule_value(weapon, name)
+    return int(value) if value is not None and value.isdigit() else 0
+
+
+def dice_rule(weapon: Weapon, name: str) -> DiceExpr | None:
+    """Random Attacks / Damage (40k11 core rules, Random characteristics): ``attacks:d6``."""
+    value = rule_value(weapon, name)
+    return parse_dice(value) if value is not None else None
+
+
+def anti_need(weapon: Weapon, target: Unit) -> int | None:
+    """40k11 core rules [ext], Anti: the lowest X of the weapon's [ANTI-KEYWORD X+] whose KEYWORD
+    the target has (``anti:infantry:4``), or None."""
+    needs = []
+    for rule in weapon.rules:
+        if rule.startswith(f"{ANTI}:"):
+            keyword, _, need = rule[len(ANTI) + 1 :].rpartition(":")
+            need = need.rstrip("+")
+            if target.has(keyword) and need.isdigit():
+                needs.append(int(need))
+    return min(needs) if needs else None
 
 
 def is_blast(weapon: Weapon) -> bool:

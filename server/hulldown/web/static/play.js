@@ -10,7 +10,7 @@ import { paragonSections } from "./js/paragon.js";
 import { deepStrikeAnswer, deepStrikeControl, deepStrikeOutcome, deepStrikeOverlay, mayDeepStrike } from "./js/deep-strike.js";
 import { SIDE, h, renderHeader, renderLog, renderUnits, unitLabel } from "./js/panels.js";
 import { matchIndex } from "./js/replay.js";
-import { statline, weaponProfile } from "./js/statline.js";
+import { statline, weaponProfile, weaponRules } from "./js/statline.js";
 import { TableTools } from "./js/tools.js";
 
 const matchId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -412,7 +412,7 @@ function unitCard(unit) {
       h("td", {}, w.name),
       ...weaponProfile(w, unit, edition).map(([k, v]) => h("td", { "data-col": k }, k === "Range" || k === "Type" ? String(v) : `${k} ${v}`)),
       h("td", {}, w.mount.kind === "none" ? "" : `${w.mount.kind}${w.mount.arc ? ` ${w.mount.arc}` : ""}${w.mount.side ? ` ${w.mount.side}` : ""}`),
-      h("td", {}, [...w.rules, w.destroyed ? "destroyed" : ""].filter(Boolean).join(", ")),
+      h("td", { "data-col": "Rules" }, [...weaponRules(w, edition), w.destroyed ? "destroyed" : ""].filter(Boolean).join(", ")),
     ),
   );
   if (weapons.length) rows.push(h("table", { class: "weapon-table" }, ...weapons));

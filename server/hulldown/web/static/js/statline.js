@@ -64,15 +64,41 @@ export function statline(unit, edition) {
 // 40k11 AP is how much worse the save gets: written -1, -2 (0 for none); 40k7 and hh3: 1-6 or -.
 const ap40k11 = (ap) => (ap ? `-${Math.abs(ap)}` : "0");
 
+// 40k11 random characteristics are weapon rules (`attacks:d6+3`, `damage:d6`: docs/match-definition.md);
+// the profile prints them as the datasheet does (A D6+3), not the average kept in `shots`/`damage`.
+const RANDOM_RULES = ["attacks", "damage"];
+const randomValue = (weapon, name) => {
+  const rule = (weapon.rules || []).find((r) => r.startsWith(`${name}:`));
+  return rule ? rule.slice(name.length + 1).toUpperCase() : null;
+};
+
 // [label, value] pairs of a weapon's profile in its edition (the name, mount and rules apart).
 export function weaponProfile(weapon, unit, edition) {
   const range = weapon.range ? inches(weapon.range) : "Melee";
   if (edition === "40k11") {
     const skill = weapon.range ? ["BS", plus(unit.profile.bs)] : ["WS", plus(unit.profile.ws)];
-    return [["Range", range], ["A", weapon.shots], skill, ["S", weapon.strength], ["AP", ap40k11(weapon.ap)], ["D", weapon.damage]];
+    const attacks = randomValue(weapon, "attacks") ?? weapon.shots;
+    const damage = randomValue(weapon, "damage") ?? weapon.damage;
+    return [["Range", range], ["A", attacks], skill, ["S", weapon.strength], ["AP", ap40k11(weapon.ap)], ["D", damage]];
   }
   const type = weapon.type.replace("_", " ");
   return [["Range", range], ["S", weapon.strength], ["AP", weapon.ap ?? "-"], ["Type", weapon.shots > 1 ? `${type} ${weapon.shots}` : type]];
+}
+
+// A weapon's rules as a player reads them: 40k11 abilities in the datasheet's brackets
+// (`rapid_fire:1` -> [RAPID FIRE 1], `anti:infantry:4` -> [ANTI-INFANTRY 4+]); random characteristics
+// are in the profile, not here. Other editions' rules as they are written.
+export function weaponRules(weapon, edition) {
+  const rules = weapon.rules || [];
+  if (edition !== "40k11") return [...rules];
+  return rules.filter((r) => !RANDOM_RULES.includes(r.split(":")[0])).map(abilityText);
+}
+
+function abilityText(rule) {
+  const [name, ...values] = rule.split(":");
+  if (name === "anti" && values.length === 2) return `[ANTI-${values[0].toUpperCase()} ${values[1]}+]`;
+  const words = name === "close_quarters" || name === "twin_linked" ? name.replace("_", "-") : name.replace(/_/g, " ");
+  return `[${[words, ...values].join(" ").toUpperCase()}]`;
 }
 
 // A weapon's profile in one line (the name apart), e.g. `48" S9 AP2 heavy` or, 40k11, `48" A1 BS3+ S12 AP-3 D6`.
