@@ -154,6 +154,11 @@ export interface Facts {
   weapons: WeaponFacts[];
   /** A disembark's legal area: polygons where the first model's centre may go. */
   area: [number, number][][];
+  /** A 40k7 Tank Shock or Ram stopping short of its end point without a die: the Tank's centre
+   * where it stops, the inches it travels and what it stops 1" short of (null otherwise). */
+  stops_at: [number, number] | null;
+  stops_after: number | null;
+  stops_because: string | null;
 }
 
 export interface CheckResult {

@@ -164,6 +164,30 @@ async def test_check_reports_the_measured_facts(server: ServerProcess) -> None:
         )
 
 
+async def test_check_says_where_a_tank_shock_stops_short(server: ServerProcess) -> None:
+    """40k7 Vehicles, Tanks: Tank Shock - the Tank stops 1" short of friendly models. A 12 in
+    Tank Shock at side A's own Rhino (rear at x = 17.75) is legal but stops after 4.5 in, its
+    centre at (14.5, 24): the facts say so (``stops_*``); a Tank Shock the other way does not
+    stop short (the facts are null)."""
+    match = duel()
+    friend = rhino("rhino-a", "a", 20, 24)
+    request = replace(match, scenario=replace(match.scenario, units=(*match.scenario.units, friend)))
+    created = await create_match(server.http, request)
+    headers = {"authorization": f"Bearer {created['tokens']['a']}"}
+    url = f"{server.http}/matches/{created['match_id']}/check"
+    async with httpx.AsyncClient(timeout=10) as http:
+        move = {"type": "move", "unit": "predator-1", "path": [[22.0, 24.0]], "kind": "tank_shock"}
+        body = (await http.post(url, json={"action": move}, headers=headers)).json()
+        assert body["ok"] is True
+        facts = body["facts"]
+        assert facts["stops_at"] == pytest.approx([14.5, 24.0])
+        assert facts["stops_after"] == pytest.approx(4.5)
+        assert facts["stops_because"] == "Rhino, a friendly unit"
+        back = {"type": "move", "unit": "predator-1", "path": [[10.0, 34.0]], "kind": "tank_shock"}
+        facts = (await http.post(url, json={"action": back}, headers=headers)).json()["facts"]
+        assert (facts["stops_at"], facts["stops_after"], facts["stops_because"]) == (None, None, None)
+
+
 async def test_check_needs_a_side_token_and_a_good_body(server: ServerProcess) -> None:
     created = await create_match(server.http, duel())
     url = f"{server.http}/matches/{created['match_id']}/check"

@@ -41,6 +41,7 @@ from .wh40k7 import geo as w7_geo
 from .wh40k7 import movement as w7_movement
 from .wh40k7 import speed as w7_speed
 from .wh40k7 import squadrons as w7_squadrons
+from .wh40k7 import tankshock as w7_tankshock
 from .wh40k7 import transports as w7_transports
 from .wh40k7.types import is_vehicle as w7_is_vehicle
 from .wh40k7.types import is_walker as w7_is_walker
@@ -80,6 +81,12 @@ class Facts(msgspec.Struct, frozen=True):
     target_distance: float | None = None
     weapons: list[WeaponFacts] = []
     area: list[list[tuple[float, float]]] = []
+    # A 40k7 Tank Shock or Ram that stops short of its end point without a die (40k7 Vehicles,
+    # Tanks: 1" short of friendly models, enemies locked in combat, impassable terrain, the table
+    # edge...): the Tank's centre where it stops, the inches it travels and what stops it.
+    stops_at: tuple[float, float] | None = None
+    stops_after: float | None = None
+    stops_because: str | None = None
 
 
 class Sight(msgspec.Struct, frozen=True):
@@ -450,6 +457,7 @@ def action_facts(state: MatchState, action: Action) -> Facts:
             lead = _lead(unit)
             distance = _path_length(lead, action) if lead is not None else 0.0
             target = state.units.get(action.target or "")
+            halt = w7_tankshock.halt(state, action) if state.edition == "40k7" else None
             return Facts(
                 action=name,
                 unit=unit.id,
@@ -457,6 +465,9 @@ def action_facts(state: MatchState, action: Action) -> Facts:
                 allowance=round(_allowance(state, unit, action), ROUND),
                 speed_band=speed_band(state, unit, action.kind, distance),
                 target_distance=_unit_distance(state, unit, target) if target is not None else None,
+                stops_at=(round(halt.point[0], ROUND), round(halt.point[1], ROUND)) if halt else None,
+                stops_after=round(halt.distance, ROUND) if halt else None,
+                stops_because=halt.because if halt else None,
             )
         case Shoot():
             weapons = [_weapon_facts(state, unit, f.weapon, f.target) for f in action.fire]

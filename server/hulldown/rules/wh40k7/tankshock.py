@@ -18,6 +18,7 @@ table (the Flipped result skips the scatter [decided]).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from msgspec.structs import replace
 from shapely import unary_union
@@ -188,23 +189,24 @@ class _Run:
         rad = math.radians(self.heading)
         self.u = (math.cos(rad), math.sin(rad))
 
+    def at(self, t: float) -> tuple[float, float]:
+        """The Tank's centre ``t`` inches along the declared line."""
+        return self.start[0] + self.u[0] * t, self.start[1] + self.u[1] * t
+
     def hull(self, state: MatchState) -> g.Hull:
         model = alive(state.units[self.uid])[0]
         assert model.hull is not None
         return g.Hull(self.start[0], self.start[1], model.hull.length, model.hull.width, self.heading)
 
 
-def begin(state: MatchState, action: Move, ctx: ApplyContext) -> MatchState:
+def _declared(state: MatchState, action: Move) -> _Run:
+    """The Tank Shock / Ram ``action`` declares, before anything is met: from the Tank's position,
+    straight to the path's one end point."""
     unit = state.units[action.unit]
     model = alive(unit)[0]
     end = action.path[0]
     heading = math.degrees(math.atan2(end.y - model.pos.y, end.x - model.pos.x)) % 360
     length = math.hypot(end.x - model.pos.x, end.y - model.pos.y)
-    word = "Rams" if action.kind == "ram" else "Tank Shocks"
-    ctx.log(
-        f"{unit.name} {word}: {length:.1f} in straight ahead at {heading:.0f} degrees.",
-        refs.RAM if action.kind == "ram" else refs.TANK_SHOCK,
-    )
     data = {
         "unit": unit.id,
         "sx": repr(model.pos.x),
@@ -214,7 +216,52 @@ def begin(state: MatchState, action: Move, ctx: ApplyContext) -> MatchState:
         "kind": action.kind,
         "processed": "",
     }
-    return _advance(state, ctx, _Run(data))
+    return _Run(data)
+
+
+def begin(state: MatchState, action: Move, ctx: ApplyContext) -> MatchState:
+    unit = state.units[action.unit]
+    run = _declared(state, action)
+    word = "Rams" if action.kind == "ram" else "Tank Shocks"
+    ctx.log(
+        f"{unit.name} {word}: {run.length:.1f} in straight ahead at {run.heading:.0f} degrees.",
+        refs.RAM if action.kind == "ram" else refs.TANK_SHOCK,
+    )
+    return _advance(state, ctx, run)
+
+
+@dataclass(frozen=True)
+class Halt:
+    """Where a declared Tank Shock / Ram stops short of its end point, without a die: ``distance``
+    inches along (the Tank's centre at ``point``), 1" short of ``because`` (the words the log
+    uses: "Tactical Squad, a friendly unit", "impassable terrain", "the table edge"...)."""
+
+    distance: float
+    point: tuple[float, float]
+    because: str
+
+
+def halt(state: MatchState, action: Move) -> Halt | None:
+    """40k7 Vehicles, Tanks: Tank Shock and Ramming - where the Tank Shock or Ram ``action``
+    declares stops short of its end point, measured as ``begin`` measures it (``_events`` on the
+    declared move): 1" short of friendly models, enemy units locked in combat, (Tank Shock)
+    enemy vehicles, impassable terrain or the table edge. None when nothing stops it short, or
+    when the action is no single straight move of a model with a hull on the table. What the dice
+    decide is not foreseen: a Death or Glory that stops the Tank, the Ram that halts it unless the
+    rammed vehicle explodes, units that fall back."""
+    unit = state.units.get(action.unit)
+    if not is_tank_shock(action) or unit is None or not on_table(unit) or len(action.path) != 1:
+        return None
+    models = alive(unit)
+    if not models or models[0].hull is None:
+        return None
+    run = _declared(state, action)
+    if run.length <= 1e-9:
+        return None
+    stop, _, _, why = _events(state, run)
+    if not why:
+        return None
+    return Halt(stop, run.at(stop), why)
 
 
 def _shockable(state: MatchState, unit: Unit) -> bool:
@@ -422,7 +469,7 @@ def _finish(state: MatchState, ctx: ApplyContext, run: _Run, end: float, why: st
     if unit.destroyed:
         return state
     model = alive(unit)[0]
-    x, y = run.start[0] + run.u[0] * end, run.start[1] + run.u[1] * end
+    x, y = run.at(end)
     moved_model = replace(model, pos=Point(x, y), heading=run.heading)
     models = dict(unit.models)
     models[model.id] = moved_model

@@ -1045,7 +1045,7 @@ function dragAction() {
   return action;
 }
 
-function drawDrag(state, text) {
+function drawDrag(state, text, stop = null) {
   const d = table.drag;
   if (!d) return;
   const unit = table.view.units[d.unit];
@@ -1068,12 +1068,41 @@ function drawDrag(state, text) {
   for (const m of Object.values(unit.models).filter((m) => m.alive && (!d.single || m.id === d.single))) {
     board.overlay.push({ kind: "ghost", drag: true, model: m, pos: [m.pos[0] + dx, m.pos[1] + dy], heading: m.hull ? heading : m.heading, state });
   }
+  if (stop) {
+    // A Tank Shock or Ram that stops short: a second ghost where the Tank will halt.
+    board.overlay.push({ kind: "ghost", drag: true, halt: true, model: lead, pos: stop, heading, state: `${state} halt` });
+  }
   board.renderOverlay();
+}
+
+// The check's answer as the drag draws it: refused (red), legal (green), or legal but stopping
+// short of where it was dragged (amber: a 40k7 Tank Shock or Ram halted without a die).
+function checkState(result) {
+  if (!result.ok) return "rejected";
+  return result.facts.stops_at ? "warn" : "ok";
+}
+
+function drawChecked(result) {
+  drawDrag(checkState(result), describeCheck(result), result.ok ? result.facts.stops_at : null);
+}
+
+// 40k7 Vehicles, Tanks: what the check cannot foresee - the dice may stop the Tank sooner.
+const HALT_DICE = {
+  tank_shock: "a Death or Glory may stop it sooner [40k7 Vehicles, Tanks: Tank Shock]",
+  ram: "a Ram or a Death or Glory may stop it sooner [40k7 Vehicles, Tanks: Ramming]",
+};
+
+function describeHalt(f) {
+  if (!f.stops_at) return "";
+  const kind = table.drag ? dragAction().kind : null;
+  const dice = HALT_DICE[kind] || HALT_DICE.tank_shock;
+  return `stops at ${fmt1(f.stops_after)} in: 1" short of ${f.stops_because} (${dice})`;
 }
 
 function describeCheck(result) {
   const f = result.facts;
   const used = f.distance !== null ? `${fmt1(f.distance)} / ${fmt1(f.allowance)} in · ${(f.speed_band || "").replace("_", " ")}` : "";
+  if (result.ok && f.stops_at) return `${describeHalt(f)} · ${used}`;
   return result.ok ? used : `${result.rejected.message}${used ? ` (${used})` : ""}`;
 }
 
@@ -1084,12 +1113,15 @@ function setMoveStatus(result) {
     el.className = "move-status";
     return;
   }
-  el.className = `move-status ${result.ok ? "ok" : "rejected"}`;
+  const state = checkState(result);
+  el.className = `move-status ${state}`;
   el.dataset.code = result.ok ? "ok" : result.rejected.code;
   el.dataset.distance = result.facts.distance ?? "";
   el.dataset.allowance = result.facts.allowance ?? "";
   el.dataset.band = result.facts.speed_band ?? "";
-  el.textContent = `${result.ok ? "legal" : "refused"}: ${describeCheck(result)}${result.ok ? "" : ` [${result.rejected.rule}]`}`;
+  el.dataset.stopsAfter = result.ok ? (result.facts.stops_after ?? "") : "";
+  const verdict = { ok: "legal", warn: "legal, stops short", rejected: "refused" }[state];
+  el.textContent = `${verdict}: ${describeCheck(result)}${result.ok ? "" : ` [${result.rejected.rule}]`}`;
 }
 
 async function liveCheck() {
@@ -1105,7 +1137,7 @@ async function liveCheck() {
     if (table.drag !== d) return;
     table.lastCheck = { key, result };
     if (JSON.stringify(dragAction()) === key) {
-      drawDrag(result.ok ? "ok" : "rejected", describeCheck(result));
+      drawChecked(result);
       setMoveStatus(result);
     }
   } catch (error) {
@@ -1129,7 +1161,8 @@ function updateDrag(point) {
   else d.current = leadPoint(point);
   const key = JSON.stringify(dragAction());
   const known = table.lastCheck && table.lastCheck.key === key ? table.lastCheck.result : null;
-  drawDrag(known ? (known.ok ? "ok" : "rejected") : "checking", known ? describeCheck(known) : "");
+  if (known) drawChecked(known);
+  else drawDrag("checking", "");
   const now = performance.now();
   if (!d.lastCheckAt || now - d.lastCheckAt > CHECK_INTERVAL_MS) {
     d.lastCheckAt = now;
