@@ -38,8 +38,10 @@ def test_an_accepted_challenge_is_fought_apart_and_its_glory_counts_in_resolutio
     WS5 hits on 4+: 4, 4, 1, 1 are 2 hits; each wounds (S4 vs T4, 4+: 4) and the Sergeant's own
     4+ save fails (1): it loses its 2 Wounds and does not strike back. Glory: base Wounds 2 + 1
     for a Paragon = 3 points. In the Fight s-2 does not attack: s-1 and s-3 (WS4 vs WS4, 4+) roll
-    6, 1, the hit wounds on 4 and slays t-1. Resolution: side a 3 + 1 + 1 (models 4 against 1: the
-    living Centurion counts its base Wounds 2, PARAGON_COUNTS_BASE_WOUNDS_ALIVE)."""
+    6, 1, the hit wounds on 4 and slays t-1 (the proposal: the closest). hh3 core, Fight Sub-Phase:
+    t-1 and t-3 strike back in the same Initiative step 4 (t-1, slain in that step, still strikes),
+    WS4 vs WS4 on 4+: 1, 1 miss. Resolution: side a 3 + 1 + 1 (models 4 against 1: the living
+    Centurion counts its base Wounds 2, PARAGON_COUNTS_BASE_WOUNDS_ALIVE)."""
     state = act(_combat(), "a", Challenge("s", "s-2", "t"))
     assert state.pending is not None and state.pending.kind == DECISION_CHALLENGE
     assert state.pending.options == (DECLINE, "t-2") and state.pending.proposal == "t-2"
@@ -54,8 +56,10 @@ def test_an_accepted_challenge_is_fought_apart_and_its_glory_counts_in_resolutio
     assert not state.units["t"].models["t-2"].alive
     state = act(state, "a", Fight("s", "t"), [6, 4])
     assert "s-2 (close combat)" not in log_text(state).split("s attacks t")[1]
-    state = take_proposal(state, "allocate_wound", [1])
+    state = take_proposal(state, "allocate_wound", [1, 1, 1])
     assert sum(m.alive for m in state.units["t"].models.values()) == 1
+    assert "Initiative step 4: s strikes with s-1, s-3; t strikes with t-1, t-3." in log_text(state)
+    assert [p for p, _ in rolls_since(state, issued)][-2:] == ["strike back hit test"] * 2
     state = act(state, "a", EndPhase(), [3, 3])
     assert "side a 5 points, side b 0 points (models 4 against 1)" in log_text(state)
     assert not any(f.startswith("challenge:") for u in state.units.values() for f in u.turn_flags)
@@ -132,12 +136,14 @@ def test_auto_decide_accepts_with_the_proposal() -> None:
 
 def test_a_combat_is_resolved_in_the_assault_phase_it_was_fought_only() -> None:
     """hh3 core, Resolution Sub-Phase: the combats that fought a round *this* Assault phase. s
-    slays a trooper of t (6, 6; t has no save); side a wins 1 to 0 and t passes its Panic Check
-    (1 + 1 <= 7 - 1). In side b's turn nobody fights: its Assault phase resolves nothing."""
+    slays a trooper of t (6, 6; t has no save); both troopers of t strike back at Initiative step 4
+    (hh3 core, Fight Sub-Phase), WS4 vs WS4 on 4+, and miss (1, 1); side a wins 1 to 0 and t
+    passes its Panic Check (1 + 1 <= 7 - 1). In side b's turn nobody fights: its Assault phase
+    resolves nothing."""
     s = squad("s", "a", [(10, 24)])
     t = squad("t", "b", [(11.27, 24), (11.27, 25.3)], sv=None)
     state = act(make([s, t], phase="assault"), "a", Fight("s", "t"), [6, 6])
-    state = take_proposal(state, "allocate_wound")
+    state = take_proposal(state, "allocate_wound", [1, 1])
     state = act(state, "a", EndPhase(), [1, 1])
     assert log_text(state).count("Combat resolution") == 1
     assert not any(f.startswith(("combat:", "glory:")) for u in state.units.values() for f in u.turn_flags)

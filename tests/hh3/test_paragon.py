@@ -42,9 +42,14 @@ def test_a_paragon_lends_its_leadership_to_its_units_panic_check() -> None:
     """hh3 core, Resolution Sub-Phase with the Paragon clause: s kills t's front model. Side a
     scores 1; the models are 3 against 3 (the living W2 Paragon counts 2, with the tank v), so no
     most-models point: side b loses by 1. The Paragon (Ld 10) behind lends its Leadership:
-    10 - 1 = 9, so 4 + 3 passes (on the unit's own Leadership 7, 7 - 1 = 6 would fail)."""
-    state = act(_melee(_defenders("t-2")), "a", Fight("s", "t"), [6, 6])
-    state = take_proposal(state, DECISION_ALLOCATE, [1, 1])  # hh3 core, Wound Allocation
+    10 - 1 = 9, so 4 + 3 passes (on the unit's own Leadership 7, 7 - 1 = 6 would fail).
+    hh3 core, Fight Sub-Phase: t strikes back - the Paragon (I5, 3 Attacks, WS5 vs WS4: 3+) first,
+    at Initiative step 5, and misses (1, 1, 1); at step 4 s-1 hits and wounds (6, 6), s-2 and
+    s-3 miss (1, 1) and t-1, slain in that step, still strikes and misses (1)."""
+    state = act(_melee(_defenders("t-2")), "a", Fight("s", "t"), [1, 1, 1, 6, 6])
+    state = take_proposal(state, DECISION_ALLOCATE, [1, 1, 1])  # hh3 core, Wound Allocation
+    assert "Initiative step 5: t strikes with t-2." in log_text(state)
+    assert "Initiative step 4: s strikes with s-1, s-2, s-3; t strikes with t-1." in log_text(state)
     state = act(state, "a", EndPhase(), [4, 3])
     assert "side a 1 points, side b 0 points (models 3 against 3)" in log_text(state)
     assert "passes the Panic Check (Leadership 10 - 1)" in log_text(state)
@@ -52,9 +57,11 @@ def test_a_paragon_lends_its_leadership_to_its_units_panic_check() -> None:
 
 
 def test_without_a_paragon_the_same_dice_fail_the_panic_check() -> None:
-    """The same combat with no Paragon: Leadership 7 - 2 = 5, 3 + 3 fails: t gains Routed."""
+    """The same combat with no Paragon: both of t's troopers strike back at Initiative step 4, after
+    s (hh3 core, Fight Sub-Phase), and miss (1, 1); side a also has the most models (3 against 2):
+    Leadership 7 - 2 = 5, 3 + 3 fails: t gains Routed."""
     state = act(_melee(_defenders(None)), "a", Fight("s", "t"), [6, 6])
-    state = take_proposal(state, DECISION_ALLOCATE, [1, 1])  # hh3 core, Wound Allocation
+    state = take_proposal(state, DECISION_ALLOCATE, [1, 1, 1, 1])  # hh3 core, Wound Allocation
     state = act(state, "a", EndPhase(), [3, 3])
     assert state.units["t"].statuses == {"routed": 0}
 
@@ -64,9 +71,12 @@ def test_a_joined_paragon_slain_counts_its_base_wounds() -> None:
     Paragon stands at the front of t and takes both wounds (a wounded model takes the next; the
     third attack misses): side
     a 2 (its base Wounds) + 1 (3 models against 2) = 3 points. Without its Leadership the unit
-    tests on 7 - 3 = 4: 3 + 3 fails."""
-    state = act(_melee(_defenders("t-1", replace(CENTURION, sv=None))), "a", Fight("s", "t"), [6, 6])
-    state = take_proposal(state, DECISION_ALLOCATE, [6, 6, 1])  # hh3 core, Wound Allocation
+    tests on 7 - 3 = 4: 3 + 3 fails. hh3 core, Fight Sub-Phase: the Paragon (I5) strikes back
+    first, at Initiative step 5, and misses (1, 1, 1); the trooper t-2 strikes back at step 4,
+    after s, and misses (1)."""
+    paragon = _defenders("t-1", replace(CENTURION, sv=None))
+    state = act(_melee(paragon), "a", Fight("s", "t"), [1, 1, 1, 6, 6])
+    state = take_proposal(state, DECISION_ALLOCATE, [6, 6, 1, 1])  # hh3 core, Wound Allocation
     assert not state.units["t"].models["t-1"].alive and state.units["t"].models["t-2"].alive
     state = act(state, "a", EndPhase(), [3, 3])
     assert "side a 3 points, side b 0 points (models 3 against 2)" in log_text(state)
@@ -79,8 +89,10 @@ def test_a_living_paragon_counts_its_base_wounds_of_models_for_the_most_models_p
     docs/rules-notes.md). s's three attacks all miss (1, 1, 1). The combat is s against t and the
     tank v it touches: side a 3 models, side b t-1 + the W2 Paragon t-2 (2) + v = 4, so side b
     scores the most-models point and wins 1 - 0 (counting t-2 as one model, 3 against 3 would be
-    a draw); s passes its Panic Check on 1 + 1 against Leadership 7 - 1."""
-    state = act(_melee(_defenders("t-2")), "a", Fight("s", "t"), [1, 1, 1])
+    a draw); s passes its Panic Check on 1 + 1 against Leadership 7 - 1. hh3 core, Fight
+    Sub-Phase: t strikes back and misses too - t-2 (I5) at step 5 (1, 1, 1), t-1 at step 4 after s
+    (1)."""
+    state = act(_melee(_defenders("t-2")), "a", Fight("s", "t"), [1, 1, 1, 1, 1, 1, 1])
     state = act(state, "a", EndPhase(), [1, 1])
     text = log_text(state)
     assert "side a 0 points, side b 1 points (models 3 against 4)" in text
@@ -166,27 +178,36 @@ def test_close_combat_attacks_use_each_models_own_ws_s_and_a() -> None:
     """hh3 core, Fight Sub-Phase and Melee Hit Tests, per model: s's trooper (WS4, A1, S4) needs
     4+ against t's WS4, so its 3 misses; the joined Paragon (WS5, A3, S5) needs 3+: 3, 3, 1 are
     two hits, and S5 against T4 wounds on 3+ (the unit's S4 would need 4+): both 3s wound and
-    slay two of t's W1 models (no save)."""
+    slay two of t's W1 models (no save). hh3 core, Fight Sub-Phase, Initiative Steps: the Paragon
+    (I5) strikes at step 5, before everyone else (I4), so the two models it slays (t-2 and t-1,
+    the closest) do not strike back; at step 4 the trooper misses (3) and t-3 strikes back, WS4
+    against s's majority WS5 (a tie of WS4 and WS5), 4+, and misses (1)."""
     paragon = replace(CENTURION, s=5)
     attackers = _with_paragon(squad("s", "a", [(10, 24), (10, 25.3)]), "s-2", paragon)
     defenders = squad("t", "b", [(11.27, 24), (11.27, 25.3), (11.27, 22.7)], sv=None)
     state = make([attackers, defenders], phase="assault")
-    state = act(state, "a", Fight("s", "t"), [3, 3, 3, 1, 3])
+    state = act(state, "a", Fight("s", "t"), [3, 3, 1, 3])
     fought = state.seq
     assert "against WS4: WS4 hits on 4+, WS5 hits on 3+" in log_text(state)
     state = take_proposal(state, DECISION_ALLOCATE, [3])  # hh3 core, Wound Allocation
-    state = take_proposal(state, DECISION_ALLOCATE, [])
+    state = take_proposal(state, DECISION_ALLOCATE, [3, 1])
     assert [(p, v) for p, v in rolls_since(state, fought)] == [
-        ("melee hit test", 3),
         ("melee hit test", 3),
         ("melee hit test", 3),
         ("melee hit test", 1),
         ("wound test", 3),
         ("wound test", 3),
+        ("melee hit test", 3),
+        ("strike back hit test", 1),
     ]
     targets_of = [r.target for e in state.log if e.seq >= fought for r in e.rolls]
-    assert targets_of == ["4+", "3+", "3+", "3+", "3+", "3+"]
+    assert targets_of == ["3+", "3+", "3+", "3+", "3+", "4+", "4+"]
     assert sum(m.alive for m in state.units["t"].models.values()) == 1
+    text = log_text(state)
+    assert "Initiative step 5: s strikes with s-2." in text
+    assert "t-1 of t was slain before Initiative step 4: it does not strike." in text
+    assert "t-2 of t was slain before Initiative step 4: it does not strike." in text
+    assert "Initiative step 4: s strikes with s-1; t strikes with t-3." in text
     assert "s-1 (close combat): 0 hits." in log_text(state) and "s-2 (close combat): 2 hits." in log_text(
         state
     )
@@ -195,10 +216,11 @@ def test_close_combat_attacks_use_each_models_own_ws_s_and_a() -> None:
 def test_a_paragon_in_the_defending_unit_counts_for_its_majority_weapon_skill() -> None:
     """hh3 core, Melee Hit Tests [ext]: the attackers hit against the target unit's majority WS,
     ties going to the highest: one WS4 trooper and the WS5 Paragon make WS5 (WS4 against WS5:
-    4+); with two troopers and the Paragon the majority is WS4 again."""
+    4+); with two troopers and the Paragon the majority is WS4 again. t strikes back and misses
+    (hh3 core, Fight Sub-Phase): the Paragon at step 5 (1, 1, 1), then s-1 (1) and t-1 (1)."""
     two = _with_paragon(squad("t", "b", [(11.27, 24), (11.27, 25.3)]), "t-2")
     state = make([squad("s", "a", [(10, 24)]), two], phase="assault")
-    state = act(state, "a", Fight("s", "t"), [1])
+    state = act(state, "a", Fight("s", "t"), [1, 1, 1, 1, 1])
     assert "against WS5: WS4 hits on 4+" in log_text(state)
     three = _with_paragon(squad("t", "b", [(11.27, 24), (11.27, 25.3), (11.27, 22.7)]), "t-2")
     assert majority_characteristic(three, "ws") == 4

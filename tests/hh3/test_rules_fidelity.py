@@ -538,9 +538,11 @@ def _mixed_loser(kind: UnitKind = "infantry", w: int = 1) -> MatchState:
 def test_the_losing_side_panics_and_its_infantry_is_routed_while_its_vehicle_holds() -> None:
     """hh3 core, Resolution Sub-Phase: s kills one of t's two models: side a 1 + 1 (3 models
     against 2) = 2, side b 0. One Panic Check for the losers at Leadership 7 - 2 = 5: 3 + 3 fails,
-    t gains Routed; the tank in the same combat cannot be Routed and can only Hold."""
+    t gains Routed; the tank in the same combat cannot be Routed and can only Hold. hh3 core,
+    Fight Sub-Phase: both of t's models strike back at Initiative step 4 (the slain one too: the
+    step is simultaneous) and miss (1, 1); the tank does not attack (hh3 Vehicles, Combat)."""
     state = act(_mixed_loser(), "a", Fight("s", "t"), [6, 6])
-    state = take_proposal(state, DECISION_ALLOCATE, [1, 1])  # hh3 core, Wound Allocation
+    state = take_proposal(state, DECISION_ALLOCATE, [1, 1, 1, 1])  # hh3 core, Wound Allocation
     state = act(state, "a", EndPhase(), [3, 3])
     text = log_text(state)
     assert "side a 2 points, side b 0 points (models 3 against 2)" in text
@@ -551,9 +553,10 @@ def test_the_losing_side_panics_and_its_infantry_is_routed_while_its_vehicle_hol
 
 
 def test_a_passed_panic_check_changes_nothing() -> None:
-    """hh3 core, Resolution Sub-Phase: the same combat, Panic Check 2 + 3 = 5 passes."""
+    """hh3 core, Resolution Sub-Phase: the same combat (t's strike back misses: 1, 1), Panic
+    Check 2 + 3 = 5 passes."""
     state = act(_mixed_loser(), "a", Fight("s", "t"), [6, 6])
-    state = take_proposal(state, DECISION_ALLOCATE, [1, 1])  # hh3 core, Wound Allocation
+    state = take_proposal(state, DECISION_ALLOCATE, [1, 1, 1, 1])  # hh3 core, Wound Allocation
     state = act(state, "a", EndPhase(), [2, 3])
     assert state.units["t"].statuses == {}
 
@@ -561,8 +564,10 @@ def test_a_passed_panic_check_changes_nothing() -> None:
 def test_a_slain_paragon_counts_its_base_wounds_for_combat_resolution() -> None:
     """Paragon (seed glossary: "counts as its base Wounds value for combat resolution"): s slays a
     W2 Paragon (two wounds) while the tank fights on: side a 2 (its base Wounds) + 1 (3 models
-    against 1) = 3 points, not 2; side b (only the tank left) makes no Panic Check."""
-    state = act(_mixed_loser("paragon", w=2), "a", Fight("s", "t"), [6, 6, 6, 6])
+    against 1) = 3 points, not 2; side b (only the tank left) makes no Panic Check. hh3 core,
+    Fight Sub-Phase: the Paragon, slain at Initiative step 4, still strikes back in that step
+    (simultaneous) and misses (1)."""
+    state = act(_mixed_loser("paragon", w=2), "a", Fight("s", "t"), [6, 6, 6, 6, 1])
     assert state.units["t"].destroyed
     state = act(state, "a", EndPhase())
     assert "side a 3 points, side b 0 points (models 3 against 1)" in log_text(state)
@@ -683,11 +688,13 @@ def test_only_a_paragon_names_the_model_and_it_must_be_alive() -> None:
 
 
 def test_a_paragon_allocates_its_melee_hits_too() -> None:
-    """Paragon, in melee: the Paragon in contact with t-1 aims its hit at t-2 (wound 6, save 1)."""
+    """Paragon, in melee: the Paragon in contact with t-1 aims its hit at t-2 (wound 6, save 1).
+    Both of t's models strike back at the same Initiative step 4 (hh3 core, Fight Sub-Phase; t-2,
+    engaged within 2 in of t-1, strikes though slain in that step) and miss (1, 1)."""
     hero = squad("p", "a", [(30 - 1.27, 24)], kind="paragon", a=1)
     victims = squad("t", "b", [(30, 24), (31.3, 24)], sv=3)
     state = make([hero, victims], phase="assault")
-    state = act(state, "a", Fight("p", "t", target_model="t-2"), [6, 6, 1])
+    state = act(state, "a", Fight("p", "t", target_model="t-2"), [6, 6, 1, 1, 1])
     alive = {mid: m.alive for mid, m in state.units["t"].models.items()}
     assert alive == {"t-1": True, "t-2": False}
 

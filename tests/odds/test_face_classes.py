@@ -156,6 +156,15 @@ def _paragon(unit: Unit, mid: str, profile: Profile) -> Unit:
     return replace(unit, models=models)
 
 
+def hh3_strike_back() -> tuple[MatchState, Action]:
+    """hh3 core, Fight Sub-Phase: a trooper (A1, WS4 vs WS4: 4+, then a wound test 4+; no save)
+    fights one that strikes back in the same Initiative step with 2 Attacks (its strike back hit
+    tests one batch) whose S4 cannot wound the attacker's T8: the walk stays small."""
+    s = hh3.squad("s", "a", [(10, 24)], t=8)
+    t = hh3.squad("t", "b", [(11.27, 24)], a=2, sv=None)
+    return hh3.make([s, t], phase="assault"), Fight("s", "t")
+
+
 def hh3_challenge() -> tuple[MatchState, Action]:
     """hh3 core, Challenge Sub-Phase: a Paragon (I9) challenges one (I1, no attacks): Focus (2D6,
     no tie possible), then 2 challenge hit tests (one batch), a wound test per hit."""
@@ -211,6 +220,7 @@ CASES: dict[str, Case] = {
     "hh3_fist_at_a_vehicle": hh3_fist_at_a_vehicle,
     "hh3_volley_at_a_charge": hh3_volley_at_a_charge,
     "hh3_challenge": hh3_challenge,
+    "hh3_strike_back": hh3_strike_back,
     "hh3_through_dangerous_terrain": hh3_through_dangerous_terrain,
     "k11_two_shots_at_infantry": k11_two_shots_at_infantry,
     "k11_two_shots_at_a_vehicle": k11_two_shots_at_a_vehicle,

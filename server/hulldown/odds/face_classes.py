@@ -59,10 +59,11 @@ JUDGED_ONLY: dict[Edition, frozenset[str]] = {
             # shooting.resolve_shoot: ``hits += die >= need`` (at_least judge), then the line
             # "N of M hit"; only the count reaches the hits resolved.
             "hit test",
-            # assault.volley and assault.apply_fight: Volley Attacks and melee hits, counted the
-            # same way, then their line.
+            # assault.volley and assault._strike: Volley Attacks and melee hits (the fighting
+            # unit's and the fought unit's strike back), counted the same way, then their line.
             "volley hit test (Snap Shot)",
             "melee hit test",
+            "strike back hit test",
             # challenge._strike: ``hits += roll >= need``, then the line with the count.
             "challenge hit test",
             # damage.hit_model_unit and challenge._strike: ``die < need`` ends the hit, else it
@@ -124,8 +125,10 @@ EXCHANGEABLE: dict[Edition, frozenset[str]] = {
             "hit test",
             # assault.volley: one weapon's Volley Attacks, counted, then their line.
             "volley hit test (Snap Shot)",
-            # assault.apply_fight: one model's attacks, counted, then their line.
+            # assault._strike: one model's attacks, counted, then their line - the fighting
+            # unit's and the fought unit's striking back.
             "melee hit test",
+            "strike back hit test",
             # challenge._strike: one model's attacks, counted, then their line.
             "challenge hit test",
             # Not "wound test": in challenge._strike a failed wound test writes no line, so the

@@ -18,6 +18,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import msgspec
 from msgspec.structs import replace
 
@@ -31,6 +33,7 @@ from . import damage, geom, statuses
 from .chargemove import place_chargers
 from .combat_lock import locked
 from .core import (
+    ACTIVE_STRIKES_FIRST_IN_STEP,
     CHARGE_RANGE,
     CONTACT,
     ENGAGE_SUPPORT,
@@ -41,18 +44,22 @@ from .core import (
     F_DISORDERED,
     F_FOUGHT,
     F_RUSHED,
+    F_STRUCK_BACK,
     R_ARCS,
     R_CHARGE_MOVE,
     R_COMBAT,
     R_CORE_CHARGE,
     R_CORE_FIGHT,
     R_CORE_HIT,
+    R_INITIATIVE_STEP,
     R_SETUP_MOVE,
     R_VOLLEY,
+    STRIKE_BACK,
     VEHICLE_WS,
     alive_models,
     at_least,
     check_target_model,
+    combat_initiative,
     current_value,
     in_challenge,
     is_melee,
@@ -76,6 +83,11 @@ VOLLEY_DONE = "done"
 # Attacks; Pintle mounted weapons count as having it (hh3 Vehicles, Weapon Mounts).
 VOLLEY_WEAPON_TYPES = ("assault",)
 VOLLEY_MOUNTS = ("pintle",)
+
+# Roll purposes of the Fight sub-phase's hit tests: the fighting unit's, and the fought unit's
+# models striking back (odds/face_classes.py lists both).
+PURPOSE_MELEE = "melee hit test"
+PURPOSE_STRIKE_BACK = "strike back hit test"
 
 # hh3 core: a successful charge without Disorder gives +1 Attack [ext]; a Disordered charge loses it.
 CHARGE_BONUS_ATTACKS = 1
@@ -398,52 +410,163 @@ def melee_weapon(unit: Unit, model: Model, preferred: str | None) -> Weapon | No
     return carried[0] if carried else None
 
 
+@dataclass(frozen=True)
+class Striker:
+    """One model's place in a combat round (hh3 core, Fight Sub-Phase, Declare Weapons and Set
+    Initiative Steps): its unit, the enemy unit it strikes, its weapon (declared before the first
+    step), its Combat Initiative, its bonus Attacks and the roll purpose of its hit tests."""
+
+    unit: str
+    enemy: str
+    model: str
+    weapon: Weapon | None
+    step: int
+    bonus: int
+    purpose: str
+    aim: str | None
+
+
+def _strikers(
+    unit: Unit, enemy: Unit, weapon: str | None, bonus: int, purpose: str, aim: str | None
+) -> list[Striker]:
+    """hh3 core, Fight Sub-Phase, Declare Weapons and Set Initiative Steps: every engaged model of
+    ``unit`` (``engaged_models``) with its melee weapon and Combat Initiative (core.combat_initiative)."""
+    return [
+        Striker(
+            unit.id,
+            enemy.id,
+            m.id,
+            melee_weapon(unit, m, weapon),
+            combat_initiative(unit, m),
+            bonus,
+            purpose,
+            aim,
+        )
+        for m in engaged_models(unit, enemy)
+    ]
+
+
+def strikes_back(state: MatchState, target: Unit, ctx: ApplyContext) -> bool:
+    """hh3 core, Fight Sub-Phase: the fought unit's engaged models strike back (STRIKE_BACK) unless
+    it is a vehicle (hh3 Vehicles, Combat: a vehicle does not attack) or already struck in a combat
+    this Assault phase (a unit attacks in one combat per Assault phase)."""
+    if not STRIKE_BACK or is_vehicle(target):
+        return False
+    if target.flag(F_STRUCK_BACK):
+        ctx.log(
+            f"{target.name} already attacked in a combat this Assault phase: it does not strike back again.",
+            R_CORE_FIGHT,
+        )
+        return False
+    return True
+
+
 def apply_fight(state: MatchState, unit: Unit, action: Fight, ctx: ApplyContext) -> MatchState:
-    """hh3 core, Fight Sub-Phase: every engaged model attacks with its own Weapon Skill, Strength and
-    Attacks (``core.model_profile``: a Paragon in the unit uses its own) against the target
-    unit's majority Weapon Skill (ties: the highest); a vehicle counts as WS1 (hh3 Vehicles, Combat)."""
+    """hh3 core, Fight Sub-Phase: one combat round. Every engaged model of the fighting unit and,
+    unless it is a vehicle (hh3 Vehicles, Combat), of the fought unit strikes, in Initiative Steps
+    from the highest Combat Initiative to the lowest (``resolve_round``). Each model attacks with
+    its own Weapon Skill, Strength and Attacks (``core.model_profile``: a Paragon in the unit uses
+    its own) against the enemy unit's majority Weapon Skill (ties: the highest); a vehicle counts as
+    WS1 (hh3 Vehicles, Combat)."""
     target = state.units[action.target]
     before = target
+    attacker_before = unit
     bonus = CHARGE_BONUS_ATTACKS if unit.flag(F_CHARGE_OK) and not unit.flag(F_DISORDERED) else 0
-    defender_ws = VEHICLE_WS if is_vehicle(target) else majority_characteristic(target, "ws")
-    need_of = {
-        ws: melee_hit_target(ws, defender_ws)
-        for ws in sorted({fighting_ws(unit, m) for m in alive_models(unit) if not in_challenge(unit, m.id)})
-    }
-    needs = ", ".join(f"WS{ws} hits on {n}+" if n else f"WS{ws} cannot hit" for ws, n in need_of.items())
     ctx.log(
-        f"{unit.name} attacks {target.name} (against WS{defender_ws}: {needs}"
+        f"{unit.name} attacks {target.name} ({_needs(unit, target)}"
         f"{', +1 Attack for the charge' if bonus else ''}).",
         R_COMBAT if is_vehicle(target) else R_CORE_FIGHT,
     )
-    for model in engaged_models(unit, target):
-        profile = model_profile(unit, model)
-        need = need_of[fighting_ws(unit, model)]
-        if state.units[target.id].destroyed:
-            break
-        if need is None:
-            continue
-        weapon = melee_weapon(unit, model, action.weapon)
-        strength = weapon.strength if weapon is not None and weapon.strength > 0 else profile.s
-        ap = weapon.ap if weapon is not None else None
-        dmg = weapon.damage if weapon is not None else 1
-        label = f"{model.id} ({weapon.name if weapon else 'close combat'})"
-        hits = 0
-        for _ in range(profile.a + bonus):
-            die = ctx.roll("melee hit test", f"{need}+", at_least(need, "hit", "miss"))
-            hits += die >= need
-        ctx.log(f"{label}: {hits} hit{'' if hits == 1 else 's'}.", R_CORE_HIT)
-        source = (model.pos.x, model.pos.y)
-        # hh3 Vehicles, Combat: every hit on a vehicle is resolved against its rear armour; the weapon's
-        # special rules (hh3 Armoury, e.g. Armourbane) go with its hits, as for shooting.
-        facing: damage.ArmourFacing | None = "rear" if is_vehicle(target) else None
-        rules = weapon.rules if weapon is not None else ()
-        aim = action.target_model
-        batch = [Hit(strength, ap, dmg, label, source, rules, facing, False, True, aim)] * hits
-        state = damage.resolve_hits(state, target.id, batch, ctx)
+    strikers = _strikers(unit, target, action.weapon, bonus, PURPOSE_MELEE, action.target_model)
+    back = strikes_back(state, target, ctx)
+    if back:
+        ctx.log(f"{target.name} strikes back at {unit.name} ({_needs(target, unit)}).", R_CORE_FIGHT)
+        strikers += _strikers(target, unit, None, 0, PURPOSE_STRIKE_BACK, None)
+    state = resolve_round(state, strikers, ctx)
     target = state.units[target.id]
     if is_vehicle(target) and not target.destroyed:
         ctx.log(f"{target.name} does not attack back.", R_COMBAT)
-    # The Resolution sub-phase counts what this fight removed (resolution.py).
+    # The Resolution sub-phase counts what this fight removed on both sides (resolution.py).
     scored = combat_flag(target.id, removed_points(target, before))
-    return replace_unit(state, add_flag(add_flag(state.units[unit.id], F_FOUGHT), scored))
+    state = replace_unit(state, add_flag(add_flag(state.units[unit.id], F_FOUGHT), scored))
+    if back:
+        lost = removed_points(state.units[unit.id], attacker_before)
+        struck = add_flag(state.units[target.id], F_STRUCK_BACK)
+        state = replace_unit(state, add_flag(struck, combat_flag(unit.id, lost)))
+    return state
+
+
+def _needs(unit: Unit, enemy: Unit) -> str:
+    """The hit tests of ``unit``'s Weapon Skills against ``enemy`` at the start of the round (hh3
+    core, Hit Tests, Melee Hit Table), for the log."""
+    defender_ws = VEHICLE_WS if is_vehicle(enemy) else majority_characteristic(enemy, "ws")
+    skills = sorted({fighting_ws(unit, m) for m in alive_models(unit) if not in_challenge(unit, m.id)})
+    needs = ", ".join(
+        f"WS{ws} hits on {n}+" if n else f"WS{ws} cannot hit"
+        for ws, n in ((ws, melee_hit_target(ws, defender_ws)) for ws in skills)
+    )
+    return f"against WS{defender_ws}: {needs}"
+
+
+def resolve_round(state: MatchState, strikers: list[Striker], ctx: ApplyContext) -> MatchState:
+    """hh3 core, Fight Sub-Phase, Resolve First Initiative Step / Continue Initiative Steps: the
+    steps from the highest Combat Initiative to the lowest. A model slain before its step does not
+    strike; the models of one step strike simultaneously, so one slain in its own step still
+    strikes (the step's strikers are fixed at its start). Engagement is fixed at the start of the
+    round (pile-in moves are not modelled, [decided])."""
+    for step in sorted({s.step for s in strikers}, reverse=True):
+        now = [s for s in strikers if s.step == step]
+        ready = [s for s in now if state.units[s.unit].models[s.model].alive]
+        for s in now:
+            if s not in ready:
+                ctx.log(
+                    f"{s.model} of {state.units[s.unit].name} was slain before Initiative step {step}: "
+                    "it does not strike.",
+                    R_INITIATIVE_STEP,
+                )
+        if not ready:
+            continue
+        # [decided] ACTIVE_STRIKES_FIRST_IN_STEP: the order of the step's dice (strikes are simultaneous).
+        order = sorted(ready, key=lambda s: (s.purpose == PURPOSE_MELEE) != ACTIVE_STRIKES_FIRST_IN_STEP)
+        parts = []
+        for uid in dict.fromkeys(s.unit for s in order):
+            ids = ", ".join(s.model for s in order if s.unit == uid)
+            parts.append(f"{state.units[uid].name} strikes with {ids}")
+        ctx.log(f"Initiative step {step}: {'; '.join(parts)}.", R_INITIATIVE_STEP)
+        for s in order:
+            state = _strike(state, s, ctx)
+    return state
+
+
+def _strike(state: MatchState, striker: Striker, ctx: ApplyContext) -> MatchState:
+    """hh3 core, Resolving an Initiative Step, Make Hit Tests to Saving Throws: one model's
+    attacks - its Attacks (+ the charge bonus) hit tests on the Melee Hit Table against the enemy
+    unit's majority WS, then wound tests (armour penetration against a vehicle's rear armour),
+    allocation and saves (damage.resolve_hits)."""
+    unit = state.units[striker.unit]
+    enemy = state.units[striker.enemy]
+    if enemy.destroyed:
+        return state
+    model = unit.models[striker.model]
+    profile = model_profile(unit, model)
+    defender_ws = VEHICLE_WS if is_vehicle(enemy) else majority_characteristic(enemy, "ws")
+    need = melee_hit_target(fighting_ws(unit, model), defender_ws)
+    if need is None:
+        return state
+    weapon = striker.weapon
+    strength = weapon.strength if weapon is not None and weapon.strength > 0 else profile.s
+    ap = weapon.ap if weapon is not None else None
+    dmg = weapon.damage if weapon is not None else 1
+    label = f"{model.id} ({weapon.name if weapon else 'close combat'})"
+    hits = 0
+    for _ in range(profile.a + striker.bonus):
+        die = ctx.roll(striker.purpose, f"{need}+", at_least(need, "hit", "miss"))
+        hits += die >= need
+    ctx.log(f"{label}: {hits} hit{'' if hits == 1 else 's'}.", R_CORE_HIT)
+    source = (model.pos.x, model.pos.y)
+    # hh3 Vehicles, Combat: every hit on a vehicle is resolved against its rear armour; the weapon's
+    # special rules (hh3 Armoury, e.g. Armourbane) go with its hits, as for shooting.
+    facing: damage.ArmourFacing | None = "rear" if is_vehicle(enemy) else None
+    rules = weapon.rules if weapon is not None else ()
+    batch = [Hit(strength, ap, dmg, label, source, rules, facing, False, True, striker.aim)] * hits
+    return damage.resolve_hits(state, enemy.id, batch, ctx)

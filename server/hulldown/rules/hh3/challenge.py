@@ -44,9 +44,9 @@ from .core import (
     R_DISGRACED,
     alive_models,
     at_least,
+    combat_initiative,
     current_value,
     in_challenge,
-    is_disgraced,
     is_paragon_model,
     model_profile,
     on_table,
@@ -62,7 +62,6 @@ CONTINUE = "continue"
 ADVANTAGE_ATTACKS = 1  # hh3 core, Challenge Sub-Phase, Focus: the Advantage gives +1 Attack
 PARAGON_GLORY = 1  # hh3 core, Challenge Sub-Phase, Glory: +1 for slaying a Paragon
 FOCUS_ROLLS = 5  # [decided] Focus ties rolled again at most this often, then the challenger wins
-STATUS_INITIATIVE = 1  # the Combat Initiative of a model with a status or Disgraced
 
 
 def eligible(unit: Unit) -> list[Model]:
@@ -193,15 +192,6 @@ def _disgrace(state: MatchState, target: Unit, able: list[Model], ctx: ApplyCont
         R_DISGRACED,
     )
     return replace_unit(state, add_flag(target, f"{DISGRACED_FLAG}:{model.id}"))
-
-
-def combat_initiative(unit: Unit, model: Model) -> int:
-    """hh3 core, Challenge Sub-Phase, Focus: the model's Combat Initiative - its Initiative, but
-    STATUS_INITIATIVE for a model of a unit with a status or a Disgraced one (hh3 core, Resolving
-    an Initiative Step: a model with any status attacks at Initiative Step 1)."""
-    if unit.statuses or is_disgraced(unit, model.id):
-        return STATUS_INITIATIVE
-    return model_profile(unit, model).i
 
 
 def _focus(state: MatchState, sides: tuple[tuple[str, str], tuple[str, str]], ctx: ApplyContext) -> int:

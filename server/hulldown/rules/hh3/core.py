@@ -51,6 +51,7 @@ R_CORE_SAVE = "hh3 core, Saving Throws and Damage Mitigation"
 R_CORE_ALLOCATE = "hh3 core, Wound Allocation"
 R_CORE_CHARGE = "hh3 core, Charge Sub-Phase"
 R_CORE_FIGHT = "hh3 core, Fight Sub-Phase"
+R_INITIATIVE_STEP = "hh3 core, Fight Sub-Phase, Resolving an Initiative Step"
 R_PARAGON = "hh3 Model Types, Paragon"
 R_TRANSPORT_PARAGONS = "hh3 Transports, Specialists, Command and Paragons"
 R_BATTLESMITH = "hh3 Armoury, Battlesmith (X)"
@@ -103,6 +104,9 @@ F_CHARGED = "charged"  # declared a charge this turn
 F_CHARGE_OK = "charge_ok"  # the charge reached base contact
 F_DISORDERED = "disordered"
 F_FOUGHT = "fought"
+# The charged (reactive) unit struck back in a fight this Assault phase (hh3 core, Fight Sub-Phase:
+# a unit attacks in one combat per Assault phase); cleared with the combats' resolution.
+F_STRUCK_BACK = "struck_back"
 F_EMBARKED = "embarked"
 F_DISEMBARKED = "disembarked"
 F_UNLOADED = "unloaded"  # a transport whose passengers disembarked this turn
@@ -145,6 +149,27 @@ DISGRACED_FLAG = "disgraced"
 DISGRACE_HALVES = ("ws", "ld")  # hh3 core, Challenge Sub-Phase, Disgraced [ext]
 
 
+# --- Fight Sub-Phase: Initiative Steps ---------------------------------------------------------
+# hh3 core, Fight Sub-Phase [ext]: a combat round is fought in Initiative Steps, from the highest
+# Combat Initiative present to the lowest; models striking in the same step strike simultaneously
+# and casualties are removed at the end of each step, so a model slain before its step does not
+# strike. hh3 core, Resolving an Initiative Step [ext]: a model with any status attacks at
+# Initiative Step 1; a Disgraced model's unit-level effects also make its Combat Initiative 1.
+STATUS_INITIATIVE = 1
+# [decided] A unit that made a Disordered charge this turn strikes at Initiative Step 1 too. Most
+# Disordered charges come from a status (already Step 1); this extends it to the charge after
+# disembarking from a transport without the Assault Vehicle rule. False: only statuses count.
+DISORDERED_STRIKES_AT_STEP_1 = True
+# [decided] Within one Initiative Step the active unit's models roll first, then the charged
+# unit's (hh3 core, Resolving an Initiative Step: "starting with the Active player"); each side's
+# models in unit order. The order only fixes the dice sequence: the step's strikes are simultaneous.
+ACTIVE_STRIKES_FIRST_IN_STEP = True
+# hh3 core, Fight Sub-Phase [ext]: the charged infantry unit's engaged models strike back at the
+# unit that fights it (both sides of a combat attack in its combat round). Vehicles never attack
+# (hh3 Vehicles, Combat).
+STRIKE_BACK = True
+
+
 def in_challenge(unit: Unit, model_id: str) -> bool:
     return f"{CHALLENGE_FLAG}:{model_id}" in unit.turn_flags
 
@@ -158,6 +183,18 @@ def current_value(unit: Unit, model: Model, name: str) -> int:
     Disgraced for Weapon Skill and Leadership (hh3 core, Challenge Sub-Phase, Disgraced [ext])."""
     value = int(getattr(model_profile(unit, model), name))
     return value // 2 if name in DISGRACE_HALVES and is_disgraced(unit, model.id) else value
+
+
+def combat_initiative(unit: Unit, model: Model) -> int:
+    """hh3 core, Fight Sub-Phase, Combat Initiative Score: the model's Initiative (no weapon
+    Initiative modifiers are modelled), but STATUS_INITIATIVE for a model of a unit with a status
+    or a Disgraced model (hh3 core, Resolving an Initiative Step; Challenge Sub-Phase, Disgraced),
+    and for a unit that charged Disordered this turn (DISORDERED_STRIKES_AT_STEP_1, [decided])."""
+    if unit.statuses or is_disgraced(unit, model.id):
+        return STATUS_INITIATIVE
+    if DISORDERED_STRIKES_AT_STEP_1 and F_DISORDERED in unit.turn_flags:
+        return STATUS_INITIATIVE
+    return model_profile(unit, model).i
 
 
 def lent_characteristic(unit: Unit, name: str) -> int:

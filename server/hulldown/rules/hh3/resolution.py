@@ -30,6 +30,7 @@ from .core import (
     CONTACT,
     DISGRACED_FLAG,
     F_CHALLENGED,
+    F_STRUCK_BACK,
     R_COMBAT,
     R_RESOLUTION,
     alive_models,
@@ -40,14 +41,15 @@ from .core import (
     on_table,
 )
 
-# A fight's record on the attacking unit (turn flag): "combat:<target id>:<resolution points>";
+# A fight's record on the attacking unit (turn flag): "combat:<target id>:<resolution points>",
+# and on the unit that struck back: "combat:<attacker id>:<resolution points>";
 # a challenge's on the unit of the model that won it, or the challenger's (0 points) when nobody
 # won: "glory:<enemy unit id>:<resolution points>" (hh3 core, Challenge Sub-Phase, Glory).
 COMBAT_FLAG = "combat"
 GLORY_FLAG = "glory"
 RECORD_FLAGS = (COMBAT_FLAG, GLORY_FLAG)
-# Flags that last the Assault phase only: challenges (who issued one, who fights one) and
-# Disgraced (core.py), and the records of
+# Flags that last the Assault phase only: challenges (who issued one, who fights one),
+# Disgraced and who struck back (core.py), and the records of
 # the fights and challenges, whose combats are resolved once (hh3 core, Resolution Sub-Phase: the
 # combats that fought a combat round *this* Assault phase; the opponent's next Assault phase does
 # not resolve them again).
@@ -57,6 +59,7 @@ ASSAULT_PHASE_FLAGS = (
     COMBAT_FLAG + ":",
     GLORY_FLAG + ":",
     F_CHALLENGED,
+    F_STRUCK_BACK,
 )
 # hh3 core, Resolution Sub-Phase: +1 for the side with the most models in the combat.
 MOST_MODELS_POINTS = 1
