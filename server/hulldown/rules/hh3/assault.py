@@ -11,9 +11,10 @@
 # (2D6, the highest counts) against the distance left after the set-up move, and on success the
 # charging player places the chargers (chargemove.py: a ``place_chargers`` decision whose proposal
 # moves every model straight towards the nearest target model, up to the roll, stopping in base
-# contact; no charger volley); on a failure nobody moves and the charging unit
-# makes a Cool check, Stunned if it fails (``failed_charge``). A fight resolves only
-# the active unit's attacks (no strike back between infantry, no combat resolution or morale).
+# contact; no charger volley); on a failure the chargers stay where the Set-up Move left them and
+# the charging unit makes a Cool check, Stunned if it fails (``failed_charge``). A fight is one
+# combat round: both units' engaged models strike in Initiative Steps (``resolve_round``; a vehicle
+# never strikes back), then the Resolution sub-phase (resolution.py) counts both sides' losses.
 """
 
 from __future__ import annotations
