@@ -150,3 +150,11 @@ def test_fight_back_can_be_declined() -> None:
     assert s.pending is not None
     s = step(s, Decide(decision=s.pending.id, choice="decline"), side="b")
     assert (s.pending, s.active, s.phase) == (None, "b", "command")
+
+
+def test_the_log_counts_battle_rounds() -> None:
+    """40k11 core rules, The Battle Round: the turn of both players is a battle round, and the log
+    says so as the table's header does ("battle round 2", not "turn 2")."""
+    s = state(infantry("a1", "a", [(10, 10)]), infantry("b1", "b", [(40, 40)]), phase="fight", active="b")
+    s = step(s, EndPhase())
+    assert s.log[-1].text == "Side b ends its turn; battle round 2, side a to play."

@@ -17,12 +17,19 @@ PHASES_HH3: tuple[str, ...] = ("start", "movement", "shooting", "assault", "end"
 PHASES_40K11: tuple[str, ...] = ("command", "movement", "shooting", "charge", "fight")
 
 
+# What each edition calls a turn of both players, in the log (40k11 core rules, The Battle Round:
+# battle rounds; 40k7 and hh3: game turns, "turn N"). The table's header says the same
+# (web/static/js/panels.js TURN_WORD).
+TURN_WORD: dict[str, str] = {"40k11": "battle round"}
+
+
 def end_phase(state: MatchState, phases: tuple[str, ...], ctx: ApplyContext) -> MatchState:
     """Close the current phase; after the last phase the other side's player turn begins."""
     new = next_phase(state, phases)
     if new.active != state.active:
+        word = TURN_WORD.get(state.edition, "turn")
         ctx.log(
-            f"Side {state.active} ends its turn; turn {new.turn}, side {new.active} to play.", doc_refs.TURNS
+            f"Side {state.active} ends its turn; {word} {new.turn}, side {new.active} to play.", doc_refs.TURNS
         )
     else:
         ctx.log(f"{state.phase.capitalize()} phase over; {new.phase} phase.", doc_refs.TURNS)
