@@ -29,7 +29,8 @@ def end_phase(state: MatchState, phases: tuple[str, ...], ctx: ApplyContext) -> 
     if new.active != state.active:
         word = TURN_WORD.get(state.edition, "turn")
         ctx.log(
-            f"Side {state.active} ends its turn; {word} {new.turn}, side {new.active} to play.", doc_refs.TURNS
+            f"Side {state.active} ends its turn; {word} {new.turn}, side {new.active} to play.",
+            doc_refs.TURNS,
         )
     else:
         ctx.log(f"{state.phase.capitalize()} phase over; {new.phase} phase.", doc_refs.TURNS)
