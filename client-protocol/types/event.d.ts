@@ -268,7 +268,9 @@ export interface Concede {
   type: "concede";
 }
 /**
- * The first event of every match: the scenario and the public dice commitment.
+ * The first event of every match: the scenario, the public dice commitment and the rules
+ * version the match is created under (docs/architecture.md, 3. Events and state: rules
+ * versions; a log written before versions were recorded has none and reads 0).
  */
 export interface MatchCreated {
   type: "match_created";
@@ -280,6 +282,7 @@ export interface MatchCreated {
   commitment: string;
   first: "a" | "b";
   mission: Mission | null;
+  rules_version: number;
 }
 export interface Battlefield {
   width: number;

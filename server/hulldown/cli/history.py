@@ -1,10 +1,11 @@
 """``hulldown verify MATCH`` and ``hulldown replay MATCH`` (docs/architecture.md sections 8 and 10).
 
 verify: re-derives every logged roll from the revealed seed, checks the commitment and refolds
-the log; prints which roll, event or commitment fails; exit status 0 (verified), 1 (a check
-failed), 2 (the seed is not revealed yet or the match is unknown, an id no match can have
-included), 3 (the store could not be read: Redis unreachable, a bad ``--redis-url``, a data dir
-that is not a usable directory). A progress bar on stderr for long matches.
+the log; prints which roll, event or commitment fails, the match's rules version and a state
+divergence that a rules change since its creation explains (not a failure); exit status 0
+(verified), 1 (a check failed), 2 (the seed is not revealed yet or the match is unknown, an id
+no match can have included), 3 (the store could not be read: Redis unreachable, a bad
+``--redis-url``, a data dir that is not a usable directory). A progress bar on stderr for long matches.
 
 replay: the log turn by turn with every dice roll and its outcome; exit status 0, 2 (the match
 is unknown) or 3 (the store could not be read).
@@ -23,6 +24,7 @@ import msgspec
 
 from ..match.dice_binding import event_nonce
 from ..match.events import Event
+from ..match.rules_version import describe
 from ..rules.dice import Dice, FixedDice, NoDice, SeededDice
 from ..web.settings import env_text
 from .offline import MatchLog, StoreUnreadable, UnknownMatch, UnreadableEvent, read_match_log
@@ -118,10 +120,18 @@ def summary(report: Report) -> list[str]:
         f"commitment {report.commitment}",
         f"seed       {report.seed} (revealed at seq {report.revealed_at})",
         "faces      " + "  ".join(f"{face}:{n}" for face, n in report.faces.items()),
+        f"rules      {describe(report.rules_version)} (this server: {describe(report.server_rules_version)})",
     ]
+    changed = report.rules_changed
+    if changed is not None:
+        lines.append(f"RULES CHANGED (not a failure): {changed.message}")
+        lines.extend(f"  {line}" for line in changed.changes)
     if report.ok:
         lines.append(
             "VERIFIED: the seed matches the commitment, every roll re-derives from it, the log refolds."
+            if changed is None
+            else "VERIFIED: the seed matches the commitment, every roll re-derives from it; the log "
+            "refolds until the rules change above."
         )
         return lines
     lines.append(f"FAILED: {report.failures_total} problem(s)")

@@ -16,6 +16,15 @@ Given the event log of a match whose seed was revealed:
    after it.
 
 Every failure names the event (and die) or the commitment that fails.
+
+Rules versions (match/rules_version.py): the log is refolded with this server's rules code. When
+the match was created under another rules version (or before versions were recorded) and a state
+hash does not refold, the rules changed in between as much as the log may have been altered: that
+divergence is reported as ``rules_changed`` (the two versions and the changelog lines between
+them), not as a failure, and ``ok`` stays true when the commitment, every die and the rest of the
+log verify - the per-event state hashes of such a match are only informative. In a match of this
+server's version a state hash that does not refold is a ``state`` failure. Dice failures are always
+failures; so are ``dice_count`` and ``refold``, whose messages then mention the two versions.
 """
 
 from __future__ import annotations
@@ -27,14 +36,18 @@ from typing import Literal
 
 import msgspec
 
+from ..match import doc_refs
 from ..match.dice_binding import event_nonce
 from ..match.events import Event, MatchCreated, SeedRevealed
 from ..match.gc_pause import collections_paused
 from ..match.hashing import hashes_state_before, matches_logged
+from ..match.rules_version import RULES_VERSION, UNRECORDED, changes_between, describe
 from ..match.timeline import Timeline
 from ..rules.dice import Dice, SeededDice, derive_die
 
 MAX_FAILURES = 100
+# An h3 hash on the first event: no rules change explains it.
+NO_STATE_BEFORE = "logged the hash of a state before the match was created"
 
 FailureKind = Literal["log", "commitment", "roll", "dice_count", "state", "missing_hash", "refold"]
 Progress = Callable[[int, int], None]
@@ -67,8 +80,22 @@ class CheckedRoll(msgspec.Struct, frozen=True):
         return self.value == self.derived
 
 
+class RulesChanged(msgspec.Struct, frozen=True):
+    """A state hash that does not refold in a match created under another rules version than the
+    server's: the rules changed in between (``changes``: the changelog lines), so the divergence
+    does not show an altered log. ``seq`` is the event whose state first refolds differently."""
+
+    message: str
+    seq: int
+    played_under: int
+    server: int
+    changes: list[str]
+
+
 class Report(msgspec.Struct, frozen=True):
-    """The verdict on one match's dice."""
+    """The verdict on one match's dice. ``rules_version``: the version the match was created under
+    (0: before versions were recorded); ``server_rules_version``: the one this server refolds
+    with; ``rules_changed``: a state divergence those two versions explain (not a failure)."""
 
     match_id: str
     ok: bool
@@ -81,6 +108,9 @@ class Report(msgspec.Struct, frozen=True):
     failures_total: int
     faces: dict[str, int]
     dice: list[CheckedRoll] = []
+    rules_version: int = UNRECORDED
+    server_rules_version: int = RULES_VERSION
+    rules_changed: RulesChanged | None = None
 
 
 class NotRevealed(Exception):
@@ -125,11 +155,18 @@ def verify_events(
     for event in events:
         for value in event.rolls:
             faces[str(value)] = faces.get(str(value), 0) + 1
+    played_under = (
+        first.body.rules_version if first is not None and isinstance(first.body, MatchCreated) else UNRECORDED
+    )
     checked: list[CheckedRoll] = []
+    rules_changed: RulesChanged | None = None
     if seed is not None and not failures:
         checked = _check_rolls(match_id, seed, events, failures)
+        refolded: list[Failure] = []
         with collections_paused():  # the whole log folded in a row (match/gc_pause.py)
-            _check_refold(match_id, seed, events, failures, checked, progress)
+            _check_refold(match_id, seed, events, refolded, checked, progress)
+        rules_changed = _rules_changes(played_under, refolded)
+        failures.extend(refolded)
     return Report(
         match_id=match_id,
         ok=not failures,
@@ -142,7 +179,45 @@ def verify_events(
         failures_total=len(failures),
         faces=faces,
         dice=checked if with_dice else [],
+        rules_version=played_under,
+        server_rules_version=RULES_VERSION,
+        rules_changed=rules_changed,
     )
+
+
+def _rules_changes(played_under: int, refolded: list[Failure]) -> RulesChanged | None:
+    """In a match of another rules version than the server's, take its state divergence out of
+    ``refolded`` as a rules change, and say in every other refold failure that the rules differ.
+    In a match of the server's version, leave ``refolded`` as it is."""
+    if played_under == RULES_VERSION:
+        return None
+    found: RulesChanged | None = None
+    kept: list[Failure] = []
+    for failure in refolded:
+        if failure.kind == "state" and failure.seq is not None and NO_STATE_BEFORE not in failure.message:
+            found = RulesChanged(
+                message=(
+                    f"rules changed between {describe(played_under)} and {describe(RULES_VERSION)}: "
+                    f"the match was created under {describe(played_under)} and this server refolds it "
+                    f"with {describe(RULES_VERSION)}; the state after event {failure.seq} refolds to "
+                    "a different hash than the one logged, which the rules change explains: not "
+                    f"counted as an altered log ({doc_refs.DICE})"
+                ),
+                seq=failure.seq,
+                played_under=played_under,
+                server=RULES_VERSION,
+                changes=changes_between(played_under, RULES_VERSION),
+            )
+            continue
+        if failure.kind in ("dice_count", "refold"):
+            failure = msgspec.structs.replace(
+                failure,
+                message=f"{failure.message} (the match was created under {describe(played_under)} and "
+                f"this server refolds with {describe(RULES_VERSION)}: a rules change can cause this)",
+            )
+        kept.append(failure)
+    refolded[:] = kept
+    return found
 
 
 def _commitment_check(
@@ -274,8 +349,7 @@ def _state_failure(altered: Event | None, logged_by: Event) -> Failure:
     if altered is None:  # an h3 hash on the first event: there is no state before it
         return Failure(
             "state",
-            f"event {logged_by.seq} ({_label(logged_by)}) logged the hash of a state before the "
-            "match was created",
+            f"event {logged_by.seq} ({_label(logged_by)}) {NO_STATE_BEFORE}",
             seq=logged_by.seq,
         )
     where = "" if altered is logged_by else f", logged by event {logged_by.seq}"

@@ -117,6 +117,9 @@ class MatchRuntime:
         # does not wait for it; an act decided before then works it out itself.
         self._hashed: tuple[MatchState, str] | None = None
         self._hash_due = False
+        # The rules version of the match's creation event (match/rules_version.py), read from
+        # the stream when first asked (LiveService.rules_version).
+        self.rules_version: int | None = None
 
     # ---- folding -------------------------------------------------------------------------
 

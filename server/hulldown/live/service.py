@@ -22,6 +22,7 @@ import msgspec
 from ..match.events import Event, MatchCreated, decode_event, encode_event
 from ..match.reducer import initial_state, state_hash
 from ..match.rejection import Rejection
+from ..match.rules_version import UNRECORDED
 from ..match.scenario import CreateMatch, check_scenario, match_created
 from ..match.state import MatchState, Side
 from ..match.timeline import DiceFor, Timeline
@@ -251,6 +252,19 @@ class LiveService:
             await runtime.reveal_if_ended()  # a process that ended the match died before revealing
         await self.evict_over_capacity(keep=match_id)
         return runtime
+
+    async def rules_version(self, runtime: MatchRuntime) -> int:
+        """The rules version the match was created under (match/rules_version.py), read from its
+        creation event once per runtime; 0 for a match created before versions were recorded."""
+        if runtime.rules_version is None:
+            version = UNRECORDED
+            entries = await self.store.read(runtime.match_id, after=0, until=1)
+            if entries:
+                body = decode_event(entries[0][1]).body
+                if isinstance(body, MatchCreated):
+                    version = body.rules_version
+            runtime.rules_version = version
+        return runtime.rules_version
 
     def _follow_summary(self, runtime: MatchRuntime, meta: dict[str, str]) -> None:
         """Keep a public match's list entry current from its visible state."""

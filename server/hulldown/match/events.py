@@ -14,6 +14,7 @@ import msgspec
 
 from ..missions.model import Mission
 from .actions import Action
+from .rules_version import UNRECORDED
 from .state import Battlefield, Edition, Options, Terrain, Unit
 
 SCHEMA_VERSION = 1
@@ -22,7 +23,9 @@ Actor = Literal["a", "b", "system"]
 
 
 class MatchCreated(msgspec.Struct, gc=False, frozen=True, tag="match_created", tag_field="type"):
-    """The first event of every match: the scenario and the public dice commitment."""
+    """The first event of every match: the scenario, the public dice commitment and the rules
+    version the match is created under (docs/architecture.md, 3. Events and state: rules
+    versions; a log written before versions were recorded has none and reads 0)."""
 
     edition: Edition
     battlefield: Battlefield
@@ -32,6 +35,7 @@ class MatchCreated(msgspec.Struct, gc=False, frozen=True, tag="match_created", t
     commitment: str
     first: Literal["a", "b"] = "a"
     mission: Mission | None = None
+    rules_version: int = UNRECORDED
 
 
 class SeedRevealed(msgspec.Struct, gc=False, frozen=True, tag="seed_revealed", tag_field="type"):

@@ -14,6 +14,7 @@ from .definition import DefinitionError, checked, read_definition, to_document
 from .events import MatchCreated
 from .problems import summary
 from .rejection import Rejection, reject
+from .rules_version import RULES_VERSION
 from .scenario_types import CreateMatch, Scenario
 from .state import Battlefield, Edition, Options, Terrain, Unit
 
@@ -94,6 +95,7 @@ def match_created(
         commitment=commitment,
         first=scenario.first,
         mission=mission,
+        rules_version=RULES_VERSION,  # match/rules_version.py: the rules this server folds with
     )
 
 

@@ -18,6 +18,7 @@ from ..match.history import game_hash
 from ..match.limits import MAX_BODY_BYTES
 from ..match.reducer import state_hash
 from ..match.rejection import Rejection
+from ..match.rules_version import RULES_VERSION
 from ..match.state import MatchState
 from ..match.views import view_json
 from ..store.listing import ListStatus
@@ -141,6 +142,9 @@ async def _summary(live: LiveService, runtime: MatchRuntime, state: MatchState) 
         "ended": state.ended,
         "winner": state.winner,
         "commitment": state.commitment,
+        # match/rules_version.py: the rules the match was created under (0: not recorded)
+        "rules_version": await live.rules_version(runtime),
+        "server_rules_version": RULES_VERSION,
         "spectators": spectators,  # over every process serving the match (live/presence.py)
         "players_connected": players,
         # docs/missions.md: the mission, the victory points (the final tally once ended)

@@ -48,7 +48,10 @@ class CreatedMatch(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 class MatchSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Where a match stands, and who is connected to it over every server process (each process
-    publishes its counts within about a second; a process that died drops out within 15 s)."""
+    publishes its counts within about a second; a process that died drops out within 15 s).
+    ``rules_version``: the rules version the match was created under (0: before versions were
+    recorded); ``server_rules_version``: the one this server folds every match with
+    (docs/architecture.md, 3. Events and state: rules versions)."""
 
     match_id: str
     edition: Edition
@@ -59,6 +62,8 @@ class MatchSummary(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ended: bool
     winner: Side | None
     commitment: str
+    rules_version: int
+    server_rules_version: int
     spectators: int
     players_connected: int
     end_reason: str = ""

@@ -83,7 +83,11 @@ def history_paths() -> dict[str, Schema]:
                     "Once the match is over and its seed revealed: sha256(seed) against the commitment of "
                     "event 1, every logged die re-derived from the seed (HMAC-SHA256, rejection sampling), "
                     "and the log refolded (dice drawn and state hash of every event). 'failures' names the "
-                    "roll, event or commitment that fails."
+                    "roll, event or commitment that fails. The log is refolded with this server's rules: "
+                    "in a match created under another rules version ('rules_version', 0 before versions "
+                    "were recorded, against 'server_rules_version') a state hash that does not refold is "
+                    "reported in 'rules_changed' with the changelog lines between the two versions, not "
+                    "as a failure ('ok' stays true when the dice and commitment verify)."
                 ),
                 "parameters": [MATCH_ID],
                 "security": BEARER_OPTIONAL,
