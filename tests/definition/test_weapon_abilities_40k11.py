@@ -27,6 +27,10 @@ def _with_rules(*rules: str) -> Doc:
         ("rapid_fire:1", "assault", "heavy", "torrent", "twin_linked"),
         ("lethal_hits", "sustained_hits:2", "anti:infantry:4", "anti:vehicle:2+", "devastating_wounds"),
         ("melta:2",),
+        # 40k11 core rules, Ignores Cover, Lance, Hazardous, One Shot, Extra Attacks, Indirect Fire,
+        # Sustained Hits D3.
+        ("ignores_cover", "lance", "hazardous", "one_shot", "extra_attacks", "indirect_fire"),
+        ("sustained_hits:d3",),
     ],
 )
 def test_40k11_weapon_abilities_are_taken(rules: tuple[str, ...]) -> None:
@@ -47,6 +51,8 @@ def test_40k11_weapon_abilities_are_taken(rules: tuple[str, ...]) -> None:
         ("anti:fly:4", "unit keyword"),
         ("anti:infantry:9", "unit keyword"),
         ("melta:x", "whole number"),
+        ("sustained_hits:d7", "whole number"),
+        ("sustained_hits:0", "whole number"),
     ],
 )
 def test_malformed_40k11_weapon_abilities_are_refused(rule: str, says: str) -> None:

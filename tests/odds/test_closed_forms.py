@@ -7,7 +7,7 @@ import pytest
 from msgspec.structs import replace
 
 from hulldown.match.actions import Charge, Fire, Shoot
-from hulldown.match.state import MatchState, Unit
+from hulldown.match.state import MatchState, Point, Terrain, Unit
 from hulldown.rules.hh3.geom import unit_distance as hh3_unit_distance
 from hulldown.rules.wh40k7.geo import unit_distance
 from hulldown.rules.wh40k11.movement import charge_reaches
@@ -246,3 +246,29 @@ def test_40k11_random_attacks_d3_exact_distribution() -> None:
     p = (4 / 6) * (5 / 6)
     assert t.final["9"].p == pytest.approx((1 / 3) * p**3, abs=EPS)
     assert t.final["12"].p == pytest.approx(sum((1 / 3) * (1 - p) ** n for n in (1, 2, 3)), abs=EPS)
+
+
+def test_40k11_lethal_hits_tells_a_critical_hit_from_another_hit() -> None:
+    """40k11 core rules, Lethal Hits: a Critical Hit (an unmodified 6) wounds automatically, so the
+    odds tell a 6 from a 4 or 5 that also hits. BS 3+ (4+ here, BS 4), S1 vs T8 wounds on 6+: the
+    target loses a wound with 1/6 (a 6 to hit) + 2/6 * 1/6 (a 4 or 5, then a 6 to wound)."""
+    gun = b11.weapon("gun", "shooter-1", rng=24, s=1, rules=("lethal_hits",))
+    shooter = b11.infantry("shooter", "a", [(10, 24)], weapons=(gun,), bs=4)
+    target = b11.vehicle("tank-b", "b", 30, 24, t=8, sv=None, w=12)
+    state = b11.state(shooter, target, phase="shooting")
+    t = unit_odds(odds(state, "a", Shoot("shooter", (Fire("gun", "tank-b"),))), "tank-b")
+    assert t.final["11"].p == pytest.approx(1 / 6 + (2 / 6) * (1 / 6), abs=EPS)
+
+
+def test_40k11_benefit_of_cover_in_the_odds() -> None:
+    """40k11 core rules, Benefit of Cover: a Sv 4+ model within a ruin that gives cover saves an
+    AP -1 attack on 4+ instead of 5+: it dies with 4/6 (hit, BS 3+) * 3/6 (wound, S4 vs T4) * 3/6."""
+    ruin = Terrain(
+        id="ruin", points=(Point(28, 22), Point(32, 22), Point(32, 26), Point(28, 26)), kinds=("cover",)
+    )
+    gun = b11.weapon("gun", "shooter-1", rng=24, ap=1)
+    shooter = b11.infantry("shooter", "a", [(10, 24)], weapons=(gun,), bs=3)
+    target = b11.infantry("foot", "b", [(30, 24)], sv=4)
+    state = b11.state(shooter, target, phase="shooting", terrain=(ruin,))
+    t = unit_odds(odds(state, "a", Shoot("shooter", (Fire("gun", "foot"),))), "foot")
+    assert t.destroyed.p == pytest.approx((4 / 6) * (3 / 6) * (3 / 6), abs=EPS)

@@ -581,7 +581,7 @@ def test_40k11_weapon_abilities_and_random_characteristics_are_mapped() -> None:
         "Torrent",
     ):
         assert mapped not in unmapped
-    assert "Ignores Cover" in unmapped  # still not implemented: said so
+    assert "Ignores Cover" not in unmapped  # 40k11 core rules, Ignores Cover: now mapped
     all_rules = {r for w in weapons.values() for r in w.get("rules", [])}
     assert {
         "rapid_fire:2",
@@ -593,3 +593,30 @@ def test_40k11_weapon_abilities_and_random_characteristics_are_mapped() -> None:
     } <= all_rules
     tau = import_roster((FIXTURES / "40k11-tau-empire.ros").read_bytes(), "40k11")
     assert "Heavy" not in {r.name for r in tau.report if r.level == "unmapped"}
+
+
+def test_40k11_cover_and_remaining_weapon_abilities_are_mapped() -> None:
+    """40k11 core rules, Ignores Cover, Lance, Hazardous, One Shot, Extra Attacks, Indirect Fire,
+    Sustained Hits D3 (docs/roster-import.md): mapped to ``ignores_cover``, ``lance``,
+    ``hazardous``, ``one_shot``, ``extra_attacks``, ``indirect_fire`` and ``sustained_hits:d3``;
+    they were all reported ``unmapped``. The Tau roster's Seeker missile is One Shot, its smart
+    missile systems Indirect Fire, its overcharged ion weapons Hazardous."""
+    tau = import_roster((FIXTURES / "40k11-tau-empire.ros").read_bytes(), "40k11")
+    weapons = {w["name"]: w for u in tau.units for w in u.get("weapons", [])}
+    assert "one_shot" in weapons["Seeker missile"]["rules"]
+    assert "indirect_fire" in weapons["Smart missile system"]["rules"]
+    assert "hazardous" in weapons["Ion accelerator - overcharge"]["rules"]
+    unmapped = {r.name for r in tau.report if r.level == "unmapped"}
+    assert not {"One Shot", "Indirect Fire", "Hazardous"} & unmapped
+    reader = EDITIONS["40k11"]
+    assert reader.weapon_rule("Sustained Hits D3") == "sustained_hits:d3"
+    assert reader.weapon_rule("Sustained Hits 2") == "sustained_hits:2"
+    for text, token in (
+        ("Ignores Cover", "ignores_cover"),
+        ("Lance", "lance"),
+        ("Hazardous", "hazardous"),
+        ("One Shot", "one_shot"),
+        ("Extra Attacks", "extra_attacks"),
+        ("Indirect Fire", "indirect_fire"),
+    ):
+        assert reader.weapon_rule(text) == token

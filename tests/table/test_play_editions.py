@@ -94,7 +94,8 @@ K11_CARDS = {
         {
             "A": "A D6+3",
             "D": "D D6",
-            "Rules": "[RAPID FIRE 1], [TWIN-LINKED], [ANTI-INFANTRY 4+], [CLOSE-QUARTERS]",
+            "Rules": "[RAPID FIRE 1], [TWIN-LINKED], [ANTI-INFANTRY 4+], [CLOSE-QUARTERS], "
+            "[SUSTAINED HITS D3], [IGNORES COVER], [INDIRECT FIRE], [HAZARDOUS], [ONE SHOT]",
         },
     ),
 }
@@ -116,7 +117,10 @@ def _units(edition: str) -> tuple[Unit, ...]:
         )
     cannon = k11.weapon("cannon", "tank-m", rng=36, s=9, ap=2, d=3, shots=2)
     tank = k11.vehicle("tank", "a", 10, 24, weapons=(cannon,), keywords=("vehicle", "oc:4"))
-    rules = ("attacks:d6+3", "damage:d6", "rapid_fire:1", "twin_linked", "anti:infantry:4", "close_quarters")
+    rules = (
+        *("attacks:d6+3", "damage:d6", "rapid_fire:1", "twin_linked", "anti:infantry:4", "close_quarters"),
+        *("sustained_hits:d3", "ignores_cover", "indirect_fire", "hazardous", "one_shot"),
+    )
     kannon = k11.weapon("kannon", "kannon-1", rng=36, s=8, shots=7, d=4, rules=rules)
     crew = k11.infantry("kannon", "a", [(30, 10)], weapons=(kannon,))
     return (tank, k11.infantry("guard", "a", [(20, 10)]), crew, k11.infantry("e", "b", [(60, 40)]))

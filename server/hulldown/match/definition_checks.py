@@ -364,7 +364,9 @@ def _name(where: Where, word: str, terms: tuple[Term, ...], what: str) -> Iterat
                     path, f"{head}:{value}: the value must be one of the allowed", allowed=term.values
                 )
         elif term.bounds is not None:
-            yield from _bounded_value(path, word, head, value, term.bounds)
+            # ``count_or_dice``: a dice expression is accepted too (40k11 ``sustained_hits:d3``).
+            if not (term.value_kind == "count_or_dice" and parse_dice(value) is not None):
+                yield from _bounded_value(path, word, head, value, term.bounds)
         elif value.rstrip("+") not in DICE_TARGETS:
             yield Problem(
                 path, f"{word!r}: {head} takes a dice target 1-6 ({head}:5 for {head.title()} (5+))"

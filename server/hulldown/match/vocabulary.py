@@ -11,7 +11,8 @@ the allowed values; ``bounds`` gives a range of whole numbers (40k11 ``oc:X``, 0
 ``MAX_OBJECTIVE_CONTROL``); with neither, X is a dice target 1-6 (a trailing ``+`` is allowed, as
 the rosters write ``Explodes (5+)``). ``value_kind`` names another form of X: ``"dice"``, a dice
 expression (match/dice_text.py: ``attacks:d6+3``); ``"anti"``, a keyword and a dice target
-(``anti:infantry:4``, 40k11 [ANTI-INFANTRY 4+]).
+(``anti:infantry:4``, 40k11 [ANTI-INFANTRY 4+]); ``"count_or_dice"``, a whole number within
+``bounds`` or a dice expression (40k11 ``sustained_hits:2``, ``sustained_hits:d3``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class Term:
     # X a whole number in this range, and the name of the limit that bounds it; with neither
     # ``values`` nor ``bounds``, X is a dice target 1-6
     bounds: tuple[int, int, str] | None = None
-    value_kind: Literal["dice", "anti"] | None = None  # X another form (module docstring)
+    value_kind: Literal["dice", "anti", "count_or_dice"] | None = None  # X another form (module docstring)
 
 
 @dataclass(frozen=True)
@@ -366,10 +367,11 @@ WH40K11 = Vocabulary(
         ),
         Term(
             "sustained_hits",
-            "[SUSTAINED HITS X]: a Critical Hit scores X additional hits",
+            "[SUSTAINED HITS X]: a Critical Hit scores X additional hits (X a number or dice, d3: rolled per Critical Hit)",
             "40k11 core rules, Sustained Hits",
             variable=True,
             bounds=(1, MAX_SHOTS, "MAX_SHOTS"),
+            value_kind="count_or_dice",
         ),
         Term(
             "anti",
@@ -389,6 +391,32 @@ WH40K11 = Vocabulary(
             "40k11 core rules, Melta",
             variable=True,
             bounds=(1, MAX_DAMAGE, "MAX_DAMAGE"),
+        ),
+        Term(
+            "ignores_cover",
+            "[IGNORES COVER]: the target has no Benefit of Cover against it",
+            "40k11 core rules, Ignores Cover",
+        ),
+        Term(
+            "lance",
+            "[LANCE]: +1 to the wound roll if the bearer's unit charged this turn",
+            "40k11 core rules, Lance",
+        ),
+        Term(
+            "hazardous",
+            "[HAZARDOUS]: a D6 after use, on a 1 the bearer is destroyed (MONSTER/VEHICLE: 3 mortal wounds)",
+            "40k11 core rules, Hazardous",
+        ),
+        Term("one_shot", "[ONE SHOT]: fired only once per battle", "40k11 core rules, One Shot"),
+        Term(
+            "extra_attacks",
+            "[EXTRA ATTACKS]: used in addition to the model's chosen melee weapon",
+            "40k11 core rules, Extra Attacks",
+        ),
+        Term(
+            "indirect_fire",
+            "[INDIRECT FIRE]: may target a unit not visible; then -1 to hit and the target has cover",
+            "40k11 core rules, Indirect Fire",
         ),
     ),
     statuses=(),

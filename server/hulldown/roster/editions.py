@@ -672,14 +672,24 @@ class WH40K11(EditionReader):
         "twin linked": "twin_linked",
         "lethal hits": "lethal_hits",
         "devastating wounds": "devastating_wounds",
+        "ignores cover": "ignores_cover",
+        "lance": "lance",
+        "hazardous": "hazardous",
+        "one shot": "one_shot",
+        "extra attacks": "extra_attacks",
+        "indirect fire": "indirect_fire",
     }
     has_mounts = False
 
     def weapon_rule(self, text: str) -> str | None:
         """A weapon keyword, with the value of [RAPID FIRE X], [SUSTAINED HITS X], [MELTA X] and
         [ANTI-KEYWORD X+] (``rapid_fire:1``, ``anti:infantry:4``); None when the rules core does not
-        implement it (a random X, ``Sustained Hits D3``, or an Anti keyword no unit can have)."""
+        implement it (a random X of Rapid Fire or Melta, or an Anti keyword no unit can have).
+        ``Sustained Hits D3`` is ``sustained_hits:d3`` (X rolled per Critical Hit)."""
         lowered = text.strip().lower()
+        dice = re.fullmatch(r"sustained hits\s+(\S+)", lowered)
+        if dice and parse_dice(dice.group(1)) is not None:
+            return f"sustained_hits:{dice.group(1)}"
         found = re.fullmatch(r"(rapid fire|sustained hits|melta)\s+([0-9]+)", lowered)
         if found and small_int(found.group(2)):
             return f"{found.group(1).replace(' ', '_')}:{int(found.group(2))}"

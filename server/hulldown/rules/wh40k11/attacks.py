@@ -24,15 +24,22 @@ from .allocation import choose_model
 from .constants import (
     AUTO_FAIL,
     AUTO_SUCCESS,
+    COVER_NO_BENEFIT_SAVE,
+    COVER_SAVE_BONUS,
     CRITICAL_ROLL,
     DAMAGE_DICE,
     DEVASTATING_WOUNDS,
+    HAZARDOUS,
+    HAZARDOUS_FAIL,
+    HAZARDOUS_MORTAL_WOUNDS,
     HIT_MODIFIER_CAP,
     LETHAL_HITS,
     MIN_RANDOM_VALUE,
     R_ANTI,
+    R_COVER,
     R_DAMAGE,
     R_DEVASTATING,
+    R_HAZARDOUS,
     R_HIT,
     R_LETHAL_HITS,
     R_RANDOM,
@@ -44,8 +51,9 @@ from .constants import (
     SUSTAINED_HITS,
     TORRENT,
     TWIN_LINKED,
+    WOUND_MODIFIER_CAP,
 )
-from .units import anti_need, dice_rule, rule_number
+from .units import anti_need, dice_rule, is_monster_vehicle, rule_number, sustained_dice
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +81,13 @@ class AttackProfile:
     twin_linked: bool = False
     anti: int | None = None
     devastating: bool = False
+    # [SUSTAINED HITS D3]: X rolled for each Critical Hit (instead of ``sustained_hits``).
+    sustained_dice: DiceExpr | None = None
+    # 40k11 core rules [ext]: the wound-roll modifier ([LANCE]) and why; the target has the
+    # Benefit of Cover against this (ranged) attack (shooting.plan_fire).
+    wound_modifier: int = 0
+    wound_reasons: tuple[str, ...] = ()
+    cover: bool = False
 
 
 def with_abilities(p: AttackProfile, weapon: Weapon, target: Unit) -> AttackProfile:
@@ -86,6 +101,7 @@ def with_abilities(p: AttackProfile, weapon: Weapon, target: Unit) -> AttackProf
         torrent=TORRENT in rules,
         lethal_hits=LETHAL_HITS in rules,
         sustained_hits=rule_number(weapon, SUSTAINED_HITS),
+        sustained_dice=sustained_dice(weapon),
         twin_linked=TWIN_LINKED in rules,
         anti=anti_need(weapon, target),
         devastating=DEVASTATING_WOUNDS in rules,
@@ -140,17 +156,29 @@ def wound_target(strength: int, toughness: int) -> int:
     return 5
 
 
-def wound_succeeds(die: int, need: int) -> bool:
-    """An unmodified 1 always fails, an unmodified 6 always wounds [ext]."""
+def wound_succeeds(die: int, need: int, modifier: int = 0) -> bool:
+    """An unmodified 1 always fails, an unmodified 6 always wounds [ext]; otherwise the roll plus
+    its modifier ([LANCE], capped at +1/-1: 40k11 core rules [ext], Wound roll) must reach ``need``."""
     if die == AUTO_FAIL:
         return False
-    return die == AUTO_SUCCESS or die >= need
+    cap = max(-WOUND_MODIFIER_CAP, min(WOUND_MODIFIER_CAP, modifier))
+    return die == AUTO_SUCCESS or die + cap >= need
 
 
-def save_target(sv: int | None, inv: int | None, ap: int) -> int | None:
-    """40k11 core, Saving throw: the armour save needs Sv + AP (AP worsens it); an invulnerable
-    save ignores AP; the better of the two is used. None: no save possible (needs 7+)."""
-    options = [t for t in ((sv + ap) if sv is not None else None, inv) if t is not None and t <= 6]
+def cover_applies(sv: int | None, ap: int) -> bool:
+    """40k11 core rules [ext], Benefit of Cover: +1 to the armour save, except for a model with a
+    Save of 3+ or better against an attack with AP 0."""
+    return sv is not None and not (sv <= COVER_NO_BENEFIT_SAVE and ap == 0)
+
+
+def save_target(sv: int | None, inv: int | None, ap: int, cover: bool = False) -> int | None:
+    """40k11 core, Saving throw: the armour save needs Sv + AP (AP worsens it), one better with the
+    Benefit of Cover (40k11 core rules [ext], Benefit of Cover: ``cover_applies``); an invulnerable
+    save ignores AP and cover; the better of the two is used. None: no save possible (needs 7+)."""
+    armour = None
+    if sv is not None:
+        armour = sv + ap - (COVER_SAVE_BONUS if cover and cover_applies(sv, ap) else 0)
+    options = [t for t in (armour, inv) if t is not None and t <= 6]
     return min(options) if options else None
 
 
@@ -211,10 +239,17 @@ def resolve(
             R_TORRENT,
         )
     else:
+        # A Critical Hit is named only where it matters (Lethal Hits, Sustained Hits), so the odds
+        # engine (odds/face_classes.py) tells a 6 from another hit exactly then.
+        crit_matters = p.lethal_hits or p.sustained_hits > 0 or p.sustained_dice is not None
+
+        def judge_hit(v: int) -> str:
+            if not hit_succeeds(v, p.skill, p.modifier):
+                return "miss"
+            return "critical hit" if crit_matters and v == CRITICAL_ROLL else "hit"
+
         for _ in range(p.attacks):
-            die = ctx.roll(
-                "hit", need_text, _judge(lambda v: hit_succeeds(v, p.skill, p.modifier), "hit", "miss")
-            )
+            die = ctx.roll("hit", need_text, judge_hit)
             hits += hit_succeeds(die, p.skill, p.modifier)
             # 40k11 core rules [ext], Critical Hit: an unmodified hit roll of 6 (it always hits).
             crits += die == CRITICAL_ROLL
@@ -232,9 +267,16 @@ def resolve(
             R_LETHAL_HITS,
         )
     extra = crits * p.sustained_hits
+    sustained = str(p.sustained_hits)
+    if p.sustained_dice is not None and crits:
+        # 40k11 core rules [ext], Sustained Hits D3: X is rolled for each Critical Hit, after the
+        # hit rolls, in their order (constants.py).
+        rolled = [roll_dice(p.sustained_dice, ctx, "sustained hits") for _ in range(crits)]
+        extra = sum(rolled)
+        sustained = f"{p.sustained_dice.text()} ({', '.join(map(str, rolled))})"
     if extra:
         ctx.log(
-            f"Sustained Hits {p.sustained_hits}: {crits} Critical Hit{'' if crits == 1 else 's'}, "
+            f"Sustained Hits {sustained}: {crits} Critical Hit{'' if crits == 1 else 's'}, "
             f"+{extra} hit{'' if extra == 1 else 's'}.",
             R_SUSTAINED_HITS,
             extra_hits=extra,
@@ -248,23 +290,25 @@ def resolve(
     def judge_wound(v: int) -> str:
         if v != AUTO_FAIL and v >= crit_need and (p.devastating or p.anti is not None):
             return "critical wound"  # named only where it matters: Anti, Devastating Wounds
-        return "wound" if wound_succeeds(v, need_w) else "fail"
+        return "wound" if wound_succeeds(v, need_w, p.wound_modifier) else "fail"
 
     # One entry per wound, in order: True for a [DEVASTATING WOUNDS] Critical Wound (no save).
     wounds: list[bool] = [False] * automatic
     rerolled = 0
+    wmod = max(-WOUND_MODIFIER_CAP, min(WOUND_MODIFIER_CAP, p.wound_modifier))
+    wound_text = f"{need_w}+" + (f" {wmod:+d}" if wmod else "")
     for _ in range(to_roll):
-        outcome = judge_wound(ctx.roll("wound", f"{need_w}+", judge_wound))
+        outcome = judge_wound(ctx.roll("wound", wound_text, judge_wound))
         if outcome == "fail" and p.twin_linked:
             # 40k11 core rules [ext], Twin-linked: the wound roll is re-rolled (a failed one, at
             # once [decided]: docs/rules-notes.md, 40k11 Weapon abilities).
             rerolled += 1
-            outcome = judge_wound(ctx.roll("wound re-roll", f"{need_w}+", judge_wound))
+            outcome = judge_wound(ctx.roll("wound re-roll", wound_text, judge_wound))
         if outcome != "fail":
             wounds.append(outcome == "critical wound" and p.devastating)
     rolled_wounds = len(wounds) - automatic
     if to_roll:
-        notes = []
+        notes = list(p.wound_reasons) if wmod else []
         if rerolled:
             notes.append(f"Twin-linked: {rerolled} re-rolled")
         if p.anti is not None and p.anti < CRITICAL_ROLL:
@@ -272,11 +316,26 @@ def resolve(
         more = f" ({'; '.join(notes)})" if notes else ""
         rule = R_TWIN_LINKED if rerolled else R_ANTI if p.anti is not None else R_WOUND
         ctx.log(
-            f"S{p.strength} vs T{target.profile.t}: {rolled_wounds} of {to_roll} wound on {need_w}+{more}.",
+            f"S{p.strength} vs T{target.profile.t}: {rolled_wounds} of {to_roll} wound on {wound_text}{more}.",
             rule,
         )
-    need_s = save_target(target.profile.sv, target.profile.inv, p.ap)
+    need_s = save_target(target.profile.sv, target.profile.inv, p.ap, p.cover)
     save_text = f"{need_s}+" if need_s is not None else "none"
+    if p.cover and wounds:
+        # 40k11 core rules [ext], Benefit of Cover: +1 to the armour save against a ranged attack.
+        plain = save_target(target.profile.sv, target.profile.inv, p.ap)
+        if need_s != plain:
+            was = f"{plain}+" if plain is not None else "no save"
+            ctx.log(
+                f"{target.name} has the Benefit of Cover: saves on {save_text} instead of {was}.", R_COVER
+            )
+        else:
+            why_not = (
+                f"a Save of {COVER_NO_BENEFIT_SAVE}+ or better against AP 0"
+                if not cover_applies(target.profile.sv, p.ap) and target.profile.sv is not None
+                else "its save is no better for it"
+            )
+            ctx.log(f"{target.name} has the Benefit of Cover, without effect: {why_not}.", R_COVER)
     for devastating in wounds:
         if target.destroyed:
             ctx.log(f"{target.name} is destroyed: the remaining wounds are lost.", R_DAMAGE)
@@ -314,3 +373,37 @@ def attack_damage(p: AttackProfile, ctx: ApplyContext) -> tuple[int, str]:
         damage = p.damage
     damage += p.damage_bonus
     return damage, f" ({', '.join(notes)})" if notes else ""
+
+
+def hazardous_tests(state: MatchState, unit_id: str, used: list[Weapon], ctx: ApplyContext) -> MatchState:
+    """40k11 core rules [ext], Hazardous [decided, simplified: constants.py]: after the unit has shot
+    or fought, one test (a D6) for each [HAZARDOUS] weapon used, in order; on a 1 the model carrying
+    it is destroyed, or a MONSTER/VEHICLE model suffers 3 mortal wounds (no save, excess lost)."""
+    for weapon in used:
+        if HAZARDOUS not in weapon.rules:
+            continue
+        unit = state.units[unit_id]
+        model = unit.models.get(weapon.model)
+        if model is None or not model.alive:
+            continue
+        die = ctx.roll(
+            "hazardous", f"{HAZARDOUS_FAIL + 1}+", _judge(lambda v: v > HAZARDOUS_FAIL, "passed", "failed")
+        )
+        if die > HAZARDOUS_FAIL:
+            ctx.log(f"{unit.name}'s {weapon.name}: Hazardous test passed ({die}).", R_HAZARDOUS)
+            continue
+        mortal = is_monster_vehicle(unit)
+        wounds = max(0, model.wounds - HAZARDOUS_MORTAL_WOUNDS) if mortal else 0
+        models = {**unit.models, model.id: replace(model, wounds=wounds, alive=wounds > 0)}
+        hurt = replace(unit, models=models, destroyed=not any(m.alive for m in models.values()))
+        if mortal:
+            what = f"{model.id} suffers {HAZARDOUS_MORTAL_WOUNDS} mortal wounds: " + (
+                f"{wounds} wound{'' if wounds == 1 else 's'} left" if wounds else "it is destroyed"
+            )
+        else:
+            what = f"{model.id} is destroyed"
+        if hurt.destroyed:
+            what += f"; {unit.name} is destroyed"
+        ctx.log(f"{unit.name}'s {weapon.name}: Hazardous test failed (a 1): {what}.", R_HAZARDOUS)
+        state = replace_unit(state, hurt)
+    return state

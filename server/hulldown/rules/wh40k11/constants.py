@@ -30,6 +30,14 @@ SUSTAINED_HITS: Final = "sustained_hits"  # sustained_hits:X
 ANTI: Final = "anti"  # anti:KEYWORD:X
 DEVASTATING_WOUNDS: Final = "devastating_wounds"
 MELTA: Final = "melta"  # melta:X
+IGNORES_COVER: Final = "ignores_cover"
+LANCE: Final = "lance"
+HAZARDOUS: Final = "hazardous"
+ONE_SHOT: Final = "one_shot"
+EXTRA_ATTACKS: Final = "extra_attacks"
+INDIRECT_FIRE: Final = "indirect_fire"
+# Terrain (Terrain.kinds, docs/match-definition.md) that gives the Benefit of Cover to a model in it.
+COVER_KIND: Final = "cover"
 
 # --- rule references (used in rejections and log lines) --------------------------------------
 R_CORE: Final = "40k11 core"
@@ -58,6 +66,13 @@ R_SUSTAINED_HITS: Final = "40k11 core rules, Sustained Hits"
 R_ANTI: Final = "40k11 core rules, Anti"
 R_DEVASTATING: Final = "40k11 core rules, Devastating Wounds"
 R_MELTA: Final = "40k11 core rules, Melta"
+R_COVER: Final = "40k11 core rules, Benefit of Cover"
+R_IGNORES_COVER: Final = "40k11 core rules, Ignores Cover"
+R_LANCE: Final = "40k11 core rules, Lance"
+R_HAZARDOUS: Final = "40k11 core rules, Hazardous"
+R_ONE_SHOT: Final = "40k11 core rules, One Shot"
+R_EXTRA_ATTACKS: Final = "40k11 core rules, Extra Attacks"
+R_INDIRECT_FIRE: Final = "40k11 core rules, Indirect Fire"
 R_17_01: Final = "40k11 17.01 Moving Monsters and Vehicles"
 R_17_02: Final = "40k11 17.02 Frame"
 R_17_03: Final = "40k11 17.03 Shooting at engaged Monsters and Vehicles"
@@ -157,6 +172,44 @@ HALF_RANGE: Final = 0.5
 # weapon when it fights, before its hit rolls; Random Damage once per unsaved attack, after its
 # saving throw [ext]. A rolled Attacks or Damage below 1 counts as 1 (D3-1 is not written) [decided].
 MIN_RANDOM_VALUE: Final = 1
+# [SUSTAINED HITS X] with a random X (``sustained_hits:d3``): X is rolled for each Critical Hit [ext],
+# in the order of the hit rolls, after all of them (attacks.resolve).
+
+# --- Benefit of Cover (40k11 core rules [ext]: the published 10th edition core rules, which the
+# 40k11 texts here do not replace) ----------------------------------------------------------------
+# Against a ranged attack, +1 to the armour saving throw (never the invulnerable save); not for a
+# model with a Save of COVER_NO_BENEFIT_SAVE+ or better against an attack with AP 0 [ext].
+COVER_SAVE_BONUS: Final = 1
+COVER_NO_BENEFIT_SAVE: Final = 3
+# When a target unit has the Benefit of Cover [decided, simplest faithful reading]: the published
+# rule gives it per model (within a terrain area, or not fully visible because of terrain), but
+# here one saving throw serves the whole unit (allocation after the save, docs/rules-notes.md), so
+# the unit has it against one firing model when each of its live models is either within (its
+# footprint overlaps) a terrain piece that gives cover (kind COVER_KIND, or a ``cover_save``) or
+# hidden from that model by terrain that blocks line of sight (space.sees). True: every live model
+# must qualify; False: one qualifying model gives the whole unit cover.
+COVER_NEEDS_EVERY_MODEL: Final = True
+# [INDIRECT FIRE] [ext]: a target no model of which is visible to the firing model may be shot;
+# then -1 to hit and the target has the Benefit of Cover.
+INDIRECT_FIRE_HIT_MODIFIER: Final = -1
+# [LANCE] [ext]: +1 to the wound roll if the bearer's unit made a Charge move this turn (the CHARGED
+# flag of its own player turn). The wound-roll modifier is capped at +1 / -1 as the hit roll's [ext].
+LANCE_WOUND_MODIFIER: Final = 1
+WOUND_MODIFIER_CAP: Final = 1
+# [HAZARDOUS] [decided, simplified]: after the unit has shot (or fought), one Hazardous test (a D6)
+# for each Hazardous weapon used, in the order the weapons were resolved; on a HAZARDOUS_FAIL the
+# model carrying that weapon (the weapon's model) is destroyed, or, for a MONSTER/VEHICLE,
+# suffers HAZARDOUS_MORTAL_WOUNDS mortal wounds (no saving throw, excess lost). There is no
+# CHARACTER keyword in this core, so no CHARACTER case. A carrier already destroyed rolls no test.
+HAZARDOUS_FAIL: Final = 1
+HAZARDOUS_MORTAL_WOUNDS: Final = 3
+# [ONE SHOT] [ext]: fired once per battle. The use is kept as a unit status ``one_shot:<weapon id>``
+# with expiry 0 ("until removed": never expires), set when the weapon is resolved.
+ONE_SHOT_STATUS: Final = "one_shot"
+# [EXTRA ATTACKS] [ext]: a fighting model attacks with each of its Extra Attacks weapons in addition
+# to its chosen melee weapon; the chosen weapon is never an Extra Attacks weapon [decided]: naming
+# one picks the model's first other melee weapon (by id), and a model carrying only Extra Attacks
+# weapons fights with those alone (not unarmed as well).
 # A model without a melee weapon fights with its profile: A attacks, S, AP 0, Damage 1 [decided].
 UNARMED_AP: Final = 0
 UNARMED_DAMAGE: Final = 1

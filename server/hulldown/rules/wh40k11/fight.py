@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace as replace_dc
+
 from msgspec.structs import replace
 
 from ...match.actions import Fight
@@ -20,8 +22,21 @@ from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
 from ...match.state import Decision, MatchState, Model, Unit, Weapon, other_side
 from ..phases import PHASES_40K11, end_phase
-from .attacks import AttackProfile, ap_value, resolve, roll_attacks, with_abilities
-from .constants import ATTACKS_DICE, FOUGHT, OFFERED, R_FIGHT, UNARMED_AP, UNARMED_DAMAGE
+from .attacks import AttackProfile, ap_value, hazardous_tests, resolve, roll_attacks, with_abilities
+from .constants import (
+    ATTACKS_DICE,
+    CHARGED,
+    EXTRA_ATTACKS,
+    FOUGHT,
+    LANCE,
+    LANCE_WOUND_MODIFIER,
+    OFFERED,
+    R_EXTRA_ATTACKS,
+    R_FIGHT,
+    R_LANCE,
+    UNARMED_AP,
+    UNARMED_DAMAGE,
+)
 from .space import engaged_with, units_engaged, within_engagement
 from .units import add_phase_flag, dice_rule, live_models, on_table, phase_flag
 
@@ -49,15 +64,24 @@ def validate_fight(state: MatchState, action: Fight) -> Rejection | None:
     return None
 
 
-def _melee_weapon(unit: Unit, model: Model, chosen: str | None) -> Weapon | None:
+def _melee_weapons(unit: Unit, model: Model, chosen: str | None) -> list[Weapon]:
+    """The melee weapons a fighting model attacks with: the chosen one if it carries it, else its
+    first (by id); 40k11 core rules [ext], Extra Attacks: and each of its [EXTRA ATTACKS] weapons
+    besides, which are never the chosen one (constants.py [decided]). Empty: it fights unarmed."""
     carried = sorted(
         (w for w in unit.weapons.values() if w.model == model.id and w.type == "melee" and not w.destroyed),
         key=lambda w: w.id,
     )
-    for w in carried:
-        if w.id == chosen:
-            return w
-    return carried[0] if carried else None
+    extra = [w for w in carried if EXTRA_ATTACKS in w.rules]
+    main = [w for w in carried if EXTRA_ATTACKS not in w.rules]
+    picked = next((w for w in main if w.id == chosen), main[0] if main else None)
+    return ([picked] if picked is not None else []) + extra
+
+
+def lance_applies(state: MatchState, unit: Unit, weapon: Weapon) -> bool:
+    """40k11 core rules [ext], Lance: the bearer's unit made a Charge move this turn (its CHARGED
+    flag, set in its own player turn: flags are kept until its next one starts)."""
+    return LANCE in weapon.rules and unit.side == state.active and unit.flag(CHARGED)
 
 
 def fight(
@@ -75,15 +99,30 @@ def fight(
         f"{unit.name} fights {target.name} with {len(fighters)} model{'' if len(fighters) == 1 else 's'}.",
         R_FIGHT,
     )
+    used: list[Weapon] = []
     for m in fighters:
-        w = _melee_weapon(unit, m, chosen)
-        if w is not None:
+        weapons = _melee_weapons(unit, m, chosen)
+        for w in weapons:
             # 40k11 core rules [ext], Random characteristics: a random Attacks is rolled for each
             # fighting model's weapon before its hit rolls; the weapon's abilities apply (attacks.py).
             attacks = roll_attacks(dice_rule(w, ATTACKS_DICE), w.shots, unit, w.name, ctx)
-            profile = AttackProfile(w.name, attacks, unit.profile.ws, w.strength, ap_value(w.ap), w.damage)
+            reasons: tuple[str, ...] = ()
+            if EXTRA_ATTACKS in w.rules and len(weapons) > 1:
+                reasons = (f"[EXTRA ATTACKS]: in addition to {weapons[0].name} ({R_EXTRA_ATTACKS})",)
+            profile = AttackProfile(
+                w.name, attacks, unit.profile.ws, w.strength, ap_value(w.ap), w.damage, reasons=reasons
+            )
             profile = with_abilities(profile, w, state.units[target_id])
-        else:
+            if lance_applies(state, unit, w):
+                # 40k11 core rules [ext], Lance: +1 to the wound roll after a Charge move this turn.
+                profile = replace_dc(
+                    profile,
+                    wound_modifier=LANCE_WOUND_MODIFIER,
+                    wound_reasons=(f"+{LANCE_WOUND_MODIFIER} [LANCE]: charged this turn ({R_LANCE})",),
+                )
+            used.append(w)
+            state = resolve(state, unit, target_id, profile, ctx)
+        if not weapons:
             profile = AttackProfile(
                 f"{m.id} close combat",
                 unit.profile.a,
@@ -92,7 +131,9 @@ def fight(
                 UNARMED_AP,
                 UNARMED_DAMAGE,
             )
-        state = resolve(state, unit, target_id, profile, ctx)
+            state = resolve(state, unit, target_id, profile, ctx)
+    # 40k11 core rules [ext], Hazardous: the tests once the unit has fought.
+    state = hazardous_tests(state, unit_id, used, ctx)
     return add_phase_flag(state, FOUGHT, unit_id)
 
 

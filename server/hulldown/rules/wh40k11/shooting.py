@@ -10,13 +10,19 @@ Who may shoot (40k11 core, Shooting phase; 17.03.01):
 Eligible targets: enemy units that are not engaged; engaged enemy MONSTER/VEHICLE units (17.03),
 never with [BLAST]; in close-quarters shooting also the units the shooter is engaged with [decided].
 Every target, its eligibility and its modifiers are fixed when the unit is selected to shoot,
-from the state at that moment [decided].
+from the state at that moment [decided]: so is the Benefit of Cover (40k11 core rules [ext],
+Benefit of Cover: space.has_cover; none against [IGNORES COVER]). A target must be visible to the
+firing model, except for an [INDIRECT FIRE] weapon (then -1 to hit and cover); a [ONE SHOT] weapon
+fires once per battle; [HAZARDOUS] tests follow the unit's shooting (attacks.hazardous_tests).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import replace as replace_dc
 from typing import Literal
+
+from msgspec.structs import replace
 
 from ...match.actions import Fire, Shoot
 from ...match.context import ApplyContext
@@ -24,7 +30,7 @@ from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Unit, Weapon
 from ...match.turns import replace_unit
 from ..geometry import distance
-from .attacks import AttackProfile, ap_value, resolve, roll_attacks, with_abilities
+from .attacks import AttackProfile, ap_value, hazardous_tests, resolve, roll_attacks, with_abilities
 from .constants import (
     ADVANCED,
     ASSAULT,
@@ -33,20 +39,28 @@ from .constants import (
     FELL_BACK,
     HALF_RANGE,
     HEAVY,
+    IGNORES_COVER,
+    INDIRECT_FIRE,
+    INDIRECT_FIRE_HIT_MODIFIER,
     MELTA,
     MOVED,
+    ONE_SHOT,
+    ONE_SHOT_STATUS,
     R_17_03,
     R_17_03_01,
     R_ASSAULT,
     R_CQ,
     R_HEAVY,
+    R_IGNORES_COVER,
+    R_INDIRECT_FIRE,
     R_MELTA,
+    R_ONE_SHOT,
     R_RAPID_FIRE,
     R_SHOOT,
     RAPID_FIRE,
     SHOT,
 )
-from .space import engaged_with, extent, sees
+from .space import engaged_with, extent, has_cover, sees
 from .units import (
     dice_rule,
     is_blast,
@@ -73,6 +87,10 @@ class FirePlan:
     # 40k11 core rules [ext], Rapid Fire / Melta: the target is within half range (HALF_RANGE),
     # measured as it is selected.
     half_range: bool = False
+    # 40k11 core rules [ext], Benefit of Cover against this weapon (space.has_cover, or [INDIRECT
+    # FIRE] at an unseen target), and whether [IGNORES COVER] took it away.
+    cover: bool = False
+    cover_ignored: bool = False
 
 
 def ranged_weapons(unit: Unit) -> list[Weapon]:
@@ -121,6 +139,14 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
             "advanced_not_assault",
             R_ASSAULT,
             f"{unit.name} Advanced this turn: it may shoot only [ASSAULT] weapons, not {weapon.name}",
+            weapon=weapon.id,
+        )
+    if ONE_SHOT in weapon.rules and one_shot_spent(unit, weapon):
+        # 40k11 core rules [ext], One Shot: the weapon can be fired only once per battle.
+        return reject(
+            "one_shot_spent",
+            R_ONE_SHOT,
+            f"{weapon.name} is a [ONE SHOT] weapon and has already been fired this battle",
             weapon=weapon.id,
         )
     shooter = unit.models.get(weapon.model)
@@ -186,10 +212,20 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
             range=weapon.range,
         )
     # 17.02 FRAME: visibility from and to any part of the model (space.sees).
-    if not sees(state, unit, shooter, target):
+    visible = sees(state, unit, shooter, target)
+    if not visible and INDIRECT_FIRE not in weapon.rules:
         return reject("no_line_of_sight", R_SHOOT, f"{shooter.id} cannot see any model of {target.name}")
     modifier = 0
     reasons: list[str] = []
+    if not visible:
+        # 40k11 core rules [ext], Indirect Fire: no model of the target is visible: -1 to hit, and
+        # the target has the Benefit of Cover.
+        modifier += INDIRECT_FIRE_HIT_MODIFIER
+        reasons.append(f"{INDIRECT_FIRE_HIT_MODIFIER} [INDIRECT FIRE]: no model visible ({R_INDIRECT_FIRE})")
+    # 40k11 core rules [ext], Benefit of Cover (space.has_cover; [INDIRECT FIRE] above); none
+    # against an [IGNORES COVER] weapon.
+    cover = not visible or has_cover(state, unit, shooter, target)
+    ignored = cover and IGNORES_COVER in weapon.rules
     if mv_target and target_engaged and not (cq and with_shooter):
         # 17.03: -1 to hit an engaged MONSTER/VEHICLE, except [CLOSE-QUARTERS] weapons of models in
         # a unit engaged with the target.
@@ -204,7 +240,28 @@ def plan_fire(state: MatchState, unit: Unit, mode: Mode, fire: Fire) -> FirePlan
         modifier += 1
         reasons.append(f"+1 [HEAVY]: Remained Stationary ({R_HEAVY})")
     half = gap <= weapon.range * HALF_RANGE + 1e-9
-    return FirePlan(weapon=weapon, target=target, modifier=modifier, reasons=tuple(reasons), half_range=half)
+    return FirePlan(
+        weapon=weapon,
+        target=target,
+        modifier=modifier,
+        reasons=tuple(reasons),
+        half_range=half,
+        cover=cover and not ignored,
+        cover_ignored=ignored,
+    )
+
+
+def one_shot_spent(unit: Unit, weapon: Weapon) -> bool:
+    """40k11 core rules [ext], One Shot: the weapon has been fired this battle (the unit status
+    ``one_shot:<weapon id>``, constants.ONE_SHOT_STATUS)."""
+    return f"{ONE_SHOT_STATUS}:{weapon.id}" in unit.statuses
+
+
+def spend_one_shot(state: MatchState, unit_id: str, weapon: Weapon) -> MatchState:
+    """40k11 core rules [ext], One Shot: record the use, for the rest of the battle (expiry 0)."""
+    unit = state.units[unit_id]
+    statuses = {**unit.statuses, f"{ONE_SHOT_STATUS}:{weapon.id}": 0}
+    return replace_unit(state, replace(unit, statuses=statuses))
 
 
 def remained_stationary(unit: Unit) -> bool:
@@ -295,6 +352,18 @@ def apply_shoot(state: MatchState, action: Shoot, ctx: ApplyContext) -> MatchSta
             damage_bonus=melta,
             damage_notes=(f"Melta {melta}: +{melta} ({R_MELTA})",) if melta else (),
         )
-        profile = with_abilities(profile, w, state.units[plan.target.id])
+        profile = replace_dc(with_abilities(profile, w, state.units[plan.target.id]), cover=plan.cover)
+        if plan.cover_ignored:
+            ctx.log(
+                f"{w.name} has [IGNORES COVER]: {plan.target.name} has no Benefit of Cover.", R_IGNORES_COVER
+            )
+        if ONE_SHOT in w.rules:
+            # 40k11 core rules [ext], One Shot: spent as it is fired.
+            state = spend_one_shot(state, unit.id, w)
+            ctx.log(
+                f"{w.name} is fired: a [ONE SHOT] weapon, it cannot be fired again this battle.", R_ONE_SHOT
+            )
         state = resolve(state, unit, plan.target.id, profile, ctx)
+    # 40k11 core rules [ext], Hazardous: the tests once the unit has shot.
+    state = hazardous_tests(state, unit.id, [p.weapon for p in plans], ctx)
     return replace_unit(state, with_flags(state.units[unit.id], SHOT))

@@ -27,11 +27,14 @@ from ..geometry import (
     distance,
     line_of_sight,
     los_blockers,
+    overlaps,
     prepare_blockers,
     swept_area,
 )
 from ..geometry import TerrainPiece as GeoTerrain
 from .constants import (
+    COVER_KIND,
+    COVER_NEEDS_EVERY_MODEL,
     DEFAULT_BASE_MM,
     ENGAGEMENT_RANGE_HORIZONTAL,
     ENGAGEMENT_RANGE_VERTICAL,
@@ -254,3 +257,33 @@ def geo_terrain(pieces: dict[str, Terrain]) -> list[GeoTerrain]:
 def sight_blockers(state: MatchState) -> list[BaseGeometry]:
     """Terrain that blocks line of sight ("blocks_los"); models never block it [decided]."""
     return list(los_blockers(geo_terrain(state.terrain)))
+
+
+def gives_cover(piece: Terrain) -> bool:
+    """A terrain piece that gives cover: of kind ``cover`` or with a ``cover_save``
+    (docs/match-definition.md, terrain; 40k11 core rules [ext], Benefit of Cover)."""
+    return COVER_KIND in piece.kinds or piece.cover_save is not None
+
+
+def in_cover_terrain(state: MatchState, unit: Unit, model: Model) -> bool:
+    """40k11 core rules [ext], Benefit of Cover: the model is within a terrain area that gives
+    cover - the whole model (``extent``) overlaps such a piece [decided]."""
+    shape = extent(unit, model)
+    return any(
+        gives_cover(t) and overlaps(shape, [(p.x, p.y) for p in t.points]) for t in state.terrain.values()
+    )
+
+
+def has_cover(state: MatchState, unit: Unit, model: Model, target: Unit) -> bool:
+    """40k11 core rules [ext], Benefit of Cover against a ranged attack of ``model`` (of ``unit``)
+    at ``target`` [decided, constants.COVER_NEEDS_EVERY_MODEL]: each live model of the target (or
+    one, when the constant is False) is within a terrain piece that gives cover, or is hidden
+    from the firing model by terrain that blocks line of sight."""
+
+    def covered(m: Model) -> bool:
+        return in_cover_terrain(state, target, m) or not sees_shapes(state, unit, model, [extent(target, m)])
+
+    alive = list(live_models(target))
+    if not alive:
+        return False
+    return all(map(covered, alive)) if COVER_NEEDS_EVERY_MODEL else any(map(covered, alive))

@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from ...match.dice_text import DiceExpr, parse_dice
 from ...match.state import MatchState, Model, Unit, Weapon
-from .constants import ANTI, BLAST, CLOSE_QUARTERS, FRAME, MONSTER, VEHICLE
+from .constants import ANTI, BLAST, CLOSE_QUARTERS, FRAME, MONSTER, SUSTAINED_HITS, VEHICLE
 
 
 def is_monster_vehicle(unit: Unit) -> bool:
@@ -46,6 +46,12 @@ def dice_rule(weapon: Weapon, name: str) -> DiceExpr | None:
     """Random Attacks / Damage (40k11 core rules, Random characteristics): ``attacks:d6``."""
     value = rule_value(weapon, name)
     return parse_dice(value) if value is not None else None
+
+
+def sustained_dice(weapon: Weapon) -> DiceExpr | None:
+    """40k11 core rules [ext], Sustained Hits X with a random X (``sustained_hits:d3``), or None."""
+    value = rule_value(weapon, SUSTAINED_HITS)
+    return parse_dice(value) if value is not None and not value.isdigit() else None
 
 
 def anti_need(weapon: Weapon, target: Unit) -> int | None:

@@ -31,6 +31,11 @@ const STATUS_TEXT = {
   reserves: "in Reserves",
 };
 
+// 40k11 [ONE SHOT]: a fired weapon is kept as the status `one_shot:<weapon id>` (docs/rules-notes.md,
+// 40k11 Weapon abilities); the card names the weapon.
+const oneShotText = (unit, weaponId) =>
+  `${(unit.weapons[weaponId] || {}).name || weaponId} fired: [ONE SHOT], it cannot be fired again this battle`;
+
 const MOVE_KINDS = {
   "40k7": ["normal", "run", "flat_out", "tank_shock", "ram"],
   hh3: ["normal", "rush"],
@@ -425,7 +430,9 @@ function unitCard(unit) {
       { class: "status-line", "data-status": name },
       name === "reserves" && arrivingNow
         ? `arriving from Reserves - placed in this Movement phase, else ${edition === "40k11" ? "it stays in Strategic Reserves" : "back into Reserve"}`
-        : `${STATUS_TEXT[name] || name} - ${until > 0 ? `until the end of player turn ${until}` : "until removed"}`,
+        : name.startsWith("one_shot:")
+          ? oneShotText(unit, name.slice("one_shot:".length))
+          : `${STATUS_TEXT[name] || name} - ${until > 0 ? `until the end of player turn ${until}` : "until removed"}`,
     ),
   );
   // A wrecked or destroyed unit says so instead of listing the statuses it had when it fell.
