@@ -19,9 +19,11 @@ import msgspec
 import pytest
 from playwright.async_api import Browser, Page
 
+from hulldown.client import Client
 from hulldown.match.definition import to_document
 from hulldown.match.scenario import CreateMatch, Scenario
 from hulldown.match.state import Edition, Options, Unit
+from hulldown.wire.protocol import Ack
 from tests.hh3 import builders as hh3
 from tests.scenarios import predator
 from tests.wh40k7 import builders as k7
@@ -166,4 +168,29 @@ async def test_the_header_says_how_long_the_game_lasts(server: ServerProcess, br
     _, page = await open_table(browser, created["play_urls"]["a"], errors)
     assert await page.inner_text("#turn") == "Battle round 1"
     assert await page.inner_text("#game-length") == "last battle round 5 (the match's turn limit)"
+    assert errors == []
+
+
+async def test_a_spent_one_shot_weapon_is_named_on_the_chip_and_the_board(
+    server: ServerProcess, browser: Browser
+) -> None:
+    # 40k11 core rules, One Shot: the fired weapon is kept as the status `one_shot:<weapon id>`
+    # (docs/rules-notes.md); the unit list's chip and the board's label name the weapon.
+    missile = k11.weapon("seeker", "crew-1", rng=72, s=14, ap=3, d=6, rules=("one_shot",))
+    crew = k11.infantry("crew", "a", [(30, 10)], weapons=(missile,))
+    created = _create(server, "40k11", (crew, k11.infantry("e", "b", [(40, 40)])))
+    async with Client(created["live_url"], token=created["tokens"]["a"]) as a:
+        for _ in range(2):  # command, movement: to the Shooting phase
+            assert isinstance(await a.act({"type": "end_phase"}), Ack)
+        shot = await a.act({"type": "shoot", "unit": "crew", "fire": [{"weapon": "seeker", "target": "e"}]})
+        assert isinstance(shot, Ack), shot
+    errors: list[str] = []
+    _, page = await open_table(browser, created["play_urls"]["a"], errors)
+    await wait_seq(page, shot.seq)
+    chips = await page.eval_on_selector_all(
+        "#units li[data-unit='crew'] .statuses .status", "ss => ss.map(s => s.textContent)"
+    )
+    assert chips == ["seeker fired (One Shot)"]
+    label = await page.text_content("#board text.status-label[data-unit='crew']")
+    assert label == "seeker fired (One Shot)"
     assert errors == []

@@ -68,9 +68,20 @@ export function untilText(until, view) {
   return `until the end of side ${name}'s turn in game turn ${Math.ceil(until / 2)}`;
 }
 
+// A status's short name as the chips and board labels show it. 40k11 [ONE SHOT] keeps a fired
+// weapon as `one_shot:<weapon id>` (docs/rules-notes.md, 40k11 Weapon abilities): it reads
+// "<weapon> fired (One Shot)"; other statuses read their name.
+export function statusName(unit, name) {
+  if (name.startsWith("one_shot:")) {
+    const id = name.slice("one_shot:".length);
+    return `${(unit.weapons[id] || {}).name || id} fired (One Shot)`;
+  }
+  return name.replace(/_/g, " ");
+}
+
 function statusText(unit, view) {
   return Object.entries(unit.statuses)
-    .map(([name, until]) => (until > 0 ? `${name.replace(/_/g, " ")} ${untilText(until, view)}` : name))
+    .map(([name, until]) => (until > 0 ? `${statusName(unit, name)} ${untilText(until, view)}` : statusName(unit, name)))
     .join(", ");
 }
 

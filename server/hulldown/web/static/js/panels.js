@@ -1,5 +1,5 @@
 // The side panels: match header, units (vitals, statuses, weapons) and the combat log.
-import { unitVitals, untilText } from "./board.js";
+import { statusName, unitVitals, untilText } from "./board.js";
 import { weaponText } from "./statline.js";
 
 export function h(tag, attrs = {}, ...children) {
@@ -134,7 +134,7 @@ export function renderUnits(root, view, { selected, weapon, onSelectUnit, onSele
     const statuses = unit.destroyed || unit.wreck
       ? []
       : Object.entries(unit.statuses).map(([name, until]) =>
-          h("span", { class: "status", "data-status": name, title: untilText(until, view) }, name === "reserves" && arriving ? "arriving" : name),
+          h("span", { class: "status", "data-status": name, title: untilText(until, view) }, name === "reserves" && arriving ? "arriving" : statusName(unit, name)),
         );
     const flags = [];
     if (unit.wreck) flags.push(h("span", { class: "flag wreck" }, "wreck"));
