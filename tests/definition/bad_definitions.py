@@ -360,13 +360,6 @@ BAD: tuple[Bad, ...] = (
         "unknown transport",
     ),
     Bad("embarked in the enemy", _set(f"{U2}.side", "a"), f"{U2}.embarked_in", "side"),
-    Bad(
-        "40k11 unit starting embarked",
-        _set(f"{U2}.embarked_in", "carrier"),
-        f"{U2}.embarked_in",
-        "not part of this rules core",
-        edition="40k11",
-    ),
     Bad("duplicate unit id", _set(f"{U1}.id", "tank"), f"{U1}.id", "already used"),
     Bad("duplicate model id", _set(f"{U1}.models[0].id", "tank-m"), f"{U1}.models[0].id", "already used"),
     Bad("empty unit id", _set(f"{U0}.id", ""), f"{U0}.id", "empty"),

@@ -90,9 +90,8 @@ def test_skirmish_has_what_the_issue_asks_for(edition: str) -> None:
         assert walker.kind == ("vehicle" if edition == "40k11" else "walker") and walker.weapons
     transports = [u for u in units if u.profile.capacity > 0]
     assert {u.side for u in transports} == {"a", "b"}
-    if edition != "40k11":  # 40k11 here has no Embark/Disembark: its transports start empty
-        assert all(any(u.id in t.passengers for t in transports) for u in units if u.embarked_in)
-        assert {u.side for u in units if u.embarked_in} == {"a", "b"}
+    assert all(any(u.id in t.passengers for t in transports) for u in units if u.embarked_in)
+    assert {u.side for u in units if u.embarked_in} == {"a", "b"}
     assert any("cover" in t.kinds and t.cover_save for t in create.scenario.terrain)
 
 

@@ -7,11 +7,14 @@ transport's deployment (or reserve) takes it along. Refusals name the rule.
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from hulldown.match.actions import Deploy, Embark, Reserve
 from hulldown.match.state import Edition, Side
 from hulldown.missions.model import Scoring
 from tests.hh3 import builders as hh3
 from tests.wh40k7 import builders as k7
+from tests.wh40k11 import builders as k11
 
 from .driver import Game, created
 from .test_scoring import custom
@@ -75,10 +78,24 @@ def test_who_may_not_start_embarked() -> None:
     assert refused.rule == "40k7 rulebook, Deployment"
 
 
-def test_40k11_has_no_embarking_in_set_up() -> None:
-    game = _game("40k11")
-    refused = game.check("a", Embark(unit="sq", transport="rh"))
-    assert refused is not None and refused.code == "unsupported_action"
+def test_40k11_start_embarked_in_set_up() -> None:
+    """40k11 core rules, Transports: a unit may start embarked (who fits: INFANTRY, capacity);
+    the 40k7 builders' squad has no INFANTRY keyword and is refused, a 40k11 one gets in."""
+    m = custom("40k11", scoring=Scoring(objectives="never"), turns=5)
+    trukk = k11.vehicle("tk", "a", 10, 5, keywords=("vehicle", "frame", "transport"))
+    trukk = replace(trukk, profile=replace(trukk.profile, capacity=12))
+    units = (
+        trukk,
+        k11.infantry("boyz", "a", [(30, 5), (31.5, 5), (33, 5)]),
+        k7.infantry("sq", "a", [(30, 9), (31.5, 9)]),
+        k11.infantry("foe", "b", [(36, 40)]),
+    )
+    game = Game(created("40k11", units, m))
+    _to_deploy(game)
+    refused = game.check("a", Embark(unit="sq", transport="tk"))
+    assert refused is not None and refused.code == "cannot_embark"
+    state = game.act("a", Embark(unit="boyz", transport="tk"))
+    assert state.units["boyz"].embarked_in == "tk" and state.units["tk"].passengers == ("boyz",)
 
 
 def test_hh3_who_may_get_in_at_set_up() -> None:

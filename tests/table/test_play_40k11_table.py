@@ -1,7 +1,7 @@
 """The 40k11 player's table (docs/table.md) in Chromium: the Advance is declared from the unit's
 card (the server rolls the D6; 40k11 core, Advance), then dragged with the kind "advance"; and the
-table offers only what the rules accept - no Embark (the 40k11 core here has none: refused
-`unsupported_action`), no weapon of a removed model (refused `no_firer`), no Snap Shots box."""
+table offers only what the rules accept - Embark (40k11 core rules, Transports; refused until the
+unit has moved), no weapon of a removed model (refused `no_firer`), no Snap Shots box."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def forty_k_eleven_match() -> CreateMatch:
     # s-1 was removed as a casualty: its pistol and claw are not on the battlefield.
     dead = msgspec.structs.replace(squad.models["s-1"], alive=False, wounds=0)
     squad = msgspec.structs.replace(squad, models={**squad.models, "s-1": dead})
-    truck = vehicle("truck", "a", 10.0, 10.0)
+    truck = vehicle("truck", "a", 10.0, 10.0, keywords=("vehicle", "frame", "transport"))
     truck = msgspec.structs.replace(truck, profile=msgspec.structs.replace(truck.profile, capacity=10))
     enemy = infantry("e", "b", [(60.0, 44.0)])
     # Just out of the rifle's 24 in: its base edge 24.03 in from s-2's.
@@ -89,8 +89,13 @@ async def test_40k11_table_offers_only_what_the_rules_accept(server: ServerProce
     await _advance(pages, server.http, match_id, token, "a", "movement")
     await a.click(".unit-card[data-unit='s'] .unit-title")
     await a.wait_for_selector("section[data-action='move']")
-    # A friendly transport with room stands on the table, but 40k11 has no Embark here.
-    assert await a.locator("section[data-action='embark']").count() == 0
+    # A friendly transport with room stands on the table: 40k11 core rules, Transports offers
+    # Embark; the server refuses it until the unit has made its move (`not_moved`).
+    assert await a.locator("section[data-action='embark']").count() == 1
+    await a.click("#embark")
+    await a.wait_for_function("![undefined, 'sending'].includes((hulldownTable.messages.embark || {}).code)")
+    refused = await a.evaluate("hulldownTable.messages.embark")
+    assert refused["code"] == "not_moved", refused
 
     await _advance(pages, server.http, match_id, token, "a", "shooting")
     await a.click(".unit-card[data-unit='s'] .unit-title")

@@ -24,8 +24,9 @@ from .vocabulary import Term, Vocabulary, terrain_kind_names, vocabulary
 
 DEFAULT_BASE_MM = 32.0  # a model with neither hull nor base is measured as a 32 mm base [decided]
 UNITS = "scenario.units"
-# 40k11 here has no Embark/Disembark (rules/wh40k11/edition.py answers unsupported_action).
-EDITIONS_WITHOUT_TRANSPORTS = ("40k11",)
+# Editions whose rules core has no Embark/Disembark, so no unit may start embarked: none now
+# (40k11 has them too: docs/rules-notes.md, 40k11 Transports).
+EDITIONS_WITHOUT_TRANSPORTS: tuple[str, ...] = ()
 TERRAIN = "scenario.terrain"
 # A variable keyword's dice target (``psychic_pilot:5`` or ``psychic_pilot:5+``): one of these,
 # written in ASCII digits (str.isdigit would let "²" through, which int() refuses).

@@ -323,7 +323,12 @@ WH40K11 = Vocabulary(
             "VEHICLE: 17.01 moves, 17.03 shooting at engaged Vehicles",
             "40k11 17 Monsters and Vehicles",
         ),
-        Term("infantry", "INFANTRY", "40k11 core, Keywords"),
+        Term("infantry", "INFANTRY: may embark within a TRANSPORT", "40k11 core, Keywords"),
+        Term(
+            "transport",
+            "TRANSPORT: carries embarked units up to profile.capacity models",
+            "40k11 core rules, Transports",
+        ),
         Term(
             "frame", "FRAME: measured to its closest point, hull or base; turns freely", "40k11 17.02 Frame"
         ),

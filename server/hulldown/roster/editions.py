@@ -648,6 +648,9 @@ class HH3(EditionReader):
 # ---- 40k11 --------------------------------------------------------------------------------------
 
 _40K11_KEYWORDS = {"vehicle": "vehicle", "monster": "monster", "infantry": "infantry", "frame": "frame"}
+# Unit keywords read from the categories: those above and TRANSPORT (40k11 core rules, Transports;
+# its capacity is the Transport profile's first number, ``EditionReader.finish``).
+_40K11_UNIT_KEYWORDS = {**_40K11_KEYWORDS, "transport": "transport"}
 _40K11_IGNORED_CATEGORIES = ("faction:", "allies:")
 
 
@@ -717,7 +720,7 @@ class WH40K11(EditionReader):
         if inv is not None:
             profile["inv"] = inv
         categories = {c.lower() for c in (*root.categories, *anchor.categories)}
-        keywords = [k for c, k in _40K11_KEYWORDS.items() if c in categories]
+        keywords = [k for c, k in _40K11_UNIT_KEYWORDS.items() if c in categories]
         kind = "vehicle" if "vehicle" in keywords else "monster" if "monster" in keywords else "infantry"
         vehicle = kind in ("vehicle", "monster")
         oc = self._objective_control(p, anchor, add)
@@ -834,14 +837,31 @@ class WH40K11(EditionReader):
         keywords = list(unit.get("keywords", []))
         for cat in root.categories:
             lowered = cat.lower()
-            if lowered in _40K11_KEYWORDS:
-                if _40K11_KEYWORDS[lowered] not in keywords:
-                    keywords.append(_40K11_KEYWORDS[lowered])
+            if lowered in _40K11_UNIT_KEYWORDS:
+                if _40K11_UNIT_KEYWORDS[lowered] not in keywords:
+                    keywords.append(_40K11_UNIT_KEYWORDS[lowered])
             elif not lowered.startswith(_40K11_IGNORED_CATEGORIES) and lowered != unit["name"].lower():
                 add("unmapped", root.path, cat, "keyword not implemented by the rules core: ignored")
         if keywords:
             unit["keywords"] = keywords
-        return super().finish_unit(unit, add, root)
+        # 40k11 core rules, Transports: a transport has no access points (it is measured to as a
+        # whole), so none is defaulted as for 40k7 and hh3.
+        if "transport" in keywords and not profile.get("capacity"):
+            add(
+                "unmapped",
+                root.path,
+                root.name,
+                "a transport without a capacity in the data: capacity 0 (set it by hand)",
+            )
+        elif profile.get("capacity"):
+            add(
+                "decided",
+                root.path,
+                root.name,
+                f"transport capacity {profile['capacity']} (the Transport profile's first number; "
+                "its other terms, such as models taking the space of 2, are not read)",
+            )
+        return unit
 
 
 EDITIONS: dict[str, EditionReader] = {r.edition: r for r in (WH40K7(), HH3(), WH40K11())}

@@ -359,6 +359,13 @@ def resolve(
         damage, how = attack_damage(p, ctx)
         target, what = inflict(target, damage, ctx)
         ctx.log(f"{target.name} takes {damage} damage{how}: {what}.", rule, damage=damage)
+        if target.destroyed and target.passengers:
+            # 40k11 core rules, Transports, Destroyed Transport: the units aboard disembark before
+            # the transport is removed (module ``destroyed``; imported here, it imports ``inflict``).
+            from .destroyed import destroyed_transport
+
+            state = destroyed_transport(replace_unit(state, target), target.id, ctx)
+            target = state.units[target.id]
     return replace_unit(state, target)
 
 

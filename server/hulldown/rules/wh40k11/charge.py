@@ -27,7 +27,9 @@ from .constants import (
     CHARGE_TARGET,
     EPS,
     FELL_BACK,
+    NO_CHARGE,
     R_CHARGE,
+    R_DISEMBARK,
 )
 from .movement import charge_reaches
 from .space import engaged_with, unit_distance
@@ -46,6 +48,13 @@ def validate_charge(state: MatchState, action: Charge) -> Rejection | None:
         return reject("advanced", R_CHARGE, f"{unit.name} Advanced this turn and cannot charge")
     if unit.flag(FELL_BACK):
         return reject("fell_back", R_CHARGE, f"{unit.name} Fell Back this turn and cannot charge")
+    if unit.flag(NO_CHARGE):
+        # 40k11 core rules, Transports, Disembark: after its transport's Normal move.
+        return reject(
+            "disembarked_after_transport_moved",
+            R_DISEMBARK,
+            f"{unit.name} disembarked after its transport moved this turn and cannot charge",
+        )
     engaged = engaged_with(state, unit)
     if engaged:
         return reject("engaged", R_CHARGE, f"{unit.name} is already engaged with {', '.join(engaged)}")

@@ -73,6 +73,10 @@ R_HAZARDOUS: Final = "40k11 core rules, Hazardous"
 R_ONE_SHOT: Final = "40k11 core rules, One Shot"
 R_EXTRA_ATTACKS: Final = "40k11 core rules, Extra Attacks"
 R_INDIRECT_FIRE: Final = "40k11 core rules, Indirect Fire"
+R_TRANSPORTS: Final = "40k11 core rules, Transports"
+R_EMBARK: Final = "40k11 core rules, Transports: Embark"
+R_DISEMBARK: Final = "40k11 core rules, Transports: Disembark"
+R_DESTROYED_TRANSPORT: Final = "40k11 core rules, Transports: Destroyed Transport"
 R_17_01: Final = "40k11 17.01 Moving Monsters and Vehicles"
 R_17_02: Final = "40k11 17.02 Frame"
 R_17_03: Final = "40k11 17.03 Shooting at engaged Monsters and Vehicles"
@@ -213,6 +217,31 @@ ONE_SHOT_STATUS: Final = "one_shot"
 # A model without a melee weapon fights with its profile: A attacks, S, AP 0, Damage 1 [decided].
 UNARMED_AP: Final = 0
 UNARMED_DAMAGE: Final = 1
+
+# --- transports (40k11 core rules, Transports [ext]; docs/rules-notes.md, 40k11 Transports) ---
+TRANSPORT: Final = "transport"
+# Who may embark [decided]: an INFANTRY unit (the datasheets' "N <FACTION> INFANTRY models"),
+# of the transport's faction when both name one; the datasheets' other exclusions are not read.
+EMBARK_KEYWORD: Final = INFANTRY
+# Embark: every model of the unit ends its Normal, Advance or Fall Back move within 3" [ext].
+EMBARK_RANGE: Final = 3.0
+# Disembark and Destroyed Transport: set up wholly within 3" of the transport [ext]; a unit of a
+# destroyed transport that cannot be, wholly within 6" instead [ext].
+DISEMBARK_RANGE: Final = 3.0
+EMERGENCY_RANGE: Final = 6.0
+# Destroyed Transport: one D6 per model set up; on this roll the unit suffers 1 mortal wound [ext].
+DESTROYED_TRANSPORT_WOUND_ON: Final = 1
+# Destroyed Transport [decided]: the server's proposal tries spots on rings round the transport
+# this far apart, and every this many inches along each ring (docs/rules-notes.md).
+PLACE_RING_STEP: Final = 0.5
+PLACE_STEP: Final = 0.25
+PLACE_GAP: Final = 0.01
+# Turn flags (reset as the owner's player turn starts; there is one Movement phase per turn, so
+# "this phase" and "this turn" are one for Embark and Disembark).
+EMBARKED: Final = "embarked"
+DISEMBARKED: Final = "disembarked"
+# Disembarked after its transport made a Normal move: it cannot move or charge this turn [ext].
+NO_CHARGE: Final = "no_charge"
 
 # Length tolerance (inches) for "within" comparisons.
 EPS: Final = 1e-9

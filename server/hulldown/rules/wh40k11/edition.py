@@ -6,6 +6,7 @@
 - Shooting: normal and close-quarters shooting, 17.03 and 17.03.01 (shooting.py).
 - Charge: declaration and 2D6 roll, then the charge move (charge.py, movement.py).
 - Fight: the active side's fights, then offers to the other side (fight.py).
+- Transports: Embark, Disembark (transports.py) and Destroyed Transport (destroyed.py).
 """
 
 from __future__ import annotations
@@ -28,8 +29,10 @@ from ...match.actions import (
 from ...match.context import ApplyContext
 from ...match.dispatch import DispatchTable, sideless, sideless_apply
 from ...match.setup import declare as declare_setup
+from ...match.setup_embark import embark_handlers
 from ...match.state import MatchState, Side
 from ..phases import PHASES_40K11, end_phase
+from . import transports
 from .charge import apply_charge, validate_charge
 from .constants import EDITION, R_CORE
 from .fight import FIGHT_DECISION, apply_fight, offer_or_end, resume_fight_decision, validate_fight
@@ -59,8 +62,17 @@ RULES.on(
 RULES.on(Shoot, sideless(validate_shoot), sideless_apply(apply_shoot))
 RULES.on(Charge, sideless(validate_charge), sideless_apply(apply_charge))
 RULES.on(Fight, sideless(validate_fight), sideless_apply(apply_fight))
-RULES.unsupported(Embark, R_CORE, f"Embark {NOT_IN_CORE}")
-RULES.unsupported(Disembark, R_CORE, f"Disembark {NOT_IN_CORE}")
+# 40k11 core rules, Transports [ext] (transports.py; Destroyed Transport: destroyed.py); in set-up,
+# a unit starting embarked (match/setup_embark.py, who fits: transports.check_fits).
+RULES.on(
+    Embark,
+    *embark_handlers(
+        sideless(transports.validate_embark),
+        sideless_apply(transports.apply_embark),
+        transports.check_fits,
+    ),
+)
+RULES.on(Disembark, sideless(transports.validate_disembark), sideless_apply(transports.apply_disembark))
 RULES.unsupported(Abandon, R_CORE, f"Abandon {NOT_IN_CORE}")
 RULES.unsupported(Challenge, R_CORE, f"Challenge (an hh3 Challenge Sub-Phase action) {NOT_IN_CORE}")
 RULES.unsupported(Join, R_CORE, f"Join (an hh3 Paragon action) {NOT_IN_CORE}")

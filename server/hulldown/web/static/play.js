@@ -835,9 +835,9 @@ function shootSection(unit) {
 // Editions with squadrons that may abandon an Immobilised member (40k7 Vehicle Squadrons).
 const ABANDON_EDITIONS = ["40k7"];
 
-// Editions whose core has no Embark in the battle (40k11: docs/rules-notes.md, no 40k11
-// Embark/Disembark; the server refuses it, `unsupported_action`).
-const NO_EMBARK_EDITIONS = ["40k11"];
+// Editions whose core has no Embark in the battle: none now (40k11 has Transports too:
+// docs/rules-notes.md, 40k11 Transports).
+const NO_EMBARK_EDITIONS = [];
 
 // Editions without Snap Shots (40k11: a shot is never a Snap Shot; `snap` is not part of its rules).
 const NO_SNAP_EDITIONS = ["40k11"];
