@@ -21,11 +21,16 @@ import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
 from hulldown.client import Client, apply_patch, create_match, get_state
+from hulldown.match.rules_version import RULES_VERSION, UNRECORDED
 from hulldown.match.state import Model, Options, Point, Profile, Unit
+from hulldown.store.redis_store import RedisEventStore
 from hulldown.wire import protocol
 from tests.scenarios import duel, rhino
 
 from ..client.test_patch import _random_op, _random_value
+from ..dice.forge import write
+from ..dice.test_rules_version import MATCH, created_under
+from ..dice.test_verify import finished
 from ..server_process import ServerProcess
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -356,4 +361,29 @@ async def test_bases_wrecks_terrain_and_statuses_are_drawn(server: ServerProcess
         assert diagonals == 2
     terrain_class = await page.get_attribute("#board polygon[data-terrain='ruin-1']", "class")
     assert terrain_class == "terrain difficult blocks_los cover"
+    assert errors == []
+
+
+async def test_a_match_of_older_rules_says_its_replay_uses_todays(
+    server: ServerProcess, browser: Browser, store: RedisEventStore
+) -> None:
+    """docs/architecture.md, 10. Replay: a match is replayed with the server's rules; one created
+    under another rules version (here: before versions were recorded) says so on the viewer, a
+    match of today's rules says nothing."""
+    old = finished()
+    old.events = created_under(old.events, UNRECORDED)
+    await write(store, old)
+    errors: list[str] = []
+    page = await open_page(browser, f"{server.http}/matches/{MATCH}/view", errors)
+    await page.wait_for_selector("#rules-note:not([hidden])")
+    text = await page.text_content("#rules-note")
+    assert text is not None and text.startswith(
+        f"Played under rules version 0 (before versions were recorded); this server replays it with "
+        f"rules version {RULES_VERSION}"
+    )
+    created = await create_match(server.http, duel())
+    page = await open_page(browser, created["spectator_url"], errors)
+    # The summary has been read (its version is on the note), and the note stays hidden.
+    await page.wait_for_selector(f"#rules-note[data-played='{RULES_VERSION}']", state="attached")
+    assert await page.is_hidden("#rules-note")
     assert errors == []

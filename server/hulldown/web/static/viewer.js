@@ -115,6 +115,27 @@ async function loadEarlier(from, before) {
 }
 
 // Wound maxima: the wounds every model started with (the view keeps only what is left).
+// A match created under other rules than the server's (GET /matches/{id}: rules_version and
+// server_rules_version) is replayed with today's rules, so its states may differ from those its
+// players saw: the page says so (docs/architecture.md, 10. Replay).
+async function loadRulesVersion() {
+  try {
+    const response = await fetch(base, { headers });
+    if (!response.ok) throw new Error(`match summary: HTTP ${response.status}`);
+    const { rules_version: played, server_rules_version: server } = await response.json();
+    const note = $("rules-note");
+    note.dataset.played = String(played);
+    if (played === server) return;
+    const under = played === 0 ? "rules version 0 (before versions were recorded)" : `rules version ${played}`;
+    note.textContent =
+      `Played under ${under}; this server replays it with rules version ${server}, so a position may ` +
+      "differ from what the players saw (docs/architecture.md, 10. Replay).";
+    note.hidden = false;
+  } catch (error) {
+    viewer.errors.push(String(error));
+  }
+}
+
 async function loadStartWounds() {
   try {
     const response = await fetch(withQuery(`${base}/state`, { at: 1 }), { headers });
@@ -220,6 +241,7 @@ function onView(view, seq, reason) {
   if (!indexed) {
     indexed = true;
     loadStartWounds();
+    loadRulesVersion();
   }
   if (reason !== "patch" || undoneHere(view, seq)) refreshIndex();
   if (scrubber.position === null) render();
