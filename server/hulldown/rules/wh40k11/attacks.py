@@ -20,7 +20,6 @@ from ...match.context import ApplyContext
 from ...match.dice_text import DiceExpr
 from ...match.state import MatchState, Unit, Weapon
 from ...match.turns import replace_unit
-from .allocation import choose_model
 from .constants import (
     AUTO_FAIL,
     AUTO_SUCCESS,
@@ -53,7 +52,9 @@ from .constants import (
     TWIN_LINKED,
     WOUND_MODIFIER_CAP,
 )
+from .destroyed import destroyed_transport
 from .units import anti_need, dice_rule, is_monster_vehicle, rule_number, sustained_dice
+from .wounds import inflict
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,26 +195,6 @@ def ap_value(ap: int | None) -> int:
 
 def _judge(ok: Callable[[int], bool], yes: str, no: str) -> Callable[[int], str]:
     return lambda v: yes if ok(v) else no
-
-
-def inflict(unit: Unit, damage: int, ctx: ApplyContext) -> tuple[Unit, str]:
-    """40k11 core, Inflict damage: the allocated model (40k11 core, Allocate attack: the owner's
-    choice, rules/wh40k11/allocation.py) loses wounds; excess damage is lost; at 0 wounds it is
-    destroyed, and a unit with no models left is destroyed."""
-    model = choose_model(unit, damage, ctx)
-    if model is None:
-        return unit, "no model left"
-    wounds = max(0, model.wounds - damage)
-    new_model = replace(model, wounds=wounds, alive=wounds > 0)
-    models = dict(unit.models)
-    models[model.id] = new_model
-    hurt = replace(unit, models=models)
-    if not any(m.alive for m in models.values()):
-        hurt = replace(hurt, destroyed=True)
-        return hurt, f"{model.id} is destroyed; {unit.name} is destroyed"
-    if wounds == 0:
-        return hurt, f"{model.id} is destroyed"
-    return hurt, f"{model.id} has {wounds} wound{'s' if wounds != 1 else ''} left"
 
 
 def resolve(
@@ -361,9 +342,7 @@ def resolve(
         ctx.log(f"{target.name} takes {damage} damage{how}: {what}.", rule, damage=damage)
         if target.destroyed and target.passengers:
             # 40k11 core rules, Transports, Destroyed Transport: the units aboard disembark before
-            # the transport is removed (module ``destroyed``; imported here, it imports ``inflict``).
-            from .destroyed import destroyed_transport
-
+            # the transport is removed (module ``destroyed``).
             state = destroyed_transport(replace_unit(state, target), target.id, ctx)
             target = state.units[target.id]
     return replace_unit(state, target)

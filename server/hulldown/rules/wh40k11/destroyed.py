@@ -28,7 +28,6 @@ from ...match.state import Answer, Decision, MatchState, Model, Placement, Point
 from ...match.turns import replace_unit
 from ..areas import centre_band, legal_centres, shapes
 from ..geometry import Footprint, as_geometry, inside_battlefield, overlaps, within
-from .attacks import inflict
 from .constants import (
     DESTROYED_TRANSPORT_WOUND_ON,
     DISEMBARK_RANGE,
@@ -44,6 +43,7 @@ from .constants import (
 from .space import extent, footprint, geo_terrain
 from .transports import spot_problem, transport_shape
 from .units import live_models, on_table, with_flags
+from .wounds import inflict
 
 DECISION_EMERGENCY = "place_emergency_disembark"  # the kind hh3 asks too (docs/decisions.md)
 PROPOSAL = "proposal"
