@@ -68,13 +68,14 @@ def infantry(
     m: float = 6.0,
     base_mm: float = 32.0,
     keywords: tuple[str, ...] = ("infantry",),
+    ld: int = 7,
 ) -> Unit:
     return multi_model_unit(
         uid,
         side,
         based_models(uid, positions, base_mm=base_mm, wounds=w, first=1),
         kind="infantry",
-        profile=Profile(m=m, ws=ws, bs=bs, s=s, t=t, w=w, a=a, sv=sv, inv=inv),
+        profile=Profile(m=m, ws=ws, bs=bs, s=s, t=t, w=w, a=a, sv=sv, inv=inv, ld=ld),
         weapons={wp.id: wp for wp in weapons},
         keywords=keywords,
     )

@@ -77,6 +77,8 @@ R_TRANSPORTS: Final = "40k11 core rules, Transports"
 R_EMBARK: Final = "40k11 core rules, Transports: Embark"
 R_DISEMBARK: Final = "40k11 core rules, Transports: Disembark"
 R_DESTROYED_TRANSPORT: Final = "40k11 core rules, Transports: Destroyed Transport"
+R_BATTLE_SHOCK: Final = "40k11 core rules, Battle-shock"
+R_DESPERATE_ESCAPE: Final = "40k11 core rules, Battle-shock: Desperate Escape"
 R_17_01: Final = "40k11 17.01 Moving Monsters and Vehicles"
 R_17_02: Final = "40k11 17.02 Frame"
 R_17_03: Final = "40k11 17.03 Shooting at engaged Monsters and Vehicles"
@@ -139,6 +141,25 @@ CHARGED: Final = "charged"
 # State.phase_flags (reset when the phase changes): "fought:<unit>", "offered:<unit>".
 FOUGHT: Final = "fought"
 OFFERED: Final = "offered"
+
+# --- Battle-shock (40k11 core rules [ext], Battle-shock; docs/rules-notes.md, 40k11) ----------
+# The status of a Battle-shocked unit (Unit.statuses; missions/control.py reads it: OC 0).
+BATTLE_SHOCKED: Final = "battle_shocked"
+# A Battle-shock test is 2D6, passed on a total of at least the unit's Leadership (a target
+# number: Ld 7 is 7+).
+BATTLE_SHOCK_DICE: Final = 2
+# When the tests are taken [decided]: as the player ends its Command phase (EndPhase in the
+# Command phase), so every test is one step of the fold, never a side effect of a turn change.
+BATTLE_SHOCK_AT_END_OF_COMMAND_PHASE: Final = True
+# How long it lasts: "until the start of your next Command phase" - the status expires at the
+# end of the opponent's player turn that follows (expiry = this player turn + 1, match/turns.py
+# expire_statuses), so it is gone before the player's next Command phase and its new tests.
+BATTLE_SHOCK_LASTS_PLAYER_TURNS: Final = 1
+# Desperate Escape: a Battle-shocked unit that Falls Back rolls one D6 per model before it moves;
+# each roll of this or less destroys a model [ext]. The model destroyed is the one tested
+# [decided]: the owner is not asked which (every model of the unit would be the same to most
+# rules here; the choice is left out, docs/rules-notes.md).
+DESPERATE_ESCAPE_FAILS_ON: Final = 2
 
 # --- charge ----------------------------------------------------------------------------------
 # A charge may target an enemy unit within 12" [ext]; the charge roll is 2D6.

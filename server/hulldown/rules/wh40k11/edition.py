@@ -1,7 +1,7 @@
 """Warhammer 40,000 11th edition, Monsters and Vehicles (edition id ``40k11``), on a minimal core.
 
 40k11 core [ext] and 17 Monsters and Vehicles. Phases: Command, Movement, Shooting, Charge, Fight.
-- Command: nothing to do yet (Command points and Battle-shock are not modelled).
+- Command: Battle-shock tests as the player ends the phase (battleshock.py); no Command points.
 - Movement: normal moves, Advance (two steps), Fall Back, 17.01 and 17.02 (movement.py).
 - Shooting: normal and close-quarters shooting, 17.03 and 17.03.01 (shooting.py).
 - Charge: declaration and 2D6 roll, then the charge move (charge.py, movement.py).
@@ -33,17 +33,22 @@ from ...match.setup_embark import embark_handlers
 from ...match.state import MatchState, Side
 from ..phases import PHASES_40K11, end_phase
 from . import transports
+from .battleshock import battle_shock_tests
 from .charge import apply_charge, validate_charge
-from .constants import EDITION, R_CORE
+from .constants import BATTLE_SHOCK_AT_END_OF_COMMAND_PHASE, EDITION, R_CORE
 from .fight import FIGHT_DECISION, apply_fight, offer_or_end, resume_fight_decision, validate_fight
 from .movement import MOVE_KINDS, apply_move, pivot_as_move, validate_move
 from .shooting import apply_shoot, validate_shoot
 
 
 def _apply_end_phase(state: MatchState, side: Side, action: EndPhase, ctx: ApplyContext) -> MatchState:
-    """40k11 Fight phase: the phase ends once neither side has a unit left to fight."""
+    """40k11 Fight phase: the phase ends once neither side has a unit left to fight. 40k11 core
+    rules [ext], Battle-shock: ending the Command phase takes the active player's Battle-shock
+    tests first (constants.BATTLE_SHOCK_AT_END_OF_COMMAND_PHASE)."""
     if state.phase == "fight":
         return offer_or_end(state, ctx)
+    if state.phase == "command" and BATTLE_SHOCK_AT_END_OF_COMMAND_PHASE:
+        state = battle_shock_tests(state, ctx)
     return end_phase(state, PHASES_40K11, ctx)
 
 

@@ -34,6 +34,7 @@ from ..geometry import (
     path_terrain,
 )
 from ..geometry import path_length as geo_path_length
+from .battleshock import desperate_escape
 from .chargecontact import contact_refusal
 from .constants import (
     ADVANCE_ROLL,
@@ -428,6 +429,13 @@ def apply_move(state: MatchState, action: Move, ctx: ApplyContext) -> MatchState
     planned = routes(unit, action)
     if isinstance(planned, Rejection):
         return state
+    if action.kind == "fall_back":
+        # 40k11 core rules [ext], Battle-shock, Desperate Escape: before the models move.
+        unit = desperate_escape(unit, ctx)
+        if unit.destroyed:
+            return replace_unit(state, unit)
+        # A model destroyed by its test does not move.
+        planned = [r for r in planned if unit.models[r.model.id].alive]
     models = dict(unit.models)
     for r in planned:
         x, y = r.end
