@@ -60,8 +60,10 @@ def test_an_accepted_challenge_is_fought_apart_and_its_glory_counts_in_resolutio
     assert sum(m.alive for m in state.units["t"].models.values()) == 1
     assert "Initiative step 4: s strikes with s-1, s-3; t strikes with t-1, t-3." in log_text(state)
     assert [p for p, _ in rolls_since(state, issued)][-2:] == ["strike back hit test"] * 2
-    state = act(state, "a", EndPhase(), [3, 3])
+    state = act(state, "a", EndPhase(), [3, 3, 3])
     assert "side a 5 points, side b 0 points (models 4 against 1)" in log_text(state)
+    # hh3 core, Resolution Sub-Phase: 7 - 5 = 2, 3 + 3 fails; Aftermath: t Falls Back 4 + 3.
+    assert "t is Routed and Falls Back 7.0 in (Initiative 4 + 3)." in log_text(state)
     assert not any(f.startswith("challenge:") for u in state.units.values() for f in u.turn_flags)
 
 

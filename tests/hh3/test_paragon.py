@@ -62,8 +62,10 @@ def test_without_a_paragon_the_same_dice_fail_the_panic_check() -> None:
     Leadership 7 - 2 = 5, 3 + 3 fails: t gains Routed."""
     state = act(_melee(_defenders(None)), "a", Fight("s", "t"), [6, 6])
     state = take_proposal(state, DECISION_ALLOCATE, [1, 1, 1, 1])  # hh3 core, Wound Allocation
-    state = act(state, "a", EndPhase(), [3, 3])
+    state = act(state, "a", EndPhase(), [3, 3, 3])
     assert state.units["t"].statuses == {"routed": 0}
+    # hh3 core, Resolution Sub-Phase, Aftermath (Fall Back): Initiative 4 + 3.
+    assert "t is Routed and Falls Back 7.0 in (Initiative 4 + 3)." in log_text(state)
 
 
 def test_a_joined_paragon_slain_counts_its_base_wounds() -> None:
@@ -78,9 +80,11 @@ def test_a_joined_paragon_slain_counts_its_base_wounds() -> None:
     state = act(_melee(paragon), "a", Fight("s", "t"), [1, 1, 1, 6, 6])
     state = take_proposal(state, DECISION_ALLOCATE, [6, 6, 1, 1])  # hh3 core, Wound Allocation
     assert not state.units["t"].models["t-1"].alive and state.units["t"].models["t-2"].alive
-    state = act(state, "a", EndPhase(), [3, 3])
+    state = act(state, "a", EndPhase(), [3, 3, 3])
     assert "side a 3 points, side b 0 points (models 3 against 2)" in log_text(state)
     assert state.units["t"].statuses == {"routed": 0}
+    # hh3 core, Resolution Sub-Phase, Aftermath (Fall Back): the trooper left, Initiative 4 + 3.
+    assert "t is Routed and Falls Back 7.0 in (Initiative 4 + 3)." in log_text(state)
 
 
 def test_a_living_paragon_counts_its_base_wounds_of_models_for_the_most_models_point() -> None:

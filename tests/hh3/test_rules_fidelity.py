@@ -543,13 +543,18 @@ def test_the_losing_side_panics_and_its_infantry_is_routed_while_its_vehicle_hol
     step is simultaneous) and miss (1, 1); the tank does not attack (hh3 Vehicles, Combat)."""
     state = act(_mixed_loser(), "a", Fight("s", "t"), [6, 6])
     state = take_proposal(state, DECISION_ALLOCATE, [1, 1, 1, 1])  # hh3 core, Wound Allocation
-    state = act(state, "a", EndPhase(), [3, 3])
+    state = act(state, "a", EndPhase(), [3, 3, 3])
     text = log_text(state)
     assert "side a 2 points, side b 0 points (models 3 against 2)" in text
     assert state.units["t"].statuses == {"routed": 0}
     assert state.units["v"].statuses == {}
     assert "v is a vehicle: it can only Hold." in text
-    assert [p for p, _ in rolls(state)] == ["Panic Check (t)", "Panic Check (t)"]
+    assert [p for p, _ in rolls(state)] == ["Panic Check (t)", "Panic Check (t)", "Fall Back (t)"]
+    # hh3 core, Resolution Sub-Phase, Aftermath (Fall Back): t-2 (I4) moves 4 + 3 = 7 in straight
+    # away from s-1; the tank stays where it is and s, still touching it, Holds.
+    assert "t is Routed and Falls Back 7.0 in (Initiative 4 + 3)." in text and "s Holds." in text
+    assert state.units["t"].models["t-2"].pos == Point(BEHIND - 1.27 - 7.0, 24.0)
+    assert state.units["v"].models == _mixed_loser().units["v"].models
 
 
 def test_a_passed_panic_check_changes_nothing() -> None:

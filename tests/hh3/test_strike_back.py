@@ -65,11 +65,15 @@ def test_strike_back_casualties_win_the_combat_resolution() -> None:
     assert state.pending is not None and state.pending.side == "a"
     state = take_proposal(state, "allocate_wound", [1, 1])
     assert not state.units["s"].models["s-1"].alive
-    state = act(state, "a", EndPhase(), [3, 3])
+    state = act(state, "a", EndPhase(), [3, 3, 3])
     text = log_text(state)
     assert "side a 0 points, side b 2 points (models 1 against 2)" in text
     assert "Side b wins the combat." in text
     assert state.units["s"].statuses == {"routed": 0}
+    # hh3 core, Resolution Sub-Phase, Aftermath: s Falls Back Initiative 4 + 3 = 7 in; t, with no
+    # enemy left in base contact, Consolidates (without moving).
+    assert "s is Routed and Falls Back 7.0 in (Initiative 4 + 3)." in text
+    assert "t Consolidates: it stays where it is." in text
     assert F_STRUCK_BACK not in state.units["t"].turn_flags  # cleared with the resolution
 
 

@@ -12,9 +12,11 @@ Panic Check and the aftermath, with the vehicle rules.
 # [decided] Which units form a combat: the units that fought this phase, their targets, and every
 # enemy unit in base contact with a unit already in the combat (repeated). A destroyed vehicle is
 # one model removed. The Panic Check uses the best Leadership among the losing side's units that
-# can gain Routed; a side of vehicles only (which cannot be Routed) makes none. Aftermath: a unit
-# with a vehicle only Holds; every other unit also Holds (Disengage, Fall Back, Consolidate, Pursue
-# and Gun Down are not modelled; a Routed unit stays where it is).
+# can gain Routed; a side of vehicles only (which cannot be Routed) makes none. Aftermath
+# (aftermath.py): a vehicle only Holds; a Routed unit Falls Back (Initiative + D6 per model,
+# straight away from the nearest enemy model, stopping at the table edge or impassable terrain);
+# a winning unit with no enemy left in base contact Consolidates without moving; every other unit
+# Holds (Disengage, Pursue and Gun Down are not modelled, nor a voluntary Fall Back).
 """
 
 from __future__ import annotations
@@ -24,18 +26,16 @@ from msgspec.structs import replace
 from ...match.context import ApplyContext
 from ...match.state import MatchState, Side, Unit
 from ...match.turns import replace_unit
-from . import geom, statuses
+from . import aftermath, geom, statuses
 from .core import (
     CHALLENGE_FLAG,
     CONTACT,
     DISGRACED_FLAG,
     F_CHALLENGED,
     F_STRUCK_BACK,
-    R_COMBAT,
     R_RESOLUTION,
     alive_models,
     is_paragon_model,
-    is_vehicle,
     lent_characteristic,
     model_profile,
     on_table,
@@ -175,20 +175,15 @@ def _resolve(state: MatchState, group: list[str], ctx: ApplyContext) -> MatchSta
         f"(models {models['a']} against {models['b']}).",
         R_RESOLUTION,
     )
+    winner: Side | None = None
     if points["a"] == points["b"]:
         ctx.log("The combat is a draw.", R_RESOLUTION)
     else:
-        winner: Side = "a" if points["a"] > points["b"] else "b"
+        winner = "a" if points["a"] > points["b"] else "b"
         loser: Side = "b" if winner == "a" else "a"
         ctx.log(f"Side {winner} wins the combat.", R_RESOLUTION)
         state = _panic(state, standing[loser], abs(points["a"] - points["b"]), ctx)
-    for unit in standing["a"] + standing["b"]:
-        unit = state.units[unit.id]
-        if is_vehicle(unit):
-            ctx.log(f"{unit.name} is a vehicle: it can only Hold.", R_COMBAT)
-        else:
-            ctx.log(f"{unit.name} Holds.", R_RESOLUTION)
-    return state
+    return aftermath.aftermath(state, standing["a"] + standing["b"], winner, ctx)
 
 
 def _panic(state: MatchState, losers: list[Unit], difference: int, ctx: ApplyContext) -> MatchState:
