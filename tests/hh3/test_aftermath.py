@@ -1,6 +1,7 @@
 """hh3 core, Resolution Sub-Phase, Aftermath: a Routed unit Falls Back (Initiative + D6, straight
-away from the nearest enemy model; docs/rules-notes.md, hh3, Combat resolution), the winner
-Consolidates without moving, a vehicle only Holds."""
+away from the nearest enemy model; docs/rules-notes.md, hh3, Combat resolution) and, if a model
+reached the battlefield edge, makes a Leadership Check (hh3 core, Rout Sub-Phase, Falling Back),
+the winner Consolidates without moving, a vehicle only Holds."""
 
 from __future__ import annotations
 
@@ -25,14 +26,15 @@ def _combat(x: float, *terrain_kinds: str) -> MatchState:
     return make([s, t], phase="assault", terrain=terrain)
 
 
-def _lost(state: MatchState, fall_back_die: int) -> MatchState:
+def _lost(state: MatchState, fall_back_die: int, *edge_check: int) -> MatchState:
     """s-1 hits and wounds (6, 6) and slays t-1 (the proposal: the closest model); s-2, s-3 and
     t's strike backs miss (1, 1, 1, 1). Side a 1 + 1 (3 models against 1) = 2 points; t's Panic
-    Check at Leadership 7 - 2 = 5: 3 + 3 fails, t gains Routed, then its Fall Back die."""
+    Check at Leadership 7 - 2 = 5: 3 + 3 fails, t gains Routed, then its Fall Back die (and the
+    battlefield edge's Leadership Check dice, when t reaches the edge)."""
     state = act(state, "a", Fight("s", "t"), [6, 6])
     state = take_proposal(state, DECISION_ALLOCATE, [1, 1, 1, 1])
     assert not state.units["t"].models["t-1"].alive
-    return act(state, "a", EndPhase(), [3, 3, fall_back_die])
+    return act(state, "a", EndPhase(), [3, 3, fall_back_die, *edge_check])
 
 
 def test_a_routed_loser_falls_back_initiative_plus_d6_straight_away_from_the_winner() -> None:
@@ -57,13 +59,67 @@ def test_a_routed_loser_falls_back_initiative_plus_d6_straight_away_from_the_win
 def test_a_routed_loser_at_the_table_edge_stops_there() -> None:
     """hh3 core, Rout Sub-Phase, Falling Back: a model that reaches the battlefield edge stops
     there. t-2 stands 3 in from the x = 0 edge; I4 + 6 = 10 in would take it off the table, so
-    its base stops touching the edge."""
-    state = _lost(_combat(3.0 + 2 * GAP), 6)
+    its base stops touching the edge (its Leadership Check, 3 + 4, passes)."""
+    state = _lost(_combat(3.0 + 2 * GAP), 6, 3, 4)
     model = state.units["t"].models["t-2"]
     assert model.pos.x == pytest.approx(radius(model)) and model.pos.y == pytest.approx(24.0)
     assert "t is Routed and Falls Back 2.4 in (Initiative 4 + 6, stopped short by the table edge" in (
         log_text(state)
     )
+
+
+def test_a_routed_loser_reaching_the_edge_fails_its_leadership_check_and_is_removed() -> None:
+    """hh3 core, Rout Sub-Phase, Falling Back: after the move, if one or more models touched the
+    battlefield edge the unit makes a Leadership Check; failed, all its models are removed as
+    casualties. t-2 reaches the x = 0 edge (I4 + 6); 4 + 4 = 8 against Leadership 7 fails: t is
+    destroyed, and s, with no enemy left, Consolidates."""
+    state = _lost(_combat(3.0 + 2 * GAP), 6, 4, 4)
+    assert [p for p, _ in rolls(state)] == [
+        "Panic Check (t)",
+        "Panic Check (t)",
+        "Fall Back (t)",
+        "Fall Back Leadership Check (t)",
+        "Fall Back Leadership Check (t)",
+    ]
+    t = state.units["t"]
+    assert t.destroyed and not any(m.alive for m in t.models.values())
+    text = log_text(state)
+    assert (
+        "t reached the battlefield edge and fails its Leadership Check (Leadership 7): "
+        "all its models are removed as casualties; t is destroyed."
+    ) in text
+    assert "s Consolidates: it stays where it is." in text
+    assert "t Holds." not in text
+
+
+def test_a_routed_loser_reaching_the_edge_passes_its_leadership_check_and_is_suppressed() -> None:
+    """hh3 core, Rout Sub-Phase, Falling Back: a passed Leadership Check after touching the
+    battlefield edge - the unit loses Routed and gains Suppressed. 3 + 4 = 7 against Leadership 7
+    passes; t-2 stays at the edge, and t (it fell back) does not Hold as well."""
+    state = _lost(_combat(3.0 + 2 * GAP), 6, 3, 4)
+    assert [p for p, _ in rolls(state)][-2:] == ["Fall Back Leadership Check (t)"] * 2
+    t = state.units["t"]
+    assert not t.destroyed and t.models["t-2"].alive
+    assert t.statuses == {"suppressed": 0}
+    text = log_text(state)
+    assert (
+        "t reached the battlefield edge and passes its Leadership Check (Leadership 7): "
+        "it loses Routed and gains Suppressed."
+    ) in text
+    assert "t Holds." not in text
+    assert "s Consolidates: it stays where it is." in text
+
+
+def test_a_routed_loser_that_does_not_reach_the_edge_takes_no_leadership_check() -> None:
+    """hh3 core, Rout Sub-Phase, Falling Back: only a unit with a model touching the battlefield
+    edge makes the Leadership Check. t-2 stands 12 in from the x = 0 edge and falls back 10 in
+    (I4 + 6): no check, t stays Routed."""
+    state = _lost(_combat(12.0 + 2 * GAP), 6)
+    assert [p for p, _ in rolls(state)] == ["Panic Check (t)", "Panic Check (t)", "Fall Back (t)"]
+    t = state.units["t"]
+    assert not t.destroyed and t.statuses == {"routed": 0}
+    assert t.models["t-2"].pos.x == pytest.approx(2.0)
+    assert "Leadership Check" not in log_text(state)
 
 
 def test_a_routed_loser_stops_at_impassable_terrain() -> None:

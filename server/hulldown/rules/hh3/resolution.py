@@ -195,13 +195,8 @@ def _panic(state: MatchState, losers: list[Unit], difference: int, ctx: ApplyCon
         ctx.log("The losing side cannot be Routed: no Panic Check.", R_RESOLUTION)
         return state
     best = max(able, key=lambda u: (lent_characteristic(u, "ld"), u.id))
-    ld = lent_characteristic(best, "ld")  # a Paragon lends its Leadership (seed glossary)
-    need = ld - difference
-    first = ctx.roll(f"Panic Check ({best.name})", f"2D6 <= {need}")
-    second = ctx.roll(f"Panic Check ({best.name})", f"2D6 <= {need}")
-    total = first + second
-    passed = total <= need
-    ctx.set_outcome(f"{total}: {'passed' if passed else 'failed'}")
+    # a Paragon lends its Leadership (seed glossary)
+    passed, ld = statuses.leadership_check(best, ctx, f"Panic Check ({best.name})", -difference)
     if passed:
         ctx.log(f"{best.name} passes the Panic Check (Leadership {ld} - {difference}).", R_RESOLUTION)
         return state

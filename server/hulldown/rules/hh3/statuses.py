@@ -98,3 +98,17 @@ def cool_check(unit: Unit, ctx: ApplyContext, why: str) -> bool:
     passed = total <= cool
     ctx.set_outcome(f"{total}: {'passed' if passed else 'failed'}")
     return passed
+
+
+def leadership_check(unit: Unit, ctx: ApplyContext, purpose: str, modifier: int = 0) -> tuple[bool, int]:
+    """hh3 core, Leadership Checks: 2D6, passed when the total is equal to or less than
+    Leadership plus ``modifier`` (a Paragon lends its Leadership: seed glossary). Returns whether
+    it passed and the Leadership tested on (before the modifier)."""
+    ld = lent_characteristic(unit, "ld")
+    need = ld + modifier
+    first = ctx.roll(purpose, f"2D6 <= {need}")
+    second = ctx.roll(purpose, f"2D6 <= {need}")
+    total = first + second
+    passed = total <= need
+    ctx.set_outcome(f"{total}: {'passed' if passed else 'failed'}")
+    return passed, ld
