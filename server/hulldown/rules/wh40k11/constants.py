@@ -77,6 +77,8 @@ R_TRANSPORTS: Final = "40k11 core rules, Transports"
 R_EMBARK: Final = "40k11 core rules, Transports: Embark"
 R_DISEMBARK: Final = "40k11 core rules, Transports: Disembark"
 R_DESTROYED_TRANSPORT: Final = "40k11 core rules, Transports: Destroyed Transport"
+R_PILE_IN: Final = "40k11 core rules, Pile In"
+R_CONSOLIDATE: Final = "40k11 core rules, Consolidate"
 R_BATTLE_SHOCK: Final = "40k11 core rules, Battle-shock"
 R_DESPERATE_ESCAPE: Final = "40k11 core rules, Battle-shock: Desperate Escape"
 R_17_01: Final = "40k11 17.01 Moving Monsters and Vehicles"
@@ -172,6 +174,30 @@ BASE_CONTACT: Final = 0.05
 # base contact when any part of the whole model touches the target - its base where it sticks out
 # past its hull too (True), as the target's base counts (chargecontact.py); False: its hull alone.
 CHARGER_CONTACT_WHOLE_MODEL: Final = True
+
+# --- Pile In and Consolidate (40k11 core rules [ext]: the published 10th edition core rules, which
+# the 40k11 texts here do not replace; docs/rules-notes.md, 40k11 Charge and Fight) -------------
+# Made by the server inside ``Fight`` [decided]: no action or decision of the player. Before its
+# attacks, each live model of the fighting unit not in base contact (BASE_CONTACT) with an enemy
+# model moves up to PILE_IN_DISTANCE straight toward the closest live model of the target unit
+# [decided: of the target, centre to centre, heading kept]; after its attacks it Consolidates the
+# same way, up to CONSOLIDATE_DISTANCE, toward the closest live model of the target still alive
+# (none alive: no Consolidation [decided: the move toward an objective marker is left out]).
+PILE_IN_DISTANCE: Final = 3.0
+CONSOLIDATE_DISTANCE: Final = 3.0
+# The move kinds (movement.check_routes): no permission to move through models (17.01 is for
+# normal and Advance moves), never into impassable terrain, never off the battlefield.
+PILE_IN_KIND: Final = "pile_in"
+CONSOLIDATE_KIND: Final = "consolidate"
+# A model stops this far short of the enemy model it moves toward: in base contact (within
+# BASE_CONTACT) without touching it [decided].
+PILE_IN_CONTACT_GAP: Final = 0.01
+# A model whose full move is refused (another model, impassable terrain, Engagement Range of an
+# enemy unit not in the fight) stops short: at the farthest legal point along its line found by
+# halving to this many inches [decided]; it does not move when that is no farther than this.
+PILE_IN_PRECISION: Final = 0.01
+# The enemy units in the fight [decided]: the target and every enemy unit the fighting unit is
+# engaged with as the move starts; no model may end within Engagement Range of any other.
 
 # --- attacks ---------------------------------------------------------------------------------
 # [BLAST]: +1 attack for every 5 models in the target unit [ext].

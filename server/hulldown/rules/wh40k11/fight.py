@@ -1,10 +1,11 @@
 """40k11 core, Fight phase (minimal core [ext]).
 
 - ``Fight(unit, target, weapon?)``: a unit of the active side engaged with the target fights once
-  per phase. Its models within Engagement Range of the target fight [decided: no pile-in, no
-  consolidation, no fighting through a friendly model]; each uses the chosen melee weapon if it
-  carries it, else its first melee weapon, else its profile (A attacks, S, AP 0, Damage 1). Hit
-  rolls use WS as the target number.
+  per phase. It first Piles In and after its attacks Consolidates (40k11 core rules [ext], Pile
+  In, Consolidate: automatic 3" moves toward the target, pilein.py). Its models then within
+  Engagement Range of the target fight [decided: no fighting through a friendly model]; each
+  uses the chosen melee weapon if it carries it, else its first melee weapon, else its profile
+  (A attacks, S, AP 0, Damage 1). Hit rolls use WS as the target number.
 - Fight order [decided, simplified]: the active player fights with its units first, in any order;
   when it ends the Fight phase, each engaged unit of the other side that has not fought is offered
   a fight through a pending decision (options: the enemy units it is engaged with, or "decline").
@@ -37,6 +38,7 @@ from .constants import (
     UNARMED_AP,
     UNARMED_DAMAGE,
 )
+from .pilein import consolidate, pile_in
 from .space import engaged_with, units_engaged, within_engagement
 from .units import add_phase_flag, dice_rule, live_models, on_table, phase_flag
 
@@ -87,7 +89,9 @@ def lance_applies(state: MatchState, unit: Unit, weapon: Weapon) -> bool:
 def fight(
     state: MatchState, unit_id: str, target_id: str, chosen: str | None, ctx: ApplyContext
 ) -> MatchState:
-    """Resolve one unit's close combat attacks against one target (total)."""
+    """Resolve one unit's close combat attacks against one target (total): 40k11 core, Fight phase;
+    40k11 core rules [ext], Pile In before the attacks and Consolidate after them."""
+    state = pile_in(state, unit_id, target_id, ctx)
     unit = state.units[unit_id]
     target = state.units[target_id]
     fighters = [
@@ -134,6 +138,8 @@ def fight(
             state = resolve(state, unit, target_id, profile, ctx)
     # 40k11 core rules [ext], Hazardous: the tests once the unit has fought.
     state = hazardous_tests(state, unit_id, used, ctx)
+    # 40k11 core rules [ext], Consolidate: once the unit has fought.
+    state = consolidate(state, unit_id, target_id, ctx)
     return add_phase_flag(state, FOUGHT, unit_id)
 
 

@@ -43,6 +43,8 @@ from .constants import (
     CHARGE_ROLL,
     CHARGE_TARGET,
     CHARGED,
+    CONSOLIDATE_DISTANCE,
+    CONSOLIDATE_KIND,
     ENGAGEMENT_RANGE_HORIZONTAL,
     EPS,
     FELL_BACK,
@@ -51,12 +53,16 @@ from .constants import (
     OTHERS_MOVE_THROUGH_FRIENDLY,
     OWN_UNIT_MODELS_MOVE_ONE_AT_A_TIME,
     OWN_UNIT_OTHERS_MOVE_THROUGH_EACH_OTHER,
+    PILE_IN_DISTANCE,
+    PILE_IN_KIND,
     R_17_01,
     R_ADVANCE,
     R_CHARGE,
+    R_CONSOLIDATE,
     R_ENGAGEMENT,
     R_FALL_BACK,
     R_MOVE,
+    R_PILE_IN,
 )
 from .space import extent, footprint, geo_terrain, is_engaged, move_sweep, parts
 from .units import flag_int, flag_value, is_monster_vehicle, live_models, on_table, with_flags
@@ -83,7 +89,13 @@ MOVE_KINDS = ("normal", "advance", "fall_back")
 
 
 def _rule(kind: str) -> str:
-    return {"advance": R_ADVANCE, "fall_back": R_FALL_BACK, "charge": R_CHARGE}.get(kind, R_MOVE)
+    return {
+        "advance": R_ADVANCE,
+        "fall_back": R_FALL_BACK,
+        "charge": R_CHARGE,
+        PILE_IN_KIND: R_PILE_IN,
+        CONSOLIDATE_KIND: R_CONSOLIDATE,
+    }.get(kind, R_MOVE)
 
 
 def is_advance_declaration(action: Move) -> bool:
@@ -121,6 +133,11 @@ def allowance(unit: Unit, kind: str) -> float:
     if kind == "advance":
         roll = flag_int(unit, ADVANCE_ROLL)
         return unit.profile.m + (roll or 0)
+    # 40k11 core rules [ext], Pile In and Consolidate: up to 3" (constants.py).
+    if kind == PILE_IN_KIND:
+        return PILE_IN_DISTANCE
+    if kind == CONSOLIDATE_KIND:
+        return CONSOLIDATE_DISTANCE
     roll = flag_int(unit, CHARGE_ROLL)
     return float(roll or 0)
 
@@ -206,10 +223,17 @@ def _eligibility(state: MatchState, unit: Unit, action: Move) -> Rejection | Non
 
 
 def check_routes(
-    state: MatchState, unit: Unit, kind: str, planned: list[Route], where_possible: bool = True
+    state: MatchState,
+    unit: Unit,
+    kind: str,
+    planned: list[Route],
+    where_possible: bool = True,
+    in_fight: frozenset[str] = frozenset(),
 ) -> Rejection | None:
     """Distance, battlefield edge, models and terrain in the way, and where the models end; a
-    charge move also ends in base contact where possible (``where_possible``, chargecontact.py)."""
+    charge move also ends in base contact where possible (``where_possible``, chargecontact.py).
+    ``in_fight``: the enemy units a Pile In or Consolidation may end within Engagement Range of
+    (40k11 core rules [ext], Pile In, Consolidate; pilein.py)."""
     rule = _rule(kind)
     limit = allowance(unit, kind)
     longest = max((r.length for r in planned), default=0.0)
@@ -246,7 +270,7 @@ def check_routes(
     problem = _through_own_models(unit, mover_mv, kind, sweeps, ends)
     if problem is not None:
         return problem
-    problem = _check_ends(state, unit, kind, planned, ends, others)
+    problem = _check_ends(state, unit, kind, planned, ends, others, in_fight)
     if problem is not None or kind != "charge" or not where_possible:
         return problem
 
@@ -374,7 +398,11 @@ def _check_ends(
     planned: list[Route],
     ends: dict[str, Footprint],
     others: list[tuple[Unit, Model]],
+    in_fight: frozenset[str] = frozenset(),
 ) -> Rejection | None:
+    """No model ends on another; none ends within Engagement Range of an enemy unit, but a charge
+    move's target (which it must reach) and a Pile In's or Consolidation's units ``in_fight``
+    (40k11 core, Charge [ext]; 40k11 core rules [ext], Pile In, Consolidate [decided])."""
     rule = _rule(kind)
     placed = list(ends.items())
     for i, (mid, fp) in enumerate(placed):
@@ -397,6 +425,8 @@ def _check_ends(
                 continue
             if kind == "charge" and u.id == target:
                 reached = True
+                continue
+            if u.id in in_fight:
                 continue
             code = "charge_other_enemy" if kind == "charge" else "ends_in_engagement"
             return reject(
