@@ -175,7 +175,9 @@ def test_unmappable_entries_are_reported_by_name_and_path() -> None:
     assert any("base size" in r.message for r in defaults)  # stated defaults are reported too
     tau = import_roster((FIXTURES / "40k11-tau-empire.ros").read_bytes(), "40k11")
     assert any(r.name == "Titanic" and r.level == "unmapped" for r in tau.report)
-    assert any(r.name == "Deadly Demise D6" for r in tau.report)
+    assert any(r.name == "For The Greater Good" and r.level == "unmapped" for r in tau.report)
+    # 40k11 core rules, Deadly Demise: read as the deadly_demise:X keyword, no longer reported
+    assert not any(r.name.startswith("Deadly Demise") for r in tau.report)
     # profiles the core does not use (abilities, wargear) are reported too, not dropped
     assert any(
         r.name == "Damaged: 1-5 Wounds Remaining" and "Abilities profile" in r.message for r in tau.report

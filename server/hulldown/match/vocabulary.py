@@ -332,6 +332,14 @@ WH40K11 = Vocabulary(
         Term(
             "frame", "FRAME: measured to its closest point, hull or base; turns freely", "40k11 17.02 Frame"
         ),
+        Term(
+            "deadly_demise",
+            "Deadly Demise X: a model destroyed rolls a D6; on a 6 each unit within 6 in suffers X mortal wounds (X a number or dice, d3: rolled per unit)",
+            "40k11 core rules, Deadly Demise",
+            variable=True,
+            bounds=(1, MAX_DAMAGE, "MAX_DAMAGE"),
+            value_kind="count_or_dice",
+        ),
     ),
     weapon_rules=(
         Term("blast", "[BLAST]: may not target a unit engaged with friendly units", "40k11 core, Blast"),

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from ..match.definition_checks import DICE_TARGETS
 from ..match.dice_text import parse_dice
-from ..match.limits import MAX_OBJECTIVE_CONTROL
+from ..match.limits import MAX_DAMAGE, MAX_OBJECTIVE_CONTROL
 from . import dimensions
 from .values import first_int, inches, small_int, target, whole, words
 from .xmltree import Profile, RosterError, Selection
@@ -701,6 +701,22 @@ class WH40K11(EditionReader):
             keyword = _40K11_KEYWORDS.get(anti.group(1))
             return f"anti:{keyword}:{anti.group(2)}" if keyword else None
         return super().weapon_rule(text)
+
+    def unit_rule(self, rule: str) -> tuple[str, Any] | None:
+        """40k11 core rules, Deadly Demise X: ``deadly_demise:X`` (X a whole number or dice,
+        ``Deadly Demise D3`` is ``deadly_demise:d3``, rolled for each unit it hits)."""
+        found = re.fullmatch(r"deadly demise\s+(\S+)", rule.strip().lower())
+        if found:
+            value = found.group(1)
+            if (value.isdigit() and 1 <= int(value) <= MAX_DAMAGE) or (
+                not value.isdigit() and parse_dice(value) is not None
+            ):
+                return "keyword", f"deadly_demise:{value}"
+            return (
+                "unmapped",
+                f"{rule!r}: a match definition takes deadly_demise:X for X a number or dice: ignored",
+            )
+        return super().unit_rule(rule)
 
     def check_system(self, system_id: str, system_name: str) -> None:
         if system_id == "sys-352e-adc2-7639-d6a9":

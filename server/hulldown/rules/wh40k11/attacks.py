@@ -33,7 +33,6 @@ from .constants import (
     HAZARDOUS_MORTAL_WOUNDS,
     HIT_MODIFIER_CAP,
     LETHAL_HITS,
-    MIN_RANDOM_VALUE,
     R_ANTI,
     R_COVER,
     R_DAMAGE,
@@ -52,7 +51,8 @@ from .constants import (
     TWIN_LINKED,
     WOUND_MODIFIER_CAP,
 )
-from .destroyed import destroyed_transport
+from .demise import model_destroyed
+from .dice import roll_dice
 from .units import anti_need, dice_rule, is_monster_vehicle, rule_number, sustained_dice
 from .wounds import inflict
 
@@ -107,16 +107,6 @@ def with_abilities(p: AttackProfile, weapon: Weapon, target: Unit) -> AttackProf
         anti=anti_need(weapon, target),
         devastating=DEVASTATING_WOUNDS in rules,
     )
-
-
-def roll_dice(expr: DiceExpr, ctx: ApplyContext, purpose: str) -> int:
-    """40k11 core rules [ext], Random characteristics: roll ``expr`` (a D3 is a D6 halved, rounded
-    up: docs/rules-notes.md, Dice); never below MIN_RANDOM_VALUE [decided]."""
-    total = expr.bonus
-    for _ in range(expr.count):
-        die = ctx.roll(purpose, f"D{expr.sides}")
-        total += (die + 1) // 2 if expr.sides == 3 else die
-    return max(MIN_RANDOM_VALUE, total)
 
 
 def roll_attacks(expr: DiceExpr | None, fixed: int, attacker: Unit, label: str, ctx: ApplyContext) -> int:
@@ -338,12 +328,13 @@ def resolve(
             ctx.log(f"{target.name} saves on {save_text}.", R_SAVE)
             continue
         damage, how = attack_damage(p, ctx)
+        alive = {m.id for m in target.models.values() if m.alive}
         target, what = inflict(target, damage, ctx)
         ctx.log(f"{target.name} takes {damage} damage{how}: {what}.", rule, damage=damage)
-        if target.destroyed and target.passengers:
-            # 40k11 core rules, Transports, Destroyed Transport: the units aboard disembark before
-            # the transport is removed (module ``destroyed``).
-            state = destroyed_transport(replace_unit(state, target), target.id, ctx)
+        for mid in sorted(alive - {m.id for m in target.models.values() if m.alive}):
+            # 40k11 core rules, Transports, Destroyed Transport, then Deadly Demise: the units
+            # aboard disembark, then the destroyed model's Deadly Demise roll (module ``demise``).
+            state = model_destroyed(replace_unit(state, target), target.id, mid, ctx)
             target = state.units[target.id]
     return replace_unit(state, target)
 

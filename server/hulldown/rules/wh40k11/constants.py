@@ -27,6 +27,7 @@ TORRENT: Final = "torrent"
 TWIN_LINKED: Final = "twin_linked"
 LETHAL_HITS: Final = "lethal_hits"
 SUSTAINED_HITS: Final = "sustained_hits"  # sustained_hits:X
+DEADLY_DEMISE: Final = "deadly_demise"  # a unit keyword, deadly_demise:X (X a number or dice)
 ANTI: Final = "anti"  # anti:KEYWORD:X
 DEVASTATING_WOUNDS: Final = "devastating_wounds"
 MELTA: Final = "melta"  # melta:X
@@ -77,6 +78,7 @@ R_TRANSPORTS: Final = "40k11 core rules, Transports"
 R_EMBARK: Final = "40k11 core rules, Transports: Embark"
 R_DISEMBARK: Final = "40k11 core rules, Transports: Disembark"
 R_DESTROYED_TRANSPORT: Final = "40k11 core rules, Transports: Destroyed Transport"
+R_DEADLY_DEMISE: Final = "40k11 core rules, Deadly Demise"
 R_PILE_IN: Final = "40k11 core rules, Pile In"
 R_CONSOLIDATE: Final = "40k11 core rules, Consolidate"
 R_BATTLE_SHOCK: Final = "40k11 core rules, Battle-shock"
@@ -292,3 +294,16 @@ NO_CHARGE: Final = "no_charge"
 
 # Length tolerance (inches) for "within" comparisons.
 EPS: Final = 1e-9
+
+# --- Deadly Demise (40k11 core rules [ext]: the rule text the 40k11 rosters carry, as the published
+# 10th edition's) -----------------------------------------------------------------------------------
+# Each time a model with Deadly Demise X is destroyed, after the units embarked within it have made
+# their emergency disembark moves, one D6: on DEADLY_DEMISE_ON each unit within DEADLY_DEMISE_RANGE
+# of that model suffers X mortal wounds (a random X rolled separately for each unit) [ext].
+# [decided]: it is resolved as the model is destroyed by an attack (as the Destroyed Transport here),
+# not after the attacking unit's remaining attacks; the units hurt are the other units on the table
+# (not the destroyed model's own unit, not embarked units), in unit id order; a model destroyed by
+# these mortal wounds that has Deadly Demise rolls for it in turn (each model is destroyed once, so
+# the chain ends) (rules/wh40k11/demise.py).
+DEADLY_DEMISE_ON: Final = 6
+DEADLY_DEMISE_RANGE: Final = 6.0

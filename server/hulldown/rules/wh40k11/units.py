@@ -14,7 +14,7 @@ from msgspec.structs import replace
 
 from ...match.dice_text import DiceExpr, parse_dice
 from ...match.state import MatchState, Model, Unit, Weapon
-from .constants import ANTI, BLAST, CLOSE_QUARTERS, FRAME, MONSTER, SUSTAINED_HITS, VEHICLE
+from .constants import ANTI, BLAST, CLOSE_QUARTERS, DEADLY_DEMISE, FRAME, MONSTER, SUSTAINED_HITS, VEHICLE
 
 
 def is_monster_vehicle(unit: Unit) -> bool:
@@ -65,6 +65,16 @@ def anti_need(weapon: Weapon, target: Unit) -> int | None:
             if target.has(keyword) and need.isdigit():
                 needs.append(int(need))
     return min(needs) if needs else None
+
+
+def deadly_demise(unit: Unit) -> str | None:
+    """40k11 core rules [ext], Deadly Demise X: the X of the unit's ``deadly_demise:X`` keyword (a
+    whole number or a dice expression such as ``d3``), or None without it."""
+    prefix = f"{DEADLY_DEMISE}:"
+    for keyword in unit.keywords:
+        if keyword.startswith(prefix):
+            return keyword[len(prefix) :]
+    return None
 
 
 def is_blast(weapon: Weapon) -> bool:
