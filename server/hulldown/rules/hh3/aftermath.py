@@ -13,7 +13,7 @@ resolution).
 #
 # [decided] The direction: the published move heads for the nearest battlefield edge of the
 # unit's deployment zone; here every model of the unit moves on one straight line directly away
-# from the nearest enemy model of the combat (FALL_BACK_AWAY_FROM_ENEMY), so the unit keeps its
+# from the nearest enemy model of the combat, so the unit keeps its
 # formation. A model stops where that line would take its base off the table or its path into
 # impassable terrain; from there it steps back (FALL_BACK_STEP) until its end is off every model
 # and more than 1" from every enemy model; with no such end it stays where it is. A model
@@ -52,8 +52,8 @@ R_AFTERMATH = f"{R_RESOLUTION}, Aftermath"
 R_FALL_BACK = f"{R_RESOLUTION}, Aftermath (Fall Back)"
 R_FALL_BACK_EDGE = "hh3 core, Rout Sub-Phase, Falling Back (battlefield edge)"
 # [decided] Falling back units move straight away from the nearest enemy model of the combat
-# (the published direction, the unit's own battlefield edge, is not modelled).
-FALL_BACK_AWAY_FROM_ENEMY = True
+# (the published direction, the unit's own battlefield edge, is not modelled: docs/rules-notes.md,
+# hh3 Combat resolution).
 # [decided] How far a model steps back from where the line stops it, looking for a legal end.
 FALL_BACK_STEP = 0.05
 # Bisection steps for where the straight line leaves the table or meets impassable terrain.
@@ -101,7 +101,7 @@ def _may_consolidate(state: MatchState, unit: Unit, units: list[Unit], fell_back
 def fall_back(state: MatchState, unit: Unit, enemies: list[Unit], ctx: ApplyContext) -> MatchState:
     """hh3 core, Resolution Sub-Phase, Aftermath (Fall Back) with the Rout Sub-Phase's Falling Back
     move: one die for the unit, each model moves its Initiative plus the die, straight away from
-    the nearest enemy model (FALL_BACK_AWAY_FROM_ENEMY), stopping at the table edge or impassable
+    the nearest enemy model [decided], stopping at the table edge or impassable
     terrain, never ending on a model or within 1" of an enemy model. A unit with a model that
     reached the battlefield edge then makes the edge's Leadership Check (``_edge_check``)."""
     standing = [e for e in enemies if on_table(e)]
