@@ -193,4 +193,7 @@ async def test_a_spent_one_shot_weapon_is_named_on_the_chip_and_the_board(
     assert chips == ["seeker fired (One Shot)"]
     label = await page.text_content("#board text.status-label[data-unit='crew']")
     assert label == "seeker fired (One Shot)"
+    await page.click("#units li[data-unit='crew'] .unit-title")
+    line = page.locator("#unit-panel .card[data-unit='crew'] li.status-line[data-status='one_shot:seeker']")
+    assert await line.inner_text() == "seeker fired: [ONE SHOT], it cannot be fired again this battle"
     assert errors == []

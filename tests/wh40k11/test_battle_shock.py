@@ -6,7 +6,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from hulldown.match.actions import EndPhase, Move
-from hulldown.match.state import MatchState, Point, Unit
+from hulldown.match.state import MatchState, Point, Side, Unit
 from hulldown.match.turns import end_player_turn
 from hulldown.missions.control import control
 from hulldown.missions.model import ObjectiveMarker
@@ -23,9 +23,9 @@ def _lose(unit: Unit, *mids: str) -> Unit:
     return replace(unit, models=models)
 
 
-def boyz(dead: int, side: str = "a", x: float = 10.0) -> Unit:
+def boyz(dead: int, side: Side = "a", x: float = 10.0) -> Unit:
     """Ten Boyz (Ld 7+), ``dead`` of them dead."""
-    unit = infantry("boyz", side, [(x + 2 * i, 10.0) for i in range(10)], ld=7)  # type: ignore[arg-type]
+    unit = infantry("boyz", side, [(x + 2 * i, 10.0) for i in range(10)], ld=7)
     unit = replace(unit, name="Boyz")
     return _lose(unit, *[f"boyz-{i}" for i in range(1, dead + 1)])
 

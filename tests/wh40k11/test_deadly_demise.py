@@ -12,7 +12,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from hulldown.match.actions import Fire, Shoot
-from hulldown.match.state import MatchState, Unit
+from hulldown.match.state import MatchState, Side, Unit
 
 from .builders import infantry, rolls, state, step, take_proposal, vehicle, weapon
 
@@ -25,9 +25,9 @@ def trukk(demise: str = "d3", *, transport: bool = False) -> Unit:
     return replace(t, profile=replace(t.profile, capacity=12)) if transport else t
 
 
-def nob(uid: str, side: str, x: float, y: float, w: int = 5) -> Unit:
+def nob(uid: str, side: Side, x: float, y: float, w: int = 5) -> Unit:
     """One 32 mm model (radius 0.63 in) with ``w`` wounds and no save worth taking."""
-    return infantry(uid, side, [(x, y)], w=w, sv=None)  # type: ignore[arg-type]
+    return infantry(uid, side, [(x, y)], w=w, sv=None)
 
 
 def scene(demise: str = "d3") -> MatchState:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from hulldown.match.actions import Fight
-from hulldown.match.state import MatchState
+from hulldown.match.state import MatchState, Unit
 from hulldown.rules.wh40k11.allocation import DECISION_ALLOCATE
 from hulldown.rules.wh40k11.constants import BASE_CONTACT, PILE_IN_CONTACT_GAP
 from hulldown.rules.wh40k11.space import model_distance
@@ -17,12 +17,12 @@ from .builders import infantry, rolls, state, step, take_proposal
 DIAMETER = 32 / 25.4  # two 32 mm bases touching, centre to centre (1.26")
 
 
-def scene(gap: float, *extra: object) -> MatchState:
+def scene(gap: float, *extra: Unit) -> MatchState:
     """squad-1 in base contact with foe-1 at (20, 24); squad-2 straight below foe-1 with ``gap``
     inches between the bases."""
     squad = infantry("squad", "a", [(20 - DIAMETER, 24), (20, 24 - DIAMETER - gap)])
     foe = infantry("foe", "b", [(20, 24)], w=3)
-    return state(squad, foe, *extra, phase="fight")  # type: ignore[arg-type]
+    return state(squad, foe, *extra, phase="fight")
 
 
 def texts(s: MatchState) -> list[str]:

@@ -17,11 +17,18 @@ NEAR = 20.0  # target model at (20, 10): about 8.7", within half of 24"
 
 
 def _duel(
-    rules: tuple[str, ...], *, x: float = FAR, shots: int = 1, d: int = 1, **target: object
+    rules: tuple[str, ...],
+    *,
+    x: float = FAR,
+    shots: int = 1,
+    d: int = 1,
+    w: int = 1,
+    sv: int | None = 3,
+    inv: int | None = None,
 ) -> MatchState:
     gun = weapon("gun", "shooter-1", rng=24, shots=shots, d=d, rules=rules)
     shooter = infantry("shooter", "a", [(10, 10)], weapons=(gun,))
-    victim = infantry("victim", "b", [(x, 10)], **target)  # type: ignore[arg-type]
+    victim = infantry("victim", "b", [(x, 10)], w=w, sv=sv, inv=inv)
     return state(shooter, victim, phase="shooting")
 
 

@@ -14,6 +14,8 @@ A Rhino's hull is 4.5" long: its front is 2.25" ahead of its centre.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from hulldown.match.actions import Move
@@ -22,6 +24,9 @@ from hulldown.rules.measure import action_facts
 from hulldown.rules.wh40k7.tankshock import halt
 
 from .builders import act, infantry, make_state, rhino, ruin, vehicle
+
+# A stop-short case: the state, the declared move, where it stops (in along) and what stops it.
+Scenario = Callable[[], tuple[MatchState, Move, float, str]]
 
 R = 25.0 / 25.4 / 2  # a 25 mm base's radius in inches
 
@@ -84,8 +89,8 @@ def _edge() -> tuple[MatchState, Move, float, str]:
 @pytest.mark.parametrize(
     "scenario", [_friendly, _locked, _enemy_vehicle, _locked_walker_rammed, _impassable, _edge]
 )
-def test_the_halt_a_check_foresees_is_where_the_move_ends(scenario: object) -> None:
-    state, move, after, because = scenario()  # type: ignore[operator]
+def test_the_halt_a_check_foresees_is_where_the_move_ends(scenario: Scenario) -> None:
+    state, move, after, because = scenario()
     found = halt(state, move)
     assert found is not None
     assert found.distance == pytest.approx(after, abs=1e-6)

@@ -38,6 +38,11 @@ class DiceExhausted(Exception):
     """A fixed dice source was asked for more dice than the test supplied."""
 
 
+def d3_face(d6: int) -> int:
+    """A D3 read from a D6: ceil(D6 / 2) (docs/rules-notes.md, All editions, Dice)."""
+    return (d6 + 1) // 2
+
+
 def derive_die(seed: bytes, match_id: str, seq: int, i: int, nonce: str = "") -> int:
     """Derive die ``i`` of event ``seq`` from the match seed (docs/architecture.md section 8)."""
     message = f"{match_id}:{seq}:{i}:{nonce}".encode()

@@ -55,7 +55,6 @@ from .core import (
     R_INITIATIVE_STEP,
     R_SETUP_MOVE,
     R_VOLLEY,
-    STRIKE_BACK,
     VEHICLE_WS,
     alive_models,
     at_least,
@@ -448,10 +447,10 @@ def _strikers(
 
 
 def strikes_back(state: MatchState, target: Unit, ctx: ApplyContext) -> bool:
-    """hh3 core, Fight Sub-Phase: the fought unit's engaged models strike back (STRIKE_BACK) unless
+    """hh3 core, Fight Sub-Phase: the fought unit's engaged models strike back unless
     it is a vehicle (hh3 Vehicles, Combat: a vehicle does not attack) or already struck in a combat
     this Assault phase (a unit attacks in one combat per Assault phase)."""
-    if not STRIKE_BACK or is_vehicle(target):
+    if is_vehicle(target):
         return False
     if target.flag(F_STRUCK_BACK):
         ctx.log(

@@ -164,10 +164,6 @@ DISORDERED_STRIKES_AT_STEP_1 = True
 # unit's (hh3 core, Resolving an Initiative Step: "starting with the Active player"); each side's
 # models in unit order. The order only fixes the dice sequence: the step's strikes are simultaneous.
 ACTIVE_STRIKES_FIRST_IN_STEP = True
-# hh3 core, Fight Sub-Phase [ext]: the charged infantry unit's engaged models strike back at the
-# unit that fights it (both sides of a combat attack in its combat round). Vehicles never attack
-# (hh3 Vehicles, Combat).
-STRIKE_BACK = True
 
 
 def in_challenge(unit: Unit, model_id: str) -> bool:

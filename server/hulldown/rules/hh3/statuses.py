@@ -89,15 +89,21 @@ def repair_dice(unit: Unit) -> int:
     return 1 + (rule_value(unit.keywords, REPAIR_DICE_KEYWORD) or 0)
 
 
+def _check_2d6(ctx: ApplyContext, purpose: str, need: int) -> bool:
+    """The 2D6 of hh3 core, Cool Checks and Leadership Checks: passed when the total is equal to
+    or less than ``need``; the second die carries the total and the verdict."""
+    first = ctx.roll(purpose, f"2D6 <= {need}")
+    second = ctx.roll(purpose, f"2D6 <= {need}")
+    total = first + second
+    passed = total <= need
+    ctx.set_outcome(f"{total}: {'passed' if passed else 'failed'}")
+    return passed
+
+
 def cool_check(unit: Unit, ctx: ApplyContext, why: str) -> bool:
     """hh3 core, Cool Checks: 2D6, passed when the total is equal to or less than Cool."""
     cool = lent_characteristic(unit, "cool")  # a Paragon lends its Cool (seed glossary)
-    first = ctx.roll(f"Cool check ({why})", f"2D6 <= {cool}")
-    second = ctx.roll(f"Cool check ({why})", f"2D6 <= {cool}")
-    total = first + second
-    passed = total <= cool
-    ctx.set_outcome(f"{total}: {'passed' if passed else 'failed'}")
-    return passed
+    return _check_2d6(ctx, f"Cool check ({why})", cool)
 
 
 def leadership_check(unit: Unit, ctx: ApplyContext, purpose: str, modifier: int = 0) -> tuple[bool, int]:
@@ -105,10 +111,4 @@ def leadership_check(unit: Unit, ctx: ApplyContext, purpose: str, modifier: int 
     Leadership plus ``modifier`` (a Paragon lends its Leadership: seed glossary). Returns whether
     it passed and the Leadership tested on (before the modifier)."""
     ld = lent_characteristic(unit, "ld")
-    need = ld + modifier
-    first = ctx.roll(purpose, f"2D6 <= {need}")
-    second = ctx.roll(purpose, f"2D6 <= {need}")
-    total = first + second
-    passed = total <= need
-    ctx.set_outcome(f"{total}: {'passed' if passed else 'failed'}")
-    return passed, ld
+    return _check_2d6(ctx, purpose, ld + modifier), ld

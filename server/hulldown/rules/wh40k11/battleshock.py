@@ -1,8 +1,8 @@
 """40k11 core rules [ext], Battle-shock: Below Half-strength units test in the Command phase.
 
 A unit of the player whose Command phase it is, on the battlefield and Below Half-strength, takes a
-Battle-shock test as that player ends the phase (constants.BATTLE_SHOCK_AT_END_OF_COMMAND_PHASE
-[decided]): 2D6, passed on at least its Leadership. A failed test makes it Battle-shocked (status
+Battle-shock test as that player ends the phase (edition._apply_end_phase [decided]): 2D6, passed
+on at least its Leadership. A failed test makes it Battle-shocked (status
 ``battle_shocked``) until the start of its player's next Command phase. While Battle-shocked its
 Objective Control is 0 (missions/control.py) and a Fall Back move takes Desperate Escape tests
 (``desperate_escape``, called by movement.apply_move). docs/rules-notes.md, 40k11, Battle-shock.

@@ -153,8 +153,8 @@ BATTLE_SHOCKED: Final = "battle_shocked"
 # number: Ld 7 is 7+).
 BATTLE_SHOCK_DICE: Final = 2
 # When the tests are taken [decided]: as the player ends its Command phase (EndPhase in the
-# Command phase), so every test is one step of the fold, never a side effect of a turn change.
-BATTLE_SHOCK_AT_END_OF_COMMAND_PHASE: Final = True
+# Command phase: edition._apply_end_phase), so every test is one step of the fold, never a side
+# effect of a turn change.
 # How long it lasts: "until the start of your next Command phase" - the status expires at the
 # end of the opponent's player turn that follows (expiry = this player turn + 1, match/turns.py
 # expire_statuses), so it is gone before the player's next Command phase and its new tests.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...match.context import ApplyContext
 from ...match.dice_text import DiceExpr
+from ..dice import d3_face
 from .constants import MIN_RANDOM_VALUE
 
 
@@ -14,5 +15,5 @@ def roll_dice(expr: DiceExpr, ctx: ApplyContext, purpose: str) -> int:
     total = expr.bonus
     for _ in range(expr.count):
         die = ctx.roll(purpose, f"D{expr.sides}")
-        total += (die + 1) // 2 if expr.sides == 3 else die
+        total += d3_face(die) if expr.sides == 3 else die
     return max(MIN_RANDOM_VALUE, total)

@@ -35,7 +35,7 @@ from ..phases import PHASES_40K11, end_phase
 from . import transports
 from .battleshock import battle_shock_tests
 from .charge import apply_charge, validate_charge
-from .constants import BATTLE_SHOCK_AT_END_OF_COMMAND_PHASE, EDITION, R_CORE
+from .constants import EDITION, R_CORE
 from .fight import FIGHT_DECISION, apply_fight, offer_or_end, resume_fight_decision, validate_fight
 from .movement import MOVE_KINDS, apply_move, pivot_as_move, validate_move
 from .shooting import apply_shoot, validate_shoot
@@ -44,10 +44,10 @@ from .shooting import apply_shoot, validate_shoot
 def _apply_end_phase(state: MatchState, side: Side, action: EndPhase, ctx: ApplyContext) -> MatchState:
     """40k11 Fight phase: the phase ends once neither side has a unit left to fight. 40k11 core
     rules [ext], Battle-shock: ending the Command phase takes the active player's Battle-shock
-    tests first (constants.BATTLE_SHOCK_AT_END_OF_COMMAND_PHASE)."""
+    tests first [decided: docs/rules-notes.md, 40k11 Battle-shock, When]."""
     if state.phase == "fight":
         return offer_or_end(state, ctx)
-    if state.phase == "command" and BATTLE_SHOCK_AT_END_OF_COMMAND_PHASE:
+    if state.phase == "command":
         state = battle_shock_tests(state, ctx)
     return end_phase(state, PHASES_40K11, ctx)
 

@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable
 
 from ...match.context import ApplyContext
+from ..dice import d3_face
 
 SCATTER_HIT_FACES = (1, 2)
 SCATTER_MAJOR_STEP = 60.0
@@ -40,7 +41,7 @@ def dice(ctx: ApplyContext, n: int, purpose: str, target: str = "") -> list[int]
 
 def d3(ctx: ApplyContext, purpose: str) -> int:
     """D3 = ceil(D6 / 2) (docs/rules-notes.md, All editions, Dice)."""
-    return (ctx.roll(purpose, "D3") + 1) // 2
+    return d3_face(ctx.roll(purpose, "D3"))
 
 
 def two_d6(ctx: ApplyContext, purpose: str, target: str = "") -> tuple[int, int]:

@@ -2,7 +2,7 @@
 // action goes through the JS client (act with an action id, safe retries); a drag is checked
 // live against the server (POST /check) and acted on release; every answer is shown where the
 // player acted. Plain ES modules, no build step.
-import { Board } from "./js/board.js";
+import { Board, oneShotWeapon } from "./js/board.js";
 import { HulldownClient, checkAction, getLog } from "./js/hulldown-client.js";
 import { OddsLines } from "./js/odds-line.js";
 import { actionLabel, optionLabel } from "./js/option-label.js";
@@ -31,10 +31,8 @@ const STATUS_TEXT = {
   reserves: "in Reserves",
 };
 
-// 40k11 [ONE SHOT]: a fired weapon is kept as the status `one_shot:<weapon id>` (docs/rules-notes.md,
-// 40k11 Weapon abilities); the card names the weapon.
-const oneShotText = (unit, weaponId) =>
-  `${(unit.weapons[weaponId] || {}).name || weaponId} fired: [ONE SHOT], it cannot be fired again this battle`;
+// 40k11 [ONE SHOT]: the card names the fired weapon (js/board.js oneShotWeapon).
+const oneShotText = (weapon) => `${weapon} fired: [ONE SHOT], it cannot be fired again this battle`;
 
 const MOVE_KINDS = {
   "40k7": ["normal", "run", "flat_out", "tank_shock", "ram"],
@@ -424,17 +422,18 @@ function unitCard(unit) {
   // A unit arriving from reserve this turn is no longer simply "in Reserves": it is placed in this
   // Movement phase, or goes back (docs/missions.md "Reserves and arrivals").
   const arrivingNow = whereIs(unit.id) === "arriving";
-  const statuses = Object.entries(unit.statuses).map(([name, until]) =>
-    h(
+  const statuses = Object.entries(unit.statuses).map(([name, until]) => {
+    const fired = oneShotWeapon(unit, name);
+    return h(
       "li",
       { class: "status-line", "data-status": name },
       name === "reserves" && arrivingNow
         ? `arriving from Reserves - placed in this Movement phase, else ${edition === "40k11" ? "it stays in Strategic Reserves" : "back into Reserve"}`
-        : name.startsWith("one_shot:")
-          ? oneShotText(unit, name.slice("one_shot:".length))
+        : fired !== null
+          ? oneShotText(fired)
           : `${STATUS_TEXT[name] || name} - ${until > 0 ? `until the end of player turn ${until}` : "until removed"}`,
-    ),
-  );
+    );
+  });
   // A wrecked or destroyed unit says so instead of listing the statuses it had when it fell.
   if (unit.wreck || unit.destroyed) rows.push(h("div", { class: "fate", "data-fate": unit.wreck ? "wreck" : "destroyed" }, unit.wreck ? "Wrecked: left on the table as a wreck" : "Destroyed"));
   else if (statuses.length) rows.push(h("ul", { class: "status-list" }, ...statuses));

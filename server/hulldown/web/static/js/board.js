@@ -68,15 +68,19 @@ export function untilText(until, view) {
   return `until the end of side ${name}'s turn in game turn ${Math.ceil(until / 2)}`;
 }
 
-// A status's short name as the chips and board labels show it. 40k11 [ONE SHOT] keeps a fired
-// weapon as `one_shot:<weapon id>` (docs/rules-notes.md, 40k11 Weapon abilities): it reads
+// 40k11 [ONE SHOT] keeps a fired weapon as the status `one_shot:<weapon id>` (docs/rules-notes.md,
+// 40k11 Weapon abilities): the fired weapon's name for such a status, else null.
+export function oneShotWeapon(unit, name) {
+  if (!name.startsWith("one_shot:")) return null;
+  const id = name.slice("one_shot:".length);
+  return (unit.weapons[id] || {}).name || id;
+}
+
+// A status's short name as the chips and board labels show it: a spent One Shot weapon reads
 // "<weapon> fired (One Shot)"; other statuses read their name.
 export function statusName(unit, name) {
-  if (name.startsWith("one_shot:")) {
-    const id = name.slice("one_shot:".length);
-    return `${(unit.weapons[id] || {}).name || id} fired (One Shot)`;
-  }
-  return name.replace(/_/g, " ");
+  const fired = oneShotWeapon(unit, name);
+  return fired !== null ? `${fired} fired (One Shot)` : name.replace(/_/g, " ");
 }
 
 function statusText(unit, view) {
