@@ -67,6 +67,8 @@ class DispatchTable:
         self.phases = phases
         self._turn_rule = turn_rule
         self._entries: dict[type, _Handlers | _Unsupported] = {}
+        # The appliers of the handled kinds, for ``apply`` (one lookup per action folded).
+        self._appliers: dict[type, Callable[[MatchState, Side, Any, ApplyContext], MatchState]] = {}
         self._decisions: dict[str, Resume] = {}
         # The kinds of move (``Move.kind``) the edition has; declared with :meth:`move_kinds`.
         self._move_kinds: frozenset[str] = frozenset()
@@ -105,6 +107,8 @@ class DispatchTable:
         if kind in self._entries:
             raise ValueError(f"{self.edition}: {kind.__name__} declared twice")
         self._entries[kind] = entry
+        if isinstance(entry, _Handlers):
+            self._appliers[kind] = entry.apply
 
     def missing(self) -> list[str]:
         """The play action kinds this table neither handles nor declares unsupported."""
@@ -140,6 +144,9 @@ class DispatchTable:
 
     def apply(self, state: MatchState, side: Side, action: PlayAction, ctx: ApplyContext) -> MatchState:
         """Apply a validated action. Total: an action this edition does not know changes nothing."""
+        applier = self._appliers.get(type(action))
+        if applier is not None:
+            return applier(state, side, action, ctx)
         if isinstance(action, Decide):
             pending = state.pending
             if pending is None:
@@ -149,7 +156,4 @@ class DispatchTable:
                 ctx.log(f"Unknown decision {pending.kind!r} cleared.", self._turn_rule)
                 return replace(state, pending=None)
             return resume(state, pending, action.choice, ctx)
-        entry = self._entries.get(type(action))
-        if entry is None or isinstance(entry, _Unsupported):
-            return state
-        return entry.apply(state, side, action, ctx)
+        return state  # a kind the edition does not support, or none it knows

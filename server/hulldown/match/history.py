@@ -39,7 +39,7 @@ from .actions import PLAY_ACTION_KINDS, Action, TakebackAnswer, TakebackRequest,
 from .context import ApplyContext
 from .events import Event
 from .hashing import state_hash
-from .reducer import evolve
+from .reducer import evolve, play, window
 from .rejection import Rejection, reject
 from .state import LOG_WINDOW, LineStep, LogEntry, MatchState, Side, UndoMark, other_side
 from .victory import apply_victory
@@ -280,16 +280,13 @@ def evolve_with_history(
     body = event.body
     by = event.by
     kind = type(body)
+    if kind in _GAME_ACTION_KINDS and by != "system":
+        return _game_action(state, event, by, dice, ctx)
     if kind not in _HISTORY_KINDS:
         new = evolve(state, event, dice, ctx)
         if by == "system":
             return new
-        acted = {**new.acted, by: event.seq}
-        if kind not in _GAME_ACTION_KINDS:
-            return replace(new, acted=acted)
-        step = LineStep(event.seq, by, action_name(body), len(dice.rolls), origin(state))
-        # One copy for both; the victory check reads neither.
-        return apply_victory(replace(new, line=step, acted=acted))
+        return replace(new, acted={**new.acted, by: event.seq})
     match body:
         case Undo():
             new = _undo(state, event, state_at)
@@ -300,6 +297,34 @@ def evolve_with_history(
     if by != "system":
         new = replace(new, acted={**new.acted, by: event.seq})
     return new
+
+
+def _game_action(
+    state: MatchState, event: Event, by: Side, dice: Dice, ctx: ApplyContext | None
+) -> MatchState:
+    """A player's game action (the common event): ``reducer.evolve``'s fold of a play action,
+    with its seq, log lines, line of play and ``acted`` stamped on in one copy, then the victory
+    check on that state (its line, if any, follows the action's)."""
+    seq = event.seq
+    if ctx is None:
+        ctx = ApplyContext(seq, dice, state.log_count)
+    new = play(state, event, ctx)
+    ctx.flush()
+    entries = ctx.entries
+    step = LineStep(seq, by, action_name(event.body), len(dice.rolls), origin(state))
+    acted = {**new.acted, by: seq}
+    if not entries:
+        return apply_victory(replace(new, seq=seq, line=step, acted=acted))
+    return apply_victory(
+        replace(
+            new,
+            seq=seq,
+            log=window(new.log, entries),
+            log_count=new.log_count + len(entries),
+            line=step,
+            acted=acted,
+        )
+    )
 
 
 def origin(state: MatchState) -> int:

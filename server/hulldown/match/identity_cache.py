@@ -8,6 +8,7 @@ an object here and reuse it while the object lives on in later states.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
@@ -78,5 +79,15 @@ class LastOne(Generic[K, V]):
         return None
 
     def put(self, obj: K, value: V) -> V:
+        self._entry = (obj, value)
+        return value
+
+    def get_or_make(self, obj: K, make: Callable[[K], V]) -> V:
+        """The value for ``obj``: the kept one when ``obj`` was the last asked about, else
+        ``make(obj)``, kept (``get`` and ``put`` in one call)."""
+        entry = self._entry
+        if entry is not None and entry[0] is obj:
+            return entry[1]
+        value = make(obj)
         self._entry = (obj, value)
         return value

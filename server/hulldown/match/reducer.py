@@ -55,11 +55,7 @@ def evolve(state: MatchState, event: Event, dice: Dice, ctx: ApplyContext | None
     if ctx is None:
         ctx = ApplyContext(event.seq, dice, state.log_count)
     if type(body) not in _STREAM_KINDS:
-        # Every other event is a play action: the edition's dispatch table applies it, pausing
-        # on a decision taken in its middle (match/suspend.py).
-        new = apply_play(state, "a" if event.by == "a" else "b", cast(PlayAction, body), ctx)
-        if state.mission is not None and new.suspended is None:
-            new = after_action(state, new, ctx)
+        new = play(state, event, ctx)
     else:
         match body:
             case MatchCreated():
@@ -100,6 +96,18 @@ def evolve(state: MatchState, event: Event, dice: Dice, ctx: ApplyContext | None
     if not entries:
         return replace(new, seq=event.seq)
     return replace(new, seq=event.seq, log=window(new.log, entries), log_count=new.log_count + len(entries))
+
+
+def play(state: MatchState, event: Event, ctx: ApplyContext) -> MatchState:
+    """A play action (every event but the stream's own, ``_STREAM_KINDS``) applied by the
+    edition's dispatch table, pausing on a decision taken in its middle (match/suspend.py), then
+    the mission's steps after it. The lines it wrote are in ``ctx``: the caller stamps the seq
+    and the log on the state (``evolve``; ``history.evolve_with_history`` in the same copy as
+    the line of play)."""
+    new = apply_play(state, "a" if event.by == "a" else "b", cast(PlayAction, event.body), ctx)
+    if state.mission is not None and new.suspended is None:
+        new = after_action(state, new, ctx)
+    return new
 
 
 def evolve_logged(state: MatchState, event: Event, dice: Dice) -> tuple[MatchState, list[LogEntry]]:

@@ -26,7 +26,7 @@ from . import doc_refs
 from .actions import Decide, PlayAction
 from .context import ApplyContext
 from .decisions import UNANSWERED, Checked, Recorded, Suspend
-from .editions import rules_for
+from .editions import EDITIONS, rules_for
 from .rejection import Rejection, reject
 from .state import Answer, MatchState, Side, Suspended
 
@@ -88,14 +88,17 @@ def _fold(
     faces: tuple[int, ...],
     answers: tuple[Answer, ...],
 ) -> MatchState:
-    dice = ReplayedDice(faces, ctx.dice)
-    ctx.use_dice(dice)
+    # The faces an earlier event of the action drew come first; with none (the common case)
+    # the event's own dice serve as they are.
+    replayed = ReplayedDice(faces, ctx.dice) if faces else None
+    if replayed is not None:
+        ctx.use_dice(replayed)
     # The callback makes a reference cycle (ctx -> answerer -> ctx) that only the garbage
     # collector frees: it is only made when there are recorded answers to hand out.
     auto = start.options.auto_decide
     ctx.answerer = Recorded(answers, auto, resumed=ctx.discard_replayed) if answers else UNANSWERED[auto]
     try:
-        return rules_for(start.edition).apply(start, side, action, ctx)
+        return EDITIONS[start.edition].apply(start, side, action, ctx)
     except Suspend as paused:
         decision = paused.decision
         ctx.log(
@@ -110,11 +113,17 @@ def _fold(
             suspended=Suspended(
                 action=msgspec.json.encode(action).decode(),
                 by=side,
-                faces=dice.drawn,
+                faces=replayed.drawn if replayed is not None else _drawn(ctx.dice),
                 answers=answers,
                 before=start.pending,
             ),
         )
+
+
+def _drawn(dice: Dice) -> tuple[int, ...]:
+    """Every face the event's own dice handed out: a ``Dice`` serves one event
+    (rules/dice.py), so its ``rolls`` are this fold's."""
+    return tuple(r.value for r in dice.rolls)
 
 
 def check_answer(state: MatchState, action: Decide) -> Rejection | None:

@@ -30,6 +30,11 @@ from .timeline_index import ActionEntry, PhaseStart, TimelineIndex, UndoneAction
 
 DiceFor = Callable[[Event], Dice]
 
+# The recent states ``fold_history`` keeps: enough for a run of undos (n undos in a row reach
+# back 2n states); a state further back (a takeback to an earlier turn) is refolded from the
+# checkpoint before it, as it is beyond a live timeline's 256. Each state is the same either way.
+FOLD_RECENT = 16
+
 
 class Timeline:
     """Every event of one match, folded; earlier states on demand."""
@@ -250,6 +255,7 @@ def fold_history(
     phase starts, dice drawn or lines written, which nothing here would read).
     The collector stays paused until the timeline, which only this fold uses, is freed: the
     collection that follows a pause then has the final state to look at, not every event and
-    state the timeline kept (match/gc_pause.py)."""
+    state the timeline kept (match/gc_pause.py). It keeps FOLD_RECENT recent states, not 256: a
+    state it lets go of is freed while its memory is still in the processor's caches."""
     with collections_paused():
-        return Timeline(match_id, dice_for, start=start, indexed=False).extend(events)
+        return Timeline(match_id, dice_for, start=start, indexed=False, recent=FOLD_RECENT).extend(events)

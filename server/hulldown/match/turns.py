@@ -76,3 +76,11 @@ def add_flag(unit: Unit, flag: str) -> Unit:
     if flag in unit.turn_flags:
         return unit
     return replace(unit, turn_flags=(*unit.turn_flags, flag))
+
+
+def with_flag(flags: tuple[str, ...], flag: str) -> tuple[str, ...]:
+    """A unit's ``turn_flags`` with ``flag`` (the same tuple when it is there already): for a
+    copy of the unit that changes more than its flags (``add_flag`` would copy it twice)."""
+    if flag in flags:
+        return flags
+    return (*flags, flag)

@@ -40,11 +40,7 @@ _last: LastOne[dict[str, Unit], Counts] = LastOne()
 
 
 def _count(state: MatchState) -> Counts:
-    units = state.units
-    found = _last.get(units)
-    if found is None:
-        found = _last.put(units, _counted(units))
-    return found
+    return _last.get_or_make(state.units, _counted)
 
 
 # The sides that fielded units and the sides wiped out, by (side a did, side b did): made once.
@@ -91,7 +87,7 @@ def victory(state: MatchState) -> tuple[Side | None, str, str] | None:
     """(winner or None for a draw, reason, log text) when the match is over, else None."""
     if state.ended:
         return None
-    left, _, wiped = _count(state)
+    left, _, wiped = _last.get_or_make(state.units, _counted)  # _count, one call fewer
     mission = state.mission
     limit = state.options.turn_limit
     if not wiped and mission is None and not 0 < limit < state.turn:

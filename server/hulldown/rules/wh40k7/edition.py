@@ -110,8 +110,9 @@ def _end_phase(state: MatchState, ctx: ApplyContext) -> MatchState:
         state = assault.continue_end_of_assault(state, ctx)
         if state.pending is not None:
             return state
-    state = end_of_phase_morale(state, ctx)
-    state = transports.passenger_tests(state, ctx)
+    if state.phase_flags:  # both tests are owed by a flag the phase set (none: nothing to test)
+        state = end_of_phase_morale(state, ctx)
+        state = transports.passenger_tests(state, ctx)
     new = end_phase(state, psychic.phase_order(state), ctx)
     if new.active != state.active:
         new = _start_of_turn(new, ctx)

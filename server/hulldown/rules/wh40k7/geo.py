@@ -38,8 +38,8 @@ CONTACT_EPS = 0.05
 # circles are this much farther apart than the distance asked about, so rounding can never
 # reject a pair the exact test would accept.
 FAR_SLACK = 1e-6
-# Models whose footprints and units whose bounding circles are kept (by object identity: a model
-# that did not change between events is the same object in the next state,
+# Models whose footprints and units' models maps whose bounding circles are kept (by object
+# identity: a model that did not change between events is the same object in the next state,
 # match/identity_cache.py).
 FOOTPRINT_CACHE_SIZE = 16384
 UNIT_BOUNDS_CACHE_SIZE = 4096
@@ -58,7 +58,9 @@ class UnitBounds(msgspec.Struct, frozen=True, gc=False):
     empty: bool
 
 
-_unit_bounds: IdentityCache[Unit, UnitBounds] = IdentityCache(UNIT_BOUNDS_CACHE_SIZE)
+# Kept per models map, not per unit: a unit's circle depends on its models alone, and the copies
+# of a unit whose flags or statuses change (every unit at the start of its side's turn) share it.
+_unit_bounds: IdentityCache[dict[str, Model], UnitBounds] = IdentityCache(UNIT_BOUNDS_CACHE_SIZE)
 
 
 def footprint(model: Model) -> g.Footprint:
@@ -147,15 +149,22 @@ def model_reach(model: Model) -> float:
 
 
 def unit_bounds(unit: Unit) -> UnitBounds:
-    """The circle holding the unit's living models, once per unit object."""
-    found = _unit_bounds.get(unit)
+    """The circle holding the unit's living models, once per models map object."""
+    models = unit.models
+    found = _unit_bounds.get(models)
     if found is None:
-        found = _unit_bounds.put(unit, _build_unit_bounds(unit))
+        found = _unit_bounds.put(models, _build_unit_bounds(models))
     return found
 
 
-def _build_unit_bounds(unit: Unit) -> UnitBounds:
-    models = [m for m in unit.models.values() if m.alive]
+def turned_in_place(before: Unit, models: dict[str, Model]) -> None:
+    """``models``: ``before``'s models turned to new headings, none moved (a pivot about the
+    centre): their circle is ``before``'s, which reads positions and sizes alone."""
+    _unit_bounds.put(models, unit_bounds(before))
+
+
+def _build_unit_bounds(unit_models: dict[str, Model]) -> UnitBounds:
+    models = [m for m in unit_models.values() if m.alive]
     if len(models) == 1:  # a vehicle, most often: the circle is its own
         only = models[0]
         return UnitBounds(only.pos.x, only.pos.y, model_reach(only), False)

@@ -23,12 +23,12 @@ from ...match.actions import Move, Pivot
 from ...match.context import ApplyContext
 from ...match.rejection import Rejection, reject
 from ...match.state import MatchState, Unit
-from ...match.turns import add_flag, replace_unit
+from ...match.turns import replace_unit, with_flag
 from .. import geometry as g
 from . import refs
 from .dangerous import dangerous_for_vehicle, dangerous_test
 from .firing import locked_in_combat
-from .geo import alive, all_terrain, coherency_gap, footprint, on_table
+from .geo import alive, all_terrain, coherency_gap, footprint, on_table, turned_in_place
 from .moves import ModelMove, model_moves, truncate
 from .pivot import contact_enemies, place_back, validate_pivot_end
 from .speed import COMBAT_SPEED, CRUISING_SPEED, DEEP_STRUCK, FLYER_CRUISING_SPEED, FLYER_MIN_MOVE, speed_of
@@ -141,15 +141,20 @@ def validate_pivot(state: MatchState, action: Pivot) -> Rejection | None:
 
 
 def apply_pivot(state: MatchState, action: Pivot, ctx: ApplyContext) -> MatchState:
+    """40k7 Vehicles, Movement: the vehicle pivots on the spot about its centre (it counts as
+    Stationary); enemy models in base contact before are placed back (pivot.place_back)."""
     unit = state.units[action.unit]
     in_contact_before = contact_enemies(state, unit)
     heading = action.heading % 360
     models = {mid: replace(m, heading=heading) if m.alive else m for mid, m in unit.models.items()}
+    turned_in_place(unit, models)
     ctx.log(
         f"{unit.name} pivots to {degrees(heading)} (counts as Stationary).", refs.MOVEMENT, heading=heading
     )
     # Flagged in the same copy of the unit: placing enemy models back reads only its hull.
-    state = replace_unit(state, add_flag(replace(unit, models=models), "pivoted"))
+    state = replace_unit(
+        state, replace(unit, models=models, turn_flags=with_flag(unit.turn_flags, "pivoted"))
+    )
     return place_back(state, ctx, unit.id, in_contact_before)
 
 
