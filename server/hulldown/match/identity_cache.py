@@ -33,23 +33,27 @@ class IdentityCache(Generic[K, V]):
         entry = self._young.get(id(obj))
         if entry is not None:  # the common case first: a hit in the young generation
             return entry[1] if entry[0] is obj else None
-        key = id(obj)
-        entry = self._old.get(key)
+        entry = self._old.get(id(obj))
         if entry is None or entry[0] is not obj:
             return None
-        self._store(key, entry)
-        return entry[1]
+        return self.put(obj, entry[1])  # back to the young generation
+
+    def get_or_make(self, obj: K, make: Callable[[K], V]) -> V:
+        """The value for ``obj``: the kept one, else ``make(obj)``, kept (``get`` and ``put`` in
+        one call)."""
+        entry = self._young.get(id(obj))
+        if entry is not None and entry[0] is obj:
+            return entry[1]
+        found = self.get(obj)
+        return found if found is not None else self.put(obj, make(obj))
 
     def put(self, obj: K, value: V) -> V:
-        self._store(id(obj), (obj, value))
-        return value
-
-    def _store(self, key: int, entry: tuple[K, V]) -> None:
         young = self._young
         if len(young) >= self._size:
             self._old = young
             young = self._young = {}
-        young[key] = entry
+        young[id(obj)] = (obj, value)
+        return value
 
     def clear(self) -> None:
         self._young = {}

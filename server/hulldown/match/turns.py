@@ -11,6 +11,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from .state import MatchState, Side, Unit, other_side
+from .victory import same_count
 
 
 def next_phase(state: MatchState, phases: tuple[str, ...], first: Side | None = None) -> MatchState:
@@ -45,8 +46,9 @@ def expire_statuses(units: dict[str, Unit], ending_player_turn: int) -> dict[str
     """Drop every status whose expiry is the player turn now ending (0 never expires)."""
     changed: dict[str, Unit] = {}
     for uid, unit in units.items():
-        if any(0 < until <= ending_player_turn for until in unit.statuses.values()):
-            kept = {k: v for k, v in unit.statuses.items() if not 0 < v <= ending_player_turn}
+        statuses = unit.statuses  # most units have none: no generator made for them
+        if statuses and any(0 < until <= ending_player_turn for until in statuses.values()):
+            kept = {k: v for k, v in statuses.items() if not 0 < v <= ending_player_turn}
             changed[uid] = replace(unit, statuses=kept)
     if not changed:
         return units
@@ -68,7 +70,10 @@ def reset_turn_flags(units: dict[str, Unit], side: Side) -> dict[str, Unit]:
 def replace_unit(state: MatchState, unit: Unit) -> MatchState:
     """A new state with one unit replaced (every other unit shared)."""
     units = dict(state.units)
+    old = units.get(unit.id)
     units[unit.id] = unit
+    if old is not None and old.side == unit.side and old.destroyed == unit.destroyed:
+        same_count(state.units, units)
     return replace(state, units=units)
 
 

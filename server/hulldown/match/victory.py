@@ -43,6 +43,15 @@ def _count(state: MatchState) -> Counts:
     return _last.get_or_make(state.units, _counted)
 
 
+def same_count(before: dict[str, Unit], after: dict[str, Unit]) -> None:
+    """``after`` is ``before`` with one unit replaced by a copy on the same side and as destroyed
+    (or not): it counts the same, so the count kept for ``before`` is kept for ``after`` too
+    (turns.replace_unit: a unit that moved or turned is not counted again)."""
+    found = _last.get(before)
+    if found is not None:
+        _last.put(after, found)
+
+
 # The sides that fielded units and the sides wiped out, by (side a did, side b did): made once.
 _FIELDED: dict[tuple[bool, bool], frozenset[Side]] = {
     (a, b): frozenset(side for side, did in zip(SIDES, (a, b), strict=True) if did)

@@ -125,7 +125,7 @@ def _start_of_turn(state: MatchState, ctx: ApplyContext) -> MatchState:
     """40k7 Morale: Falling Back units test to Regroup at the start of their turn."""
     for uid in [u.id for u in state.units.values() if u.side == state.active]:
         unit = state.units[uid]
-        if on_table(unit) and "falling_back" in unit.statuses:
+        if "falling_back" in unit.statuses and on_table(unit):  # the cheaper test first
             state = regroup(state, ctx, uid)
     return state
 

@@ -66,10 +66,7 @@ _unit_bounds: IdentityCache[dict[str, Model], UnitBounds] = IdentityCache(UNIT_B
 def footprint(model: Model) -> g.Footprint:
     """The model's footprint: hull rectangle, else round base (docs/rules-notes.md, Measuring).
     Built once per model object (footprints are frozen values)."""
-    found = _footprints.get(model)
-    if found is None:
-        found = _footprints.put(model, _build_footprint(model))
-    return found
+    return _footprints.get_or_make(model, _build_footprint)
 
 
 def _build_footprint(model: Model) -> g.Footprint:
@@ -150,11 +147,7 @@ def model_reach(model: Model) -> float:
 
 def unit_bounds(unit: Unit) -> UnitBounds:
     """The circle holding the unit's living models, once per models map object."""
-    models = unit.models
-    found = _unit_bounds.get(models)
-    if found is None:
-        found = _unit_bounds.put(models, _build_unit_bounds(models))
-    return found
+    return _unit_bounds.get_or_make(unit.models, _build_unit_bounds)
 
 
 def turned_in_place(before: Unit, models: dict[str, Model]) -> None:

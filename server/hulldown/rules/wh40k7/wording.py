@@ -25,6 +25,8 @@ def place(x: float, y: float) -> str:
 
 def degrees(h: float) -> str:
     """A heading as a player reads it: ``90 degrees``, ``123.5 degrees``."""
+    if h % 1 == 0:  # a whole number (most headings): the same text without the zeros to strip
+        return f"{h:.0f} degrees"
     text = f"{h:.{LOG_DECIMALS}f}".rstrip("0").rstrip(".")
     return f"{text} degrees"
 
