@@ -30,6 +30,7 @@ from ..match.actions import Action, TakebackRequest
 from ..match.events import Event, EventBody, SeedRevealed, decode_event
 from ..match.hashing import base_hash
 from ..match.history import StateAt
+from ..match.identity_cache import LastOne
 from ..match.rejection import Rejection, reject
 from ..match.state import MatchState, Side
 from ..match.validate import validate
@@ -115,7 +116,7 @@ class MatchRuntime:
         # The h3 hash of a state (match/hashing.py): the next event appended onto it carries it.
         # Worked out once the state is committed and its patch sent (``_hash_soon``), so an act
         # does not wait for it; an act decided before then works it out itself.
-        self._hashed: tuple[MatchState, str] | None = None
+        self._hashed: LastOne[MatchState, str] = LastOne()
         self._hash_due = False
         # The rules version of the match's creation event (match/rules_version.py), read from
         # the stream when first asked (LiveService.rules_version).
@@ -192,12 +193,7 @@ class MatchRuntime:
 
     def _base_hash(self, state: MatchState) -> str:
         """The h3 hash an event appended onto ``state`` carries (kept for the current state)."""
-        hashed = self._hashed
-        if hashed is not None and hashed[0] is state:
-            return hashed[1]
-        found = base_hash(state)
-        self._hashed = (state, found)
-        return found
+        return self._hashed.get_or_make(state, base_hash)
 
     @property
     def changed(self) -> asyncio.Event:
