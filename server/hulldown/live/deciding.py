@@ -22,7 +22,7 @@ from ..match.history import StateAt, evolve_with_history
 from ..match.rejection import Rejection
 from ..match.state import MatchState, Side
 from ..match.validate import validate
-from ..rules.dice import Dice
+from ..rules.dice import Dice, drawn_faces
 
 
 @dataclass(slots=True)
@@ -64,5 +64,5 @@ def fold_for_append(base: MatchState, event: Event, dice: Dice, restore: StateAt
     start = time.perf_counter()
     after = evolve_with_history(base, event, dice, restore)
     fold_seconds = time.perf_counter() - start
-    event = replace(event, rolls=tuple(r.value for r in dice.rolls), state_hash=base_hash)
+    event = replace(event, rolls=drawn_faces(dice), state_hash=base_hash)
     return Decided(event, after, encode_event(event), fold_seconds)

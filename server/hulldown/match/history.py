@@ -39,7 +39,7 @@ from .actions import PLAY_ACTION_KINDS, Action, TakebackAnswer, TakebackRequest,
 from .context import ApplyContext
 from .events import Event
 from .hashing import state_hash
-from .reducer import evolve, play, window
+from .reducer import evolve, logged, play
 from .rejection import Rejection, reject
 from .state import LOG_WINDOW, LineStep, LogEntry, MatchState, Side, UndoMark, other_side
 from .victory import apply_victory
@@ -309,22 +309,10 @@ def _game_action(
     if ctx is None:
         ctx = ApplyContext(seq, dice, state.log_count)
     new = play(state, event, ctx)
-    ctx.flush()
-    entries = ctx.entries
     step = LineStep(seq, by, action_name(event.body), len(dice.rolls), origin(state))
+    log, log_count = logged(new, ctx)
     acted = {**new.acted, by: seq}
-    if not entries:
-        return apply_victory(replace(new, seq=seq, line=step, acted=acted))
-    return apply_victory(
-        replace(
-            new,
-            seq=seq,
-            log=window(new.log, entries),
-            log_count=new.log_count + len(entries),
-            line=step,
-            acted=acted,
-        )
-    )
+    return apply_victory(replace(new, seq=seq, log=log, log_count=log_count, line=step, acted=acted))
 
 
 def origin(state: MatchState) -> int:

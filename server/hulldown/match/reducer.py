@@ -91,11 +91,18 @@ def evolve(state: MatchState, event: Event, dice: Dice, ctx: ApplyContext | None
                 # (match/history.py). Here they only record themselves.
                 ctx.log(f"{type(body).__name__} by side {event.by}.", doc_refs.UNDO)
                 new = state
+    log, log_count = logged(new, ctx)
+    return replace(new, seq=event.seq, log=log, log_count=log_count)
+
+
+def logged(new: MatchState, ctx: ApplyContext) -> tuple[tuple[LogEntry, ...], int]:
+    """The log window and log count of ``new`` once the lines ``ctx`` collected are written
+    (rolls not yet logged flushed to a last line first): what an event's state carries."""
     ctx.flush()
     entries = ctx.entries
     if not entries:
-        return replace(new, seq=event.seq)
-    return replace(new, seq=event.seq, log=window(new.log, entries), log_count=new.log_count + len(entries))
+        return new.log, new.log_count
+    return window(new.log, entries), new.log_count + len(entries)
 
 
 def play(state: MatchState, event: Event, ctx: ApplyContext) -> MatchState:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 import msgspec
 from msgspec.structs import replace
 
-from ..rules.dice import Dice, DiceExhausted, NoDice, Roll
+from ..rules.dice import Dice, DiceExhausted, NoDice, Roll, drawn_faces
 from . import doc_refs
 from .actions import Decide, PlayAction
 from .context import ApplyContext
@@ -113,17 +113,12 @@ def _fold(
             suspended=Suspended(
                 action=msgspec.json.encode(action).decode(),
                 by=side,
-                faces=replayed.drawn if replayed is not None else _drawn(ctx.dice),
+                # The event's own dice serve one event (rules/dice.py): their faces are this fold's.
+                faces=replayed.drawn if replayed is not None else drawn_faces(ctx.dice),
                 answers=answers,
                 before=start.pending,
             ),
         )
-
-
-def _drawn(dice: Dice) -> tuple[int, ...]:
-    """Every face the event's own dice handed out: a ``Dice`` serves one event
-    (rules/dice.py), so its ``rolls`` are this fold's."""
-    return tuple(r.value for r in dice.rolls)
 
 
 def check_answer(state: MatchState, action: Decide) -> Rejection | None:

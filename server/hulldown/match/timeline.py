@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 
 from msgspec.structs import replace
 
-from ..rules.dice import Dice
+from ..rules.dice import Dice, drawn_faces
 from .context import ApplyContext
 from .events import Event
 from .gc_pause import collections_paused
@@ -98,9 +98,8 @@ class Timeline:
             self._checkpoint_seqs.append(seq)
         if not self.indexed:
             return after
-        rolls = dice.rolls
-        if rolls:
-            self.drawn[seq] = tuple(r.value for r in rolls)
+        if dice.rolls:
+            self.drawn[seq] = drawn_faces(dice)
         self._record(before, after, seq)
         count = after.log_count - before.log_count
         if count > 0:

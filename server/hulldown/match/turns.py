@@ -78,9 +78,8 @@ def replace_unit(state: MatchState, unit: Unit) -> MatchState:
 
 
 def add_flag(unit: Unit, flag: str) -> Unit:
-    if flag in unit.turn_flags:
-        return unit
-    return replace(unit, turn_flags=(*unit.turn_flags, flag))
+    flags = with_flag(unit.turn_flags, flag)
+    return unit if flags is unit.turn_flags else replace(unit, turn_flags=flags)
 
 
 def with_flag(flags: tuple[str, ...], flag: str) -> tuple[str, ...]:

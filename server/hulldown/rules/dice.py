@@ -38,6 +38,11 @@ class DiceExhausted(Exception):
     """A fixed dice source was asked for more dice than the test supplied."""
 
 
+def drawn_faces(dice: Dice) -> tuple[int, ...]:
+    """The faces ``dice`` handed out so far, in order (what an event records as its rolls)."""
+    return tuple(r.value for r in dice.rolls)
+
+
 def d3_face(d6: int) -> int:
     """A D3 read from a D6: ceil(D6 / 2) (docs/rules-notes.md, All editions, Dice)."""
     return (d6 + 1) // 2

@@ -65,9 +65,9 @@ def deadly_demise_roll(state: MatchState, unit_id: str, model_id: str, ctx: Appl
         return state
     targets = in_range(state, unit, model_id)
     expr = None if value.isdigit() else parse_dice(value)
-    amounts: list[int] = []
-    for _target in targets:
-        amounts.append(int(value) if expr is None else roll_dice(expr, ctx, "Deadly Demise mortal wounds"))
+    amounts = [
+        int(value) if expr is None else roll_dice(expr, ctx, "Deadly Demise mortal wounds") for _ in targets
+    ]
     if not targets:
         ctx.log(f"{who}'s Deadly Demise: {die} - no unit within 6 in.", R_DEADLY_DEMISE, roll=die)
         return state

@@ -22,16 +22,14 @@ from ...match.turns import replace_unit
 from ..geometry import distance
 from .constants import (
     BASE_CONTACT,
-    CONSOLIDATE_DISTANCE,
     CONSOLIDATE_KIND,
     PILE_IN_CONTACT_GAP,
-    PILE_IN_DISTANCE,
     PILE_IN_KIND,
     PILE_IN_PRECISION,
     R_CONSOLIDATE,
     R_PILE_IN,
 )
-from .movement import Route, check_routes
+from .movement import Route, allowance, check_routes
 from .space import engaged_with, extent, model_distance
 from .units import enemies, live_models, on_table
 
@@ -87,9 +85,8 @@ def close_in(state: MatchState, unit_id: str, target_id: str, kind: str, ctx: Ap
         moved += 1
     if moved:
         verb, rule = ("pile in", R_PILE_IN) if kind == PILE_IN_KIND else ("consolidate", R_CONSOLIDATE)
-        limit = PILE_IN_DISTANCE if kind == PILE_IN_KIND else CONSOLIDATE_DISTANCE
         ctx.log(
-            f"{unit.name} {verb}: {moved} model{'' if moved == 1 else 's'} move up to {limit:g} in "
+            f"{unit.name} {verb}: {moved} model{'' if moved == 1 else 's'} move up to {allowance(unit, kind):g} in "
             f"toward {target.name}.",
             rule,
         )
@@ -133,8 +130,7 @@ def _farthest(
             lo = mid
         else:
             hi = mid
-    limit = PILE_IN_DISTANCE if kind == PILE_IN_KIND else CONSOLIDATE_DISTANCE
-    reach = min(limit, lo)
+    reach = min(allowance(unit, kind), lo)
 
     def legal(t: float) -> bool:
         route = Route(model, (at(t),), t, model.heading)

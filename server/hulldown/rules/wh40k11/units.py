@@ -8,7 +8,7 @@ constants.py; ``name:X`` for those with a value: ``attacks:d6+3``, ``rapid_fire:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from msgspec.structs import replace
 
@@ -27,13 +27,17 @@ def is_frame(unit: Unit) -> bool:
     return unit.has(FRAME)
 
 
+def _after(words: Iterable[str], prefix: str) -> str | None:
+    """What follows ``prefix`` in the first of ``words`` that starts with it, or None."""
+    for word in words:
+        if word.startswith(prefix):
+            return word[len(prefix) :]
+    return None
+
+
 def rule_value(weapon: Weapon, name: str) -> str | None:
     """The X of the weapon's ``name:X`` rule (the first one), or None."""
-    prefix = f"{name}:"
-    for rule in weapon.rules:
-        if rule.startswith(prefix):
-            return rule[len(prefix) :]
-    return None
+    return _after(weapon.rules, f"{name}:")
 
 
 def rule_number(weapon: Weapon, name: str) -> int:
@@ -70,11 +74,7 @@ def anti_need(weapon: Weapon, target: Unit) -> int | None:
 def deadly_demise(unit: Unit) -> str | None:
     """40k11 core rules [ext], Deadly Demise X: the X of the unit's ``deadly_demise:X`` keyword (a
     whole number or a dice expression such as ``d3``), or None without it."""
-    prefix = f"{DEADLY_DEMISE}:"
-    for keyword in unit.keywords:
-        if keyword.startswith(prefix):
-            return keyword[len(prefix) :]
-    return None
+    return _after(unit.keywords, f"{DEADLY_DEMISE}:")
 
 
 def is_blast(weapon: Weapon) -> bool:
@@ -107,11 +107,7 @@ def enemies(state: MatchState, unit: Unit) -> Iterator[Unit]:
 
 def flag_value(unit: Unit, name: str) -> str | None:
     """The value of a ``name=value`` turn flag, or None."""
-    prefix = f"{name}="
-    for flag in unit.turn_flags:
-        if flag.startswith(prefix):
-            return flag[len(prefix) :]
-    return None
+    return _after(unit.turn_flags, f"{name}=")
 
 
 def flag_int(unit: Unit, name: str) -> int | None:
