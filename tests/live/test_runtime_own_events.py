@@ -12,7 +12,7 @@ from msgspec.structs import replace
 
 from hulldown.live import runtime as runtime_module
 from hulldown.live.deciding import Decided
-from hulldown.live.runtime import _same_event
+from hulldown.live.runtime import FOLLOW_UP_DELAY, _same_event
 from hulldown.match.actions import EndPhase
 from hulldown.match.events import Event, encode_event
 from hulldown.match.hashing import base_hash
@@ -93,13 +93,19 @@ async def test_the_hash_of_a_state_is_worked_out_after_its_patch_where_a_player_
     first = runtime.state
     event = Event(seq=first.seq + 1, at=time.time(), by="a", action_id="other-1", body=EndPhase())
     await runtime.advance(event)  # another process's event, no player here
-    await asyncio.sleep(0)
+    await asyncio.sleep(FOLLOW_UP_DELAY * 5)
     assert runtime.state.seq == first.seq + 1 and hashed == []
     runtime.hub.add(connection("b", "b", []))  # a player's socket
     event = Event(seq=first.seq + 2, at=time.time(), by="a", action_id="other-2", body=EndPhase())
     await runtime.advance(event)
     assert hashed == []  # not before the patch is out ...
     await asyncio.sleep(0)
+    assert hashed == []  # ... nor before the clients it woke had their turn ...
+    await asyncio.sleep(FOLLOW_UP_DELAY * 5)
     assert hashed == [first.seq + 2]  # ... then once, for the next act to carry
-    await asyncio.sleep(0)
     assert runtime._base_hash(runtime.state) == base_hash(runtime.state) and hashed == [first.seq + 2]
+    event = Event(seq=first.seq + 3, at=time.time(), by="a", action_id="other-3", body=EndPhase())
+    await runtime.advance(event)
+    runtime.close()  # evicted before its follow-up work: the hash is not worked out
+    await asyncio.sleep(FOLLOW_UP_DELAY * 5)
+    assert hashed == [first.seq + 2]

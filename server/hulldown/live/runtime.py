@@ -58,6 +58,11 @@ RECENT_PATCHES = 256
 OUTAGES_RULE = "docs/limits-and-outages.md"
 MAX_APPEND_RETRIES = 5
 REVEAL_ACTION_ID = "system-reveal-seed"
+# Seconds a commit's follow-up work - the hash the next act will carry, a snapshot that is due -
+# waits after the patch went out, so that the clients the patch woke, and what other sockets
+# sent meanwhile, go first (docs/architecture.md section 7). An act that comes sooner works its
+# hash out itself.
+FOLLOW_UP_DELAY = 0.002
 DELAY_READ_PAGE = 4096  # events read back at a time to find where a delayed view starts
 
 state_encoder = msgspec.json.Encoder()
@@ -117,7 +122,7 @@ class MatchRuntime:
         # Worked out once the state is committed and its patch sent (``_hash_soon``), so an act
         # does not wait for it; an act decided before then works it out itself.
         self._hashed: LastOne[MatchState, str] = LastOne()
-        self._hash_due = False
+        self._hash_timer: asyncio.TimerHandle | None = None
         # The rules version of the match's creation event (match/rules_version.py), read from
         # the stream when first asked (LiveService.rules_version).
         self.rules_version: int | None = None
@@ -178,17 +183,16 @@ class MatchRuntime:
             self._hash_soon()
 
     def _hash_soon(self) -> None:
-        """Work out the current state's hash once what the loop is doing now is done (the patch
-        is sent by then): the next act appended onto it does not wait for it. Done when this
-        process appended the event or holds a player's socket (a player here may act next); a
-        process that only follows the match for spectators never hashes (an act it appends
-        works the hash out itself)."""
-        if not self._hash_due:
-            self._hash_due = True
-            asyncio.get_running_loop().call_soon(self._hash_now)
+        """Work out the current state's hash ``FOLLOW_UP_DELAY`` after its patch was sent: the
+        next act appended onto it does not wait for it. Done when this process appended the
+        event or holds a player's socket (a player here may act next); a process that only
+        follows the match for spectators never hashes (an act it appends works the hash out
+        itself)."""
+        if self._hash_timer is None:
+            self._hash_timer = asyncio.get_running_loop().call_later(FOLLOW_UP_DELAY, self._hash_now)
 
     def _hash_now(self) -> None:
-        self._hash_due = False
+        self._hash_timer = None
         self._base_hash(self.state)
 
     def _base_hash(self, state: MatchState) -> str:
@@ -735,8 +739,9 @@ class MatchRuntime:
 
     def _snapshot_soon(self) -> None:
         """Save a snapshot of the current state if one is due, off the action path: the state is
-        encoded and written by a background task, which first runs after this action's patches
-        and ack went out. One save at a time per match; a newer due state waits for it."""
+        encoded and written by a background task, which starts ``FOLLOW_UP_DELAY`` after this
+        action's patches and ack went out. One save at a time per match; a newer due state waits
+        for it."""
         state = self.state
         if not should_snapshot(state.seq, self.snapshot_every):
             return
@@ -749,6 +754,7 @@ class MatchRuntime:
 
     async def _save_snapshots(self, state: MatchState) -> None:
         try:
+            await asyncio.sleep(FOLLOW_UP_DELAY)
             current: MatchState | None = state
             while current is not None:
                 try:
@@ -844,6 +850,9 @@ class MatchRuntime:
         return now - self.last_used
 
     def close(self) -> None:
+        if self._hash_timer is not None:
+            self._hash_timer.cancel()
+            self._hash_timer = None
         if self.delayed is not None:
             self.delayed.close()
 
