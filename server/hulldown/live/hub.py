@@ -21,6 +21,7 @@ an ASGI server without that hook, a writer task awaiting ``send_text`` one messa
 from __future__ import annotations
 
 import logging
+import os
 from collections import deque
 from collections.abc import Callable
 from typing import Literal, Protocol
@@ -56,16 +57,19 @@ class Pushback(Protocol):
     paused: bool  # the socket pushed back: part of what was written waits in the transport
 
 
-Express = tuple[Transport, Closing, Pushback]
+# The transport, what says it is closing, what says it pushed back, and its socket's file
+# descriptor: a frame is written to that descriptor itself while the transport holds nothing.
+Express = tuple[Transport, Closing, Pushback, int]
 
 
 class Outlet(Protocol):
     """Where one connection's messages are written."""
 
     def express(self) -> Express | None:
-        """The transport a shared frame can be written to directly, and what says whether the
-        socket was closed or pushed back; None when every message must go through ``send`` (a
-        socket that compresses its messages, or one written through a task)."""
+        """The transport a shared frame can be written to directly, what says whether the socket
+        was closed or pushed back, and the socket's file descriptor; None when every message
+        must go through ``send`` (a socket that compresses or encrypts its messages, or one
+        written through a task)."""
         ...
 
     @property
@@ -251,6 +255,8 @@ class Hub:
             actor, reply = answer
             actor.send(message, reply)
         frame = message.frame
+        size = len(frame)
+        write = os.write
         for audience in _PLAYERS_FIRST:
             if audience in audiences:
                 # Nothing here awaits, so no connection joins or leaves during the loop.
@@ -258,15 +264,23 @@ class Hub:
                     if connection is actor:
                         continue
                     # The express lane: a clear socket that takes shared frames gets this one
-                    # written to its transport right here (what Connection.send and the outlet
-                    # would do, without their calls: bench/fanout.py).
+                    # written right here (what Connection.send and the outlet would do, without
+                    # their calls: bench/fanout.py). A clear socket's transport holds nothing,
+                    # so the frame goes to its descriptor itself, in order; whatever the socket
+                    # does not take at once goes to the transport, which holds it (the outlet
+                    # is then paused) or reports the socket's failure.
                     express = connection.express
                     if express is not None:
-                        transport, protocol, outlet = express
+                        transport, protocol, outlet, fd = express
                         if not transport.is_closing() and not protocol.close_sent:
-                            transport.write(frame)
-                            if outlet.paused:
-                                connection._pushed_back()
+                            try:
+                                written = write(fd, frame)
+                            except OSError:  # it would block, or the socket failed
+                                written = 0
+                            if written != size:
+                                transport.write(frame[written:] if written else frame)
+                                if outlet.paused:
+                                    connection._pushed_back()
                             continue
                     connection.send(message)
 

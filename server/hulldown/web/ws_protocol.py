@@ -107,9 +107,16 @@ class FrameOutlet:
         return protocol.close_sent or protocol.disconnected or self._transport.is_closing()
 
     def express(self) -> Express | None:
-        """This transport, for shared frames written directly (hub.Connection.express); none for
-        a socket that compresses its messages."""
-        return None if self._compressed else (self._transport, self._protocol, self)
+        """This transport and its socket's descriptor, for shared frames written directly
+        (hub.Connection.express); none for a socket that compresses its messages, nor for one
+        whose bytes are encrypted below the transport (TLS)."""
+        transport = self._transport
+        if self._compressed or transport.get_extra_info("sslcontext") is not None:
+            return None
+        sock = transport.get_extra_info("socket")
+        if sock is None:
+            return None
+        return (transport, self._protocol, self, sock.fileno())
 
     def attach(self, drained: Callable[[], None]) -> None:
         self._drained = drained
