@@ -278,7 +278,7 @@ class Hub:
                             except OSError:  # it would block, or the socket failed
                                 written = 0
                             if written != size:
-                                transport.write(frame[written:] if written else frame)
+                                transport.write(frame[written:])  # the whole frame when none went
                                 if outlet.paused:
                                     connection._pushed_back()
                             continue
