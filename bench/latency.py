@@ -8,9 +8,15 @@ patch, the opponent's patch, and the first and last spectator's patch. Timestamp
 ``time.monotonic_ns()`` (CLOCK_MONOTONIC, comparable across processes).
 
 Floors in the same run: a bare Redis XADD round trip (redis-py, and the server's lean hiredis
-connection: the cheaper counts) and a bare websocket echo round trip; with ``--think-ms`` each of
-their samples waits the same random think time first, so they are measured from idle like the
-actions (the peers harness's conditions: ``--think-ms 50``). ``server_cpu_us_per_action``
+connection: the cheaper counts) and a bare websocket echo round trip, twice: with the echo server
+in this process (``websocket_echo``: no second process to wake, lower than any server can
+answer) and in a process of its own (``websocket_echo_process``, the websockets library's
+server, and ``websocket_echo_process_starlette``, Starlette under uvicorn: two processes woken in
+turn, as for the mover; ``bench/echo_server.py``). ``mover_p50_minus_floor_ms`` is the mover
+over the Redis floor plus the in-process echo, ``mover_p50_minus_process_floor_ms`` over the Redis
+floor plus the cheaper echo from its own process. With ``--think-ms`` each floor's sample waits
+the same random think time first, so they are measured from idle like the actions (the peers
+harness's conditions: ``--think-ms 50``). ``server_cpu_us_per_action``
 is the server process's CPU time (all threads, from /proc) per measured action.
 Prints one JSON object. Not a test: timings are never asserted.
 
@@ -201,21 +207,55 @@ async def redis_lean_floor(redis_url: str, n: int, think_ms: float = 0.0) -> dic
 
 
 async def websocket_floor(n: int, think_ms: float = 0.0) -> dict[str, float]:
+    """A websocket echo whose server runs in this process, on this loop: no second process is
+    woken, so no server elsewhere can answer this fast (the lowest of the echo floors)."""
+
     async def echo(ws: Any) -> None:
         async for message in ws:
             await ws.send(message)
 
     async with websockets.serve(echo, "127.0.0.1", 0) as server:
         port = next(iter(server.sockets)).getsockname()[1]
-        async with websockets.connect(f"ws://127.0.0.1:{port}") as ws:
-            samples = []
-            rng = random.Random(3)
-            for _ in range(n):
-                await think(rng, think_ms)
-                t0 = time.monotonic_ns()
-                await ws.send('{"type":"end_phase"}')
-                await ws.recv()
-                samples.append(time.monotonic_ns() - t0)
+        return await echo_samples(f"ws://127.0.0.1:{port}", n, think_ms)
+
+
+async def websocket_process_floor(kind: str, n: int, think_ms: float = 0.0) -> dict[str, float]:
+    """A websocket echo from a server in a process of its own (``bench/echo_server.py``:
+    ``websockets`` or ``starlette`` under uvicorn): the round trip between two processes that any
+    server pays at the least, as the mover's does."""
+    child = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(ROOT / "bench" / "echo_server.py"),
+        kind,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        line = await asyncio.wait_for(child.stdout.readline(), 30)
+        if not line.startswith(b"PORT "):
+            raise RuntimeError(f"echo_server.py {kind} did not start: {line!r}")
+        return await echo_samples(f"ws://127.0.0.1:{int(line.split()[1])}", n, think_ms)
+    finally:
+        child.stdin.close()
+        try:
+            await asyncio.wait_for(child.wait(), 10)
+        except TimeoutError:
+            child.kill()
+            await child.wait()
+
+
+async def echo_samples(url: str, n: int, think_ms: float) -> dict[str, float]:
+    """``n`` echo round trips of an act-sized message, each after the think time."""
+    async with websockets.connect(url) as ws:
+        samples = []
+        rng = random.Random(3)
+        for _ in range(n):
+            await think(rng, think_ms)
+            t0 = time.monotonic_ns()
+            await ws.send('{"type":"end_phase"}')
+            await ws.recv()
+            samples.append(time.monotonic_ns() - t0)
     return percentiles(samples)
 
 
@@ -333,6 +373,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "redis_xadd": await redis_floor(redis_url, floor_samples, args.think_ms),
             "redis_xadd_lean": await redis_lean_floor(redis_url, floor_samples, args.think_ms),
             "websocket_echo": await websocket_floor(floor_samples, args.think_ms),
+            "websocket_echo_process": await websocket_process_floor(
+                "websockets", floor_samples, args.think_ms
+            ),
+            "websocket_echo_process_starlette": await websocket_process_floor(
+                "starlette", floor_samples, args.think_ms
+            ),
         }
         latency = {
             "mover": percentiles(mover_ns),
@@ -340,9 +386,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "first_spectator": percentiles(first_ns),
             "last_spectator": percentiles(last_ns),
         }
-        # The floor: the cheaper of the two Redis clients' XADD plus the websocket echo.
+        # The floor: the cheaper of the two Redis clients' XADD plus the websocket echo - the
+        # echo in this process (the lowest), and the cheaper of the two from a server process of
+        # its own (two processes woken in turn, as for the mover).
         redis_p50 = min(f["p50"] for f in (floors["redis_xadd"], floors["redis_xadd_lean"]) if f)
         floor_total = redis_p50 + floors["websocket_echo"]["p50"]
+        process_echo_p50 = min(
+            floors["websocket_echo_process"]["p50"], floors["websocket_echo_process_starlette"]["p50"]
+        )
+        process_floor_total = redis_p50 + process_echo_p50
         return {
             "bench": "latency",
             "spectators": args.spectators,
@@ -351,6 +403,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "floor_ms": floors,
             "mover_p50_over_floor": round(latency["mover"]["p50"] / floor_total, 2) if floor_total else None,
             "mover_p50_minus_floor_ms": round(latency["mover"]["p50"] - floor_total, 3),
+            "mover_p50_minus_process_floor_ms": round(latency["mover"]["p50"] - process_floor_total, 3),
             # CPU time of the server process (every thread; its Redis is another process) per
             # measured action, from /proc: the figure the goal of "under 800 us at N=0" is about.
             "server_cpu_us_per_action": round(cpu_used * 1e6 / args.moves, 1) if args.moves else None,
