@@ -88,6 +88,12 @@ class ClosingTransport:
         return getattr(self.transport, name)
 
 
+# A TLS transport's high-water mark: it pauses the protocol once it holds this many bytes of the
+# app's (not yet encrypted, or encrypted and not yet handed to the socket's own transport, which
+# buffers on its own terms beneath), so 1 pauses it as soon as a byte stays.
+TLS_PAUSE_AT = 1
+
+
 class FrameOutlet:
     """Writes whole frames to one uvicorn websocket connection's transport."""
 
@@ -122,7 +128,11 @@ class FrameOutlet:
         self._drained = drained
         # Pause (and later resume) the protocol as soon as a single byte stays buffered: "the
         # write buffer is empty" is then exactly "not paused", and resuming means fully drained.
-        self._transport.set_write_buffer_limits(high=0)
+        # A clear transport pauses once it holds more than ``high`` bytes; a TLS transport
+        # (asyncio's and uvloop's) once it holds ``high`` or more, so 0 would pause it after
+        # every write with nothing held, and nothing would resume it.
+        tls = self._transport.get_extra_info("sslcontext") is not None
+        self._transport.set_write_buffer_limits(high=TLS_PAUSE_AT if tls else 0, low=0)
 
     def detach(self) -> None:
         self._drained = _never_drained
