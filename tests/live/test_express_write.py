@@ -1,7 +1,8 @@
 """The fan-out's express lane writes a clear socket's frame to the socket's descriptor itself,
 and hands what the socket does not take at once to the transport, which holds it and pauses the
-outlet (live/hub.py ``Hub.broadcast``, docs/architecture.md section 6). Real sockets and a real
-asyncio transport; the peer reads the bytes that arrive."""
+outlet (live/hub.py ``Hub.broadcast``, docs/architecture.md section 6); a socket whose write
+fails leaves the others unharmed. Real sockets and a real asyncio transport; the peer reads the
+bytes that arrive."""
 
 from __future__ import annotations
 
@@ -112,3 +113,26 @@ async def test_what_the_socket_does_not_take_waits_in_the_transport_in_order() -
     assert await reading == frame  # whole, once, in order
     peer.close()
     outlet.transport.close()
+
+
+async def test_a_socket_whose_peer_is_gone_fails_alone() -> None:
+    """The descriptor write to a socket whose peer went away fails (EPIPE): the transport is
+    told, and takes the failure (it closes); the broadcast goes on to the next socket, which
+    gets every frame whole and in order."""
+    hub, gone, gone_outlet, gone_peer = await _served(send_buffer=1 << 16)
+    _, healthy, healthy_outlet, healthy_peer = await _served(send_buffer=1 << 16)
+    hub.add(healthy)  # both in one hub, the one that fails first (join order)
+    assert gone.express is not None and healthy.express is not None
+    gone_peer.close()
+
+    first, second = '{"type":"patch","seq":2,"ops":[]}', '{"type":"patch","seq":3,"ops":[]}'
+    hub.broadcast(first)
+    assert gone_outlet.transport is not None and gone_outlet.transport.is_closing()
+    await asyncio.sleep(0)  # the failed transport reports its loss
+    hub.broadcast(second)  # the closed transport takes nothing more through the lane
+    frames = text_frame(first.encode()) + text_frame(second.encode())
+    assert _read_all(healthy_peer, len(frames)) == frames
+    assert healthy.express is not None and not healthy_outlet.paused
+    healthy_peer.close()
+    assert healthy_outlet.transport is not None
+    healthy_outlet.transport.close()
