@@ -1,10 +1,11 @@
 """Every frame gets an answer (docs/limits-and-outages.md): binary frames, JSON nested 5,000 deep,
 frames over the limit (counted in bytes), malformed acts (their action_id comes back), bad match
-ids - on the live and the replay socket, before and after the first message. Nothing is appended
-for any of them and the connection stays open."""
+ids - on the live and the replay socket, before and after the first message - and floods are
+refused past the rate. Nothing is appended for any of them and the connection stays open."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import socket
 from collections.abc import Iterator
@@ -112,6 +113,46 @@ async def test_replay_socket_frames_are_rate_limited_like_the_live_sockets(
             assert kinds.count("replay_state") <= 3  # the burst, and at most what refilled meanwhile
             limited = answers[kinds.index("rate_limited")]
             assert limited["message"] == "more than 1 messages per second" and not limited["fatal"]
+        finally:
+            await ws.close()
+
+
+async def test_live_socket_acts_are_rate_limited_and_the_match_carries_on(
+    redis_url: str, key_prefix: str, tmp_path: Path
+) -> None:
+    """HULLDOWN_RATE per second, burst twice that, per live connection (docs/limits-and-outages.md):
+    with a rate of 1, ten acts in one write exceed it. Every act gets one answer - an ack, or a
+    ``rate_limited`` error that is not fatal - nothing is appended for a refused one, and once
+    the bucket refilled the connection acts again."""
+    with server_with_env(redis_url, key_prefix, tmp_path, {"HULLDOWN_RATE": "1"}) as process:
+        created = create(process)
+        match_id, token = created["match_id"], created["tokens"]["a"]
+        ws = await connect(f"{process.ws}/matches/{match_id}/live")
+        try:
+            assert (await hello(ws, token))["type"] == "welcome"
+            before = len(events(process, match_id, token))
+            acts = [
+                {"type": "act", "action_id": f"flood-{i}", "action": {"type": "end_phase"}} for i in range(10)
+            ]
+            for act in acts:
+                await ws.send(json.dumps(act))
+            answers = [await reply(ws) for _ in acts]
+            kinds = [a["type"] if a["type"] != "error" else a["code"] for a in answers]
+            assert set(kinds) == {"ack", "rate_limited"}, kinds
+            assert 1 <= kinds.count("ack") <= 3  # the burst, and at most what refilled meanwhile
+            limited = answers[kinds.index("rate_limited")]
+            assert limited["message"] == "more than 1 messages per second" and not limited["fatal"]
+            appended = events(process, match_id, token)[before:]
+            assert [e["action_id"] for e in appended] == [
+                a["action_id"] for a in answers if a["type"] == "ack"
+            ]
+
+            await asyncio.sleep(2.2)  # the bucket refills (two tokens)
+            await ws.send(
+                json.dumps({"type": "act", "action_id": "after-the-flood", "action": {"type": "end_phase"}})
+            )
+            answer = await reply(ws)
+            assert answer["type"] == "ack" and answer["action_id"] == "after-the-flood"
         finally:
             await ws.close()
 
