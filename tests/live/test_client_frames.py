@@ -222,3 +222,37 @@ async def test_a_frame_over_the_limit_leaves_it_to_the_websockets_parser(served:
     assert closing[0] == 0x88  # a close frame, from the websockets parser
     assert struct.unpack("!H", closing[2:4])[0] == 1009  # message too big
     assert not protocol.framing
+
+
+async def _closing_code(raw: RawFrames) -> int:
+    """The code of the close frame the server sends next (other frames skipped)."""
+    while True:
+        received = await raw.frame()
+        if received[0] == 0x88:
+            code: int = struct.unpack("!H", received[2:4])[0]
+            return code
+
+
+async def test_a_text_frame_that_is_not_utf8_closes_the_socket_with_1007(served: InProcess) -> None:
+    """RFC 6455 section 8.1: a text message must be UTF-8; one that is not fails the connection
+    with 1007 (invalid frame payload data), as uvicorn closes it - on the frames the server reads
+    itself as on those the websockets parser reads (before the hello). The match carries on for
+    everyone else."""
+    raw, protocol = await player(served)
+    assert protocol.framing
+    raw.writer.write(frame(b'{"type":"ping","nonce":"\xff\xfe"}'))
+    await raw.writer.drain()
+    assert await _closing_code(raw) == 1007
+    assert await asyncio.wait_for(raw.reader.read(), 10) == b""  # and the server closed it
+
+    runtime = next(iter(served.app.state.live.runtimes.values()))
+    before_hello = await RawFrames.connect(served, f"/matches/{runtime.match_id}/live")  # type: ignore[arg-type]
+    before_hello.writer.write(frame(b"\xc3\x28"))
+    await before_hello.writer.drain()
+    assert await _closing_code(before_hello) == 1007
+
+    again, _ = await player(served)  # a new match and player: the server serves on
+    again.writer.write(ping("after"))
+    await again.writer.drain()
+    assert await pongs(again, 1) == ["after"]
+    again.writer.close()
