@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket
 from hulldown.live.outgoing import Outgoing
 from hulldown.web import ws_protocol
 from hulldown.web.ws_protocol import FrameOutlet, FrameWritingProtocol, outlet_for
+from tests.uvicorn_in_process import bound_port, serving
 
 BUFFERED = Outgoing("x" * 1_000_000)  # what a busy match's frames leave in a stalled socket
 WAIT_S = 10.0
@@ -62,15 +63,9 @@ async def served(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[Served]:
         log_level="warning",
         lifespan="off",
     )
-    server = uvicorn.Server(config)
-    serving = asyncio.create_task(server.serve())
-    while not server.started:
-        assert not serving.done(), "uvicorn did not start"
-        await asyncio.sleep(0.02)
-    found.append(Served(server.servers[0].sockets[0].getsockname()[1], server))
-    yield found[0]
-    server.should_exit = True
-    await asyncio.wait_for(serving, WAIT_S)
+    async with serving(config) as server:
+        found.append(Served(bound_port(server), server))
+        yield found[0]
 
 
 async def _silent_client(port: int) -> socket.socket:

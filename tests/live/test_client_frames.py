@@ -28,6 +28,7 @@ from hulldown.web.ws_protocol import FrameOutlet, FrameWritingProtocol
 from tests.live.test_fanout import RawFrames
 from tests.scenarios import duel
 from tests.server_process import free_port
+from tests.uvicorn_in_process import serving
 
 
 def frame(payload: bytes, opcode: int = 0x1, fin: bool = True, masked: bool = True, rsv: int = 0) -> bytes:
@@ -131,16 +132,8 @@ async def served(redis_url: str, key_prefix: str) -> AsyncIterator[InProcess]:
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, ws=FrameWritingProtocol, log_level="warning", lifespan="on"
     )
-    server = uvicorn.Server(config)
-    serving = asyncio.create_task(server.serve())
-    while not server.started:
-        assert not serving.done(), "uvicorn did not start"
-        await asyncio.sleep(0.02)
-    try:
+    async with serving(config):
         yield InProcess(port, app)
-    finally:
-        server.should_exit = True
-        await serving
 
 
 async def player(served: InProcess) -> tuple[RawFrames, Any]:

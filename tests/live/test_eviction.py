@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from typing import Any
 
@@ -22,6 +21,7 @@ from hulldown.wire.protocol import Ack
 from tests.live.wsclient import RawClient
 from tests.scenarios import duel
 from tests.server_process import free_port
+from tests.uvicorn_in_process import serving
 
 
 async def test_an_idle_match_is_evicted_and_reloads_identically(
@@ -66,12 +66,7 @@ async def test_a_match_is_not_evicted_while_a_socket_joining_it_checks_its_token
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, ws=FrameWritingProtocol, log_level="warning", lifespan="on"
     )
-    server = uvicorn.Server(config)
-    serving = asyncio.create_task(server.serve())
-    try:
-        while not server.started:
-            assert not serving.done(), "uvicorn did not start"
-            await asyncio.sleep(0.02)
+    async with serving(config):
         live: LiveService = app.state.live
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
             answer = await http.post("/matches", content=msgspec.json.encode(duel()), timeout=10)
@@ -94,6 +89,3 @@ async def test_a_match_is_not_evicted_while_a_socket_joining_it_checks_its_token
         ack = await client.act({"type": "end_phase"}, "end-1")
         assert ack["seq"] == 2 and live.runtimes[match_id] is runtime
         await client.close()
-    finally:
-        server.should_exit = True
-        await serving

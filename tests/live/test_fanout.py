@@ -37,6 +37,7 @@ from tests.ops.helpers import metric_samples, sample
 from tests.scenarios import duel
 from tests.server_process import ServerProcess, free_port, server_with_env
 from tests.spectators.test_spectators import create, get, live_url
+from tests.uvicorn_in_process import serving
 
 SEND_QUEUE = 4  # messages a connection may queue behind a socket that pushes back
 BIG_NONCE = "x" * 60_000  # a ping's nonce comes back in the pong: 60 KB per answer
@@ -382,14 +383,8 @@ async def test_under_plain_uvicorn_protocols_the_text_outlet_keeps_the_same_beha
 
     port = free_port()
     app = create_app(Settings(redis_url=redis_url, key_prefix=key_prefix))
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, ws=ws_impl, log_level="warning", lifespan="on")
-    )
-    serving = asyncio.create_task(server.serve())
-    while not server.started:
-        assert not serving.done(), "uvicorn did not start"
-        await asyncio.sleep(0.02)
-    try:
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, ws=ws_impl, log_level="warning", lifespan="on")
+    async with serving(config):
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
             answer = await http.post("/matches", content=msgspec.json.encode(duel()), timeout=10)
         assert answer.status_code == 201, answer.text
@@ -407,6 +402,3 @@ async def test_under_plain_uvicorn_protocols_the_text_outlet_keeps_the_same_beha
         assert all(w.patch_seqs == [2, 3, 4] and w.view == a.view for w in watchers)
         for client in (a, *watchers):
             await client.close()
-    finally:
-        server.should_exit = True
-        await serving

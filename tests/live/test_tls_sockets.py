@@ -38,6 +38,7 @@ from hulldown.web.ws_protocol import FrameOutlet, FrameWritingProtocol, outlet_f
 from tests.live.wsclient import RawClient
 from tests.scenarios import duel
 from tests.server_process import free_port
+from tests.uvicorn_in_process import serving
 
 ACTS = 6
 LOOPS: dict[str, Callable[[Coroutine[Any, Any, None]], None]] = {"asyncio": asyncio.run, "uvloop": uvloop.run}
@@ -75,16 +76,8 @@ async def served(
         lifespan="on",
         **extra,
     )
-    server = uvicorn.Server(config)
-    serving = asyncio.create_task(server.serve())
-    while not server.started:
-        assert not serving.done(), "uvicorn did not start"
-        await asyncio.sleep(0.02)
-    try:
+    async with serving(config):
         yield Served(f"{'https' if tls else 'http'}://127.0.0.1:{port}", app, client_ssl)
-    finally:
-        server.should_exit = True
-        await serving
 
 
 def certificates(folder: Path) -> tuple[dict[str, Any], ssl.SSLContext]:
@@ -198,12 +191,7 @@ async def _pause_and_drain(tls: bool, tmp_path: Path) -> None:
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SMALL_BUFFER)
     listener.bind(("127.0.0.1", 0))
-    server = uvicorn.Server(config)
-    serving = asyncio.create_task(server.serve(sockets=[listener]))
-    while not server.started:
-        assert not serving.done(), "uvicorn did not start"
-        await asyncio.sleep(0.02)
-    try:
+    async with serving(config, sockets=[listener]):
         # A client that reads nothing until the server has written its frames.
         client = socket.socket()
         client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, SMALL_BUFFER)
@@ -235,6 +223,3 @@ async def _pause_and_drain(tls: bool, tmp_path: Path) -> None:
         assert received.endswith(NEXT.frame)
         await asyncio.wait_for(seen["drained"].wait(), 10)  # resumed once everything went out
         writer.close()
-    finally:
-        server.should_exit = True
-        await asyncio.wait_for(serving, 10)
