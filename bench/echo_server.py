@@ -18,9 +18,14 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from pathlib import Path
 from typing import Any
 
 import event_loops
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.uvicorn_in_process import bound_port, serving
 
 
 async def _websockets_echo(ready: asyncio.Future[int]) -> None:
@@ -51,16 +56,9 @@ async def _starlette_echo(ready: asyncio.Future[int]) -> None:
 
     app = Starlette(routes=[WebSocketRoute("/", echo)])
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
-    serving = asyncio.ensure_future(server.serve())
-    while not server.started:
-        if serving.done():
-            serving.result()  # it failed to start: say why
-        await asyncio.sleep(0.01)
-    ready.set_result(server.servers[0].sockets[0].getsockname()[1])
-    await _until_stdin_closes()
-    server.should_exit = True
-    await serving
+    async with serving(config) as server:
+        ready.set_result(bound_port(server))
+        await _until_stdin_closes()
 
 
 async def _until_stdin_closes() -> None:

@@ -141,7 +141,7 @@ async def player(served: InProcess) -> tuple[RawFrames, Any]:
         answer = await http.post("/matches", content=msgspec.json.encode(duel()), timeout=10)
     assert answer.status_code == 201, answer.text
     created = answer.json()
-    raw = await RawFrames.connect(served, f"/matches/{created['match_id']}/live")  # type: ignore[arg-type]
+    raw = await RawFrames.connect(served, f"/matches/{created['match_id']}/live")
     await raw.send({"type": "hello", "token": created["tokens"]["a"]})
     await raw.message("welcome")
     runtime = served.app.state.live.runtimes[created["match_id"]]
@@ -239,7 +239,7 @@ async def test_a_text_frame_that_is_not_utf8_closes_the_socket_with_1007(served:
     assert await asyncio.wait_for(raw.reader.read(), 10) == b""  # and the server closed it
 
     runtime = next(iter(served.app.state.live.runtimes.values()))
-    before_hello = await RawFrames.connect(served, f"/matches/{runtime.match_id}/live")  # type: ignore[arg-type]
+    before_hello = await RawFrames.connect(served, f"/matches/{runtime.match_id}/live")
     before_hello.writer.write(frame(b"\xc3\x28"))
     await before_hello.writer.drain()
     assert await _closing_code(before_hello) == 1007

@@ -20,7 +20,7 @@ import socket
 import struct
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import jsonpatch
@@ -63,6 +63,13 @@ def small_queue_server(redis_url: str, key_prefix: str, tmp_path: Path) -> Itera
 # ---- a raw websocket client: the exact bytes of every frame the server sends --------------------
 
 
+class Listening(Protocol):
+    """A server on 127.0.0.1 (a ``ServerProcess``, or one served in the test's process)."""
+
+    @property
+    def port(self) -> int: ...
+
+
 class RawFrames:
     """A websocket client on a bare TCP stream that keeps each server frame's bytes as sent."""
 
@@ -71,7 +78,7 @@ class RawFrames:
         self.writer = writer
 
     @classmethod
-    async def connect(cls, server: ServerProcess, path: str) -> RawFrames:
+    async def connect(cls, server: Listening, path: str) -> RawFrames:
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
         key = base64.b64encode(os.urandom(16)).decode()
         writer.write(

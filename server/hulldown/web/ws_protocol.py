@@ -97,13 +97,15 @@ TLS_PAUSE_AT = 1
 class FrameOutlet:
     """Writes whole frames to one uvicorn websocket connection's transport."""
 
-    __slots__ = ("_compressed", "_drained", "_protocol", "_transport", "paused")
+    __slots__ = ("_compressed", "_drained", "_protocol", "_tls", "_transport", "paused")
 
     def __init__(self, protocol: FrameWritingProtocol) -> None:
         self._protocol = protocol
         self._transport = protocol.raw_transport
         # Extensions are settled by the handshake (before the outlet exists).
         self._compressed = bool(protocol.conn.extensions)
+        # Its bytes are encrypted below the transport (TLS): settled when the socket was accepted.
+        self._tls = self._transport.get_extra_info("sslcontext") is not None
         self._drained: Callable[[], None] = _never_drained
         self.paused = False  # the transport holds bytes it could not write yet
 
@@ -117,7 +119,7 @@ class FrameOutlet:
         (hub.Connection.express); none for a socket that compresses its messages, nor for one
         whose bytes are encrypted below the transport (TLS)."""
         transport = self._transport
-        if self._compressed or transport.get_extra_info("sslcontext") is not None:
+        if self._compressed or self._tls:
             return None
         sock = transport.get_extra_info("socket")
         if sock is None:
@@ -131,8 +133,7 @@ class FrameOutlet:
         # A clear transport pauses once it holds more than ``high`` bytes; a TLS transport
         # (asyncio's and uvloop's) once it holds ``high`` or more, so 0 would pause it after
         # every write with nothing held, and nothing would resume it.
-        tls = self._transport.get_extra_info("sslcontext") is not None
-        self._transport.set_write_buffer_limits(high=TLS_PAUSE_AT if tls else 0, low=0)
+        self._transport.set_write_buffer_limits(high=TLS_PAUSE_AT if self._tls else 0, low=0)
 
     def detach(self) -> None:
         self._drained = _never_drained
