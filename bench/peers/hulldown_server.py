@@ -174,6 +174,7 @@ def main() -> int:
             if stopping.is_set() or time.monotonic() > deadline:
                 return
             time.sleep(0.01)
+        freeze_startup_heap()
         try:
             created = create_match(port)
         except Exception as exc:
@@ -194,6 +195,13 @@ def main() -> int:
         }
         sys.stdout.write(f"READY {json.dumps(ready)}\n")
         sys.stdout.flush()
+
+    try:  # as `hulldown serve` once it listens (an older hulldown, run for an A/B, has not it)
+        from hulldown.web.startup_heap import freeze_startup_heap
+    except ImportError:
+
+        def freeze_startup_heap() -> int:
+            return 0
 
     threading.Thread(target=announce, name="announce", daemon=True).start()
     try:

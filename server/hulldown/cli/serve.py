@@ -26,6 +26,7 @@ from ..web.app import create_app
 from ..web.quiet_server import QuietServer
 from ..web.settings import Settings
 from ..web.socket_frames import ws_hard_limit
+from ..web.startup_heap import freeze_startup_heap
 from ..web.ws_protocol import FrameWritingProtocol
 
 log = logging.getLogger("hulldown")
@@ -45,12 +46,15 @@ class _Server(QuietServer):
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         """uvicorn's start-up; once it is listening (a port it cannot bind ends the process in
-        there, with its own error line), says where - the bound port, also for ``--port 0``."""
+        there, with its own error line), freezes the start-up heap (web/startup_heap.py) and
+        says where - the bound port, also for ``--port 0``."""
         await super().startup(sockets)
         if self.started:
+            frozen = freeze_startup_heap()
             bound = [s.getsockname() for server in self.servers for s in server.sockets or ()]
             port = bound[0][1] if bound else self.config.port
             log.info("hulldown listening on http://%s:%d", self.config.host, port)
+            log.debug("start-up heap frozen: %d objects out of the collector's way", frozen)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         if not self._armed:

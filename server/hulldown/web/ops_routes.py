@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..live import metrics, observe
+from ..live import gc_pauses, metrics, observe
 from ..live.service import LiveService
 from ..store.connect import command_observers, observe_commands
 from .responses import MsgspecJSON
@@ -42,8 +42,10 @@ async def readyz(request: Request) -> Response:
 
 @contextlib.asynccontextmanager
 async def instrumented(live: LiveService) -> AsyncIterator[None]:
-    """For the app's lifetime: Redis command timing, cache sizes and the event-loop lag watch."""
+    """For the app's lifetime: Redis command timing, cache sizes, the event-loop lag watch and
+    the garbage collector's pauses."""
     observe_commands(observe.redis_command)
+    gc_pauses.install()
     metrics.bind_cache_sizes(live.cache_sizes)
     watcher = asyncio.create_task(observe.watch_loop_lag(), name="hulldown-loop-lag")
     try:
@@ -53,6 +55,7 @@ async def instrumented(live: LiveService) -> AsyncIterator[None]:
         with contextlib.suppress(asyncio.CancelledError):
             await watcher
         metrics.bind_cache_sizes(None)
+        gc_pauses.uninstall()
         if observe.redis_command in command_observers:
             command_observers.remove(observe.redis_command)
 
