@@ -6,7 +6,10 @@ cluster from tests/redis_cluster.py), ``--processes`` real ``hulldown serve`` pr
 ``--matches`` matches. Match i has player a on process i, player b on process i+1 and its
 spectators spread round-robin over all processes. Each match is driven closed-loop: the active
 player ends its phase, waits for its ack and for its own patch, thinks ``1/--rate`` s, repeats,
-for ``--duration`` s. Spectators are "thin" (they only note when each seq arrives).
+for ``--duration`` s; each match starts at a random point of its first think time, so the
+matches do not all act at the same instant. Spectators are "thin" (they only note when each seq
+arrives). The bench's own cyclic collector is held off while it measures (its pauses would be
+counted as the server's latency).
 
 Reported per setup (one JSON object per setup, in a list):
 
@@ -14,7 +17,9 @@ Reported per setup (one JSON object per setup, in a list):
 - ``ack_ms``: send -> ack at the actor; ``fanout_ms``: send -> the LAST spectator of the match
   has the patch (p50/p90/p99/max);
 - ``within_bound``: share of actions whose fan-out completed within ``--bound-ms``;
-- per process: CPU (% of one core, from /proc utime+stime), players and spectators served;
+- per process: CPU (% of one core, from /proc utime+stime), players and spectators served, and
+  its garbage collector's pauses during the run (``gc_pauses``, by generation: count, total and
+  mean ms, how many took over 10/25/50/100 ms; from its ``hulldown_gc_pause_seconds``);
 - Redis: CPU ms per action from INFO's used_cpu_sys + used_cpu_user (primaries and replicas
   separately on the cluster), and the bench client's own CPU (it shares the machine).
 
@@ -27,6 +32,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import gc
 import json
 import os
 import random
@@ -36,6 +43,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +51,7 @@ from typing import Any
 import httpx
 import msgspec
 import websockets
+from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -72,6 +81,64 @@ def percentiles(samples: list[float]) -> dict[str, float]:
         return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2)
 
     return {"p50": pick(0.5), "p90": pick(0.9), "p99": pick(0.99), "max": round(ordered[-1], 2)}
+
+
+@contextlib.contextmanager
+def bench_collector_off() -> Iterator[None]:
+    """This process's own cyclic collector held off while it measures. The bench keeps every
+    message its clients get; its full collections took 140-200 ms on a 2-core machine, and
+    every latency measured across one carried it. Its heap is frozen first and released after."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.unfreeze()
+
+
+GC_PAUSE = "hulldown_gc_pause_seconds"
+PAUSE_MARKS_MS = (10, 25, 50, 100)  # bucket bounds of the server's histogram (live/metrics.py)
+
+
+async def gc_pauses(http_base: str) -> dict[str, dict[str, float]]:
+    """The server's collector pauses so far, by generation: count, sum (s) and bucket counts
+    (cumulative, by upper bound in ms), read from its ``/metrics``."""
+    async with httpx.AsyncClient(timeout=10) as http:
+        text = (await http.get(f"{http_base}/metrics")).text
+    found: dict[str, dict[str, float]] = {}
+    for family in text_string_to_metric_families(text):
+        if family.name != GC_PAUSE:
+            continue
+        for sample in family.samples:
+            series = found.setdefault(sample.labels["generation"], {})
+            if sample.name.endswith("_bucket"):
+                series[f"le_{float(sample.labels['le']) * 1000:g}"] = sample.value
+            else:
+                series[sample.name.removeprefix(GC_PAUSE).lstrip("_")] = sample.value
+    return found
+
+
+def pauses_between(before: dict[str, dict[str, float]], after: dict[str, dict[str, float]]) -> dict[str, Any]:
+    """Per generation, the collections during the measured window: how many, their total and
+    mean (ms), and how many took longer than each of ``PAUSE_MARKS_MS``."""
+    report: dict[str, Any] = {}
+    for generation, now in sorted(after.items()):
+        was = before.get(generation, {})
+        count = now.get("count", 0.0) - was.get("count", 0.0)
+        total_ms = 1000 * (now.get("sum", 0.0) - was.get("sum", 0.0))
+        longer = {
+            f"over_{mark}ms": int(count - (now.get(f"le_{mark}", 0.0) - was.get(f"le_{mark}", 0.0)))
+            for mark in PAUSE_MARKS_MS
+        }
+        report[generation] = {
+            "count": int(count),
+            "total_ms": round(total_ms, 1),
+            "mean_ms": round(total_ms / count, 2) if count else 0.0,
+            **longer,
+        }
+    return report
 
 
 def process_cpu_seconds(pid: int) -> float:
@@ -127,6 +194,9 @@ async def thin_spectator(url: str, match: Match, stop: asyncio.Event) -> None:
 async def drive(match: Match, rate: float, until: float) -> None:
     seq = 1
     think = 1.0 / rate
+    # Matches start at random points of one think time, not all at once: a burst of every
+    # match's first act at the same instant would measure a queue the bench made.
+    await asyncio.sleep(think * random.random())
     while time.monotonic() < until and not match.ended:
         viewer = match.players["a"]
         await viewer.wait_seq(seq, timeout=30)
@@ -220,14 +290,17 @@ async def run_setup(
             await asyncio.sleep(0.05)
 
         cpu_before = [process_cpu_seconds(s.process.pid) for s in servers if s.process]
+        pauses_before = [await gc_pauses(s.http) for s in servers]
         redis_before = redis_cpu(nodes)
         bench_before = resource.getrusage(resource.RUSAGE_SELF)
         started = time.monotonic()
         until = started + args.duration
-        await asyncio.gather(*(drive(m, args.rate, until) for m in matches))
-        elapsed = time.monotonic() - started
-        await asyncio.sleep(1.0)  # the last patches reach the spectators
+        with bench_collector_off():
+            await asyncio.gather(*(drive(m, args.rate, until) for m in matches))
+            elapsed = time.monotonic() - started
+            await asyncio.sleep(1.0)  # the last patches reach the spectators
         cpu_after = [process_cpu_seconds(s.process.pid) for s in servers if s.process]
+        pauses_after = [await gc_pauses(s.http) for s in servers]
         redis_after = redis_cpu(nodes)
         bench_after = resource.getrusage(resource.RUSAGE_SELF)
 
@@ -263,6 +336,7 @@ async def run_setup(
                     "cpu_percent_of_one_core": round(100 * (after - before) / elapsed, 1),
                     "cpu_ms_per_action": round(1000 * (after - before) / max(actions, 1), 3),
                     **served[i],
+                    "gc_pauses": pauses_between(pauses_before[i], pauses_after[i]),
                 }
                 for i, (before, after) in enumerate(zip(cpu_before, cpu_after, strict=True))
             ],
