@@ -2,9 +2,9 @@
 ``/metrics`` as ``hulldown_gc_pause_seconds{generation}``; docs/operations.md).
 
 A collection holds the interpreter: no socket is read and no act is decided until it ends, for
-every match on the process. Young collections take a fraction of a millisecond; a full one
-(generation 2) walks every object the collector tracks, and grows with the connections and
-matches a process holds (docs/architecture.md section 7, "Full collections"). The collector
+every match on the process. Young collections take a millisecond or two on a busy process; a
+full one (generation 2) walks every object the collector tracks, and grows with the connections
+and matches a process holds (docs/architecture.md section 7, "Full collections"). The collector
 calls :func:`_timed` when a collection starts and when it stops; the pause is the time between,
 as the process's clock saw it.
 

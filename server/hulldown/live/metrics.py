@@ -65,13 +65,13 @@ LOOP_LAG = Histogram(
     "How late the event loop woke a periodic timer (the time every coroutine on the loop waited).",
     buckets=LATENCY_BUCKETS,
 )
+LOOP_LAG_LAST = Gauge("hulldown_event_loop_lag_last_seconds", "The latest event-loop lag measured.")
 GC_PAUSE_SECONDS = LightHistogram(
     "hulldown_gc_pause_seconds",
     "How long each cyclic garbage collection held the process, by generation (2: a full one).",
     ["generation"],
     buckets=LATENCY_BUCKETS,
 )
-LOOP_LAG_LAST = Gauge("hulldown_event_loop_lag_last_seconds", "The latest event-loop lag measured.")
 
 for _role in ("a", "b", "spectator", "delayed", "replay"):
     CONNECTIONS.labels(role=_role)
