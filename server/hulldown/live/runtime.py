@@ -64,6 +64,12 @@ REVEAL_ACTION_ID = "system-reveal-seed"
 # hash out itself. 2 ms: longer than the 1.1 ms of CPU the peer harness' spectator process
 # spends reading one patch on its 100 sockets, and short beside the time players take to act.
 FOLLOW_UP_DELAY = 0.002
+# Seconds a due snapshot waits after the patch went out. A snapshot only shortens a later load,
+# and encoding the whole state and writing it (waking Redis) is the largest follow-up work: at
+# 2 ms it landed while the spectators' process was still reading the patch, on the 1 act in 100
+# that makes a snapshot, which is where the last spectator's p99 is. 20 ms: past that reading,
+# and short beside the time a load would fold without it (docs/architecture.md section 7).
+SNAPSHOT_DELAY = 0.02
 DELAY_READ_PAGE = 4096  # events read back at a time to find where a delayed view starts
 
 state_encoder = msgspec.json.Encoder()
@@ -740,7 +746,7 @@ class MatchRuntime:
 
     def _snapshot_soon(self) -> None:
         """Save a snapshot of the current state if one is due, off the action path: the state is
-        encoded and written by a background task, which starts ``FOLLOW_UP_DELAY`` after this
+        encoded and written by a background task, which starts ``SNAPSHOT_DELAY`` after this
         action's patches and ack went out. One save at a time per match; a newer due state waits
         for it."""
         state = self.state
@@ -755,7 +761,7 @@ class MatchRuntime:
 
     async def _save_snapshots(self, state: MatchState) -> None:
         try:
-            await asyncio.sleep(FOLLOW_UP_DELAY)
+            await asyncio.sleep(SNAPSHOT_DELAY)
             current: MatchState | None = state
             while current is not None:
                 try:
