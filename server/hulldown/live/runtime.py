@@ -58,17 +58,17 @@ RECENT_PATCHES = 256
 OUTAGES_RULE = "docs/limits-and-outages.md"
 MAX_APPEND_RETRIES = 5
 REVEAL_ACTION_ID = "system-reveal-seed"
-# Seconds a commit's follow-up work - the hash the next act will carry, a snapshot that is due -
-# waits after the patch went out, so that the clients the patch woke, and what other sockets
-# sent meanwhile, go first (docs/architecture.md section 7). An act that comes sooner works its
-# hash out itself. 2 ms: longer than the 1.1 ms of CPU the peer harness' spectator process
-# spends reading one patch on its 100 sockets, and short beside the time players take to act.
+# Seconds a commit's follow-up work - the hash the next act will carry - waits after the patch
+# went out, so that the clients the patch woke, and what other sockets sent meanwhile, go first
+# (docs/architecture.md section 7). An act that comes sooner works its hash out itself. 2 ms:
+# longer than the 1.1 ms of CPU the peer harness' spectator process spends reading one patch on
+# its 100 sockets, and short beside the time players take to act.
 FOLLOW_UP_DELAY = 0.002
-# Seconds a due snapshot waits after the patch went out. A snapshot only shortens a later load,
-# and encoding the whole state and writing it (waking Redis) is the largest follow-up work: at
-# 2 ms it landed while the spectators' process was still reading the patch, on the 1 act in 100
-# that makes a snapshot, which is where the last spectator's p99 is. 20 ms: past that reading,
-# and short beside the time a load would fold without it (docs/architecture.md section 7).
+# Seconds a due snapshot waits after the patch went out. Encoding the whole state and writing it
+# (which wakes Redis) is the largest follow-up work: at 2 ms it landed while the spectators'
+# process was still reading the patch, on the 1 act in 100 that makes a snapshot - where the last
+# spectator's p99 is. 20 ms is past that reading, and nothing waits for a snapshot: a load that
+# finds none yet folds from the one before (docs/architecture.md section 7).
 SNAPSHOT_DELAY = 0.02
 DELAY_READ_PAGE = 4096  # events read back at a time to find where a delayed view starts
 
