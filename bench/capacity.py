@@ -51,12 +51,12 @@ from typing import Any
 import httpx
 import msgspec
 import websockets
-from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.live.wsclient import RawClient  # noqa: E402
+from tests.ops.helpers import metric_samples  # noqa: E402
 from tests.redis_cluster import LocalCluster  # noqa: E402
 from tests.server_process import ServerProcess  # noqa: E402
 from tests.undo.live_helpers import with_reserve  # noqa: E402
@@ -99,37 +99,27 @@ def bench_collector_off() -> Iterator[None]:
 
 
 GC_PAUSE = "hulldown_gc_pause_seconds"
+GENERATIONS = ("0", "1", "2")
 PAUSE_MARKS_MS = (10, 25, 50, 100)  # bucket bounds of the server's histogram (live/metrics.py)
 
-
-async def gc_pauses(http_base: str) -> dict[str, dict[str, float]]:
-    """The server's collector pauses so far, by generation: count, sum (s) and bucket counts
-    (cumulative, by upper bound in ms), read from its ``/metrics``."""
-    async with httpx.AsyncClient(timeout=10) as http:
-        text = (await http.get(f"{http_base}/metrics")).text
-    found: dict[str, dict[str, float]] = {}
-    for family in text_string_to_metric_families(text):
-        if family.name != GC_PAUSE:
-            continue
-        for sample in family.samples:
-            series = found.setdefault(sample.labels["generation"], {})
-            if sample.name.endswith("_bucket"):
-                series[f"le_{float(sample.labels['le']) * 1000:g}"] = sample.value
-            else:
-                series[sample.name.removeprefix(GC_PAUSE).lstrip("_")] = sample.value
-    return found
+Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]  # tests/ops/helpers.py metric_samples
 
 
-def pauses_between(before: dict[str, dict[str, float]], after: dict[str, dict[str, float]]) -> dict[str, Any]:
-    """Per generation, the collections during the measured window: how many, their total and
-    mean (ms), and how many took longer than each of ``PAUSE_MARKS_MS``."""
+def pauses_between(before: Samples, after: Samples) -> dict[str, Any]:
+    """Per generation, the server's collections between two reads of its ``/metrics``
+    (``metric_samples``): how many, their total and mean (ms), and how many took longer than
+    each of ``PAUSE_MARKS_MS``."""
+
+    def grew(name: str, **labels: str) -> float:
+        key = (f"{GC_PAUSE}_{name}", tuple(sorted(labels.items())))
+        return after.get(key, 0.0) - before.get(key, 0.0)
+
     report: dict[str, Any] = {}
-    for generation, now in sorted(after.items()):
-        was = before.get(generation, {})
-        count = now.get("count", 0.0) - was.get("count", 0.0)
-        total_ms = 1000 * (now.get("sum", 0.0) - was.get("sum", 0.0))
+    for generation in GENERATIONS:
+        count = grew("count", generation=generation)
+        total_ms = 1000 * grew("sum", generation=generation)
         longer = {
-            f"over_{mark}ms": int(count - (now.get(f"le_{mark}", 0.0) - was.get(f"le_{mark}", 0.0)))
+            f"over_{mark}ms": int(count - grew("bucket", generation=generation, le=f"{mark / 1000:g}"))
             for mark in PAUSE_MARKS_MS
         }
         report[generation] = {
@@ -290,7 +280,7 @@ async def run_setup(
             await asyncio.sleep(0.05)
 
         cpu_before = [process_cpu_seconds(s.process.pid) for s in servers if s.process]
-        pauses_before = [await gc_pauses(s.http) for s in servers]
+        pauses_before = [metric_samples(s.http) for s in servers]
         redis_before = redis_cpu(nodes)
         bench_before = resource.getrusage(resource.RUSAGE_SELF)
         started = time.monotonic()
@@ -300,7 +290,7 @@ async def run_setup(
             elapsed = time.monotonic() - started
             await asyncio.sleep(1.0)  # the last patches reach the spectators
         cpu_after = [process_cpu_seconds(s.process.pid) for s in servers if s.process]
-        pauses_after = [await gc_pauses(s.http) for s in servers]
+        pauses_after = [metric_samples(s.http) for s in servers]
         redis_after = redis_cpu(nodes)
         bench_after = resource.getrusage(resource.RUSAGE_SELF)
 

@@ -4,7 +4,7 @@
 A serving process imports and builds some 60,000 objects the collector tracks (modules, functions,
 classes, the app, the routes) before its first match, and keeps every one of them for its whole
 life. A full collection visits them all, each time, while every match on the process waits: on a
-slow 2-core machine that was 50-65 ms of the 70-140 ms that full collections took under 200
+slow 2-core machine that was 52-67 ms of the 74-158 ms that full collections took under 200
 matches. :func:`freeze_startup_heap`, called once the server listens, collects what start-up left
 unreachable and then freezes the rest (``gc.freeze``): frozen objects are never visited again,
 so a full collection walks only what the process made since - its matches and connections.
