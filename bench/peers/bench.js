@@ -2,7 +2,7 @@
 // One benchmark run: one peer server, 2 player clients and N spectator clients, all on 127.0.0.1.
 //   node bench.js --peer boardgameio|colyseus|hulldown --variant NAME --spectators N [--moves 1000]
 //                 [--warmup 100] [--think-ms 50] [--spectator-mode thin|full] [--spectator-procs 1]
-//                 [--deadline-s 300] [--move-timeout-s 10] [--seed 1]
+//                 [--deadline-s 300] [--move-timeout-s 10] [--seed 1] [--samples-file FILE]
 // Prints one JSON object on stdout; progress and server logs go to stderr.
 //
 // Processes: the server (spawned from the adapter's serverCommand), this driver (the two players),
@@ -31,6 +31,9 @@ const { values: argv } = parseArgs({
     'deadline-s': { type: 'string', default: '300' },
     'move-timeout-s': { type: 'string', default: '10' },
     seed: { type: 'string', default: '1' },
+    // A diagnostic: one JSON line per measured action (its t0 on the monotonic clock, in ns, and
+    // each latency in us), to line up with a server-side trace such as HULLDOWN_BENCH_TRACE's.
+    'samples-file': { type: 'string' },
   },
 });
 const opt = {
@@ -192,6 +195,7 @@ async function main() {
   // The measured loop.
   const random = mulberry32(opt.seed);
   const samples = { mover: [], opponent: [], firstSpectator: [], lastSpectator: [] };
+  const samplesOut = argv['samples-file'] ? [] : null;
   let before = null;
   // Helper processes of the server that it names in its READY json (`aux_pids`: name -> pid), e.g.
   // hulldown's embedded Redis; reported beside the server process, not added to it.
@@ -239,7 +243,13 @@ async function main() {
       samples.firstSpectator.push(us(p.specFirst));
       samples.lastSpectator.push(us(p.specLast));
     }
+    if (samplesOut !== null) {
+      const row = { i, t0: String(t0), mover: us(p.players[seat]), opponent: us(p.players[1 - seat]) };
+      if (p.specFirst !== null) Object.assign(row, { first_spectator: us(p.specFirst), last_spectator: us(p.specLast) });
+      samplesOut.push(JSON.stringify(row));
+    }
   }
+  if (samplesOut !== null) require('node:fs').writeFileSync(argv['samples-file'], samplesOut.join('\n') + '\n');
   const after = snapshot();
 
   const perMove = (x) => Math.round(x / opt.moves);

@@ -16,7 +16,8 @@ as the Node driver's):
     pool         the act's rules call went to the pool (its kind not known to be quick)
     diff0/1      view_patch (the patch, computed while Redis runs the append)
     bcast0/1     Hub.broadcast called / returned (the patch is queued for every socket)
-    (and one line per garbage collection: generation, start, duration)
+    (and one line per garbage collection: generation, start, duration; and one per follow-up
+    work item, the next act's hash or a snapshot's save: kind, start, duration)
     sent1, sent2 the first two patch frames written to a socket (the players, when the hub sends to
                  them first), sent_last the last one, sent_n how many
     ack          the ack frame written to the mover's socket
@@ -232,6 +233,35 @@ def install(path: str) -> None:
 
     rules_pool._on_pool = on_pool  # type: ignore[assignment]
     stamp_sync(runtime_mod, "view_patch", "diff")
+
+    # Work left for after an act (the next act's hash, a due snapshot's save): one
+    # {"follow": "hash" | "snapshot", "t": start, "ns": duration} line each (the snapshot's
+    # write until Redis' reply).
+    def follow_up(owner: Any, name: str, kind: str) -> None:
+        original = getattr(owner, name)
+        if asyncio.iscoroutinefunction(original):
+
+            async def timed_async(*args: Any, **kwargs: Any) -> Any:
+                t = now()
+                try:
+                    return await original(*args, **kwargs)
+                finally:
+                    out.write(json.dumps({"follow": kind, "t": t, "ns": now() - t}) + "\n")
+
+            setattr(owner, name, timed_async)
+            return
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            t = now()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                out.write(json.dumps({"follow": kind, "t": t, "ns": now() - t}) + "\n")
+
+        setattr(owner, name, timed)
+
+    follow_up(runtime_mod.MatchRuntime, "_hash_now", "hash")
+    follow_up(redis_store.RedisEventStore, "save_snapshot", "snapshot")
 
     # Garbage-collector pauses: one {"gc": generation, "t": start, "ns": duration} line each.
     gc_start: list[int] = [0]
