@@ -398,6 +398,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         return {
             "bench": "latency",
             "spectators": args.spectators,
+            "extra_units": args.extra_units,
             "moves": args.moves,
             "latency_ms": latency,
             "floor_ms": floors,

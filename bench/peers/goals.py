@@ -7,7 +7,8 @@ N = 0, 100 and 1000; with ``ROUNDS`` > 1 a configuration's k-th line at an N bel
 ``--latency``: ``bench/latency.py`` output lines (its floors, measured from idle); ``--replay``:
 ``bench/replay.py`` output lines. Each goal is judged per round or per run and is met only where
 every round or run meets it; a goal whose inputs are missing is reported as not judged. The
-first line sums up; then one line per goal, with every round's or run's figures.
+first line sums up (``all_met`` only when every goal was judged and met); then one line per
+goal, with every round's or run's figures.
 
 The goals (each compares figures taken in the same run):
 
@@ -18,16 +19,21 @@ The goals (each compares figures taken in the same run):
   Colyseus' where the floor allows it (the floor below Colyseus' mover);
 - server CPU per action at N=0 under CPU_PER_ACTION_US, and per spectator socket (the N=1000
   CPU less the N=0 CPU, over 1000) under CPU_PER_SOCKET_US;
-- cold fold of 100,000 events at COLD_FOLD_EVENTS_PER_S or more.
+- cold fold of 100,000 events at COLD_FOLD_EVENTS_PER_S or more;
+- no growth with the size of the match: ``bench/latency.py --extra-units 24`` runs alternating
+  with runs without (in the ``--latency`` file; a line's ``extra_units`` tells them apart): the
+  median over the pairs of the server CPU per action with the extra units over that without
+  at most 1 + GROWTH_TOLERANCE, and the same for the mover's p50. Two runs of the same code on
+  this 2-core machine differ by up to a tenth, so a smaller growth cannot be told from noise.
 
-Not judged here: the growth with the size of the match (``bench/latency.py --extra-units 24``
-against a run without, alternating). Reads files, asserts nothing.
+Reads files, asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 from collections import defaultdict
 from typing import Any
 
@@ -37,6 +43,7 @@ MOVER_OVER_FLOOR_MS = 0.3
 CPU_PER_ACTION_US = 800
 CPU_PER_SOCKET_US = 12
 COLD_FOLD_EVENTS_PER_S = 100_000
+GROWTH_TOLERANCE = 0.10
 LARGE_N = 1000
 
 Row = dict[str, Any]
@@ -149,6 +156,33 @@ def mover_goal(rounds: list[dict[tuple[str, str, int], Row]], latency: list[Row]
     return {**verdict(floors), "beside_colyseus": beside}
 
 
+def growth_goal(latency: list[Row]) -> Row:
+    """The runs with extra units against those without, paired in the order they ran."""
+    plain = [run for run in latency if not run.get("extra_units")]
+    larger = [run for run in latency if run.get("extra_units")]
+    pairs = list(zip(plain, larger, strict=False))
+    if not pairs:
+        return {"met": None, "runs": []}
+    runs = [
+        {
+            "extra_units": big["extra_units"],
+            "server_cpu_us": [small["server_cpu_us_per_action"], big["server_cpu_us_per_action"]],
+            "mover_p50_ms": [small["latency_ms"]["mover"]["p50"], big["latency_ms"]["mover"]["p50"]],
+        }
+        for small, big in pairs
+    ]
+    cpu = statistics.median(b["server_cpu_us_per_action"] / a["server_cpu_us_per_action"] for a, b in pairs)
+    mover = statistics.median(
+        b["latency_ms"]["mover"]["p50"] / a["latency_ms"]["mover"]["p50"] for a, b in pairs
+    )
+    return {
+        "met": cpu <= 1 + GROWTH_TOLERANCE and mover <= 1 + GROWTH_TOLERANCE,
+        "median_cpu_ratio": round(cpu, 3),
+        "median_mover_ratio": round(mover, 3),
+        "runs": runs,
+    }
+
+
 def cold_fold_goal(replay: list[Row]) -> Row:
     return verdict(
         [
@@ -176,15 +210,17 @@ def main() -> None:
     parser.add_argument("--replay", help="bench/replay.py output (JSON lines)")
     args = parser.parse_args()
     rows = read_lines(args.run)
+    latency = read_lines(args.latency) if args.latency else []
     rounds = rounds_of(rows)
     per_action, per_socket = cpu_goals(rounds)
     goals = {
         "last_spectator_n100": spectators_goal(rounds, 100),
         "last_spectator_n1000": spectators_goal(rounds, LARGE_N),
-        "mover_n0": mover_goal(rounds, read_lines(args.latency) if args.latency else []),
+        "mover_n0": mover_goal(rounds, [run for run in latency if not run.get("extra_units")]),
         "server_cpu_per_action_n0": per_action,
         "server_cpu_per_spectator_socket": per_socket,
         "cold_fold": cold_fold_goal(read_lines(args.replay) if args.replay else []),
+        "no_growth_with_match_size": growth_goal(latency),
     }
     other = [row["other_cpu_cores"] for row in rows if "other_cpu_cores" in row]
     summary = {
