@@ -56,13 +56,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.live.wsclient import RawClient  # noqa: E402
-from tests.ops.helpers import metric_samples  # noqa: E402
+from tests.ops.helpers import metric_samples, sample  # noqa: E402
 from tests.redis_cluster import LocalCluster  # noqa: E402
 from tests.server_process import ServerProcess  # noqa: E402
 from tests.undo.live_helpers import with_reserve  # noqa: E402
 
 from hulldown.match.state import Options  # noqa: E402
 from hulldown.store.embedded import EmbeddedRedis  # noqa: E402
+from hulldown.web.startup_heap import freeze_startup_heap  # noqa: E402
 
 MAX_MATCHES = 200
 MAX_SPECTATORS = 50
@@ -88,8 +89,7 @@ def bench_collector_off() -> Iterator[None]:
     """This process's own cyclic collector held off while it measures. The bench keeps every
     message its clients get; its full collections took 140-200 ms on a 2-core machine, and
     every latency measured across one carried it. Its heap is frozen first and released after."""
-    gc.collect()
-    gc.freeze()
+    freeze_startup_heap()  # collect, then freeze what is left, as `hulldown serve` does
     gc.disable()
     try:
         yield
@@ -111,8 +111,7 @@ def pauses_between(before: Samples, after: Samples) -> dict[str, Any]:
     each of ``PAUSE_MARKS_MS``."""
 
     def grew(name: str, **labels: str) -> float:
-        key = (f"{GC_PAUSE}_{name}", tuple(sorted(labels.items())))
-        return after.get(key, 0.0) - before.get(key, 0.0)
+        return sample(after, f"{GC_PAUSE}_{name}", **labels) - sample(before, f"{GC_PAUSE}_{name}", **labels)
 
     report: dict[str, Any] = {}
     for generation in GENERATIONS:

@@ -164,7 +164,7 @@ def growth_goal(latency: list[Row]) -> Row:
     larger = [run for run in latency if run.get("extra_units")]
     pairs = list(zip(plain, larger, strict=False))
     if not pairs:
-        return {"met": None, "runs": []}
+        return verdict([])
     runs = [
         {
             "extra_units": big["extra_units"],

@@ -237,8 +237,13 @@ def install(path: str) -> None:
     # Work left for after an act (the next act's hash, a due snapshot's save): one
     # {"follow": "hash" | "snapshot", "t": start, "ns": duration} line each (the snapshot's
     # write until Redis' reply).
+    def follow_up_line(kind: str, t: int) -> None:
+        out.write(json.dumps({"follow": kind, "t": t, "ns": now() - t}) + "\n")
+
     def follow_up(owner: Any, name: str, kind: str) -> None:
-        original = getattr(owner, name)
+        original = getattr(owner, name, None)
+        if original is None:  # as the stamps above: an older runtime may not have it
+            return
         if asyncio.iscoroutinefunction(original):
 
             async def timed_async(*args: Any, **kwargs: Any) -> Any:
@@ -246,7 +251,7 @@ def install(path: str) -> None:
                 try:
                     return await original(*args, **kwargs)
                 finally:
-                    out.write(json.dumps({"follow": kind, "t": t, "ns": now() - t}) + "\n")
+                    follow_up_line(kind, t)
 
             setattr(owner, name, timed_async)
             return
@@ -256,7 +261,7 @@ def install(path: str) -> None:
             try:
                 return original(*args, **kwargs)
             finally:
-                out.write(json.dumps({"follow": kind, "t": t, "ns": now() - t}) + "\n")
+                follow_up_line(kind, t)
 
         setattr(owner, name, timed)
 

@@ -42,13 +42,15 @@ def install() -> None:
     """Time every collection from now on (one callback, however many apps ask)."""
     global _apps
     _apps += 1
-    if _timed not in gc.callbacks:
+    if _apps == 1:
         gc.callbacks.append(_timed)
 
 
 def uninstall() -> None:
     """One app no longer asks; the callback goes with the last."""
     global _apps
-    _apps = max(0, _apps - 1)
-    if _apps == 0 and _timed in gc.callbacks:
+    if _apps == 0:  # not installed
+        return
+    _apps -= 1
+    if _apps == 0:
         gc.callbacks.remove(_timed)
