@@ -14,7 +14,7 @@ import msgspec
 from shapely import Polygon
 from shapely.geometry.base import BaseGeometry
 
-from ...match.identity_cache import IdentityCache
+from ...match.identity_cache import IdentityCache, LastOne
 from ...match.state import MatchState, Model, Point, Terrain, Unit, Weapon
 from ...match.state import Mount as StateMount
 from .. import geometry as g
@@ -43,7 +43,6 @@ FAR_SLACK = 1e-6
 # match/identity_cache.py).
 FOOTPRINT_CACHE_SIZE = 16384
 UNIT_BOUNDS_CACHE_SIZE = 4096
-CONTACT_CACHE_SIZE = 256
 
 _footprints: IdentityCache[Model, g.Footprint] = IdentityCache(FOOTPRINT_CACHE_SIZE)
 
@@ -210,24 +209,33 @@ def units_in_contact(a: Unit, b: Unit) -> bool:
     return units_within(a, b, CONTACT_EPS)
 
 
-_contact_pairs: IdentityCache[dict[str, Unit], dict[str, tuple[tuple[str, str], ...]]] = IdentityCache(
-    CONTACT_CACHE_SIZE
-)
+# The answer for the last units map asked about (match/identity_cache.py): the states of a phase
+# that moved nobody share their map. One entry keeps no older state's units alive.
+_contact_pairs: LastOne[dict[str, Unit], dict[str, tuple[tuple[str, str], ...]]] = LastOne()
 
 
 def contact_pairs(units: dict[str, Unit], side: str) -> tuple[tuple[str, str], ...]:
-    """Pairs (unit of ``side``, enemy unit) on the table in base contact, in unit order. Kept per
-    units map object: the states of a phase that moved nobody share it, and ask once."""
+    """Pairs (unit of ``side``, enemy unit) on the table in base contact, in unit order."""
     per_side = _contact_pairs.get(units)
     if per_side is None:
         per_side = _contact_pairs.put(units, {})
     found = per_side.get(side)
     if found is None:
-        mine = [u for u in units.values() if u.side == side and on_table(u)]
-        theirs = [u for u in units.values() if u.side != side and on_table(u)]
-        found = tuple((u.id, e.id) for u in mine for e in theirs if units_in_contact(u, e))
-        per_side[side] = found
+        found = per_side[side] = _pairs_in_contact(units, side)
     return found
+
+
+def _pairs_in_contact(units: dict[str, Unit], side: str) -> tuple[tuple[str, str], ...]:
+    """40k7 Close Combat, base contact: each pair's bounding circles first (most pairs are far
+    apart, and that test builds no footprint), then its models."""
+    placed = [(u, unit_bounds(u)) for u in units.values() if on_table(u)]
+    return tuple(
+        (u.id, e.id)
+        for u, u_circle in placed
+        if u.side == side
+        for e, e_circle in placed
+        if e.side != side and may_be_within(u_circle, e_circle, CONTACT_EPS) and units_in_contact(u, e)
+    )
 
 
 def terrain_piece(t: Terrain) -> g.TerrainPiece:
