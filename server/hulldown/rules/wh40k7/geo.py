@@ -178,8 +178,11 @@ def may_be_within(a: UnitBounds, b: UnitBounds, d: float) -> bool:
 
 def units_within(a: Unit, b: Unit, d: float) -> bool:
     """Some living models of the two units are within ``d`` inches (hull or base edges)."""
-    if not may_be_within(unit_bounds(a), unit_bounds(b), d):
-        return False
+    return may_be_within(unit_bounds(a), unit_bounds(b), d) and _models_within(a, b, d)
+
+
+def _models_within(a: Unit, b: Unit, d: float) -> bool:
+    """Some living models of the two units are within ``d`` inches, footprint by footprint."""
     theirs = [footprint(m) for m in alive(b)]
     return any(g.within(footprint(m), fb, d) for m in alive(a) for fb in theirs)
 
@@ -234,7 +237,9 @@ def _pairs_in_contact(units: dict[str, Unit], side: str) -> tuple[tuple[str, str
         for u, u_circle in placed
         if u.side == side
         for e, e_circle in placed
-        if e.side != side and may_be_within(u_circle, e_circle, CONTACT_EPS) and units_in_contact(u, e)
+        if e.side != side
+        and may_be_within(u_circle, e_circle, CONTACT_EPS)
+        and _models_within(u, e, CONTACT_EPS)
     )
 
 
